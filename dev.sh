@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian machine: installs what tablebench needs, then runs it.
+#
+#   ./dev.sh test [pytest args]    the harness's full test suite (what CI runs)
+#   ./dev.sh bench [pytest args]   the benchmark on the committed default cases
+#   ./dev.sh speed [pytest args]   the metric speed benchmarks (pytest-benchmark)
+#   ./dev.sh setup                 install only
+#
+# System packages (TeX Live, poppler-utils, chromium) come from apt when run as root and
+# missing; Python packages go into .venv/ at the repo root.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+APT_PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-science
+              texlive-fonts-recommended lmodern tex-gyre poppler-utils)
+
+setup_system() {
+    local missing=0
+    command -v pdflatex >/dev/null || missing=1
+    command -v pdftoppm >/dev/null || missing=1
+    kpsewhich tgtermes.sty >/dev/null 2>&1 || missing=1
+    if [ "$missing" = 1 ]; then
+        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+            echo "dev.sh: installing TeX Live and poppler-utils from apt (about 80 s)" >&2
+            apt-get update -qq
+            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+                "${APT_PACKAGES[@]}" >/dev/null
+        else
+            echo "dev.sh: TeX Live / poppler-utils missing and not root: tests needing them will skip" >&2
+        fi
+    fi
+}
+
+setup_venv() {
+    [ -x .venv/bin/python ] || python3 -m venv .venv
+    local stamp=.venv/.tablebench-installed
+    local want
+    want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+        echo "dev.sh: installing Python packages into .venv" >&2
+        .venv/bin/python -m pip install -q --upgrade pip 2>&1 | grep -v '^WARNING: Location' >&2 || true
+        .venv/bin/python -m pip install -q -e ".[all]" 2>&1 | grep -v '^WARNING: Location' >&2 || true
+        .venv/bin/python -c "import harness, numba, scipy, rapidfuzz, lxml" \
+            || { echo "dev.sh: Python install failed" >&2; exit 1; }
+        echo "$want" > "$stamp"
+    fi
+}
+
+cmd=${1:-test}
+shift || true
+case "$cmd" in
+    setup) setup_system; setup_venv ;;
+    test) setup_system; setup_venv; exec .venv/bin/python -m pytest -n 2 "$@" ;;
+    speed) setup_venv; exec .venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks "$@" ;;
+    bench) setup_venv; echo "dev.sh: the benchmark needs the pytest plugin and the default case set (issues 3 and 4), not landed yet" >&2; exit 2 ;;
+    *) echo "usage: ./dev.sh {test|bench|speed|setup} [pytest args]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,166 @@
+"""The one table model every step speaks: rows of cells with spans, as HTML has them.
+
+A `Table` is a list of rows; a row is the list of cells that *start* in it (the HTML
+table model). Grid positions are derived, not stored, so ragged rows and holes — which
+real parsers emit — stay representable: a slot no cell covers is a hole (-1 in `grid()`).
+
+Canonical HTML (`to_html()`) is the interchange form: `<table><tr><td colspan="2"
+rowspan="3">text</td></tr></table>`, spans only when > 1, text HTML-escaped, no
+thead/th. It reads back losslessly through `Table.from_html`.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+import numpy as np
+
+MAX_SPAN = 1000  # a span larger than this is a parser bug, not a table
+
+
+@dataclass(slots=True)
+class Cell:
+    """One cell: what a reader of the page sees (`text`), its spans, and its source."""
+
+    text: str = ""
+    rowspan: int = 1
+    colspan: int = 1
+    header: bool = False
+    raw: str | None = None  # the cell as written in the source (LaTeX, HTML, ...)
+
+
+@dataclass(slots=True)
+class Layout:
+    """Where cells sit: `grid[r, c]` is the index of the cell covering slot (r, c), or -1."""
+
+    grid: np.ndarray
+    origins: list[tuple[int, int]]  # top-left slot of each cell, by cell index
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.grid.shape  # type: ignore[return-value]
+
+
+@dataclass
+class Table:
+    """A table as rows of cells. `fmt` names the reader; `span` is (start, end) in its input."""
+
+    rows: list[list[Cell]] = field(default_factory=list)
+    fmt: str = ""
+    span: tuple[int, int] | None = None
+
+    # -- construction -------------------------------------------------------------
+    @classmethod
+    def from_rows(cls, rows: list[list[str]], header_rows: int = 0) -> Table:
+        """A span-free table from rows of strings; the first `header_rows` are headers."""
+        return cls([[Cell(str(t), header=i < header_rows) for t in row] for i, row in enumerate(rows)])
+
+    @classmethod
+    def from_html(cls, text: str) -> Table:
+        """The first table of an HTML string (canonical or not), whitespace kept verbatim."""
+        from harness.readers.html import read_html
+
+        return read_html(text, collapse_whitespace=False)[0]
+
+    # -- derived views ------------------------------------------------------------
+    def cells(self) -> list[Cell]:
+        """All cells in reading order; the index here is the cell id used by `layout()`."""
+        return [cell for row in self.rows for cell in row]
+
+    def layout(self) -> Layout:
+        """Place cells on a grid by the HTML rule: each cell takes the first free slot of its row.
+
+        Rows are extended by rowspans that reach past the last row; overlapping spans keep
+        the first cell that claimed a slot.
+        """
+        origins: list[tuple[int, int]] = []
+        occupied: dict[tuple[int, int], int] = {}
+        n_rows = len(self.rows)
+        n_cols = 0
+        cell_id = 0
+        for r, row in enumerate(self.rows):
+            c = 0
+            for cell in row:
+                while (r, c) in occupied:
+                    c += 1
+                origins.append((r, c))
+                rs, cs = _clamp(cell.rowspan), _clamp(cell.colspan)
+                for dr in range(rs):
+                    for dc in range(cs):
+                        occupied.setdefault((r + dr, c + dc), cell_id)
+                n_rows = max(n_rows, r + rs)
+                n_cols = max(n_cols, c + cs)
+                c += cs
+                cell_id += 1
+        grid = np.full((n_rows, n_cols), -1, dtype=np.int32)
+        for (r, c), i in occupied.items():
+            grid[r, c] = i
+        return Layout(grid, origins)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.layout().shape
+
+    def text_grid(self, fill: str | None = None) -> list[list[str | None]]:
+        """Each slot's text (a spanning cell repeats in every slot it covers); holes get `fill`."""
+        cells = self.cells()
+        return [[cells[i].text if i >= 0 else fill for i in row] for row in self.layout().grid.tolist()]
+
+    @property
+    def header_rows(self) -> int:
+        """How many leading grid rows are all-header (the column-header block)."""
+        lay = self.layout()
+        cells = self.cells()
+        n = 0
+        for row in lay.grid:
+            ids = [i for i in row if i >= 0]
+            if ids and all(cells[i].header for i in ids):
+                n += 1
+            else:
+                break
+        return n
+
+    def is_empty(self) -> bool:
+        return not any(self.rows)
+
+    # -- output -------------------------------------------------------------------
+    def to_html(self, headers: bool = False) -> str:
+        """Canonical HTML; with `headers=True` header cells become `<th>` (for reports)."""
+        parts = ["<table>"]
+        for row in self.rows:
+            parts.append("<tr>")
+            for cell in row:
+                tag = "th" if headers and cell.header else "td"
+                attrs = ""
+                if _clamp(cell.colspan) > 1:
+                    attrs += f' colspan="{_clamp(cell.colspan)}"'
+                if _clamp(cell.rowspan) > 1:
+                    attrs += f' rowspan="{_clamp(cell.rowspan)}"'
+                parts.append(f"<{tag}{attrs}>{html.escape(cell.text, quote=False)}</{tag}>")
+            parts.append("</tr>")
+        parts.append("</table>")
+        return "".join(parts)
+
+    def __str__(self) -> str:
+        return self.to_html()
+
+
+def _clamp(span: int) -> int:
+    return min(max(int(span), 1), MAX_SPAN)
+
+
+class NoTableError(ValueError):
+    """The input holds no table of the format asked for."""
+
+
+TableLike = Table | str
+
+
+def as_table(value: TableLike) -> Table:
+    """Accept a Table or an HTML string (as the metrics do); strings are read verbatim."""
+    if isinstance(value, Table):
+        return value
+    if isinstance(value, str):
+        return Table.from_html(value)
+    raise TypeError(f"expected a Table or an HTML string, got {type(value).__name__}")

@@ -1,0 +1,39 @@
+"""Fixtures for the harness's own tests: where ../shared is, and skipping cleanly without it."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("TABLEBENCH_SHARED", REPO.parent / "shared"))
+
+
+def shared_path(*parts: str) -> Path:
+    """A path under ../shared, or a skip naming what is missing (CI always has it)."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"{path} is absent: these tests need ../shared beside the repo (CI has it)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def conformance_pairs() -> list[dict]:
+    """The 312 reference-scored pairs of ../shared/conformance/metric_pairs.jsonl."""
+    path = shared_path("conformance", "metric_pairs.jsonl")
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def metric_study_dev() -> list[dict]:
+    """The dev split of table-metric-study: 15 ground truths with their extractions."""
+    return json.loads(shared_path("data", "table-metric-study", "dev.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def bench_sample_dir() -> Path:
+    """The 20-page pdf-parse-bench sample (PDFs + ground-truth JSON)."""
+    return shared_path("data", "pdf-parse-bench-2026q1-tables-sample")

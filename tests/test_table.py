@@ -1,0 +1,62 @@
+"""The table model: layout of spans and holes, canonical HTML round trip."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from harness.table import Cell, NoTableError, Table, as_table
+
+
+def test_layout_places_cells_around_rowspans():
+    t = Table([[Cell("a", rowspan=2), Cell("b", colspan=2)], [Cell("c"), Cell("d")]])
+    assert t.layout().grid.tolist() == [[0, 1, 1], [0, 2, 3]]
+    assert t.layout().origins == [(0, 0), (0, 1), (1, 1), (1, 2)]
+    assert t.text_grid() == [["a", "b", "b"], ["a", "c", "d"]]
+
+
+def test_ragged_rows_leave_holes():
+    t = Table([[Cell("a"), Cell("b"), Cell("c")], [Cell("d")]])
+    assert t.layout().grid.tolist() == [[0, 1, 2], [3, -1, -1]]
+    assert t.text_grid(fill="") == [["a", "b", "c"], ["d", "", ""]]
+
+
+def test_rowspan_past_last_row_extends_grid():
+    t = Table([[Cell("a", rowspan=3), Cell("b")]])
+    assert t.shape == (3, 2)
+    assert t.layout().grid[:, 1].tolist() == [1, -1, -1]
+
+
+def test_canonical_html_round_trip_keeps_spans_text_and_escaping():
+    t = Table([[Cell("a<b & c", colspan=2)], [Cell("x", rowspan=2), Cell("  two  spaces ")], [Cell("")]])
+    html = t.to_html()
+    assert html == ('<table><tr><td colspan="2">a&lt;b &amp; c</td></tr><tr><td rowspan="2">x</td>'
+                    '<td>  two  spaces </td></tr><tr><td></td></tr></table>')
+    back = Table.from_html(html)
+    assert [[(c.text, c.rowspan, c.colspan) for c in row] for row in back.rows] == \
+        [[(c.text, c.rowspan, c.colspan) for c in row] for row in t.rows]
+
+
+def test_header_flag_survives_th_round_trip():
+    t = Table.from_rows([["h1", "h2"], ["1", "2"]], header_rows=1)
+    assert t.header_rows == 1
+    assert "<th>h1</th>" in t.to_html(headers=True)
+    assert Table.from_html(t.to_html(headers=True)).header_rows == 1
+    assert "<th>" not in t.to_html()
+
+
+def test_as_table_accepts_tables_and_html_and_rejects_other_things():
+    t = Table.from_rows([["1"]])
+    assert as_table(t) is t
+    assert as_table("<table><tr><td>1</td></tr></table>").text_grid() == [["1"]]
+    with pytest.raises(TypeError):
+        as_table(3)  # type: ignore[arg-type]
+    with pytest.raises(NoTableError):
+        as_table("no table here")
+
+
+def test_empty_table_has_empty_grid():
+    t = Table()
+    assert t.is_empty()
+    assert t.layout().grid.shape == (0, 0)
+    assert isinstance(t.layout().grid, np.ndarray)
