@@ -37,3 +37,10 @@ def metric_study_dev() -> list[dict]:
 def bench_sample_dir() -> Path:
     """The 20-page pdf-parse-bench sample (PDFs + ground-truth JSON)."""
     return shared_path("data", "pdf-parse-bench-2026q1-tables-sample")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Benchmarks are opt-in: collected only with --benchmark-only (see `./dev.sh speed`)."""
+    if "benchmarks" in collection_path.parts and not config.getoption("benchmark_only", False):
+        return True
+    return None

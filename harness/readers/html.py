@@ -1,7 +1,10 @@
 """HTML tables -> `Table`s: thead/tbody/tfoot, th, inline markup, MathML, malformed input.
 
 Table boundaries are found by scanning tags (so each table keeps its literal span in the
-input, which the locator needs) and each table is then parsed leniently by lxml.
+input, which the locator needs; tags inside comments do not count) and each table is then
+parsed leniently by lxml. What lxml leaves as a browser would not is fixed here: cells
+outside any `<tr>` form a row, `<tfoot>` rows go last, block elements inside a cell (a
+nested table, `<p>`, `<div>`) break its text, comments are not text.
 """
 
 from __future__ import annotations
@@ -16,13 +19,19 @@ from harness.table import Cell, NoTableError, Table
 
 _TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>", re.IGNORECASE)
 _SPAN_VALUE = re.compile(r"\s*[\"']?\s*(\d+)")
-_SKIP = {"script", "style", "caption", "colgroup", "col", "head", "title"}
+_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_SKIP = {"script", "style", "caption", "colgroup", "col", "head", "title", "#"}
+_SECTIONS = {"thead", "tbody", "tfoot"}
+_BLOCKS = {"table", "tr", "td", "th", "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "blockquote",
+           "h1", "h2", "h3", "h4", "h5", "h6", "pre", "hr", "thead", "tbody", "tfoot"}
 
 
 def table_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every top-level `<table>...</table>` in `text`; an unclosed one runs to the end."""
     spans: list[tuple[int, int]] = []
     depth, start = 0, 0
+    if "<!--" in text:  # blank comments out, keeping offsets
+        text = _COMMENT.sub(lambda m: " " * len(m.group()), text)
     for m in _TABLE_TAG.finditer(text):
         if m.group(1):  # closing tag
             if depth == 0:
@@ -51,7 +60,7 @@ def read_html(text: str, collapse_whitespace: bool = True) -> list[Table]:
         root = _parse_fragment(text[start:end])
         if root is None:
             continue
-        rows = [_read_row(tr, in_head, collapse_whitespace) for tr, in_head in _rows(root)]
+        rows = [_read_row(cells, in_head, collapse_whitespace) for cells, in_head in _rows(root)]
         if any(rows):
             tables.append(Table(rows, fmt="html", span=(start, end)))
     if not tables:
@@ -60,38 +69,56 @@ def read_html(text: str, collapse_whitespace: bool = True) -> list[Table]:
 
 
 def _parse_fragment(fragment: str) -> etree._Element | None:
+    document = f"<html><body>{fragment}</body></html>"
     try:
-        doc = lxml.html.document_fromstring(f"<html><body>{fragment}</body></html>")
+        document.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: lxml would cut the text there
+        document = document.encode("utf-8", "replace").decode("utf-8")
+    try:
+        doc = lxml.html.document_fromstring(document)
     except (etree.ParserError, ValueError):
         return None
-    found = doc.find(".//table")
-    return found
+    return doc.find(".//table")
 
 
-def _rows(table: etree._Element) -> list[tuple[etree._Element, bool]]:
-    """The table's own `<tr>`s in document order, with whether each sits in a `<thead>`."""
-    out: list[tuple[etree._Element, bool]] = []
+_Row = tuple[list[etree._Element], bool]  # the cells of one row, and whether it sits in <thead>
 
-    def walk(el: etree._Element, in_head: bool) -> None:
+
+def _rows(table: etree._Element) -> list[_Row]:
+    """The table's own rows in display order (tfoot last), each with its in-`<thead>` flag.
+
+    Cells lxml left outside any `<tr>` (`<table><td>a<td>b`) make one row per run.
+    """
+    body: list[_Row] = []
+    foot: list[_Row] = []
+
+    def walk(el: etree._Element, in_head: bool, out: list[_Row]) -> None:
+        loose: list[etree._Element] = []
         for child in el:
             tag = _tag(child)
-            if tag == "tr":
-                out.append((child, in_head))
-            elif tag in ("table",) or tag in _SKIP:
+            if tag in ("td", "th"):
+                loose.append(child)
                 continue
-            else:
-                walk(child, in_head or tag == "thead")
+            if loose:
+                out.append((loose, in_head))
+                loose = []
+            if tag == "tr":
+                out.append(([c for c in child if _tag(c) in ("td", "th")], in_head))
+            elif tag in _SECTIONS:
+                walk(child, in_head or tag == "thead", foot if tag == "tfoot" else out)
+            elif tag != "table" and tag not in _SKIP:  # stray wrappers such as <form>
+                walk(child, in_head, out)
+        if loose:
+            out.append((loose, in_head))
 
-    walk(table, False)
-    return out
+    walk(table, False, body)
+    return body + foot
 
 
-def _read_row(tr: etree._Element, in_head: bool, collapse: bool) -> list[Cell]:
+def _read_row(elements: list[etree._Element], in_head: bool, collapse: bool) -> list[Cell]:
     cells = []
-    for el in tr:
+    for el in elements:
         tag = _tag(el)
-        if tag not in ("td", "th"):
-            continue
         text = _text(el)
         text = " ".join(text.split()) if collapse else text
         raw = etree.tostring(el, encoding="unicode", with_tail=False)
@@ -107,6 +134,8 @@ def _text(el: etree._Element) -> str:
         tag = _tag(child)
         if tag == "br":
             parts.append("\n")
+        elif tag in _BLOCKS:
+            parts.append(f"\n{_text(child)}\n")
         elif tag in _SKIP:
             pass
         elif tag == "math":
@@ -124,12 +153,23 @@ def _text(el: etree._Element) -> str:
 def _math_text(el: etree._Element) -> str:
     alt = el.get("alttext")
     if alt:
-        try:
-            from harness.readers.latex_math import math_to_unicode
-        except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
-            return alt
-        return math_to_unicode(alt)
-    return "".join(el.itertext())
+        return _math_text_of(alt)
+    for node in el.iter():  # <semantics><annotation encoding="application/x-tex">
+        if _tag(node) == "annotation" and "tex" in (node.get("encoding") or "").lower() and node.text:
+            return _math_text_of(node.text)
+    return "".join(t for t in el.itertext() if isinstance(t, str))
+
+
+def _math_text_of(latex: str) -> str:
+    """LaTeX as Unicode through `latex_math` (its source when that fails: never sink a page)."""
+    try:
+        from harness.readers.latex_math import math_to_unicode
+    except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
+        return latex
+    try:
+        return math_to_unicode(latex)
+    except Exception:  # noqa: BLE001 - garbage math in one cell must not lose the whole table
+        return latex
 
 
 def _span(value: str | None) -> int:

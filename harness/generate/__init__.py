@@ -1,0 +1,9 @@
+"""Synthetic benchmark pages: seeded layouts, built-in tables, Faker text, pdflatex, case sets.
+
+Flow: `layouts.sample_layout(seed)` -> `tables.generate_table(...)` + `text.TextSource` ->
+`page.build_page(seed)` (plan, compile, cut to one page, verify) -> `caseset.write_caseset(...)`.
+pdflatex only ever runs through `latex_runner.run_pdflatex`; untrusted LaTeX passes
+`safety.check_latex` first.
+"""
+
+GENERATOR_VERSION = "1"

@@ -1,0 +1,179 @@
+"""Case-set folders: `NNN.pdf` + `NNN.json` per page and a `manifest.json` with sha256 sums.
+
+Page JSON keeps the pdf-parse-bench block shape (`{"type": "text"|"table", "data": ...}`)
+and adds, per table, its canonical HTML, complexity, source, kind, bbox (PDF points, origin
+top-left) and scale; plus the layout, the page seed and the pdflatex run count. Everything in
+it derives from the seed, so the same seed gives byte-identical JSON (and, with TeX's dates
+pinned, identical PDFs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from harness import __version__
+from harness.generate import GENERATOR_VERSION
+from harness.generate.page import Page, PageError, build_page, derive_seed
+
+MANIFEST = "manifest.json"
+FORMAT = "tablebench-caseset/1"
+ATTEMPTS = 4  # a page that cannot be made clean is redrawn from a derived seed
+
+
+def make_page(seed: int, index: int) -> Page:
+    """Page `index` of the set with seed `seed`; redrawn (deterministically) if it fails."""
+    last: Exception | None = None
+    for attempt in range(ATTEMPTS):
+        try:
+            return build_page(derive_seed(seed, "page", index, attempt))
+        except PageError as exc:
+            last = exc
+    raise PageError(f"page {index}: no clean page in {ATTEMPTS} attempts ({last})")
+
+
+def page_record(page: Page, seed: int, index: int) -> dict:
+    """The JSON ground truth of one page."""
+    return {
+        "generator": {"name": "tablebench.generate", "version": GENERATOR_VERSION},
+        "caseset_seed": seed,
+        "index": index,
+        "seed": page.seed,
+        "layout": page.layout.to_dict(),
+        "pdflatex_runs": page.runs,
+        "blocks": page.blocks,
+    }
+
+
+def _dumps(obj: dict) -> str:
+    return json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _job(args: tuple[int, int]) -> tuple[int, bytes, dict]:
+    seed, index = args
+    page = make_page(seed, index)
+    return index, page.pdf, page_record(page, seed, index)
+
+
+def check_output(out: Path | str, pages: int) -> Path:
+    """Refuse, before any work, a page count < 1 or a folder that already holds a case set."""
+    out = Path(out)
+    if pages < 1:
+        raise ValueError(f"--pages must be >= 1, got {pages}")
+    if (out / MANIFEST).exists() or any(out.glob("[0-9][0-9][0-9].pdf")):
+        raise ValueError(f"{out} already holds a case set; choose an empty folder")
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{out} exists and is not a folder")
+    return out
+
+
+def write_caseset(
+    out: Path | str,
+    pages: int,
+    seed: int,
+    jobs: int = 1,
+    on_page: Callable[[int, dict], None] | None = None,
+) -> dict:
+    """Generate `pages` pages into `out` (created; must not hold a case set) and the manifest."""
+    out = check_output(out, pages)
+    out.mkdir(parents=True, exist_ok=True)
+    tasks = [(seed, i) for i in range(1, pages + 1)]
+    records: dict[int, dict] = {}
+
+    def store(index: int, pdf: bytes, record: dict) -> None:
+        (out / f"{index:03d}.pdf").write_bytes(pdf)
+        (out / f"{index:03d}.json").write_text(_dumps(record), encoding="utf-8")
+        records[index] = record
+        if on_page:
+            on_page(index, record)
+
+    if jobs <= 1:
+        for task in tasks:
+            store(*_job(task))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for result in pool.map(_job, tasks):
+                store(*result)
+    manifest = build_manifest(out, seed, [records[i] for i in sorted(records)])
+    (out / MANIFEST).write_text(_dumps(manifest), encoding="utf-8")
+    return manifest
+
+
+def build_manifest(folder: Path, seed: int | None, records: list[dict]) -> dict:
+    """Counts by complexity and layout, run statistics and the sha256 of every page file."""
+    tables = [b for r in records for b in r["blocks"] if b["type"] == "table"]
+    files = sorted(p for p in folder.iterdir() if p.name != MANIFEST and p.suffix in (".pdf", ".json"))
+    return {
+        "format": FORMAT,
+        "generator": {"name": "tablebench.generate", "version": GENERATOR_VERSION, "tablebench": __version__},
+        "seed": seed,
+        "pages": len(records),
+        "tables": len(tables),
+        "complexity": dict(sorted(Counter(t["complexity"] for t in tables).items())),
+        "columns": {str(k): v for k, v in sorted(Counter(r["layout"]["columns"] for r in records).items())},
+        "languages": dict(sorted(Counter(r["layout"]["language"] for r in records).items())),
+        "pdflatex_runs": sum(r["pdflatex_runs"] for r in records),
+        "files": {p.name: _sha256(p) for p in files},
+    }
+
+
+def load_manifest(folder: Path | str) -> dict:
+    """The manifest of a case-set folder, with a one-line error when it is not one."""
+    path = Path(folder) / MANIFEST
+    if not path.is_file():
+        raise ValueError(f"{folder} is not a case set: {MANIFEST} is missing")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+    if manifest.get("format") != FORMAT:
+        raise ValueError(f"{path}: unknown format {manifest.get('format')!r}, expected {FORMAT!r}")
+    return manifest
+
+
+def verify_caseset(folder: Path | str) -> list[str]:
+    """Problems found: files missing, extra, or whose sha256 differs from the manifest."""
+    folder = Path(folder)
+    manifest = load_manifest(folder)
+    problems = []
+    listed = manifest["files"]
+    present = {p.name for p in folder.iterdir() if p.suffix in (".pdf", ".json") and p.name != MANIFEST}
+    problems += [f"{name}: missing" for name in sorted(set(listed) - present)]
+    problems += [f"{name}: not in the manifest" for name in sorted(present - set(listed))]
+    problems += [f"{n}: sha256 mismatch" for n in sorted(set(listed) & present) if _sha256(folder / n) != listed[n]]
+    return problems
+
+
+def load_pages(folder: Path | str) -> list[dict]:
+    """Every page record of a case set, in page order."""
+    folder = Path(folder)
+    load_manifest(folder)
+    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("[0-9][0-9][0-9].json"))]
+
+
+def caseset_info(folder: Path | str) -> dict:
+    """A summary for `tablebench cases info`: manifest counts, size on disk, integrity."""
+    folder = Path(folder)
+    manifest = load_manifest(folder)
+    size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
+    return {
+        "folder": str(folder),
+        "pages": manifest["pages"],
+        "tables": manifest["tables"],
+        "complexity": manifest["complexity"],
+        "columns": manifest.get("columns", {}),
+        "languages": manifest.get("languages", {}),
+        "seed": manifest.get("seed"),
+        "generator": manifest.get("generator", {}),
+        "runs_per_page": round(manifest.get("pdflatex_runs", 0) / max(manifest["pages"], 1), 2),
+        "bytes": size,
+        "problems": verify_caseset(folder),
+    }

@@ -1,0 +1,56 @@
+"""What `tablebench generate` and `tablebench cases info` do, behind the thin parser in cli.py."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table as RichTable
+
+from harness.generate.caseset import caseset_info, check_output, write_caseset
+from harness.generate.latex_runner import have_pdflatex
+
+
+def run_generate(args: argparse.Namespace) -> int:
+    """Generate a case set with a progress bar; print pages/min and pdflatex runs per page."""
+    if not have_pdflatex():
+        raise OSError("pdflatex not found: `generate` needs TeX Live (see README); benchmarking does not")
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    check_output(args.out, args.pages)
+    console = Console(stderr=True)
+    start = time.perf_counter()
+    columns = (TextColumn("[bold]generate"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[tables]} tables"), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("pages", total=args.pages, tables=0)
+        count = {"tables": 0}
+
+        def on_page(_index: int, record: dict) -> None:
+            count["tables"] += sum(b["type"] == "table" for b in record["blocks"])
+            progress.update(task, advance=1, tables=count["tables"])
+
+        manifest = write_caseset(Path(args.out), args.pages, args.seed, jobs=args.jobs, on_page=on_page)
+    minutes = (time.perf_counter() - start) / 60
+    pages = manifest["pages"]
+    console.print(
+        f"{pages} pages, {manifest['tables']} tables {manifest['complexity']} -> {args.out}  "
+        f"({pages / minutes:.1f} pages/min, {manifest['pdflatex_runs'] / pages:.2f} pdflatex runs/page)"
+    )
+    return 0
+
+
+def run_cases_info(args: argparse.Namespace) -> int:
+    """Summarise a case-set folder and check every file against the manifest's sha256."""
+    info = caseset_info(Path(args.dir))
+    table = RichTable(title=f"case set {info['folder']}", show_header=False)
+    for key in ("pages", "tables", "complexity", "columns", "languages", "seed", "runs_per_page"):
+        table.add_row(key, str(info[key]))
+    table.add_row("generator", f"{info['generator'].get('name')} v{info['generator'].get('version')}")
+    table.add_row("size", f"{info['bytes'] / 1e6:.2f} MB")
+    table.add_row("integrity", "ok (sha256 match)" if not info["problems"] else "; ".join(info["problems"][:5]))
+    Console().print(table)
+    return 0 if not info["problems"] else 1

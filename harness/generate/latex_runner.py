@@ -1,0 +1,137 @@
+"""Run pdflatex safely on a LaTeX string and read what its log says.
+
+Every compile goes through `run_pdflatex`: a private temp dir, no shell escape, files
+opened only in that dir (`openin_any=p`, `openout_any=p`), a timeout that kills the whole
+process group, and a fixed `SOURCE_DATE_EPOCH` so the same source gives the same PDF bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+PDFLATEX = "pdflatex"
+FLAGS = ("-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error")
+
+
+class LatexError(ValueError):
+    """pdflatex failed: the message is the first error of the log, on one line."""
+
+
+@dataclass(slots=True)
+class LatexLog:
+    """The parts of a pdflatex log the generator acts on."""
+
+    errors: list[str] = field(default_factory=list)
+    overfull: list[float] = field(default_factory=list)  # pt too wide/high, per box
+    underfull: int = 0
+    pages: int = 0
+    messages: list[str] = field(default_factory=list)  # lines we asked for with \typeout
+
+
+@dataclass(slots=True)
+class LatexResult:
+    """A finished compile: the PDF bytes (None on error), the parsed log and the wall time."""
+
+    pdf: bytes | None
+    log: LatexLog
+    seconds: float
+    log_text: str = ""
+
+    @property
+    def pages(self) -> int:
+        return self.log.pages
+
+
+def have_pdflatex() -> bool:
+    return shutil.which(PDFLATEX) is not None
+
+
+_ERROR = re.compile(r"^(?:! (.+)|\S+?:(\d+): (.+))$", re.M)
+_CONTEXT = re.compile(r"^l\.\d+ (.*)$", re.M)
+_OVERFULL = re.compile(r"^Overfull \\[hv]box \(([\d.]+)pt too (?:wide|high)\)", re.M)
+_UNDERFULL = re.compile(r"^Underfull \\[hv]box", re.M)
+_PAGES = re.compile(r"^Output written on .*?\((\d+) pages?,", re.M | re.S)
+_NO_PAGES = re.compile(r"^No pages of output\.", re.M)
+
+
+def parse_log(text: str, tag: str = "TB") -> LatexLog:
+    """Errors, overfull amounts, underfull count, page count and `tag:` messages of a log."""
+    # TeX wraps log lines at 79 chars; our own messages are short and start at column 0.
+    log = LatexLog()
+    for m in _ERROR.finditer(text):
+        msg = (m.group(1) or f"line {m.group(2)}: {m.group(3)}").strip()
+        if msg and "==> Fatal error occurred" not in msg:
+            where = _CONTEXT.search(text, m.end(), m.end() + 2000)  # TeX's "l.18 ...\bad" line
+            if where and where.group(1).strip():
+                msg += f" (at: {where.group(1).strip()[-40:]})"
+            log.errors.append(msg)
+    log.overfull = [float(x) for x in _OVERFULL.findall(text)]
+    log.underfull = len(_UNDERFULL.findall(text))
+    pages = _PAGES.search(text)
+    log.pages = int(pages.group(1)) if pages else 0
+    prefix = tag + ":"
+    log.messages = [line for line in text.splitlines() if line.startswith(prefix)]
+    return log
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        openin_any="p",
+        openout_any="p",
+        shell_escape="f",
+        SOURCE_DATE_EPOCH="1767225600",  # 2026-01-01: reproducible PDF dates and IDs
+        FORCE_SOURCE_DATE="1",
+        max_print_line="10000",  # keep log lines (and our messages) unwrapped
+        error_line="254",
+        half_error_line="238",
+    )
+    return env
+
+
+def run_pdflatex(source: str, *, timeout: float = 60.0, check: bool = True) -> LatexResult:
+    """Compile `source` once; with `check`, raise `LatexError` (one line) when it fails."""
+    if not have_pdflatex():
+        raise OSError("pdflatex not found: install TeX Live (see README)")
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="tb-tex-") as tmp:
+        tex = Path(tmp, "page.tex")
+        tex.write_text(source, encoding="utf-8")
+        proc = subprocess.Popen(
+            [PDFLATEX, *FLAGS, "page.tex"],
+            cwd=tmp,
+            env=_env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # own process group: a timeout kills everything it spawned
+        )
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise LatexError(f"pdflatex timed out after {timeout:g} s") from None
+        log_path = Path(tmp, "page.log")
+        log_text = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
+        pdf_path = Path(tmp, "page.pdf")
+        pdf = pdf_path.read_bytes() if pdf_path.exists() else None
+    log = parse_log(log_text)
+    result = LatexResult(pdf if proc.returncode == 0 else None, log, time.perf_counter() - start, log_text)
+    if check and (proc.returncode != 0 or log.errors or pdf is None):
+        if log.errors:
+            first = log.errors[0]
+        elif proc.returncode == 0:
+            first = "no PDF produced (no pages of output)"
+        else:
+            first = f"exited with status {proc.returncode}"
+        raise LatexError(f"pdflatex failed: {first}")
+    return result

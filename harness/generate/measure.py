@@ -1,0 +1,94 @@
+"""Measure tables standalone: verify they compile and record their natural size, once.
+
+For tables that do not come from the built-in generator (JSONL pools, harvest): each is
+checked by `safety.check_latex` *before* any compile, then all are typeset in one pdflatex
+run in the page's font and size, each into a box whose width/height/depth go to the log.
+If that batch fails, tables are compiled one by one to isolate the broken ones. Sizes are
+cached per (table, font, size) in-process, so a pool table is measured once per font setup.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from harness.generate.latex_runner import LatexError, run_pdflatex
+from harness.generate.layouts import PageLayout
+from harness.generate.safety import UnsafeLatexError, check_latex
+
+_CACHE: dict[tuple[str, str, str, int], TableSize] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class TableSize:
+    """Natural size in TeX points (1/72.27 in); `error` says why a table was refused instead."""
+
+    width: float = 0.0
+    height: float = 0.0
+    depth: float = 0.0
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+def _key(latex: str, layout: PageLayout) -> tuple[str, str, str, int]:
+    digest = hashlib.sha256(latex.encode()).hexdigest()
+    return digest, layout.font, layout.docclass, layout.fontsize
+
+
+def _document(tables: list[str], layout: PageLayout) -> str:
+    body = "".join(
+        f"\\sbox\\tbm{{{latex}}}\\typeout{{TB:S:{i}:\\the\\wd\\tbm:\\the\\ht\\tbm:\\the\\dp\\tbm}}\n"
+        for i, latex in enumerate(tables)
+    )
+    base = PageLayout(docclass=layout.docclass, font=layout.font, fontsize=layout.fontsize, language="en")
+    return base.preamble() + "\\newsavebox\\tbm\n\\begin{document}\n" + body + "\\mbox{}\n\\end{document}\n"
+
+
+def _run(tables: list[str], layout: PageLayout) -> list[TableSize]:
+    res = run_pdflatex(_document(tables, layout))
+    sizes: dict[int, TableSize] = {}
+    for line in res.log.messages:
+        parts = line.split(":")
+        if parts[1] == "S":
+            w, h, d = (float(p.removesuffix("pt")) for p in parts[3:6])
+            sizes[int(parts[2])] = TableSize(w, h, d)
+    if len(sizes) != len(tables):
+        raise LatexError(f"pdflatex measured {len(sizes)} of {len(tables)} tables")
+    return [sizes[i] for i in range(len(tables))]
+
+
+def measure_tables(tables: list[str], layout: PageLayout | None = None) -> list[TableSize]:
+    """Sizes (or refusal reasons) of `tables` in `layout`'s font; cached; unsafe ones never compile."""
+    layout = layout or PageLayout()
+    out: list[TableSize | None] = []
+    todo: list[int] = []
+    for i, latex in enumerate(tables):
+        cached = _CACHE.get(_key(latex, layout))
+        if cached is not None:
+            out.append(cached)
+            continue
+        try:
+            check_latex(latex)
+        except UnsafeLatexError as exc:
+            out.append(TableSize(error=str(exc)))
+            continue
+        out.append(None)
+        todo.append(i)
+    if todo:
+        try:
+            sizes = _run([tables[i] for i in todo], layout)
+        except LatexError:  # one bad table spoils the batch: isolate it
+            sizes = []
+            for i in todo:
+                try:
+                    sizes += _run([tables[i]], layout)
+                except LatexError as exc:
+                    sizes.append(TableSize(error=str(exc)))
+        for i, size in zip(todo, sizes, strict=True):
+            out[i] = size
+            if size.ok:
+                _CACHE[_key(tables[i], layout)] = size
+    return [s for s in out if s is not None]

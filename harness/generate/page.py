@@ -1,0 +1,305 @@
+"""One synthetic page: plan the blocks, compile, cut to exactly one full page, verify.
+
+Instead of recompiling after every block (the published approach, ~20 pdflatex runs per
+page) the planner compiles the whole over-long block sequence once with invisible markers:
+a `\\write` after every sentence and a `\\pdfsavepos` at every table, all resolved at
+shipout, so the log says on which page each sentence ended and where each table sits. The
+same run measures every table (natural width, scaled size) and TeX itself drops tables that
+are far too wide or tall, identically in every run. The page is then cut after the last unit
+that fit on page 1; when a table was the first thing that did not fit, one more run fills the
+gap with text. A final run verifies: one page, no overfull box. Typically 2 runs, at most
+~3 on average.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from harness.generate.latex_runner import LatexResult, run_pdflatex
+from harness.generate.layouts import PAPERS, PageLayout, sample_layout
+from harness.generate.safety import check_latex
+from harness.generate.tables import COMPLEXITIES, GeneratedTable, generate_table
+from harness.generate.text import TextSource, escape_latex
+
+MAX_SCALE_DOWN = 1.5  # wider than 1.5 x \columnwidth: dropped instead of shrunk to unreadable
+MAX_HEIGHT = 0.7  # of \textheight
+
+MACROS = r"""
+\newsavebox\tbnat
+\newsavebox\tbfin
+\newlength\tbskip
+\setlength\tbskip{0.8\baselineskip plus 2pt minus 1pt}
+\newcommand\tbmark[1]{\write-1{TB:M:#1:\thepage}}
+\newcommand\tbtable[2]{%
+  \par
+  \sbox\tbnat{\setstretch{1}#2}%
+  \ifdim\wd\tbnat>@MAXW@\columnwidth
+    \typeout{TB:SKIP:#1:width}%
+  \else
+    \sbox\tbfin{\adjustbox{max width=\columnwidth}{\usebox\tbnat}}%
+    \ifdim\dimexpr\ht\tbfin+\dp\tbfin\relax>@MAXH@\textheight
+      \typeout{TB:SKIP:#1:height}%
+    \else
+      \typeout{TB:T:#1:\the\wd\tbnat:\the\wd\tbfin:\the\ht\tbfin:\the\dp\tbfin}%
+      \addvspace{\tbskip}%
+      {\noindent\parfillskip=0pt\hfil\pdfsavepos
+       \write-1{TB:P:#1:\thepage:\the\pdflastxpos:\the\pdflastypos}\usebox\tbfin\hfil\par}%
+      \addvspace{\tbskip}%
+    \fi
+  \fi}
+""".replace("@MAXW@", str(MAX_SCALE_DOWN)).replace("@MAXH@", str(MAX_HEIGHT))
+
+
+class PageError(ValueError):
+    """A page could not be brought to exactly one clean page."""
+
+
+@dataclass
+class Block:
+    """A planned block: text (sentences), heading, or table."""
+
+    kind: str  # "text" | "heading" | "table"
+    sentences: list[str] = field(default_factory=list)
+    table: GeneratedTable | None = None
+
+    def latex(self, bid: str) -> str:
+        if self.kind == "table":
+            assert self.table is not None
+            check_latex(self.table.latex)  # pool tables are untrusted; ours must pass too
+            return f"\\tbtable{{{bid}}}{{%\n{self.table.latex}}}\n"
+        if self.kind == "heading":
+            return f"\\section*{{{escape_latex(self.sentences[0])}\\tbmark{{{bid}s0}}}}\n"
+        marked = " ".join(f"{escape_latex(s)}\\tbmark{{{bid}s{j}}}" for j, s in enumerate(self.sentences))
+        return f"\n{marked}\n\n"
+
+
+@dataclass
+class Page:
+    """A finished page: its PDF, the ground-truth blocks, the layout and how it was made."""
+
+    seed: int
+    layout: PageLayout
+    blocks: list[dict]
+    pdf: bytes
+    runs: int
+    source: str
+
+    @property
+    def tables(self) -> list[dict]:
+        return [b for b in self.blocks if b["type"] == "table"]
+
+
+def derive_seed(*parts: int | str) -> int:
+    """A stable 63-bit seed from parts (same on every platform and Python version)."""
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+# -- planning ------------------------------------------------------------------------------
+
+
+def _capacity_lines(layout: PageLayout) -> tuple[float, float]:
+    """Rough lines per page (all columns) and characters per line, for sizing the plan."""
+    stretch = {"single": 1.0, "onehalf": 1.5, "double": 1.9}[layout.spacing]
+    height_pt = (PAPERS[layout.paper][1] - layout.margins_mm[0] - layout.margins_mm[2]) * 72.27 / 25.4
+    lines = height_pt / (1.2 * layout.fontsize * stretch) * layout.columns
+    return lines, layout.columnwidth_pt / (0.47 * layout.fontsize)
+
+
+def plan_blocks(seed: int, layout: PageLayout, text: TextSource) -> list[Block]:
+    """An over-long block sequence: tables early among short paragraphs, then text to spare."""
+    rng = np.random.default_rng([seed, 0x9A6E])
+    lines, cpl = _capacity_lines(layout)
+    max_cols = 5 if layout.columns == 2 else 9
+    n_tables = int(rng.integers(5, 9)) if lines > 80 else int(rng.integers(3, 6))
+    offset = int(rng.integers(3))  # rotate the classes so every page mixes all three
+    order = [COMPLEXITIES[(offset + j) % 3] for j in range(n_tables)]
+    blocks: list[Block] = []
+    used = 0.0
+    if rng.random() < 0.5:
+        blocks.append(Block("heading", [text.heading()]))
+        used += 3
+    for j, complexity in enumerate(order):
+        para = text.paragraph(1, 3)
+        blocks.append(Block("text", para))
+        used += sum(len(s) for s in para) / cpl + 1
+        table = generate_table(derive_seed(seed, "table", j), complexity, max_cols=max_cols)
+        blocks.append(Block("table", table=table))
+        used += table.latex.count("\\\\") * 1.15 + 2
+        if rng.random() < 0.15:
+            blocks.append(Block("heading", [text.heading()]))
+            used += 3
+    while used < lines * 2 + 20:  # surplus text: the cut lands in it
+        para = text.paragraph(4, 9)
+        blocks.append(Block("text", para))
+        used += sum(len(s) for s in para) / cpl + 1
+    return blocks
+
+
+def document(layout: PageLayout, blocks: list[Block]) -> str:
+    body = "".join(b.latex(f"b{i}") for i, b in enumerate(blocks))
+    return layout.preamble() + MACROS + "\\begin{document}\n" + body + "\\end{document}\n"
+
+
+# -- reading the markers --------------------------------------------------------------------
+
+
+@dataclass
+class Marks:
+    """What one run's log says about the markers."""
+
+    page_of: dict[str, int]  # unit id (b3s2, b4) -> page it was shipped on
+    tables: dict[str, dict]  # table block id -> measured size and position
+    skipped: dict[str, str]  # table block id -> why TeX dropped it
+
+
+def read_marks(result: LatexResult) -> Marks:
+    page_of: dict[str, int] = {}
+    tables: dict[str, dict] = {}
+    skipped: dict[str, str] = {}
+    for line in result.log.messages:
+        parts = line.split(":")
+        if parts[1] == "M":
+            page_of[parts[2]] = int(parts[3])
+        elif parts[1] == "P":
+            page_of[parts[2]] = int(parts[3])
+            tables.setdefault(parts[2], {}).update(x_sp=int(parts[4]), y_sp=int(parts[5]))
+        elif parts[1] == "T":
+            nat, w, h, d = (float(p.removesuffix("pt")) for p in parts[3:7])
+            tables.setdefault(parts[2], {}).update(natural_width=nat, width=w, height=h, depth=d)
+        elif parts[1] == "SKIP":
+            skipped[parts[2]] = parts[3]
+    return Marks(page_of, tables, skipped)
+
+
+def _units(blocks: list[Block]) -> list[tuple[int, int, str]]:
+    """(block index, sentence index, unit id) in reading order; tables are one unit."""
+    out = []
+    for i, b in enumerate(blocks):
+        if b.kind == "table":
+            out.append((i, -1, f"b{i}"))
+        else:
+            out.extend((i, j, f"b{i}s{j}") for j in range(len(b.sentences)))
+    return out
+
+
+def cut_to_page(blocks: list[Block], marks: Marks) -> tuple[list[Block], bool]:
+    """The prefix of `blocks` that fit on page 1 (tables TeX skipped left out), and whether
+    the first unit that did not fit was text (then the page is already full)."""
+    kept: list[Block] = []
+    in_text = False
+    for i, j, uid in _units(blocks):
+        if blocks[i].kind == "table" and uid in marks.skipped:
+            continue
+        page = marks.page_of.get(uid)
+        if page is None:
+            raise PageError(f"marker {uid} missing from the log")
+        if page > 1:
+            in_text = blocks[i].kind == "text"
+            break
+        if j <= 0:
+            b = blocks[i]
+            kept.append(Block(b.kind, [] if b.kind == "text" else list(b.sentences), b.table))
+        if blocks[i].kind == "text":
+            kept[-1].sentences.append(blocks[i].sentences[j])
+    else:
+        raise PageError("the planned content did not fill one page")
+    while kept and kept[-1].kind == "heading":  # never end on a dangling heading
+        kept.pop()
+    return kept, in_text
+
+
+# -- building ------------------------------------------------------------------------------
+
+
+def _compile(layout: PageLayout, blocks: list[Block]) -> tuple[LatexResult, Marks, str]:
+    src = document(layout, blocks)
+    res = run_pdflatex(src)
+    return res, read_marks(res), src
+
+
+def build_page(seed: int, layout: PageLayout | None = None, max_runs: int = 6) -> Page:
+    """Plan, compile and cut one page; raise `PageError` if it cannot be made clean."""
+    layout = layout or sample_layout(seed)
+    text = TextSource(seed, layout.language)
+    blocks = plan_blocks(seed, layout, text)
+    res, marks, src = _compile(layout, blocks)
+    runs = 1
+    while res.pages < 2:  # the estimate fell short (tall spacing, small tables): more text
+        if runs >= max_runs:
+            raise PageError(f"page {seed}: planned content never filled the page")
+        blocks += [Block("text", text.paragraph(6, 10)) for _ in range(6)]
+        res, marks, src = _compile(layout, blocks)
+        runs += 1
+    kept, in_text = cut_to_page(blocks, marks)
+    if not in_text:  # a table (or heading) did not fit: fill the gap with text, then cut again
+        kept += [Block("text", text.paragraph(6, 10)) for _ in range(3)]
+        res, marks, src = _compile(layout, kept)
+        runs += 1
+        kept, _ = cut_to_page(kept, marks)
+    while True:
+        res, marks, src = _compile(layout, kept)
+        runs += 1
+        if res.pages == 1 and not res.log.overfull:
+            break
+        if runs >= max_runs:
+            raise PageError(f"page {seed}: {res.pages} pages, overfull {res.log.overfull} after {runs} runs")
+        if res.log.overfull:
+            raise PageError(f"page {seed}: overfull boxes {res.log.overfull}")
+        _drop_last_sentence(kept)
+    assert res.pdf is not None
+    return Page(seed, layout, _ground_truth(kept, marks, layout), res.pdf, runs, src)
+
+
+def _drop_last_sentence(blocks: list[Block]) -> None:
+    """Shorten the page by one sentence (or the last block), never leaving a heading last."""
+    last = blocks[-1]
+    if last.kind == "text" and len(last.sentences) > 1:
+        last.sentences.pop()
+    else:
+        blocks.pop()
+    while blocks and blocks[-1].kind == "heading":
+        blocks.pop()
+    if not blocks:
+        raise PageError("nothing left on the page")
+
+
+def _ground_truth(blocks: list[Block], marks: Marks, layout: PageLayout) -> list[dict]:
+    """Ordered GT blocks (pdf-parse-bench shape plus html, source, kind, size and bbox)."""
+    page_h_bp = PAPERS[layout.paper][1] * 72 / 25.4
+    to_bp = 72 / 72.27 / 65536
+    out: list[dict] = []
+    for i, b in enumerate(blocks):
+        if b.kind != "table":
+            out.append({"type": "text", "data": " ".join(b.sentences)})
+            continue
+        assert b.table is not None
+        m = marks.tables.get(f"b{i}", {})
+        if "x_sp" not in m or "width" not in m:
+            raise PageError(f"table b{i} has no position in the final run")
+        x0 = m["x_sp"] * to_bp
+        top = page_h_bp - (m["y_sp"] * to_bp + m["height"] * 72 / 72.27)
+        out.append({
+            "type": "table",
+            "data": b.table.latex,
+            "html": table_html(b.table.latex),
+            "complexity": b.table.complexity,
+            "source": b.table.source,
+            "kind": b.table.kind,
+            "bbox": [round(x0, 2), round(top, 2), round(x0 + m["width"] * 72 / 72.27, 2),
+                     round(top + (m["height"] + m["depth"]) * 72 / 72.27, 2)],
+            "scale": round(m["width"] / m["natural_width"], 4) if m["natural_width"] else 1.0,
+        })
+    return out
+
+
+def table_html(latex: str) -> str | None:
+    """Canonical HTML via the LaTeX reader; None while that reader is not installed."""
+    try:
+        from harness.readers.latex import read_latex
+    except ImportError:
+        return None
+    return read_latex(latex)[0].to_html()

@@ -1,0 +1,448 @@
+"""Run a parser on a PDF once: in a worker process, under a per-page timeout, cached on disk.
+
+Why a worker process: a parser may segfault, hang or leak; each runs in a spawned process
+(its own session, so a timeout kills it and anything it started) that is reused across
+pages while it behaves. Every way of failing becomes an outcome — ok / error / timeout /
+empty with a one-line message — and the run goes on.
+
+Why the cache: parsing dominates a benchmark run. Results are keyed by parser name,
+version, config and the PDF's sha256, written atomically (temp file + rename) under a
+per-key lock, so a killed run resumes and concurrent pytest-xdist workers parse a page once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+from parsers.base import Parser
+
+OUTCOMES = ("ok", "error", "timeout", "empty")
+DEFAULT_TIMEOUT = 120.0  # seconds per page
+STARTUP_TIMEOUT = 120.0  # seconds for a worker to import its parser (prepare())
+MAX_CHARS = 2_000_000  # a page of text is ~10k chars; more is garbage, kept capped
+BINARY_SHARE = 0.10  # more control / undecodable characters than this: binary output
+_STRIP = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ud800-\udfff]")  # break XML / UTF-8 writes
+_BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ud800-\udfff\ufffd]")  # plus undecodable bytes
+
+
+@dataclass
+class ParseResult:
+    """What one parser made of one PDF; plain data so it crosses processes and lands in JSON."""
+
+    outcome: str
+    text: str
+    message: str
+    meta: dict[str, Any]
+    parser: str
+    version: str
+    config: dict[str, Any]
+    pdf_sha256: str
+    cached: bool = field(default=False, compare=False)
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data.pop("cached")
+        return json.dumps(data, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> ParseResult:
+        return cls(**json.loads(text), cached=True)
+
+
+# -- keys and the on-disk cache -------------------------------------------------------
+@lru_cache(maxsize=4096)
+def _sha256(path: str, mtime_ns: int, size: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    """The file's sha256, memoised on (path, mtime, size) so a session hashes each PDF once."""
+    stat = path.stat()
+    return _sha256(str(path), stat.st_mtime_ns, stat.st_size)
+
+
+def parser_config(parser: Parser) -> dict[str, Any]:
+    """The parser's JSON-able config ({} when it has none)."""
+    return dict(getattr(parser, "config", None) or {})
+
+
+def cache_key(parser: Parser, pdf_sha256: str) -> str:
+    """Hex key of (name, version, config, PDF content): any change is a cache miss."""
+    ident = {"name": parser.name, "version": parser.version, "config": parser_config(parser), "pdf": pdf_sha256}
+    return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _slug(name: str) -> str:
+    """A folder name for a parser: readable prefix plus a hash, since specs hold any character."""
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", name)[:40].strip("_.") or "parser"
+    return f"{safe}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
+class ParseCache:
+    """Results as JSON files `<root>/<parser>/<key[:2]>/<key>.json`, written atomically."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = Path(root)
+
+    def path(self, parser: Parser, key: str) -> Path:
+        return self.root / _slug(parser.name) / key[:2] / f"{key}.json"
+
+    def get(self, path: Path) -> ParseResult | None:
+        """The stored result, or None when absent or unreadable (then it is recomputed)."""
+        try:
+            return ParseResult.from_json(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, TypeError):
+            return None
+
+    def put(self, path: Path, result: ParseResult) -> None:
+        """Write via a temp file in the same folder + os.replace: readers never see half a file."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.stem[:8] + ".", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(result.to_json())
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    @contextmanager
+    def lock(self, path: Path) -> Iterator[None]:
+        """An exclusive lock per key, so two processes never parse the same page twice."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path.with_suffix(".lock"), "a") as handle:
+            try:
+                import fcntl
+            except ImportError:  # no flock (Windows): atomic writes still keep the cache sound
+                yield
+                return
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+# -- turning whatever a parser returned into an outcome ------------------------------
+def one_line(text: object, limit: int = 300) -> str:
+    """A message on one line, capped: parsers raise multi-page tracebacks and HTML errors."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def settle(raw: Any, max_chars: int = MAX_CHARS) -> tuple[str, str, str, dict[str, Any]]:
+    """(outcome, text, message, meta) from a parser's return value, with garbage contained.
+
+    Text longer than `max_chars` is cut (outcome ok, message says so); text that is mostly
+    control or undecodable characters is an error; stray control characters are dropped.
+    """
+    text, meta = (raw.text, dict(raw.meta or {})) if hasattr(raw, "text") else (raw, {})
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", errors="replace")
+    if not isinstance(text, str):
+        return "error", "", f"parser returned {type(text).__name__}, not text", meta
+    notes = []
+    if len(text) > max_chars:
+        notes.append(f"output truncated to {max_chars:,} of {len(text):,} chars")
+        meta["chars_total"] = len(text)
+        text = text[:max_chars]
+    sample = text[:100_000]
+    share = len(_BINARY.findall(sample)) / max(1, len(sample))
+    if share > BINARY_SHARE:
+        return "error", "", f"output looks binary: {share:.0%} control or undecodable characters", meta
+    text, removed = _STRIP.subn("", text)
+    if removed:
+        meta["control_chars_removed"] = removed
+    why_empty = meta.pop("message", "") or "parser returned no text"
+    if not text.strip():
+        return "empty", "", one_line(why_empty), meta
+    return "ok", text, "; ".join(notes), meta
+
+
+# -- the worker process -----------------------------------------------------------------
+def _watch_parent(ppid: int) -> None:
+    """Kill this worker's process group when the parent is gone (killed run, Ctrl-C)."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != ppid:
+            os.killpg(0, signal.SIGKILL)
+
+
+def _worker_entry(fd: int) -> None:
+    """Child process entry: receive the pickled parser, prepare it, then serve pages."""
+    from multiprocessing.connection import Connection
+
+    conn = Connection(fd)
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    try:
+        parser, max_chars = conn.recv()
+        prepare = getattr(parser, "prepare", None)
+        if prepare is not None:
+            prepare()
+    except BaseException as exc:  # noqa: BLE001 — every failure is an outcome
+        conn.send(("broken", one_line(f"{type(exc).__name__}: {exc}")))
+        return
+    conn.send(("ready", ""))
+    while True:
+        try:
+            pdf = conn.recv()
+        except EOFError:
+            return
+        if pdf is None:
+            return
+        started = time.perf_counter()
+        try:
+            raw = parser.parse(Path(pdf))
+            outcome, text, message, meta = settle(raw, max_chars)
+        except BaseException as exc:  # noqa: BLE001 — SystemExit and friends included
+            outcome, text, message, meta = "error", "", one_line(f"{type(exc).__name__}: {exc}"), {}
+        meta.setdefault("seconds", time.perf_counter() - started)
+        meta.setdefault("cost", 0.0)
+        try:
+            conn.send((outcome, text, message, meta))
+        except Exception as exc:  # unpicklable meta
+            conn.send(("error", "", one_line(f"parser meta cannot be sent: {exc}"), {}))
+
+
+_CHILD_CODE = "import sys; from harness.parse import _worker_entry; _worker_entry(int(sys.argv[1]))"
+
+
+def _death_message(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"parser process killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            pass
+    return f"parser process died (exit code {exitcode})"
+
+
+class _WorkerGone(Exception):
+    def __init__(self, outcome: str, message: str) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
+class _Worker:
+    """One child process running one parser, reused page after page.
+
+    A plain `python -c` child (not multiprocessing's spawn, which re-runs the caller's
+    `__main__`), in its own session so a kill reaches everything the parser started, and
+    talking over a socketpair so the parser's own stdout stays free.
+    """
+
+    def __init__(self, parser: Parser, max_chars: int, startup_timeout: float) -> None:
+        from multiprocessing.connection import Connection
+
+        ours, theirs = socket.socketpair()
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+        )
+        theirs.close()
+        self.conn = Connection(ours.detach())
+        try:
+            self.conn.send((parser, max_chars))
+        except Exception as exc:  # a parser that cannot be pickled
+            self.kill()
+            raise _WorkerGone("error", one_line(f"parser cannot be sent to a worker process: {exc}")) from None
+        status, message = self._answer(startup_timeout, f"parser did not start within {startup_timeout:g} s")
+        if status == "broken":
+            self.kill()
+            raise _WorkerGone("error", message)
+
+    def _answer(self, timeout: float, timeout_message: str) -> Any:
+        if not self.conn.poll(timeout):
+            self.kill()
+            raise _WorkerGone("timeout", timeout_message)
+        try:
+            return self.conn.recv()
+        except (EOFError, OSError):
+            raise _WorkerGone("error", _death_message(self._reap())) from None
+
+    def ask(self, pdf: Path, timeout: float) -> tuple[str, str, str, dict[str, Any]]:
+        try:
+            self.conn.send(str(pdf))
+        except OSError:
+            raise _WorkerGone("error", _death_message(self._reap())) from None
+        return self._answer(timeout, f"no output within {timeout:g} s (parser killed)")
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def _reap(self) -> int | None:
+        try:
+            return self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return self.process.returncode
+
+    def kill(self) -> None:
+        """SIGKILL the worker's whole process group, then reap it."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+        self.process.wait()
+        self.conn.close()
+
+    def stop(self) -> None:
+        """Ask the worker to exit; kill it if it does not within a second."""
+        try:
+            self.conn.send(None)
+            self.process.wait(1)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.kill()
+
+
+# -- the runner ---------------------------------------------------------------------------
+class ParseRunner:
+    """Parse PDFs with one parser: isolated, time-limited, cached. Use as a context manager.
+
+    `cache_dir=None` disables the cache. Cached error/timeout results are reused unless
+    `refresh_failures` is set; a cached timeout under a shorter limit than now is retried.
+    """
+
+    def __init__(
+        self,
+        parser: Parser | str,
+        cache_dir: Path | str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        refresh_failures: bool = False,
+        max_chars: int = MAX_CHARS,
+        startup_timeout: float = STARTUP_TIMEOUT,
+    ) -> None:
+        if isinstance(parser, str):
+            from parsers.registry import resolve
+
+            parser = resolve(parser)
+        if timeout <= 0:
+            raise ValueError(f"timeout must be positive, got {timeout}")
+        self.parser = parser
+        self.cache = ParseCache(cache_dir) if cache_dir is not None else None
+        self.timeout = float(timeout)
+        self.refresh_failures = refresh_failures
+        self.max_chars = max_chars
+        self.startup_timeout = startup_timeout
+        self._idle: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._broken = ""  # prepare() failed: every page gets this error without a respawn
+
+    def __enter__(self) -> ParseRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop every idle worker process."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for worker in idle:
+            worker.stop()
+
+    def run(self, pdf: Path | str) -> ParseResult:
+        """The parser's result for one PDF, from the cache when it is there."""
+        pdf = Path(pdf).resolve()
+        if not pdf.is_file():
+            raise FileNotFoundError(f"{pdf}: no such PDF")
+        sha = sha256_file(pdf)
+        if self.cache is None or not getattr(self.parser, "cacheable", True):
+            return self._compute(pdf, sha)
+        path = self.cache.path(self.parser, cache_key(self.parser, sha))
+        with self.cache.lock(path):
+            hit = self.cache.get(path)
+            if hit is not None and self._usable(hit):
+                return hit
+            result = self._compute(pdf, sha)
+            self.cache.put(path, result)
+            return result
+
+    def run_many(self, pdfs: Sequence[Path | str], jobs: int | None = None) -> list[ParseResult]:
+        """Results in input order; up to `jobs` pages at once (default: parser.concurrency or 1)."""
+        jobs = max(1, int(jobs or getattr(self.parser, "concurrency", 1)))
+        if jobs == 1 or len(pdfs) < 2:
+            return [self.run(pdf) for pdf in pdfs]
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(self.run, pdfs))
+
+    def _usable(self, hit: ParseResult) -> bool:
+        if hit.outcome in ("error", "timeout") and self.refresh_failures:
+            return False
+        return not (hit.outcome == "timeout" and hit.meta.get("timeout", 0.0) < self.timeout)
+
+    def _compute(self, pdf: Path, sha: str) -> ParseResult:
+        started = time.perf_counter()
+        if getattr(self.parser, "in_process", False):
+            outcome, text, message, meta = self._in_process(pdf)
+        else:
+            outcome, text, message, meta = self._isolated(pdf)
+        meta.setdefault("seconds", time.perf_counter() - started)
+        meta.setdefault("cost", 0.0)
+        if outcome == "timeout":
+            meta["timeout"] = self.timeout
+        return ParseResult(
+            outcome, text, message, meta,
+            self.parser.name, self.parser.version, parser_config(self.parser), sha,
+        )
+
+    def _in_process(self, pdf: Path) -> tuple[str, str, str, dict[str, Any]]:
+        """For parsers that only read files (dir:): no process, no timeout needed."""
+        try:
+            return settle(self.parser.parse(pdf), self.max_chars)
+        except Exception as exc:  # noqa: BLE001
+            return "error", "", one_line(f"{type(exc).__name__}: {exc}"), {}
+
+    def _isolated(self, pdf: Path) -> tuple[str, str, str, dict[str, Any]]:
+        if self._broken:
+            return "error", "", self._broken, {}
+        with self._lock:
+            worker = self._idle.pop() if self._idle else None
+        try:
+            if worker is None:
+                try:
+                    worker = _Worker(self.parser, self.max_chars, self.startup_timeout)
+                except _WorkerGone as gone:
+                    if gone.outcome == "error":
+                        self._broken = str(gone)  # prepare() or spawn failed: it would again
+                    raise
+            answer = worker.ask(pdf, self.timeout)
+        except _WorkerGone as gone:
+            return gone.outcome, "", str(gone), {}
+        if worker.alive:
+            with self._lock:
+                self._idle.append(worker)
+        return answer
+
+
+def parse_pdf(parser: Parser | str, pdf: Path | str, cache_dir: Path | str | None = None,
+              timeout: float = DEFAULT_TIMEOUT) -> ParseResult:
+    """One-shot convenience: a runner for a single PDF (prefer ParseRunner for many)."""
+    with ParseRunner(parser, cache_dir, timeout) as runner:
+        return runner.run(pdf)

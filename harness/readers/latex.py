@@ -1,0 +1,415 @@
+"""LaTeX tabular environments -> `Table`s, with the text a reader of the PDF sees.
+
+One tokenizer pass over the input (`latex_math.tokenize`) finds every top-level tabular-like
+environment (comments and `\\verb` cannot fake one), splits its body into rows and cells on
+depth-0 `&` and `\\\\`, and renders each cell through the same tokens. Spans follow what the
+page shows: a `\\multirow` takes the empty cells it covers out of the rows below (a negative
+count covers the rows above and moves the cell up to the top of its span); a covered cell
+that is not empty stops the span there, since LaTeX would print both on top of each other.
+
+Rows are kept as written (a short row is not padded); the column spec is parsed to check
+rows with `strict=True`. Rows above the first `\\hline`/`\\midrule` that follows content are
+header rows (when that rule is not the table's last line).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from harness.readers.latex_math import (
+    DROPPED_ARGS,
+    TABULAR_ENVS,
+    Token,
+    env_preamble,
+    group_arg,
+    optional_arg,
+    paren_arg,
+    render_tokens,
+    skip_space,
+    star,
+    tokenize,
+)
+from harness.table import Cell, NoTableError, Table
+
+# Rules and spacing that sit between rows: dropped; the first group also ends the header.
+_HEADER_RULES = frozenset({"hline", "midrule", "Xhline", "hhline", "thickhline"})
+_ROW_RULES = _HEADER_RULES | frozenset({
+    "toprule", "bottomrule", "cmidrule", "cline", "specialrule", "addlinespace", "arrayrulecolor",
+    "cdashline", "hdashline", "Xcline", "noalign", "morecmidrules", "firsthline", "lasthline",
+    "vspace", "rowcolors", "hlineB", "clineB", "bigstrut", "doublerulesep",
+})
+_ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
+_LONGTABLE_MARKS = frozenset({"endfirsthead", "endhead", "endfoot", "endlastfoot"})
+_INT = re.compile(r"[-+]?\d+(?:\.\d*)?")
+# Column letters whose arguments follow in braces: p{3cm}, w{l}{1cm}, D{.}{.}{2}, @{..}.
+_SPEC_ARGS = {"p": 1, "m": 1, "b": 1, "w": 2, "W": 2, "D": 3, "@": 1, "!": 1, ">": 1, "<": 1,
+              "P": 1, "M": 1, "B": 1}
+
+
+@dataclass(slots=True)
+class _Slot:
+    """A cell while spans are resolved: its first column in the source row and its spans."""
+
+    col: int
+    colspan: int
+    rowspan: int  # negative: \multirow{-n} counts upwards
+    cell: Cell
+    removed: bool = False
+
+    @property
+    def removable(self) -> bool:
+        return self.cell.text == "" and self.rowspan == 1
+
+
+@dataclass(slots=True)
+class _Row:
+    slots: list[_Slot]
+    rules: set[str]  # rules written just before this row
+    section: str = "body"  # longtable head/foot section
+
+
+def read_latex(text: str, strict: bool = False) -> list[Table]:
+    """Every top-level tabular-like environment of `text`, in order, with its literal span.
+
+    `strict=True` raises ValueError when a row has more columns than the column spec
+    declares (LaTeX's "Extra alignment tab"); by default rows are kept as written.
+    Raises `NoTableError` when there is no such environment.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"read_latex expects a str, got {type(text).__name__}")
+    toks = tokenize(text)
+    envs = _environments(toks, text)
+    if not envs:
+        raise NoTableError("no LaTeX tabular/tabularx/array/longtable environment found")
+    return [_read_env(text, toks, env, strict) for env in envs]
+
+
+# -- environments ----------------------------------------------------------------------
+class _Env(NamedTuple):
+    """A tabular-like environment: token positions of its parts and its literal span in the text."""
+
+    name: str
+    body: int  # first body token
+    spec: tuple[int, int]  # column spec token range
+    end: int  # the `\end` token (or len(toks) when unclosed)
+    span: tuple[int, int]  # characters from `\begin` to the end of `\end{..}`
+
+
+def _env_name(toks: list[Token], i: int) -> tuple[str, int] | None:
+    """The `{name}` after `\\begin`/`\\end` at `i`: (name, next index), or None."""
+    k = skip_space(toks, i, len(toks))
+    if k >= len(toks) or toks[k][0] != "{":
+        return None
+    arg = group_arg(toks, k, len(toks))
+    assert arg is not None
+    return "".join(t[1] for t in toks[arg[0]:arg[1]]).strip(), arg[2]
+
+
+def _environments(toks: list[Token], text: str) -> list[_Env]:
+    """Top-level tabular-like environments in order; a nested one belongs to its outer table."""
+    found: list[_Env] = []
+    n = len(toks)
+    i = 0
+    while i < n:
+        kind, value, start, _ = toks[i]
+        if kind == "cmd" and value == "begin":
+            named = _env_name(toks, i + 1)
+            if named and named[0] in TABULAR_ENVS:
+                name, k = named
+                spec, body = env_preamble(toks, k, n, name)
+                end_tok, after, end_char = _matching_end(toks, body, n, len(text))
+                found.append(_Env(name, body, spec, end_tok, (start, end_char)))
+                i = after
+                continue
+        i += 1
+    return found
+
+
+def _matching_end(toks: list[Token], i: int, n: int, text_len: int) -> tuple[int, int, int]:
+    """The `\\end` closing the environment whose body starts at `i`: (its index, next index, char end)."""
+    depth = 0
+    k = i
+    while k < n:
+        kind, value = toks[k][0], toks[k][1]
+        if kind == "cmd" and value in ("begin", "end"):
+            named = _env_name(toks, k + 1)
+            if named and named[0] in TABULAR_ENVS:
+                if value == "begin":
+                    depth += 1
+                elif depth == 0:
+                    after = named[1]
+                    return k, after, toks[after - 1][3]
+                else:
+                    depth -= 1
+                k = named[1]
+                continue
+        k += 1
+    return n, n, text_len  # unclosed: the table runs to the end of the input
+
+
+# -- column spec -----------------------------------------------------------------------
+def spec_columns(toks: list[Token], i: int, j: int) -> int:
+    """How many columns a column spec declares: `*{3}{c}` counts 3, `@{}`/`|`/`>{..}` count 0."""
+    count = 0
+    k = i
+    while k < j:
+        kind, value = toks[k][0], toks[k][1]
+        if kind == "*":
+            reps = group_arg(toks, k + 1, j)
+            inner = group_arg(toks, reps[2], j) if reps else None
+            if reps is None or inner is None:
+                return count
+            m = _INT.search("".join(t[1] for t in toks[reps[0]:reps[1]]))
+            count += (int(float(m.group())) if m else 1) * spec_columns(toks, inner[0], inner[1])
+            k = inner[2]
+            continue
+        if kind == "text":
+            last = value[-1]
+            count += sum(1 for ch in value[:-1] if ch.isalpha())
+            if last.isalpha():
+                count += 1
+            if last in _SPEC_ARGS:
+                for _ in range(_SPEC_ARGS[last]):
+                    a = group_arg(toks, k + 1, j)
+                    if a is None or toks[skip_space(toks, k + 1, j)][0] != "{":
+                        break
+                    k = a[2] - 1
+            k += 1
+            o = optional_arg(toks, k, j)  # S[table-format=2.1], X[2]
+            if o:
+                k = o[2]
+            continue
+        if kind == "{":  # a stray group (e.g. after a user macro): skip it
+            a = group_arg(toks, k, j)
+            k = a[2] if a else k + 1
+            continue
+        k += 1
+    return count
+
+
+def _validate(rows: list[_Row], columns: int) -> None:
+    """LaTeX's "Extra alignment tab": a source row wider than the spec (covered cells included)."""
+    if columns <= 0:
+        return
+    for r, row in enumerate(rows):
+        width = sum(s.colspan for s in row.slots)
+        if width > columns:
+            raise ValueError(f"row {r} has {width} columns but the column spec declares {columns}")
+
+
+# -- rows and cells --------------------------------------------------------------------
+def _read_env(text: str, toks: list[Token], env: _Env, strict: bool) -> Table:
+    rows = _split_rows(text, toks, env.body, env.end, math=env.name == "array")  # array cells are math
+    if strict:
+        _validate(rows, spec_columns(toks, *env.spec))
+    rows = _longtable_sections(rows) if env.name.startswith("longtable") else rows
+    _resolve_rowspans(rows)
+    header = _header_rows(rows)
+    out: list[list[Cell]] = []
+    for r, row in enumerate(rows):
+        cells = [s.cell for s in sorted((s for s in row.slots if not s.removed), key=lambda s: s.col)]
+        for cell in cells:
+            cell.header = r < header
+        out.append(cells)
+    return Table(out, fmt="latex", span=env.span)
+
+
+def _split_rows(text: str, toks: list[Token], i: int, j: int, math: bool) -> list[_Row]:
+    """Split the body on depth-0 `&` and row ends; rules before a row's first cell are noted, not kept."""
+    rows: list[_Row] = []
+    cells: list[tuple[int, int]] = []
+    row_rules: set[str] = set()  # rules seen since the last row was closed
+    section_marks: list[tuple[int, str]] = []
+    k = _skip_rules(toks, i, j, row_rules)
+    start = k
+    depth = 0
+    while k < j:
+        kind, value = toks[k][0], toks[k][1]
+        if kind == "{":
+            depth += 1
+        elif kind == "}":
+            depth = max(depth - 1, 0)
+        elif kind == "cmd" and value in ("begin", "end"):
+            depth += 1 if value == "begin" else -1
+            depth = max(depth, 0)
+        elif depth == 0 and kind == "&":
+            cells.append((start, k))
+            start = k + 1
+        elif depth == 0 and kind == "cmd" and (value in _ROW_ENDS or value in _LONGTABLE_MARKS):
+            cells.append((start, k))
+            if _close_row(text, toks, rows, cells, row_rules, math):
+                row_rules = set()
+            if value in _LONGTABLE_MARKS:
+                section_marks.append((len(rows), value))
+                k += 1
+            else:
+                k = star(toks, k + 1, j)
+                o = optional_arg(toks, k, j)
+                k = o[2] if o else k
+            cells = []
+            k = _skip_rules(toks, k, j, row_rules)
+            start = k
+            continue
+        k += 1
+    cells.append((start, j))
+    _close_row(text, toks, rows, cells, row_rules, math)  # rules after the last row are dropped
+    for r_end, mark in section_marks:
+        _mark_section(rows, r_end, mark)
+    return rows
+
+
+def _skip_rules(toks: list[Token], k: int, j: int, found: set[str]) -> int:
+    """Skip rule commands (with their arguments) and white space at a row's start."""
+    while True:
+        k = skip_space(toks, k, j)
+        if k >= j or toks[k][0] != "cmd" or toks[k][1] not in _ROW_RULES:
+            return k
+        name = toks[k][1]
+        found.add(name)
+        k = star(toks, k + 1, j)
+        for p in DROPPED_ARGS.get(name, ""):
+            if p == "o":
+                a = optional_arg(toks, k, j)
+            elif p == "p":
+                k = paren_arg(toks, k, j)
+                continue
+            else:
+                a = group_arg(toks, k, j)
+            if a is not None:
+                k = a[2]
+
+
+def _close_row(text: str, toks: list[Token], rows: list[_Row], cells: list[tuple[int, int]],
+               rules: set[str], math: bool) -> bool:
+    """Append the row made of these cell token ranges; False for a blank line or a caption."""
+    if len(cells) == 1 and (skip_space(toks, *cells[0]) >= cells[0][1] or _is_caption(toks, *cells[0])):
+        return False
+    slots: list[_Slot] = []
+    col = 0
+    for a, b in cells:
+        cell, colspan, rowspan = _read_cell(text, toks, a, b, math)
+        slots.append(_Slot(col, colspan, rowspan, cell))
+        col += colspan
+    rows.append(_Row(slots, set(rules)))
+    return True
+
+
+def _is_caption(toks: list[Token], a: int, b: int) -> bool:
+    k = skip_space(toks, a, b)
+    return k < b and toks[k][0] == "cmd" and toks[k][1] == "caption"
+
+
+def _read_cell(text: str, toks: list[Token], a: int, b: int, math: bool) -> tuple[Cell, int, int]:
+    """One cell: its rendered text, raw LaTeX, and spans from `\\multicolumn` / `\\multirow`."""
+    colspan, rowspan = 1, 1
+    lo, hi = a, b
+    mc = _find_cmd(toks, a, b, "multicolumn")
+    if mc is not None:
+        n = group_arg(toks, mc + 1, b)
+        spec = group_arg(toks, n[2], b) if n else None
+        content = group_arg(toks, spec[2], b) if spec else None
+        colspan = _span_count(toks, n, 1)
+        if content:
+            lo, hi = content[0], content[1]
+    mr = _find_cmd(toks, lo, hi, "multirow")
+    if mr is not None:
+        k = optional_arg(toks, mr + 1, hi)
+        n = group_arg(toks, k[2] if k else mr + 1, hi)
+        rowspan = _span_count(toks, n, 1)
+    s = skip_space(toks, a, b)
+    raw = text[toks[s][2]:toks[b - 1][3]].strip() if s < b else ""
+    cell = Cell(text=render_tokens(toks, a, b, math), raw=raw)
+    return cell, max(colspan, 1), rowspan if rowspan != 0 else 1
+
+
+def _find_cmd(toks: list[Token], a: int, b: int, name: str) -> int | None:
+    """Index of a depth-0 `\\name` in toks[a:b]."""
+    depth = 0
+    for k in range(a, b):
+        kind = toks[k][0]
+        if kind == "{":
+            depth += 1
+        elif kind == "}":
+            depth -= 1
+        elif depth == 0 and kind == "cmd" and toks[k][1] == name:
+            return k
+    return None
+
+
+def _span_count(toks: list[Token], arg: tuple[int, int, int] | None, default: int) -> int:
+    if arg is None:
+        return default
+    m = _INT.search("".join(t[1] for t in toks[arg[0]:arg[1]]))
+    return int(float(m.group())) if m else default
+
+
+# -- spans, sections, header -----------------------------------------------------------
+def _overlapping(row: _Row, col: int, colspan: int) -> list[_Slot]:
+    """The live cells of `row` that share a column with [col, col + colspan)."""
+    return [s for s in row.slots if not s.removed and s.col < col + colspan and col < s.col + s.colspan]
+
+
+def _resolve_rowspans(rows: list[_Row]) -> None:
+    """Make multirow spans HTML-like: covered empty cells go; a non-empty one stops the span."""
+    n = len(rows)
+    for r in range(n):
+        for slot in list(rows[r].slots):
+            if slot.removed or slot.rowspan == 1:
+                continue
+            if slot.rowspan > 1:
+                reach = 1
+                for rr in range(r + 1, min(r + slot.rowspan, n)):
+                    covered = _overlapping(rows[rr], slot.col, slot.colspan)
+                    if not all(s.removable for s in covered):
+                        break
+                    for s in covered:
+                        s.removed = True
+                    reach += 1
+                slot.rowspan = reach
+            else:  # \multirow{-n}: the cell sits in the span's bottom row
+                top = r
+                for rr in range(r - 1, max(r + slot.rowspan, -1), -1):
+                    covered = _overlapping(rows[rr], slot.col, slot.colspan)
+                    if not all(s.removable for s in covered):
+                        break
+                    for s in covered:
+                        s.removed = True
+                    top = rr
+                slot.rowspan = r - top + 1
+                if top < r:
+                    rows[r].slots.remove(slot)
+                    rows[top].slots.append(slot)
+    for row in rows:
+        for slot in row.slots:
+            slot.cell.colspan = slot.colspan
+            slot.cell.rowspan = slot.rowspan
+
+
+def _mark_section(rows: list[_Row], end: int, mark: str) -> None:
+    """Label rows up to `end` (not yet labelled) with the longtable section that `mark` closes."""
+    section = mark[3:]  # firsthead, head, foot, lastfoot
+    for r in range(end):
+        if rows[r].section == "body":
+            rows[r].section = section
+
+
+def _longtable_sections(rows: list[_Row]) -> list[_Row]:
+    """Page 1 of a longtable: its first head, the body, then the last foot."""
+    sections = {row.section for row in rows}
+    head = "firsthead" if "firsthead" in sections else "head"
+    top = [row for row in rows if row.section == head]
+    body = [row for row in rows if row.section == "body"]
+    foot = [row for row in rows if row.section == "lastfoot"]
+    if top and body:  # the rule closing the head block ends the header
+        body[0].rules.add("hline")
+    return top + body + foot
+
+
+def _header_rows(rows: list[_Row]) -> int:
+    """Rows before the first header-ending rule that follows content and is not the last line."""
+    for r in range(1, len(rows)):
+        if rows[r].rules & _HEADER_RULES:
+            return r
+    return 0

@@ -1,0 +1,175 @@
+r"""Markdown pipe tables -> `Table`s, tolerant of what real parsers emit.
+
+Parsers (pymupdf4llm, marker, docling, mistral, olmocr, ...) write GFM pipe tables with
+optional outer pipes, escaped `\|`, alignment rows, sometimes no separator row, ragged rows,
+and inline Markdown / HTML / LaTeX math inside cells. A table is a run of consecutive lines
+holding an unescaped pipe; a separator row is only the second line of such a run with every
+cell like `:---:` (anything else that looks like one is content, never dropped). Rows before
+the separator are the header. Markdown has no spans, so every cell is 1x1 and ragged rows stay
+ragged: padding them would invent cells the parser never wrote.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+
+from harness.readers.scripts import to_subscript, to_superscript
+from harness.table import Cell, NoTableError, Table
+
+_PIPE_OR_ESCAPE = re.compile(r"\\.|\|", re.DOTALL)
+_SEPARATOR_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*\Z")
+
+
+def read_markdown(text: str) -> list[Table]:
+    """Every pipe table in `text`, in order, each with its literal `span`.
+
+    Raises `NoTableError` when no run of pipe rows forms a table (>= 2 rows, or a header
+    row followed by a separator row).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"read_markdown expects str, got {type(text).__name__}")
+    tables = [t for block in _pipe_blocks(text) if (t := _block_table(block)) is not None]
+    if not tables:
+        raise NoTableError("no Markdown pipe table (>= 2 pipe rows, or header + separator) found")
+    return tables
+
+
+def split_row(line: str) -> list[str] | None:
+    r"""The raw cells of one pipe row (outer pipes dropped, `\|` kept), or None if it has no pipe."""
+    s = line.strip()
+    pipes = [m.start() for m in _PIPE_OR_ESCAPE.finditer(s) if m.group() == "|"]
+    if not pipes:
+        return None
+    bounds = [-1, *pipes, len(s)]
+    cells = [s[a + 1:b] for a, b in zip(bounds, bounds[1:])]
+    if pipes[0] == 0:
+        cells = cells[1:]
+    if pipes[-1] == len(s) - 1 and len(cells) > 1:
+        cells = cells[:-1]
+    return cells
+
+
+def is_separator(cells: list[str]) -> bool:
+    """True when every cell is an alignment marker such as `---`, `:--`, `:-:`."""
+    return bool(cells) and all(_SEPARATOR_CELL.match(c) for c in cells)
+
+
+# -- blocks of pipe lines -------------------------------------------------------------
+_Line = tuple[int, int, list[str]]  # (start, end) of the stripped line in the input, raw cells
+
+
+def _pipe_blocks(text: str) -> list[list[_Line]]:
+    """Maximal runs of consecutive lines that contain an unescaped pipe."""
+    blocks: list[list[_Line]] = []
+    current: list[_Line] = []
+    pos = 0
+    for line in text.split("\n"):
+        start, end = pos, pos + len(line)
+        pos = end + 1
+        cells = split_row(line) if "|" in line else None
+        if cells is None:
+            if current:
+                blocks.append(current)
+                current = []
+            continue
+        lead = len(line) - len(line.lstrip())
+        current.append((start + lead, start + len(line.rstrip()), cells))
+    if current:
+        blocks.append(current)
+    return blocks
+
+
+def _block_table(block: list[_Line]) -> Table | None:
+    """The table a block of pipe lines makes, or None (one row without separator, no text at all)."""
+    rows = [cells for _, _, cells in block]
+    has_separator = len(rows) >= 2 and is_separator(rows[1])
+    if has_separator:
+        rows = rows[:1] + rows[2:]
+    elif len(rows) < 2:
+        return None
+    out = [[Cell(cell_text(raw), header=has_separator and r == 0, raw=raw.strip()) for raw in row]
+           for r, row in enumerate(rows)]
+    if not any(cell.text for row in out for cell in row):
+        return None
+    return Table(out, fmt="markdown", span=(block[0][0], block[-1][1]))
+
+
+# -- what a reader sees of a cell -----------------------------------------------------
+_STASH_OPEN, _STASH_CLOSE = "\ue000", "\ue001"
+_STASH_REF = re.compile("\ue000(\\d+)\ue001")
+_MARKUP_CHARS = re.compile("[*_~`$\\\\<&|\ue000\ue001]")
+_CODE = re.compile(r"(`+)(.+?)\1", re.DOTALL)
+_MATH = re.compile(r"\$\$(.+?)\$\$|\\\((.+?)\\\)|\\\[(.+?)\\\]"
+                   r"|(?<![\\$])\$(?=\S)(.+?)(?<=\S)(?<!\\)\$(?!\d)", re.DOTALL)
+_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
+_SCRIPT = re.compile(r"<(sup|sub)\b[^<>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"</?(?:a|abbr|b|big|bdi|bdo|cite|code|del|dfn|div|em|font|i|ins|kbd|mark|p|q|s|samp|small"
+                  r"|span|strike|strong|sub|sup|tt|u|var|wbr)\b[^<>]*>", re.IGNORECASE)
+_EMPHASIS = [
+    re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.DOTALL),
+    re.compile(r"(?<![^\W_])__(?=\S)(.+?)(?<=\S)__(?![^\W_])", re.DOTALL),
+    re.compile(r"~~(?=\S)(.+?)(?<=\S)~~", re.DOTALL),
+    re.compile(r"\*(?=\S)(.+?)(?<=\S)\*", re.DOTALL),
+    re.compile(r"(?<![^\W_])_(?=\S)(.+?)(?<=\S)_(?![^\W_])", re.DOTALL),
+]
+
+
+@lru_cache(maxsize=65536)
+def cell_text(raw: str) -> str:
+    """A Markdown cell as a reader sees it: markup gone, `<br>` a space, sup/sub and math as Unicode.
+
+    Code spans and math are set aside first so that nothing inside them is read as markup;
+    backslash escapes are literal; entities are decoded last so `&lt;b&gt;` stays text.
+    """
+    if not _MARKUP_CHARS.search(raw):  # most cells (numbers, words) carry no markup at all
+        return " ".join(raw.split())
+    stash: list[str] = []
+
+    def keep(value: str) -> str:
+        stash.append(value)
+        return f"{_STASH_OPEN}{len(stash) - 1}{_STASH_CLOSE}"
+
+    s = raw.replace(_STASH_OPEN, "").replace(_STASH_CLOSE, "")
+    if "\\|" in s:  # as in GFM, `\|` is a pipe everywhere in a cell, code and math included
+        s = _PIPE_OR_ESCAPE.sub(lambda m: "|" if m.group() == "\\|" else m.group(), s)
+    s = _CODE.sub(lambda m: keep(m.group(2).strip()), s)
+    s = _MATH.sub(lambda m: keep(math_text(next(g for g in m.groups() if g is not None))), s)
+    s = _ESCAPE.sub(lambda m: keep(m.group(1)), s)
+    s = _BR.sub(" ", s)
+    s = _SCRIPT.sub(lambda m: keep(_script(m.group(1).lower(), m.group(2))), s)
+    s = _TAG.sub("", s)
+    for _ in range(4):  # nested emphasis such as ***x*** or **_x_**
+        before = s
+        for pattern in _EMPHASIS:
+            s = pattern.sub(r"\1", s)
+        if s == before:
+            break
+    s = html.unescape(s)
+    for _ in range(3):  # stashed text may itself hold stash references (math inside <sup>)
+        if _STASH_OPEN not in s:
+            break
+        s = _STASH_REF.sub(lambda m: stash[int(m.group(1))] if int(m.group(1)) < len(stash) else "", s)
+    return " ".join(s.split())
+
+
+def _script(kind: str, inner: str) -> str:
+    text = html.unescape(_TAG.sub("", inner))
+    converted = to_superscript(text) if kind == "sup" else to_subscript(text)
+    return converted if converted is not None else text
+
+
+@lru_cache(maxsize=8192)
+def math_text(latex: str) -> str:
+    """LaTeX math as Unicode through `latex_math` when that module is present, else its source."""
+    latex = latex.strip()
+    try:
+        from harness.readers.latex_math import math_to_unicode
+    except ImportError:
+        return latex
+    try:
+        return math_to_unicode(latex)
+    except Exception:  # noqa: BLE001 - a cell of garbage math must not sink the whole page
+        return latex

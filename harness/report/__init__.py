@@ -1,0 +1,1 @@
+"""Reporting: aggregation of results and their renderings (terminal, Markdown, HTML, JSON)."""

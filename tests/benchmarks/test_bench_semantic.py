@@ -1,0 +1,65 @@
+"""Semantic score speed: the issue asks < 10 ms for a typical 30-cell pair.
+
+Text caches (`normalize`, `numbers`) are cleared before every round, so each round pays for
+reading every cell afresh, as a new pair does; a 200-cell pair shows how it grows.
+Run: python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks/test_bench_semantic.py
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from harness.metrics import semantic_text
+from harness.metrics.semantic import semantic
+from harness.table import Table
+
+BUDGET_SECONDS = 0.010
+WORDS = ["ResNet", "VGG", "ViT", "BERT", "Ours", "Baseline", "GPT-2", "T5", "LSTM", "CNN", "MLP", "Swin"]
+
+
+def _value(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.6:
+        return f"{rng.uniform(0, 100):.{rng.choice([1, 2])}f}"
+    if kind < 0.8:
+        return f"{rng.uniform(0, 100):.1f} ± {rng.uniform(0, 5):.1f}"
+    if kind < 0.9:
+        return f"\\textbf{{{rng.uniform(0, 100):.1f}}}"
+    return "—"
+
+
+def _pair(n_rows: int, n_cols: int, seed: int = 0) -> tuple[Table, Table]:
+    """A ground truth and a prediction with a dropped decimal point, a typo and a lost row."""
+    rng = random.Random(seed)
+    head = ["Model"] + [f"Metric {c}" for c in range(1, n_cols)]
+    rows = [[f"{rng.choice(WORDS)}-{r}"] + [_value(rng) for _ in range(1, n_cols)] for r in range(n_rows - 1)]
+    gt = Table.from_rows([head, *rows], header_rows=1)
+    pred_rows = [r[:] for r in rows[:-1]]
+    pred_rows[0][1] = pred_rows[0][1].replace(".", "")
+    pred_rows[1][0] = pred_rows[1][0][:-1] + "x"
+    pred = Table.from_rows([head, *pred_rows])
+    return gt, pred
+
+
+def _clear() -> None:
+    semantic_text.normalize.cache_clear()
+    semantic_text.numbers.cache_clear()
+    semantic_text.residue.cache_clear()
+
+
+@pytest.mark.parametrize("shape", [(6, 5), (20, 10)], ids=["30-cells", "200-cells"])
+def test_bench_semantic(benchmark, shape: tuple[int, int]) -> None:
+    gt, pred = _pair(*shape)
+    semantic(gt, pred)  # import and first-call costs stay out of the timing
+
+    def setup():
+        _clear()
+        return (gt, pred), {}
+
+    result = benchmark.pedantic(semantic, setup=setup, rounds=200 if shape[0] < 10 else 30, iterations=1)
+    assert 0 < result.score < 10
+    benchmark.extra_info["cells"] = shape[0] * shape[1]
+    if shape == (6, 5):
+        assert benchmark.stats.stats.median < BUDGET_SECONDS

@@ -1,0 +1,89 @@
+"""Meta-evaluation: loading the study format and correlating like scipy does."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from harness.cli import main
+from harness.metaeval import correlate, load_rated_pairs, meta_evaluate
+
+
+def _study_file(tmp_path, n=12):
+    rng = np.random.default_rng(1)
+    data = []
+    for g in range(3):
+        exts = []
+        for i in range(n // 3):
+            human = [int(x) for x in rng.integers(0, 11, size=3)]
+            exts.append({"parser": f"p{i}", "extracted_table": f"| a | {g}{i} |\n|---|---|\n| 1 | 2 |",
+                         "metrics": {"teds": float(np.mean(human)) / 10 + rng.normal(0, 0.05), "grits_con": None},
+                         "llm_scores": [{"judge_model": "m/x", "score": int(np.mean(human)), "errors": []}],
+                         "human_scores": human})
+        exts.append({"parser": "empty", "extracted_table": "  ", "metrics": {"teds": 0.0},
+                     "llm_scores": [], "human_scores": [0, 0, 0]})
+        data.append({"gt_id": f"g{g}", "gt_table": "\\begin{tabular}{cc}a&b\\\\\\end{tabular}",
+                     "complexity": "simple", "extractions": exts})
+    path = tmp_path / "study.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_load_drops_empty_extractions_and_averages_humans(tmp_path):
+    pairs = load_rated_pairs(_study_file(tmp_path))
+    assert len(pairs) == 12
+    assert all(p.parser != "empty" for p in pairs)
+    assert "grits_con" not in pairs[0].stored  # null means not computed
+    assert pairs[0].stored["judge:m/x"] == int(pairs[0].human)
+
+
+def test_correlate_matches_scipy_and_ci_brackets_the_point():
+    rng = np.random.default_rng(0)
+    x = rng.random(50)
+    y = x + rng.normal(0, 0.3, 50)
+    r = correlate(x, y, n_boot=300)
+    assert r["pearson"] == pytest.approx(stats.pearsonr(x, y).statistic, abs=1e-12)
+    assert r["spearman"] == pytest.approx(stats.spearmanr(x, y).statistic, abs=1e-12)
+    assert r["kendall"] == pytest.approx(stats.kendalltau(x, y).statistic, abs=1e-12)
+    for name in ("pearson", "spearman", "kendall"):
+        lo, hi = r["ci95"][name]
+        assert lo <= r[name] <= hi
+    assert r["n"] == 50
+
+
+def test_correlate_rejects_too_short_series():
+    with pytest.raises(ValueError):
+        correlate([1, 2], [1, 2])
+
+
+def test_stored_metric_correlations_equal_scipy_on_study_dev(metric_study_dev, tmp_path):
+    from tests.conftest import shared_path
+
+    pairs = load_rated_pairs(shared_path("data", "table-metric-study", "dev.json"))
+    assert len(pairs) == 205
+    results = meta_evaluate(pairs, n_boot=50)
+    humans = [p.human for p in pairs]
+    for name in ("teds", "grits_con", "judge:anthropic/claude-opus-4.6"):
+        xs = [p.stored[name] for p in pairs]
+        assert results[name]["pearson"] == pytest.approx(stats.pearsonr(xs, humans).statistic, abs=1e-12)
+        assert results[name]["kendall"] == pytest.approx(stats.kendalltau(xs, humans).statistic, abs=1e-12)
+    # the study's own headline numbers on dev, as the data holds them
+    assert results["teds"]["pearson"] == pytest.approx(0.711, abs=1e-3)
+    assert results["judge:anthropic/claude-opus-4.6"]["pearson"] > 0.9
+
+
+def test_cli_json_output(tmp_path, capsys):
+    assert main(["meta-eval", str(_study_file(tmp_path)), "--metrics", "", "--json", "--bootstrap", "20"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"teds", "judge:m/x"}
+    assert set(out["teds"]) == {"pearson", "spearman", "kendall", "ci95", "n"}
+
+
+def test_cli_bad_file_is_a_one_line_error(tmp_path, capsys):
+    bad = tmp_path / "x.json"
+    bad.write_text("{}")
+    assert main(["meta-eval", str(bad), "--metrics", ""]) == 1
+    assert capsys.readouterr().err.count("\n") == 1

@@ -1,0 +1,238 @@
+"""The semantic score: harmless differences of representation cost nothing, changes of meaning a lot,
+and on the study's dev split it agrees with human ratings as the issue asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.metrics.semantic import SemanticResult, semantic
+from harness.metrics.semantic_text import NULL, cell_similarity, normalize, numbers
+from harness.readers.html import read_html
+from harness.table import Cell, NoTableError, Table
+from tests.conftest import shared_path
+
+HEAD = ["Model", "Acc", "F1", "Δ"]
+ROWS = [["ResNet", "91.2", "0.85", "1.12"],
+        ["VGG", "89.4", "0.81", "-0.45"],
+        ["ViT", "93.1", "0.88", "2.30"],
+        ["BERT", "—", "0.79", "0.07"]]
+HARMLESS = 9.5
+SEVERE = 8.0
+
+
+def flat(head: list[str], rows: list[list[str]], header_rows: int = 1) -> Table:
+    return Table.from_rows([head, *rows], header_rows=header_rows)
+
+
+def edited(*edits: tuple[int, int, str]) -> list[list[str]]:
+    rows = [r[:] for r in ROWS]
+    for r, c, text in edits:
+        rows[r][c] = text
+    return rows
+
+
+GT = flat(HEAD, ROWS)
+
+
+def grouped(task1_span: int = 2) -> Table:
+    """Two header rows: 'Model' over two stub columns, 'Task 1'/'Task 2' over Acc/F1; a row span."""
+    h = True
+    return Table([
+        [Cell("Model", rowspan=2, colspan=2, header=h), Cell("Task 1", colspan=task1_span, header=h),
+         Cell("Task 2", colspan=4 - task1_span, header=h)],
+        [Cell("Acc", header=h), Cell("F1", header=h), Cell("Acc", header=h), Cell("F1", header=h)],
+        [Cell("CNN", rowspan=2), Cell("ResNet"), Cell("91.2"), Cell("0.85"), Cell("88.0"), Cell("0.80")],
+        [Cell("VGG"), Cell("89.4"), Cell("0.81"), Cell("86.5"), Cell("0.77")],
+        [Cell("Transformer"), Cell("ViT"), Cell("93.1"), Cell("0.88"), Cell("90.2"), Cell("0.84")],
+    ])
+
+
+GROUPED_BODY = [["CNN", "ResNet", "91.2", "0.85", "88.0", "0.80"],
+                ["CNN", "VGG", "89.4", "0.81", "86.5", "0.77"],
+                ["Transformer", "ViT", "93.1", "0.88", "90.2", "0.84"]]
+
+
+# -- normalisation ----------------------------------------------------------------------
+@pytest.mark.parametrize("text", ["$\\alpha$", "α", "&alpha;", "\\(\\alpha\\)"])
+def test_math_and_entities_read_as_unicode(text: str) -> None:
+    assert normalize(text) == "α"
+
+
+@pytest.mark.parametrize("text", ["\\textbf{91.2}", "**91.2**", "<b>91.2</b>", "{\\bf 91.2}", "91.20"])
+def test_emphasis_and_trailing_zeros_do_not_change_a_number(text: str) -> None:
+    assert cell_similarity(normalize(text), normalize("91.2")) == 1.0
+
+
+@pytest.mark.parametrize("text", ["—", "N/A", "-", "n.a.", "", "–"])
+def test_null_markers_are_one(text: str) -> None:
+    assert normalize(text) == NULL
+
+
+def test_numbers_are_parsed_with_sign_and_separators() -> None:
+    assert numbers(normalize("−0.45")) == ("-0.45",)
+    assert numbers(normalize("1,234.50 ± 0.3")) == ("1234.5", "0.3")
+    assert numbers(normalize("ResNet-50")) == ("50",)
+    assert numbers(normalize("$0.29 \\times 10^{-7}$")) == numbers(normalize("0.29 × 10⁻⁷")) == ("0.29e-7",)
+    assert numbers(normalize("(¹⁄₈, ½)")) == ("1", "8", "1", "2")
+    assert cell_similarity(normalize("1.12"), normalize("112")) == 0.0
+    assert cell_similarity(normalize("-0.45"), normalize("0.45")) == 0.0
+
+
+# -- harmless differences -----------------------------------------------------------------
+def test_identical_table_scores_ten() -> None:
+    result = semantic(GT, flat(HEAD, ROWS))
+    assert isinstance(result, SemanticResult)
+    assert result.score == 10.0 and result.errors == []
+
+
+@pytest.mark.parametrize("pred", [
+    pytest.param(flat(["Model", "Acc", "F1", "$\\Delta$"], ROWS), id="latex-math"),
+    pytest.param(flat(["Model", "Acc", "F1", "&Delta;"], ROWS), id="entity"),
+    pytest.param(flat(HEAD, edited((0, 1, "\\textbf{91.2}"))), id="textbf"),
+    pytest.param(flat(HEAD, edited((0, 1, "**91.2**"))), id="markdown-bold"),
+    pytest.param(flat(HEAD, edited((0, 1, "<b>91.2</b>"))), id="html-bold"),
+    pytest.param(flat(HEAD, edited((3, 1, "N/A"))), id="null-marker"),
+    pytest.param(flat(HEAD, edited((2, 3, "2.3"))), id="trailing-zero"),
+    pytest.param(flat(HEAD, ROWS, header_rows=0), id="no-header-marks"),
+])
+def test_harmless_differences_keep_the_score(pred: Table) -> None:
+    assert semantic(GT, pred).score >= HARMLESS
+
+
+def test_unicode_math_in_the_ground_truth_matches_latex_in_the_prediction() -> None:
+    gt = flat(["Param", "Value"], [["α", "0.1"], ["β₂", "0.999"]])
+    pred = flat(["Param", "Value"], [["$\\alpha$", "0.1"], ["$\\beta_2$", "0.999"]])
+    assert semantic(gt, pred).score >= HARMLESS
+
+
+@pytest.mark.parametrize("pred", [
+    pytest.param(Table.from_rows([["Model", "Model", "Task 1", "Task 1", "Task 2", "Task 2"],
+                                  ["Model", "Model", "Acc", "F1", "Acc", "F1"], *GROUPED_BODY], header_rows=2),
+                 id="spans-repeated"),
+    pytest.param(Table.from_rows([["Model", "", "Task 1", "Task 1", "Task 2", "Task 2"], ["", "", "Acc", "F1", "Acc", "F1"],
+                                  *[[("" if i == 1 and j == 0 else t) for j, t in enumerate(r)]
+                                    for i, r in enumerate(GROUPED_BODY)]]),
+                 id="row-span-padded-empty"),
+    pytest.param(Table.from_rows([["Model", "", "Task 1 Acc", "Task 1 F1", "Task 2 Acc", "Task 2 F1"],
+                                  *GROUPED_BODY], header_rows=1), id="headers-flattened"),
+])
+def test_span_resolution_and_flattened_headers_cost_nothing(pred: Table) -> None:
+    assert semantic(grouped(), pred).score >= HARMLESS
+
+
+def test_markdown_and_html_of_the_same_table_agree() -> None:
+    markdown = pytest.importorskip("harness.readers.markdown")
+    md = ("| Model | | Task 1 Acc | Task 1 F1 | Task 2 Acc | Task 2 F1 |\n|---|---|---|---|---|---|\n"
+          "| CNN | ResNet | **91.2** | 0.85 | 88.0 | 0.80 |\n| | VGG | 89.4 | 0.81 | 86.5 | 0.77 |\n"
+          "| Transformer | ViT | 93.1 | 0.88 | 90.2 | 0.84 |\n")
+    gt_html = grouped().to_html(headers=True)
+    assert semantic(read_html(gt_html)[0], markdown.read_markdown(md)[0]).score >= HARMLESS
+    assert semantic(gt_html, grouped().to_html()).score == 10.0  # HTML strings are accepted too
+
+
+# -- severe differences -------------------------------------------------------------------
+SEVERE_CASES = {
+    "lost-decimal-point": (flat(HEAD, edited((0, 3, "112"))), "value 1.12 under (ResNet, Δ) read as 112"),
+    "dropped-minus": (flat(HEAD, edited((1, 3, "0.45"))), "value -0.45 under (VGG, Δ) read as 0.45"),
+    "wrong-row": (flat(HEAD, edited((0, 1, "89.4"), (1, 1, "91.2"))), "value '91.2' under (ResNet, Acc) moved to (VGG, Acc)"),
+    "wrong-column": (flat(HEAD, edited((0, 2, "1.12"), (0, 3, "0.85"))), "value '0.85' under (ResNet, F1) moved to (ResNet, Δ)"),
+    "header-on-wrong-columns": (flat(["Model", "F1", "Acc", "Δ"], ROWS), "column header 'Acc' attached to wrong columns"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEVERE_CASES))
+def test_severe_differences_cost_clearly_and_are_named(name: str) -> None:
+    pred, expected_error = SEVERE_CASES[name]
+    result = semantic(GT, pred)
+    assert result.score <= SEVERE
+    assert any(err.startswith(expected_error) for err in result.errors), result.errors
+
+
+def test_severe_costs_more_than_any_harmless_difference() -> None:
+    worst_harmless = min(semantic(GT, flat(HEAD, edited(e))).score
+                         for e in [(0, 1, "**91.2**"), (3, 1, "N/A"), (2, 3, "2.3")])
+    best_severe = max(semantic(GT, pred).score for pred, _ in SEVERE_CASES.values())
+    assert best_severe < worst_harmless - 1.5
+
+
+def test_group_header_over_the_wrong_columns() -> None:
+    result = semantic(grouped(), grouped(task1_span=3))
+    assert result.score <= SEVERE
+    assert result.errors[0].startswith("column header 'Task 2 / Acc' attached to wrong columns")
+
+
+def sectioned(rows: list[list[str]], spanned: bool) -> Table:
+    """Model | Acc | F1 with section rows ("Dataset A") spanning the table or padded with blanks."""
+    out = [[Cell(t, header=True) for t in ("Model", "Acc", "F1")]]
+    for row in rows:
+        if len(row) == 1:
+            out.append([Cell(row[0], colspan=3)] if spanned else [Cell(row[0]), Cell(""), Cell("")])
+        else:
+            out.append([Cell(t) for t in row])
+    return Table(out)
+
+
+SECTIONS = [["Dataset A"], ["ResNet", "91.2", "0.85"], ["VGG", "89.4", "0.81"],
+            ["Dataset B"], ["ResNet", "90.1", "0.83"], ["VGG", "88.0", "0.80"]]
+
+
+def test_section_rows_spanned_or_padded_are_the_same() -> None:
+    assert semantic(sectioned(SECTIONS, spanned=True), sectioned(SECTIONS, spanned=False)).score == 10.0
+
+
+def test_values_under_the_wrong_section_are_severe_however_alike_the_names() -> None:
+    swapped = [r[:] for r in SECTIONS]
+    swapped[1], swapped[4] = swapped[4], swapped[1]
+    result = semantic(sectioned(SECTIONS, spanned=True), sectioned(swapped, spanned=False))
+    assert result.score <= SEVERE
+    assert result.errors[0] == "values of row 'Dataset A / ResNet' attached to row 'Dataset B / ResNet'"
+
+
+def test_a_missing_row_costs_its_share_and_is_named() -> None:
+    one = semantic(GT, flat(HEAD, ROWS[:3]))
+    two = semantic(GT, flat(HEAD, ROWS[:2]))
+    assert one.errors[0] == "row 'BERT' missing"
+    assert 0 < two.score < one.score < SEVERE
+    assert one.recall == pytest.approx(16 / 20)  # 4 headers + 16 body cells, 4 lost; nothing invented
+    assert one.precision == 1.0
+
+
+def test_errors_are_at_most_five_and_most_severe_first() -> None:
+    pred = flat(HEAD, [["ResNet", "9.12", "0.58", "11.2"], ["VGG", "89.4", "0.81", "-0.45"],
+                       ["ViT", "93.1", "0.88", "2.3O"], ["BERT", "—", "0.79", "0.07"]])
+    result = semantic(GT, pred)
+    assert 3 <= len(result.errors) <= 5
+    assert result.errors[0].startswith("value ")
+
+
+def test_bad_input_is_refused_with_a_clear_error() -> None:
+    with pytest.raises(NoTableError, match="ground-truth table has no cells"):
+        semantic(Table(), GT)
+    with pytest.raises(TypeError, match="expected a Table or an HTML string"):
+        semantic(GT, 42)  # type: ignore[arg-type]
+    empty = semantic(GT, Table())
+    assert empty.score == 0.0 and empty.errors == ["the prediction has no cells"]
+
+
+# -- agreement with humans on the study's dev split ---------------------------------------
+DEV_PEARSON_FLOOR = 0.93  # measured 0.946 (leave-one-table-out 0.946); a small margin below
+
+
+def test_agrees_with_human_ratings_on_dev() -> None:
+    path = shared_path("data", "table-metric-study", "dev.json")
+    pytest.importorskip("harness.readers.latex")
+    from harness.metaeval import load_rated_pairs, meta_evaluate, recomputed_scorers
+
+    pairs = load_rated_pairs(path)
+    result = meta_evaluate(pairs, recomputed_scorers(["semantic"]), n_boot=20)["ours:semantic"]
+    assert result["n"] == 205
+    assert result["pearson"] >= DEV_PEARSON_FLOOR
+    assert result["pearson"] > max(result_of(pairs, "teds"), result_of(pairs, "grits_con")) + 0.1
+
+
+def result_of(pairs: list, stored: str) -> float:
+    from harness.metaeval import correlate
+
+    rated = [(p.stored[stored], p.human) for p in pairs if stored in p.stored]
+    xs, ys = zip(*rated)
+    return correlate(xs, ys, n_boot=2)["pearson"]
