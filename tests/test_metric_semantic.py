@@ -109,7 +109,8 @@ def test_unicode_math_in_the_ground_truth_matches_latex_in_the_prediction() -> N
     pytest.param(Table.from_rows([["Model", "Model", "Task 1", "Task 1", "Task 2", "Task 2"],
                                   ["Model", "Model", "Acc", "F1", "Acc", "F1"], *GROUPED_BODY], header_rows=2),
                  id="spans-repeated"),
-    pytest.param(Table.from_rows([["Model", "", "Task 1", "Task 1", "Task 2", "Task 2"], ["", "", "Acc", "F1", "Acc", "F1"],
+    pytest.param(Table.from_rows([["Model", "", "Task 1", "Task 1", "Task 2", "Task 2"],
+                                  ["", "", "Acc", "F1", "Acc", "F1"],
                                   *[[("" if i == 1 and j == 0 else t) for j, t in enumerate(r)]
                                     for i, r in enumerate(GROUPED_BODY)]]),
                  id="row-span-padded-empty"),
@@ -132,11 +133,16 @@ def test_markdown_and_html_of_the_same_table_agree() -> None:
 
 # -- severe differences -------------------------------------------------------------------
 SEVERE_CASES = {
-    "lost-decimal-point": (flat(HEAD, edited((0, 3, "112"))), "value 1.12 under (ResNet, Δ) read as 112"),
-    "dropped-minus": (flat(HEAD, edited((1, 3, "0.45"))), "value -0.45 under (VGG, Δ) read as 0.45"),
-    "wrong-row": (flat(HEAD, edited((0, 1, "89.4"), (1, 1, "91.2"))), "value '91.2' under (ResNet, Acc) moved to (VGG, Acc)"),
-    "wrong-column": (flat(HEAD, edited((0, 2, "1.12"), (0, 3, "0.85"))), "value '0.85' under (ResNet, F1) moved to (ResNet, Δ)"),
-    "header-on-wrong-columns": (flat(["Model", "F1", "Acc", "Δ"], ROWS), "column header 'Acc' attached to wrong columns"),
+    "lost-decimal-point": (flat(HEAD, edited((0, 3, "112"))),
+                           "value 1.12 under (ResNet, Δ) read as 112"),
+    "dropped-minus": (flat(HEAD, edited((1, 3, "0.45"))),
+                      "value -0.45 under (VGG, Δ) read as 0.45"),
+    "wrong-row": (flat(HEAD, edited((0, 1, "89.4"), (1, 1, "91.2"))),
+                  "value '91.2' under (ResNet, Acc) moved to (VGG, Acc)"),
+    "wrong-column": (flat(HEAD, edited((0, 2, "1.12"), (0, 3, "0.85"))),
+                     "value '0.85' under (ResNet, F1) moved to (ResNet, Δ)"),
+    "header-on-wrong-columns": (flat(["Model", "F1", "Acc", "Δ"], ROWS),
+                                "column header 'Acc' attached to wrong columns"),
 }
 
 
@@ -215,7 +221,7 @@ def test_bad_input_is_refused_with_a_clear_error() -> None:
 
 
 # -- agreement with humans on the study's dev split ---------------------------------------
-DEV_PEARSON_FLOOR = 0.93  # measured 0.946 (leave-one-table-out 0.946); a small margin below
+DEV_PEARSON_FLOOR = 0.93  # measured 0.943 (leave-one-table-out 0.943); a small margin below
 
 
 def test_agrees_with_human_ratings_on_dev() -> None:

@@ -2,8 +2,9 @@
 
 Flow: `layouts.sample_layout(seed)` -> `tables.generate_table(...)` + `text.TextSource` ->
 `page.build_page(seed)` (plan, compile, cut to one page, verify) -> `caseset.write_caseset(...)`.
-pdflatex only ever runs through `latex_runner.run_pdflatex`; untrusted LaTeX passes
-`safety.check_latex` first.
+pdflatex only ever runs through `latex_runner.run_pdflatex`; LaTeX from outside the built-in
+generator passes `safety.check_latex` first (`measure.measure_tables` does this for pools);
+`stats` gives span-based complexity classes and size statistics of a tabular.
 """
 
 GENERATOR_VERSION = "1"

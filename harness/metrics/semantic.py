@@ -22,7 +22,7 @@ number among thirty makes the table untrustworthy far beyond 1/30.
 Parameters were chosen by leave-one-ground-truth-table-out cross-validation on the
 table-metric-study dev split (15 tables, 205 rated pairs) over a small grid (GAMMA 2-8,
 CONTEXT_FLOOR 0.5/0.75, KEY_WEIGHT 0.3/0.5, SUBSET 0.5/0.8): 14 of 15 folds picked the values
-below (one picked GAMMA 5). Cross-validated Pearson 0.944, dev Pearson 0.943, Spearman 0.893,
+below (one picked GAMMA 5). Cross-validated Pearson 0.943, dev Pearson 0.943, Spearman 0.893,
 Kendall 0.812 (TEDS 0.711, GriTS-Con 0.725, best LLM judge 0.948).
 """
 
@@ -40,6 +40,7 @@ from harness.table import NoTableError, TableLike, as_table
 GAMMA = 6.0  # how much harsher than its share an error weighs (see the module docstring)
 CONTEXT_FLOOR = 0.75  # a right value under a wrong header keeps this much: it is there, its meaning is not
 KEY_WEIGHT = 0.3  # rows/columns are aligned 30% by their header keys, 70% by their content
+NAMES = 0.9  # a header this close to another row's/column's key names that one (typos aside)
 MAX_ERRORS = 5
 
 
@@ -138,10 +139,12 @@ def _align(g: View, p: View, blank: int = 0) -> _Alignment:
 
 def _association(key: np.ndarray, gi: np.ndarray, pj: np.ndarray) -> np.ndarray:
     """How well each aligned predicted header names its ground-truth row/column: the key
-    agreement, or 0 when the predicted header names another row/column better ("Dataset B"
-    over Dataset A's values is a wrong association, however alike the two names are)."""
+    agreement, or 0 when the predicted header names another row/column (agrees with its key
+    by NAMES or more, and better): "Dataset B" over Dataset A's values is a wrong association,
+    however alike the two names are; a garbled label that names nothing else is only garbled."""
     sim = key[gi, pj]
-    elsewhere = key[:, pj].max(axis=0) > sim + 1e-9
+    best = key[:, pj].max(axis=0)
+    elsewhere = (best >= NAMES) & (best > sim + 1e-9)
     return np.where(elsewhere, 0.0, sim)
 
 
@@ -160,7 +163,8 @@ def _errors(a: _Alignment) -> list[str]:
         for y, c in enumerate(ci.tolist()):
             q = float(a.cell_q[x, y])
             same = a.value[i, c, rj[x], cj[y]] >= 0.999 or a.g.body[i][c] == NULL
-            explained = a.row_assoc[x] * a.col_assoc[y] >= 0.7 or c in misplaced_cols or i in moved_rows
+            # a header misread (not one naming another row or column) is reported once, by itself
+            explained = a.row_assoc[x] > 0 and a.col_assoc[y] > 0 or c in misplaced_cols or i in moved_rows
             if q >= 0.999 or same and explained:
                 continue  # a right value whose header was misread: the header's error says it
             cost.append((1 - q, _cell_error(a, i, c, int(rj[x]), int(cj[y]))))
@@ -174,8 +178,23 @@ def _row_errors(a: _Alignment) -> tuple[list[tuple[float, str]], set[int], set[i
     ri, rj = a.row_pairs
     ci, cj = a.col_pairs
     row_of = dict(zip(ri.tolist(), rj.tolist()))
-    dead = {i for i in range(len(g.body)) if i not in row_of or a.value[i, :, row_of[i], :].max() < 0.3}
-    cost = [(float(len(g.col_keys)), f"row '{g.row_shown[i] or g.body_shown[i][0]}' missing") for i in sorted(dead)]
+    x_of = {i: x for x, i in enumerate(ri.tolist())}
+    cost: list[tuple[float, str]] = []
+    dead = set()
+    for i in range(len(g.body)):
+        name = g.row_shown[i] or g.body_shown[i][0]
+        if i not in row_of:
+            dead.add(i)
+            cost.append((float(len(g.col_keys)), f"row '{name}' missing"))
+        elif a.value[i, ci, row_of[i], cj].mean() < 0.5 and a.row_assoc[x_of[i]] < 0.5:  # another row in its place
+            dead.add(i)
+            j = row_of[i]
+            cost.append((float(len(g.col_keys)), f"row '{name}' missing; in its place row "
+                         f"'{p.row_shown[j] or p.body_shown[j][0]}'"))
+    aligned = set(rj.tolist())
+    for j in range(len(p.body)):
+        if j not in aligned:
+            cost.append((float(len(p.col_keys)), f"row '{p.row_shown[j] or p.body_shown[j][0]}' is not in the table"))
     moved = set()
     for x, (i, j) in enumerate(zip(ri.tolist(), rj.tolist())):
         if i not in dead and g.row_keys[i] and a.row_assoc[x] < 0.5 and a.value[i, ci, j, cj].mean() >= 0.8:
@@ -191,7 +210,7 @@ def _column_errors(a: _Alignment) -> tuple[list[tuple[float, str]], set[int]]:
     ri, rj = a.row_pairs
     ci, cj = a.col_pairs
     aligned = set(ci.tolist())
-    cost = [(float(len(g.body)), f"column '{g.col_shown[c]}' missing") for c in range(len(g.col_keys))
+    cost = [(float(len(g.body)), f"column '{g.col_shown[c] or f'#{c + 1}'}' missing") for c in range(len(g.col_keys))
             if c not in aligned]
     misplaced = set()
     for y, (c, d) in enumerate(zip(ci.tolist(), cj.tolist())):
@@ -217,7 +236,7 @@ def _cell_error(a: _Alignment, i: int, c: int, pi: int, pc: int) -> str:
     flat = a.value[i, c].reshape(-1)
     best = int(np.argmax(flat))
     bi, bc = divmod(best, len(p.col_keys))
-    if flat[best] >= 0.999 and g.body[i][c] != NULL:
+    if flat[best] >= 0.999 and g.body[i][c] != NULL and (p.row_keys[bi] != g.row_keys[i] or bc != pc):
         return f"value '{shown}' under {where} moved to ({p.row_shown[bi]}, {p.col_shown[bc]})"
     if got == NULL:
         return f"value '{shown}' under {where} missing"

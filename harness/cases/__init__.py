@@ -1,0 +1,113 @@
+"""Case sets: pages (a PDF each) with their ground-truth tables, loaded from disk.
+
+Two layouts are read the same way:
+- tablebench case sets (`manifest.json`, `NNN.pdf` + `NNN.json`), written by `tablebench generate`;
+- pdf-parse-bench folders (`pdfs/NNN.pdf` + `ground_truth/NNN.json`), so the paper's own pages
+  run unchanged.
+Both keep ground truth as ordered blocks `{"type": "text"|"table", "data": ...}`; only table
+blocks become cases.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from harness.table import Table
+
+REPO_CASES = Path(__file__).resolve().parents[2] / "cases"
+DEFAULT_SET = "synth-v1"
+COMPLEXITIES = ("simple", "moderate", "complex")
+
+
+@dataclass(frozen=True)
+class GroundTruthTable:
+    """One ground-truth table: its LaTeX as written, canonical HTML when the set stores it."""
+
+    index: int  # 0-based position among the page's tables
+    latex: str
+    complexity: str = "unknown"
+    source: str = ""
+    stored_html: str | None = None
+
+    @cached_property
+    def table(self) -> Table:
+        """The table as our LaTeX reader sees it (the form every metric scores against)."""
+        from harness.readers.latex import read_latex
+
+        return read_latex(self.latex)[0]
+
+    @property
+    def html(self) -> str:
+        return self.stored_html or self.table.to_html()
+
+
+@dataclass
+class Page:
+    """One PDF page and its ground-truth tables, in reading order."""
+
+    set_name: str
+    page_id: str  # "p012"
+    pdf: Path
+    tables: list[GroundTruthTable]
+    layout: dict = field(default_factory=dict)
+
+
+@dataclass
+class CaseSet:
+    name: str
+    root: Path
+    kind: str  # "tablebench" | "pdf-parse-bench"
+    pages: list[Page]
+
+    @property
+    def n_tables(self) -> int:
+        return sum(len(p.tables) for p in self.pages)
+
+
+def resolve_case_set(spec: str | Path | None, cases_dir: Path = REPO_CASES) -> Path:
+    """A set name in `cases/`, or a folder path; None is the committed default set."""
+    spec = DEFAULT_SET if spec is None else spec
+    candidates = [Path(spec)] if Path(spec).is_absolute() else [cases_dir / str(spec), Path(spec)]
+    for path in candidates:
+        if path.is_dir():
+            return path.resolve()
+    known = sorted(p.name for p in cases_dir.iterdir() if p.is_dir()) if cases_dir.is_dir() else []
+    raise ValueError(f"case set {str(spec)!r} not found (a folder, or one of: {', '.join(known) or 'none'})")
+
+
+def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES) -> CaseSet:
+    """Load a case set by name or path, in either layout; a clear error for anything else."""
+    root = resolve_case_set(spec, cases_dir)
+    name = root.name
+    if (root / "ground_truth").is_dir() and (root / "pdfs").is_dir():
+        pairs = [(root / "pdfs" / f"{gt.stem}.pdf", gt) for gt in sorted((root / "ground_truth").glob("*.json"))]
+        kind = "pdf-parse-bench"
+    elif (root / "manifest.json").is_file():
+        pairs = [(gt.with_suffix(".pdf"), gt) for gt in sorted(root.glob("[0-9]*.json"))]
+        kind = "tablebench"
+    else:
+        raise ValueError(f"{root}: neither a tablebench case set (manifest.json) nor a pdf-parse-bench "
+                         "folder (pdfs/ + ground_truth/)")
+    pages = [_load_page(name, pdf, gt) for pdf, gt in pairs]
+    if not pages:
+        raise ValueError(f"{root}: no pages found")
+    return CaseSet(name=name, root=root, kind=kind, pages=pages)
+
+
+def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
+    if not pdf.is_file():
+        raise ValueError(f"{gt_path}: its PDF {pdf.name} is missing")
+    record = json.loads(gt_path.read_text(encoding="utf-8"))
+    blocks = record["blocks"] if isinstance(record, dict) else record
+    tables = []
+    for block in blocks:
+        if block.get("type") != "table":
+            continue
+        tables.append(GroundTruthTable(index=len(tables), latex=block["data"],
+                                       complexity=block.get("complexity") or "unknown",
+                                       source=block.get("source", ""), stored_html=block.get("html")))
+    layout = record.get("layout", {}) if isinstance(record, dict) else {}
+    return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, tables=tables, layout=layout)
