@@ -12,21 +12,22 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 APT_PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-science
-              texlive-fonts-recommended lmodern tex-gyre poppler-utils)
+              texlive-fonts-recommended lmodern tex-gyre poppler-utils chromium)
 
 setup_system() {
     local missing=0
     command -v pdflatex >/dev/null || missing=1
     command -v pdftoppm >/dev/null || missing=1
     kpsewhich tgtermes.sty >/dev/null 2>&1 || missing=1
+    command -v chromium >/dev/null || missing=1
     if [ "$missing" = 1 ]; then
         if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-            echo "dev.sh: installing TeX Live and poppler-utils from apt (about 80 s)" >&2
+            echo "dev.sh: installing TeX Live, poppler-utils and chromium from apt (about 2 min)" >&2
             apt-get update -qq
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
                 "${APT_PACKAGES[@]}" >/dev/null
         else
-            echo "dev.sh: TeX Live / poppler-utils missing and not root: tests needing them will skip" >&2
+            echo "dev.sh: TeX Live / poppler-utils / chromium missing and not root: tests needing them will skip" >&2
         fi
     fi
 }

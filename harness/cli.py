@@ -16,6 +16,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_meta_eval(sub)
     _add_generate(sub)
     _add_cases(sub)
+    _add_harvest(sub)
     return parser
 
 
@@ -25,6 +26,9 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="same seed -> identical pages and ground truth")
     p.add_argument("--out", required=True, help="output folder (NNN.pdf + NNN.json + manifest.json)")
     p.add_argument("--jobs", type=int, default=1, help="pages compiled in parallel")
+    p.add_argument("--pool", metavar="FILE.jsonl",
+                   help="external tables ({\"latex\": ...} per line, e.g. from `harvest`): each table slot "
+                        "takes a fitting pool table of its class, else a built-in one")
 
     def run(args: argparse.Namespace) -> int:
         from harness.generate.commands import run_generate
@@ -46,6 +50,30 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
         return run_cases_info(args)
 
     info.set_defaults(func=run)
+    imp = cases.add_parser("import", help="a pdf-parse-bench folder (pdfs/ + ground_truth/) -> a tablebench case set")
+    imp.add_argument("src", help="a pdf-parse-bench folder")
+    imp.add_argument("--out", required=True, help="an empty or new folder for the case set")
+
+    def run_import(args: argparse.Namespace) -> int:
+        from harness.cases.importer import run_import
+
+        return run_import(args)
+
+    imp.set_defaults(func=run_import)
+
+
+def _add_harvest(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("harvest", help="extract real tables from .tex files / arXiv archives into a pool (needs pdflatex)")
+    p.add_argument("src", help="a .tex, .tar.gz or .gz file, or a folder of them (searched recursively)")
+    p.add_argument("--out", required=True, help="the pool file to write (JSONL), for `generate --pool`")
+    p.add_argument("-v", "--verbose", action="store_true", help="list every rejected table with its reason")
+
+    def run(args: argparse.Namespace) -> int:
+        from harness.generate.harvest import run_harvest
+
+        return run_harvest(args)
+
+    p.set_defaults(func=run)
 
 
 def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
@@ -56,6 +84,13 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print {name: {pearson, spearman, kendall, ci95, n}}")
+    p.add_argument("--judge", metavar="MODEL", default=None,
+                   help="also correlate an LLM judge (litellm model string; keys from the environment)")
+    p.add_argument("--judge-variant", default="tuned", choices=("tuned", "tuned_no_cot", "naive"),
+                   help="judge prompt variant (default %(default)s)")
+    p.add_argument("--llm-cache", metavar="DIR", default=".tablebench-cache/judge",
+                   help="judge answer cache: a rerun costs nothing (default %(default)s)")
+    p.add_argument("--api-base", metavar="URL", default=None, help="judge server URL (e.g. a local vLLM)")
     p.set_defaults(func=_run_meta_eval)
 
 
@@ -67,7 +102,14 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
 
     metrics = parse_metric_list(args.metrics) if args.metrics else []
     pairs = load_rated_pairs(args.file)
-    results = meta_evaluate(pairs, recomputed_scorers(metrics), n_boot=args.bootstrap, seed=args.seed)
+    scorers = recomputed_scorers(metrics)
+    if args.judge:
+        from harness.judge import judge_scorer
+
+        name, scorer = judge_scorer([(p.gt_latex, p.extraction) for p in pairs], args.judge,
+                                    variant=args.judge_variant, cache_dir=args.llm_cache, api_base=args.api_base)
+        scorers[name] = scorer
+    results = meta_evaluate(pairs, scorers, n_boot=args.bootstrap, seed=args.seed)
     if args.json:
         print(json.dumps(results, indent=2))
         return 0

@@ -88,7 +88,7 @@ def _correlations(x: np.ndarray, y: np.ndarray) -> dict[str, float]:
     }
 
 
-Scorer = Callable[[str, str], float]
+Scorer = Callable[[str, str], float | None]  # None: no score for this pair (left out of the correlation)
 
 
 def meta_evaluate(pairs: list[RatedPair], scorers: dict[str, Scorer] | None = None,
@@ -106,8 +106,9 @@ def meta_evaluate(pairs: list[RatedPair], scorers: dict[str, Scorer] | None = No
             xs, ys = zip(*rated)
             results[name] = correlate(xs, ys, n_boot=n_boot, seed=seed)
     for name, scorer in (scorers or {}).items():
-        xs = [scorer(p.gt_latex, p.extraction) for p in pairs]
-        results[f"ours:{name}"] = correlate(xs, [p.human for p in pairs], n_boot=n_boot, seed=seed)
+        rated = [(x, p.human) for p in pairs if (x := scorer(p.gt_latex, p.extraction)) is not None]
+        xs, ys = zip(*rated) if rated else ((), ())  # a scorer may abstain (None): a judge call that failed
+        results[f"ours:{name}"] = correlate(xs, ys, n_boot=n_boot, seed=seed)
     return results
 
 

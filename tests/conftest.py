@@ -44,3 +44,13 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if "benchmarks" in collection_path.parts and not config.getoption("benchmark_only", False):
         return True
     return None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`slow` tests are opt-in: they run only when `-m` names them (e.g. `-m slow`)."""
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="opt-in heavy check: run with -m slow")
+    for item in items:
+        if item.get_closest_marker("slow"):
+            item.add_marker(skip)

@@ -3,10 +3,15 @@ and on the study's dev split it agrees with human ratings as the issue asks."""
 
 from __future__ import annotations
 
+import importlib
+import json
+
 import pytest
 
 from harness.metrics.semantic import SemanticResult, semantic
-from harness.metrics.semantic_text import NULL, cell_similarity, normalize, numbers
+from harness.metrics.semantic_struct import (header_rows, inferred_header_rows, is_numeric, is_section, stub_columns,
+                                             to_grid, view)
+from harness.metrics.semantic_text import NULL, cell_similarity, normalize, numbers, residue
 from harness.readers.html import read_html
 from harness.table import Cell, NoTableError, Table
 from tests.conftest import shared_path
@@ -76,6 +81,31 @@ def test_numbers_are_parsed_with_sign_and_separators() -> None:
     assert numbers(normalize("(¹⁄₈, ½)")) == ("1", "8", "1", "2")
     assert cell_similarity(normalize("1.12"), normalize("112")) == 0.0
     assert cell_similarity(normalize("-0.45"), normalize("0.45")) == 0.0
+
+
+def test_residue_never_matches_an_empty_number() -> None:
+    assert residue("(0,3)") == "(#,#)"
+    assert residue("a-b") == "a-b" and numbers("a-b") == ()
+    assert is_numeric("(0,3)") and is_numeric("(1/8, 1/4)")
+
+
+def test_case_is_kept_where_it_names_different_things() -> None:
+    assert normalize("$\\Gamma$") == "Γ" != normalize("γ")
+    assert cell_similarity(normalize("Ω"), normalize("ω")) == 0.0
+    assert normalize("N") != normalize("n") and normalize("$K_1$") != normalize("$k_1$")
+    assert normalize("ResNet") == normalize("RESNET") and normalize("N/A") == NULL
+
+
+@pytest.mark.parametrize("text", ["1 000", "1\u2009000", "1\\,000", "1,000", "1000"])
+def test_thousands_separators_are_read(text: str) -> None:
+    assert numbers(normalize(text)) == ("1000",)
+    assert cell_similarity(normalize(text), normalize("1,000")) == 1.0
+
+
+def test_none_is_a_label_not_a_null_marker() -> None:
+    assert normalize("None") == "none" != NULL
+    gt = flat(["Fine-tune data", "R@5"], [["None", "54.8"], ["CC12M", "58.8"]])
+    assert semantic(gt, flat(["Fine-tune data", "R@5"], [["", "54.8"], ["CC12M", "58.8"]])).score < HARMLESS
 
 
 # -- harmless differences -----------------------------------------------------------------
@@ -203,6 +233,21 @@ def test_a_missing_row_costs_its_share_and_is_named() -> None:
     assert one.precision == 1.0
 
 
+def _scores_table(n_rows: int, n_cols: int) -> tuple[Table, Table]:
+    """A Model | M1.. table of distinct numbers, and the same with one decimal point lost."""
+    head = ["Model", *(f"M{c}" for c in range(1, n_cols))]
+    rows = [[f"Net-{r}", *(f"{10 + (7 * r + 3 * c) % 89}.{(r + c) % 10}" for c in range(1, n_cols))]
+            for r in range(n_rows)]
+    bad = [r[:] for r in rows]
+    bad[0][1] = bad[0][1].replace(".", "")
+    return flat(head, rows), flat(head, bad)
+
+
+def test_one_wrong_number_costs_alike_in_small_and_large_tables() -> None:
+    small, large = semantic(*_scores_table(3, 4)), semantic(*_scores_table(30, 10))
+    assert 1.0 <= 10 - large.score <= 10 - small.score <= 3 * (10 - large.score)  # was 0.2 vs 3.2 under F^6
+
+
 def test_errors_are_at_most_five_and_most_severe_first() -> None:
     pred = flat(HEAD, [["ResNet", "9.12", "0.58", "11.2"], ["VGG", "89.4", "0.81", "-0.45"],
                        ["ViT", "93.1", "0.88", "2.3O"], ["BERT", "—", "0.79", "0.07"]])
@@ -220,8 +265,122 @@ def test_bad_input_is_refused_with_a_clear_error() -> None:
     assert empty.score == 0.0 and empty.errors == ["the prediction has no cells"]
 
 
+# -- reading a table: header rows, sections (tables written for these tests, none from dev) --
+TOOLS = [["Method", "Supervision", "Backbone", "Venue"], ["SimCLR", "self", "ResNet", "ICML"],
+         ["MoCo", "self", "ResNet", "CVPR"], ["DINO", "self", "ViT", "ICCV"], ["CLIP", "language", "ViT", "ICML"]]
+
+
+def test_a_footnote_row_does_not_turn_a_text_table_into_header() -> None:
+    gt = Table([[Cell(t, header=i == 0) for t in row] for i, row in enumerate(TOOLS)]
+               + [[Cell("* results reported by the original authors", colspan=4)]])
+    assert header_rows(to_grid(gt)) == 1
+    assert header_rows(to_grid(Table.from_rows([*TOOLS, ["* reported by the authors", "", "", ""]]))) == 1
+    result = semantic(gt, flat(TOOLS[0], TOOLS[1:]))
+    assert result.errors == ["row '* results reported by the original authors' missing"]
+    assert result.score > 5.0  # one row of six lost, not the whole table
+
+
+def test_section_rows_count_cells_not_values() -> None:
+    assert is_section(["dataset a", NULL, NULL]) and is_section(["dataset a"] * 3)  # padded; span repeated
+    assert is_section(["dataset a", "dataset a", "dataset a"], [7, 7, 7])
+    assert not is_section(["}", "}", NULL], [1, 2, 3])  # two cells that read alike are two cells
+    assert not is_section(["12.5", NULL, NULL])  # a number is data, not a group label
+
+
+def test_a_section_row_ends_the_header_only_above_data() -> None:
+    body = [["Group A", "", ""], ["ResNet", "91.2", "0.85"], ["VGG", "89.4", "0.81"]]
+    assert inferred_header_rows(to_grid(Table.from_rows([["Model", "Acc", "F1"], *body]))) == 1
+    two = [["Model", "Top-1", "Top-1"], ["", "Acc", "F1"], *body]
+    assert inferred_header_rows(to_grid(Table.from_rows(two))) == 2
+    assert inferred_header_rows(to_grid(Table.from_rows([*TOOLS, ["Note: all trained on ImageNet", "", "", ""]]))) == 1
+
+
+def titled(title_colspan: int) -> Table:
+    """A title row over the whole table, then Model | Top-1 | Top-5 (a \\multicolumn title)."""
+    return Table([[Cell("Results on ImageNet-1k", colspan=title_colspan, header=True)],
+                  [Cell(t, header=True) for t in ("Model", "Top-1", "Top-5")],
+                  [Cell("ResNet-50"), Cell("76.1"), Cell("92.9")], [Cell("ViT-B/16"), Cell("81.8"), Cell("95.9")]])
+
+
+def test_a_title_row_written_once_over_blank_cells_is_the_same_title() -> None:
+    padded = Table.from_rows([["Results on ImageNet-1k", "", ""], ["Model", "Top-1", "Top-5"],
+                              ["ResNet-50", "76.1", "92.9"], ["ViT-B/16", "81.8", "95.9"]], header_rows=1)
+    assert semantic(titled(3), padded).score == 10.0
+    group = Table([[Cell("Model", rowspan=2, header=True), Cell("Accuracy", colspan=2, header=True)],
+                   [Cell("Top-1", header=True), Cell("Top-5", header=True)],
+                   [Cell("ResNet-50"), Cell("76.1"), Cell("92.9")]])
+    once = Table.from_rows([["", "Accuracy", ""], ["Model", "Top-1", "Top-5"], ["ResNet-50", "76.1", "92.9"]])
+    assert semantic(group, once).score >= HARMLESS  # the row's only label covers the columns right of it
+
+
+def test_a_span_no_other_cell_splits_is_one_column() -> None:
+    gt = Table([[Cell("Method", colspan=2, header=True), Cell("Acc", header=True)],
+                [Cell("Ours", colspan=2), Cell("91.2")], [Cell("Baseline", colspan=2), Cell("88.0")]])
+    assert to_grid(gt).shape == (3, 2)
+    assert semantic(gt, flat(["Method", "Acc"], [["Ours", "91.2"], ["Baseline", "88.0"]])).score == 10.0
+    repeated = flat(["Method", "Method", "Acc"], [["Ours", "Ours", "91.2"], ["Baseline", "Baseline", "88.0"]])
+    assert to_grid(repeated).shape == (3, 2) and semantic(gt, repeated).score == 10.0
+
+
+def test_an_unmarked_sub_header_row_is_read_as_header() -> None:
+    """A <th> row over a <td> row of sub-headers: the header ends where the numbers start."""
+    gt = Table([[Cell("Model", header=True), Cell("ImageNet", colspan=2, header=True)],
+                [Cell(""), Cell("Top-1"), Cell("Top-5")], [Cell("ResNet-50"), Cell("76.1"), Cell("92.9")],
+                [Cell("ViT-B/16"), Cell("81.8"), Cell("95.9")]])
+    g = to_grid(gt)
+    assert g.flagged_rows == 1 and header_rows(g) == 2
+    assert view(g, 2).col_keys == ["model", "imagenet top-1", "imagenet top-5"]
+
+
+@pytest.mark.parametrize(("rows", "stubs"), [
+    ([["Dataset", "Metric", "ResNet", "ViT"], ["CIFAR-10", "Top-1", "95.1", "98.1"],
+      ["CIFAR-10", "NLL", "0.21", "0.09"]], 2),  # two label columns before the numbers
+    ([["Model", "Params", "Top-1"], ["ResNet-50", "25M", "76.1"], ["ViT-B/16", "86M", "81.8"]], 1),  # 25M is data
+    ([["Model", "Top-1", "Notes"], ["ResNet-50", "76.1", "torchvision"], ["ViT-B/16", "81.8", "timm"]], 1),
+])
+def test_stub_columns_are_the_label_columns_before_the_numbers(rows: list[list[str]], stubs: int) -> None:
+    assert stub_columns(to_grid(flat(rows[0], rows[1:])), 1) == stubs
+
+
+def test_rows_under_a_section_are_keyed_by_it() -> None:
+    v = view(to_grid(sectioned(SECTIONS, spanned=True)), 1)
+    assert v.row_keys == ["dataset a", "dataset a resnet", "dataset a vgg", "dataset b", "dataset b resnet",
+                          "dataset b vgg"]
+
+
+def test_large_tables_align_rows_cheaply_and_score_alike() -> None:
+    semantic_module = importlib.import_module("harness.metrics.semantic")
+    gt, bad = _scores_table(40, 10)
+    exact = semantic(gt, bad).score
+    saved = semantic_module.FULL_COMPARISON
+    try:
+        semantic_module.FULL_COMPARISON = 0
+        assert semantic(gt, bad).score == pytest.approx(exact, abs=0.01)
+    finally:
+        semantic_module.FULL_COMPARISON = saved
+
+
+def _sample_tables() -> list[Table]:
+    """The real LaTeX tables of the pdf-parse-bench sample (none of them is in the dev split)."""
+    root = shared_path("data", "pdf-parse-bench-2026q1-tables-sample", "ground_truth")
+    read_latex = pytest.importorskip("harness.readers.latex").read_latex
+    return [read_latex(block["data"])[0] for path in sorted(root.glob("*.json"))
+            for block in json.loads(path.read_text(encoding="utf-8")) if block["type"] == "table"]
+
+
+def test_real_tables_read_as_their_authors_marked_them() -> None:
+    tables = _sample_tables()
+    assert len(tables) == 91
+    for t in tables:
+        g = to_grid(t)
+        assert header_rows(g) >= g.flagged_rows  # inference adds unmarked header rows, never drops marked ones
+        assert semantic(t, t).score == 10.0
+        repeated = Table.from_rows([[x or "" for x in row] for row in t.text_grid()], header_rows=t.header_rows)
+        assert semantic(t, repeated).score >= HARMLESS  # every span resolved by repeating its text
+
+
 # -- agreement with humans on the study's dev split ---------------------------------------
-DEV_PEARSON_FLOOR = 0.93  # measured 0.943 (leave-one-table-out 0.943); a small margin below
+DEV_PEARSON_FLOOR = 0.94  # measured 0.946 (leave-one-table-out 0.946 on average); a small margin below
 
 
 def test_agrees_with_human_ratings_on_dev() -> None:

@@ -100,12 +100,19 @@ def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES) 
 def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
     if not pdf.is_file():
         raise ValueError(f"{gt_path}: its PDF {pdf.name} is missing")
-    record = json.loads(gt_path.read_text(encoding="utf-8"))
-    blocks = record["blocks"] if isinstance(record, dict) else record
+    try:
+        record = json.loads(gt_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{gt_path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+    blocks = record.get("blocks") if isinstance(record, dict) else record
+    if not isinstance(blocks, list) or not all(isinstance(b, dict) for b in blocks):
+        raise ValueError(f"{gt_path}: expected a list of blocks ({{\"type\": ..., \"data\": ...}})")
     tables = []
     for block in blocks:
         if block.get("type") != "table":
             continue
+        if not isinstance(block.get("data"), str):
+            raise ValueError(f"{gt_path}: table block {len(tables)} has no LaTeX in 'data'")
         tables.append(GroundTruthTable(index=len(tables), latex=block["data"],
                                        complexity=block.get("complexity") or "unknown",
                                        source=block.get("source", ""), stored_html=block.get("html")))

@@ -15,22 +15,27 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from harness import __version__
 from harness.generate import GENERATOR_VERSION
 from harness.generate.page import Page, PageError, build_page, derive_seed
 
+if TYPE_CHECKING:
+    from harness.generate.pool import TablePool
+
 MANIFEST = "manifest.json"
 FORMAT = "tablebench-caseset/1"
+LAYOUT_COUNTS = ("docclass", "font", "fontsize", "paper", "spacing")  # counted in the manifest
 ATTEMPTS = 4  # a page that cannot be made clean is redrawn from a derived seed
 
 
-def make_page(seed: int, index: int) -> Page:
+def make_page(seed: int, index: int, pool: TablePool | None = None) -> Page:
     """Page `index` of the set with seed `seed`; redrawn (deterministically) if it fails."""
     last: Exception | None = None
     for attempt in range(ATTEMPTS):
         try:
-            return build_page(derive_seed(seed, "page", index, attempt))
+            return build_page(derive_seed(seed, "page", index, attempt), pool=pool)
         except PageError as exc:
             last = exc
     raise PageError(f"page {index}: no clean page in {ATTEMPTS} attempts ({last})")
@@ -49,7 +54,8 @@ def page_record(page: Page, seed: int, index: int) -> dict:
     }
 
 
-def _dumps(obj: dict) -> str:
+def dump_json(obj: dict) -> str:
+    """The one JSON form of page records and manifests (byte-stable for the same data)."""
     return json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
 
 
@@ -57,9 +63,17 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+_POOL: TablePool | None = None  # the pool of this process's pages (set once per worker)
+
+
+def _set_pool(pool: TablePool | None) -> None:
+    global _POOL
+    _POOL = pool
+
+
 def _job(args: tuple[int, int]) -> tuple[int, bytes, dict]:
     seed, index = args
-    page = make_page(seed, index)
+    page = make_page(seed, index, _POOL)
     return index, page.pdf, page_record(page, seed, index)
 
 
@@ -81,8 +95,11 @@ def write_caseset(
     seed: int,
     jobs: int = 1,
     on_page: Callable[[int, dict], None] | None = None,
+    pool: TablePool | None = None,
 ) -> dict:
-    """Generate `pages` pages into `out` (created; must not hold a case set) and the manifest."""
+    """Generate `pages` pages into `out` (created; must not hold a case set) and the manifest.
+
+    A `pool` (vetted once, in this process) is handed to each worker once, not per page."""
     out = check_output(out, pages)
     out.mkdir(parents=True, exist_ok=True)
     tasks = [(seed, i) for i in range(1, pages + 1)]
@@ -90,26 +107,33 @@ def write_caseset(
 
     def store(index: int, pdf: bytes, record: dict) -> None:
         (out / f"{index:03d}.pdf").write_bytes(pdf)
-        (out / f"{index:03d}.json").write_text(_dumps(record), encoding="utf-8")
+        (out / f"{index:03d}.json").write_text(dump_json(record), encoding="utf-8")
         records[index] = record
         if on_page:
             on_page(index, record)
 
     if jobs <= 1:
-        for task in tasks:
-            store(*_job(task))
+        _set_pool(pool)
+        try:
+            for task in tasks:
+                store(*_job(task))
+        finally:
+            _set_pool(None)
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for result in pool.map(_job, tasks):
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_set_pool, initargs=(pool,)) as workers:
+            for result in workers.map(_job, tasks):
                 store(*result)
     manifest = build_manifest(out, seed, [records[i] for i in sorted(records)])
-    (out / MANIFEST).write_text(_dumps(manifest), encoding="utf-8")
+    if pool is not None:
+        manifest["pool"] = pool.info()
+    (out / MANIFEST).write_text(dump_json(manifest), encoding="utf-8")
     return manifest
 
 
 def build_manifest(folder: Path, seed: int | None, records: list[dict]) -> dict:
     """Counts by complexity and layout, run statistics and the sha256 of every page file."""
     tables = [b for r in records for b in r["blocks"] if b["type"] == "table"]
+    laid_out = [r for r in records if r.get("layout")]  # imported pages have no layout
     files = sorted(p for p in folder.iterdir() if p.name != MANIFEST and p.suffix in (".pdf", ".json"))
     return {
         "format": FORMAT,
@@ -118,9 +142,11 @@ def build_manifest(folder: Path, seed: int | None, records: list[dict]) -> dict:
         "pages": len(records),
         "tables": len(tables),
         "complexity": dict(sorted(Counter(t["complexity"] for t in tables).items())),
-        "columns": {str(k): v for k, v in sorted(Counter(r["layout"]["columns"] for r in records).items())},
-        "languages": dict(sorted(Counter(r["layout"]["language"] for r in records).items())),
-        "pdflatex_runs": sum(r["pdflatex_runs"] for r in records),
+        "columns": {str(k): v for k, v in sorted(Counter(r["layout"]["columns"] for r in laid_out).items())},
+        "languages": dict(sorted(Counter(r["layout"]["language"] for r in laid_out).items())),
+        "layouts": {key: {str(k): v for k, v in sorted(Counter(r["layout"][key] for r in laid_out).items())}
+                    for key in LAYOUT_COUNTS},
+        "pdflatex_runs": sum(r.get("pdflatex_runs", 0) for r in records),
         "files": {p.name: _sha256(p) for p in files},
     }
 
@@ -174,6 +200,9 @@ def caseset_info(folder: Path | str) -> dict:
         "seed": manifest.get("seed"),
         "generator": manifest.get("generator", {}),
         "runs_per_page": round(manifest.get("pdflatex_runs", 0) / max(manifest["pages"], 1), 2),
+        "layouts": manifest.get("layouts", {}),
+        "imported_from": manifest.get("imported_from"),
+        "pool": manifest.get("pool"),
         "bytes": size,
         "problems": verify_caseset(folder),
     }

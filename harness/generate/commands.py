@@ -13,6 +13,8 @@ from rich.table import Table as RichTable
 from harness.generate.caseset import caseset_info, check_output, write_caseset
 from harness.generate.latex_runner import have_pdflatex
 
+POOL_CACHE = Path(".tablebench-cache/pool")  # vetting outcomes per pool content (like the judge cache)
+
 
 def run_generate(args: argparse.Namespace) -> int:
     """Generate a case set with a progress bar; print pages/min and pdflatex runs per page."""
@@ -23,6 +25,13 @@ def run_generate(args: argparse.Namespace) -> int:
     check_output(args.out, args.pages)
     console = Console(stderr=True)
     start = time.perf_counter()
+    pool = None
+    if getattr(args, "pool", None):
+        from harness.generate.pool import TablePool
+
+        pool = TablePool.from_jsonl(args.pool, cache_dir=POOL_CACHE)  # vetted once, before any page
+        by_class = {c: len(ts) for c, ts in pool.by_class.items()}
+        console.print(f"pool {pool.name}: {len(pool.tables)} tables {by_class}, {len(pool.rejected)} rejected")
     columns = (TextColumn("[bold]generate"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[tables]} tables"), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as progress:
@@ -33,7 +42,7 @@ def run_generate(args: argparse.Namespace) -> int:
             count["tables"] += sum(b["type"] == "table" for b in record["blocks"])
             progress.update(task, advance=1, tables=count["tables"])
 
-        manifest = write_caseset(Path(args.out), args.pages, args.seed, jobs=args.jobs, on_page=on_page)
+        manifest = write_caseset(Path(args.out), args.pages, args.seed, jobs=args.jobs, on_page=on_page, pool=pool)
     minutes = (time.perf_counter() - start) / 60
     pages = manifest["pages"]
     console.print(
@@ -50,6 +59,12 @@ def run_cases_info(args: argparse.Namespace) -> int:
     for key in ("pages", "tables", "complexity", "columns", "languages", "seed", "runs_per_page"):
         table.add_row(key, str(info[key]))
     table.add_row("generator", f"{info['generator'].get('name')} v{info['generator'].get('version')}")
+    for key, counts in info["layouts"].items():
+        if counts:
+            table.add_row(key, str(counts))
+    for key in ("imported_from", "pool"):
+        if info.get(key):
+            table.add_row(key, ", ".join(f"{k}={v}" for k, v in info[key].items()))
     table.add_row("size", f"{info['bytes'] / 1e6:.2f} MB")
     table.add_row("integrity", "ok (sha256 match)" if not info["problems"] else "; ".join(info["problems"][:5]))
     Console().print(table)

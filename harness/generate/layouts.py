@@ -98,7 +98,7 @@ class PageLayout:
             f"\\usepackage[top={t}mm,right={r}mm,bottom={b}mm,left={l}mm,columnsep={self.columnsep_mm}mm]{{geometry}}",
             r"\usepackage{setspace}",
             r"\usepackage{amsmath,amssymb}",
-            r"\usepackage{booktabs,multirow,array,adjustbox,graphicx}",
+            r"\usepackage{booktabs,multirow,array,adjustbox,graphicx,makecell}",  # makecell: common in real tables
             r"\usepackage[table]{xcolor}",
             SPACINGS[self.spacing],
             f"\\setlength{{\\parindent}}{{{self.parindent_pt}pt}}",

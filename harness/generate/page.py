@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,6 +24,9 @@ from harness.generate.layouts import PAPERS, PageLayout, sample_layout
 from harness.generate.safety import check_latex
 from harness.generate.tables import COMPLEXITIES, GeneratedTable, generate_table
 from harness.generate.text import TextSource, escape_latex
+
+if TYPE_CHECKING:
+    from harness.generate.pool import TablePool
 
 MAX_SCALE_DOWN = 1.5  # wider than 1.5 x \columnwidth: dropped instead of shrunk to unreadable
 MAX_HEIGHT = 0.7  # of \textheight
@@ -109,8 +113,11 @@ def _capacity_lines(layout: PageLayout) -> tuple[float, float]:
     return lines, layout.columnwidth_pt / (0.47 * layout.fontsize)
 
 
-def plan_blocks(seed: int, layout: PageLayout, text: TextSource) -> list[Block]:
-    """An over-long block sequence: tables early among short paragraphs, then text to spare."""
+def plan_blocks(seed: int, layout: PageLayout, text: TextSource, pool: TablePool | None = None) -> list[Block]:
+    """An over-long block sequence: tables early among short paragraphs, then text to spare.
+
+    With a `pool`, each table slot takes a pool table of its class that fits the column
+    (never the same one twice on a page) and falls back to a built-in table."""
     rng = np.random.default_rng([seed, 0x9A6E])
     lines, cpl = _capacity_lines(layout)
     max_cols = 5 if layout.columns == 2 else 9
@@ -119,6 +126,7 @@ def plan_blocks(seed: int, layout: PageLayout, text: TextSource) -> list[Block]:
     order = [COMPLEXITIES[(offset + j) % 3] for j in range(n_tables)]
     blocks: list[Block] = []
     used = 0.0
+    used_pool: set[str] = set()
     if rng.random() < 0.5:
         blocks.append(Block("heading", [text.heading()]))
         used += 3
@@ -126,7 +134,13 @@ def plan_blocks(seed: int, layout: PageLayout, text: TextSource) -> list[Block]:
         para = text.paragraph(1, 3)
         blocks.append(Block("text", para))
         used += sum(len(s) for s in para) / cpl + 1
-        table = generate_table(derive_seed(seed, "table", j), complexity, max_cols=max_cols)
+        table = None
+        if pool is not None:
+            table = pool.draw(derive_seed(seed, "pool", j), complexity, layout, used_pool)
+            if table is not None:
+                used_pool.add(table.latex)
+        if table is None:
+            table = generate_table(derive_seed(seed, "table", j), complexity, max_cols=max_cols)
         blocks.append(Block("table", table=table))
         used += table.latex.count("\\\\") * 1.15 + 2
         if rng.random() < 0.15:
@@ -221,11 +235,12 @@ def _compile(layout: PageLayout, blocks: list[Block]) -> tuple[LatexResult, Mark
     return res, read_marks(res), src
 
 
-def build_page(seed: int, layout: PageLayout | None = None, max_runs: int = 6) -> Page:
+def build_page(seed: int, layout: PageLayout | None = None, max_runs: int = 6,
+               pool: TablePool | None = None) -> Page:
     """Plan, compile and cut one page; raise `PageError` if it cannot be made clean."""
     layout = layout or sample_layout(seed)
     text = TextSource(seed, layout.language)
-    blocks = plan_blocks(seed, layout, text)
+    blocks = plan_blocks(seed, layout, text, pool)
     res, marks, src = _compile(layout, blocks)
     runs = 1
     while res.pages < 2:  # the estimate fell short (tall spacing, small tables): more text

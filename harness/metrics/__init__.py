@@ -1,6 +1,13 @@
-"""Metrics: pure functions of (ground truth, prediction) -> score. Rule metrics in [0, 1]."""
+"""Metrics: pure functions of (ground truth, prediction) -> score.
 
-from harness.metrics.teds import teds
+Rule metrics (TEDS, GriTS, T-LAG) are in [0, 1] and reproduce their reference
+implementations; `semantic` is on the 0-10 scale of human ratings and LLM judges.
+`registry` maps the names the CLI and plugin use to these functions.
+"""
+
 from harness.metrics.grits import grits
-from harness.metrics.tlag import tlag
 from harness.metrics.semantic import semantic
+from harness.metrics.teds import teds
+from harness.metrics.tlag import tlag
+
+__all__ = ["grits", "semantic", "teds", "tlag"]

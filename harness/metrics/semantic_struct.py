@@ -5,15 +5,20 @@ left) and its column header path (the header rows above). Keying every cell by t
 makes representation free: a multi-level header flattened into one row ("Task 1 Score")
 gives the same path as two rows "Task 1" / "Score"; a row span resolved by repeating the
 value or by empty padding gives the same row key (stub cells are filled downwards).
-A group header written once over blank header cells is *not* spread right: a reader cannot
-tell which columns it covers, and the study's raters mark such tables down (when tried,
-spreading lowered the dev Pearson from 0.920 to 0.907); the blank columns keep a partial key.
-Blank rows and columns are dropped, but counted: each is one thing a reader sees that the
-table does not have.
+A header row whose only label is written once over blank cells (a title or a single group
+header, as Markdown writes a \\multicolumn) heads every column from it to the right: there is
+no other label those columns could stand under. Where a header row holds several labels over
+blanks, they are *not* spread: a reader cannot tell which columns each covers, and the study's
+raters mark such tables down (spreading every group header to the next label lowered the dev
+Pearson from 0.946 to 0.935); the blank columns keep a partial key.
+Columns (rows) a reader cannot tell apart are one: a span no other cell splits, or a column
+repeating its neighbour in every slot (the same span resolved by repeating its text). Blank
+rows and columns are dropped, but counted: each is one thing a reader sees that the table
+does not have.
 
 Header rows are the larger of the reader's header marks and a count inferred from the
-content (leading rows before the first row of numbers), by the same rule for both sides;
-the caller may try other readings for the prediction.
+content (leading rows before the first row of numbers, or before a section row above it),
+by the same rule for both sides; the caller may try other readings for the prediction.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from harness.metrics.semantic_text import NULL, normalize, numbers, residue
 from harness.table import Table
 
 _LEADING_NUMBER = re.compile(r"[^\w]{0,2}[-+±~≈<>≤≥]?\.?\d")
+_MAGNITUDE = re.compile(r"(\d)[^\W\d_]{1,2}\b")  # a unit or magnitude written onto a number
 
 
 @dataclass(slots=True)
@@ -37,6 +43,7 @@ class Grid:
     shown: list[list[str]]  # the text as written, for error messages
     flagged_rows: int  # leading rows the reader marked as headers
     blank_lines: int = 0  # empty rows and columns dropped: each is one thing a reader sees that is not there
+    ids: list[list[int]] | None = None  # the cell covering each slot (a span covers several); None: one per slot
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -67,7 +74,7 @@ def to_grid(table: Table) -> Grid:
     cells = table.cells()
     ids = table.layout().grid
     if ids.size == 0:
-        return Grid([], [], 0)
+        return Grid([], [], 0, 0, [])
     # A span over slots no other cell splits makes columns (rows) a reader cannot tell apart: one.
     ids = ids[:, np.r_[True, (ids[:, 1:] != ids[:, :-1]).any(axis=0)]]
     ids = ids[np.r_[True, (ids[1:] != ids[:-1]).any(axis=1)]]
@@ -76,6 +83,11 @@ def to_grid(table: Table) -> Grid:
     filled = np.array([[t != NULL for t in row] for row in norm], dtype=bool)
     keep_r = np.flatnonzero(filled.any(axis=1))
     keep_c = np.flatnonzero(filled.any(axis=0))
+    # The same for a span resolved by repeating its text: a column (row) that repeats its
+    # neighbour in every slot cannot be told from it either.
+    text = np.array(norm, dtype=object)
+    keep_c = np.asarray([c for c in keep_c if c == 0 or (text[:, c] != text[:, c - 1]).any()], dtype=int)
+    keep_r = np.asarray([r for r in keep_r if r == 0 or (text[r] != text[r - 1]).any()], dtype=int)
     header_row = [bool(len(r)) and all(cells[i].header for i in r if i >= 0) and any(i >= 0 for i in r)
                   for r in ids.tolist()]
     flagged = 0
@@ -83,34 +95,50 @@ def to_grid(table: Table) -> Grid:
         if not header_row[r]:
             break
         flagged += 1
-    blank = (filled.shape[0] - len(keep_r)) + (filled.shape[1] - len(keep_c))
+    blank = int((~filled.any(axis=1)).sum() + (~filled.any(axis=0)).sum())
     return Grid([[norm[r][c] for c in keep_c] for r in keep_r], [[raw[r][c] for c in keep_c] for r in keep_r],
-                flagged if flagged < len(keep_r) else 0, blank)
+                flagged if flagged < len(keep_r) else 0, blank, [[ids[r, c] for c in keep_c] for r in keep_r.tolist()])
 
 
 def is_numeric(norm: str) -> bool:
     """A cell that is data, not a label: it starts with a number and is mostly numbers
     (91.2, -3.1±0.2, 45%, 1M, (1/8, 1/4)); R@20 or ResNet-50 are labels."""
-    return bool(_LEADING_NUMBER.match(norm)) and len(residue(norm)) <= 3 * len(numbers(norm))
+    if not _LEADING_NUMBER.match(norm):
+        return False
+    norm = _MAGNITUDE.sub(r"\1", norm)  # 25M, 1.2B, 10k, 5ms: a number with its unit
+    return len(residue(norm)) <= 3 * len(numbers(norm))
 
 
-def is_section(row: list[str]) -> bool:
+def is_section(row: list[str], ids: list[int] | None = None) -> bool:
     """A row holding one label from the first column on, spanned or padded ("Dataset A"): it
-    groups the rows below it, it labels no column."""
-    filled = {t for t in row if t != NULL}
-    return len(row) > 1 and len(filled) == 1 and row[0] != NULL and not is_numeric(row[0])
+    groups the rows below it, it labels no column. Filled *cells* are counted (`ids` tells a
+    span's slots apart from separate cells): one cell, or one label repeated in every slot of
+    the row (a span a parser resolved by repeating its text). Two cells that happen to read
+    alike in a wider row ("} | } | ") are two things, not a section."""
+    if len(row) < 2 or row[0] == NULL or is_numeric(row[0]):
+        return False
+    ids = ids if ids is not None else list(range(len(row)))
+    return len({i for t, i in zip(row, ids) if t != NULL}) == 1 or all(t == row[0] for t in row)
+
+
+def sections(grid: Grid, start: int = 0) -> set[int]:
+    """Section rows at or below row `start`."""
+    ids = grid.ids or [None] * len(grid.cells)
+    return {r for r in range(start, len(grid.cells)) if is_section(grid.cells[r], ids[r])}
 
 
 def inferred_header_rows(grid: Grid) -> int:
     """Leading rows before the first row whose cells right of the stub are mostly numbers, or
-    before the first section row; 1 if there is no such row."""
+    before an earlier section row; 1 if no row is numeric (a text-only table: a label or a
+    footnote row across it groups or closes the body, it does not end a header)."""
     n_rows, _ = grid.shape
+    section = sections(grid, 1)
     for r, row in enumerate(grid.cells):
-        if r > 0 and is_section(row):
-            return r
+        if r in section:
+            continue
         vals = [t for t in row[1:] if t != NULL]
         if vals and sum(map(is_numeric, vals)) * 2 >= len(vals):
-            return min(r, max(n_rows - 1, 0))
+            return min(r, *(s for s in section if s < r), max(n_rows - 1, 0))
     return 1 if n_rows > 1 else 0
 
 
@@ -142,10 +170,17 @@ def view(grid: Grid, h: int) -> View:
     k = stub_columns(grid, h)
     cells = [row[:] for row in grid.cells]
     shown = [row[:] for row in grid.shown]
-    for r in range(h, n_rows):  # a section row ("Dataset A" across the table): one label, however spanned
-        if is_section(cells[r]):
-            cells[r] = [cells[r][0]] + [NULL] * (n_cols - 1)
-            shown[r] = [shown[r][0]] + [""] * (n_cols - 1)
+    section_rows = sections(grid, h)
+    for r in section_rows:  # a section row ("Dataset A" across the table): one label, however spanned
+        cells[r] = [cells[r][0]] + [NULL] * (n_cols - 1)
+        shown[r] = [shown[r][0]] + [""] * (n_cols - 1)
+    ids = grid.ids or [list(range(n_cols)) for _ in range(n_rows)]
+    for r in range(h):  # a header row's only label, written once over blank slots (a title): spread it right
+        filled = [c for c in range(n_cols) if cells[r][c] != NULL]
+        if filled and len({ids[r][c] for c in filled}) == 1:
+            for c in range(filled[0] + 1, n_cols):
+                if cells[r][c] == NULL:
+                    cells[r][c], shown[r][c] = cells[r][filled[0]], shown[r][filled[0]]
     for c in range(1, k):  # a stub header written once over blank stub columns: spread it right
         if all(cells[r][c] == NULL for r in range(h)):
             for r in range(h):
@@ -153,7 +188,7 @@ def view(grid: Grid, h: int) -> View:
     for r in range(h + 1, n_rows):  # row labels written once over padding: spread them down
         for c in range(k):
             if cells[r][c] == NULL and cells[r - 1][c] != NULL and any(t != NULL for t in cells[r][k:]) \
-                    and not is_section(cells[r - 1]):
+                    and r - 1 not in section_rows:
                 cells[r][c], shown[r][c] = cells[r - 1][c], shown[r - 1][c]
     col_keys, col_shown = [], []
     for c in range(n_cols):
@@ -163,7 +198,7 @@ def view(grid: Grid, h: int) -> View:
     row_keys, row_shown = [], []
     section: tuple[str, str] | None = None
     for r in range(h, n_rows):
-        if is_section(cells[r]):
+        if r in section_rows:
             section = (cells[r][0], shown[r][0].strip())
             row_keys.append(section[0])
             row_shown.append(section[1])

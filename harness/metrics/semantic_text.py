@@ -21,8 +21,9 @@ from harness.readers.scripts import to_subscript, to_superscript
 
 NULL = "∅"  # the one form of every "no value here" marker
 
-# Markers a table uses for "no value"; compared after normalisation (lower case, no spaces).
-_NULLS = {"", "-", "--", "---", "—", "–", "−", "n/a", "na", "n.a.", "n.a", "none", "null", "nan", "/", "\\", "∅"}
+# Markers a table uses for "no value"; compared after normalisation, case folded, without spaces.
+# "None" is not one: it is also a label ("None" as the fine-tuning data, the regulariser, ...).
+_NULLS = {"", "-", "--", "---", "—", "–", "−", "n/a", "na", "n.a.", "n.a", "null", "nan", "/", "\\", "∅"}
 SUBSET = 0.8  # agreement of header keys where one is a part of the other (see key_similarity_matrix)
 
 # A few LaTeX commands are enough for what survives in parser output; the LaTeX reader
@@ -60,7 +61,12 @@ _MD_EMPH = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
 _ALIKE = str.maketrans({"−": "-", "–": "-", "‐": "-", "‑": "-", "﹣": "-", "－": "-", "’": "'", "‘": "'", "“": '"',
                         "”": '"', "µ": "μ", "ϵ": "ε", "ϕ": "φ", "ϑ": "θ", "ϱ": "ρ", "ϖ": "π", "ℓ": "l", "∗": "*",
                         "\u00a0": " ", "\u2009": " ", "\u202f": " "})
-_NUMBER = re.compile(r"(?<![\w.])(-?)(\d{1,3}(?:,\d{3})+(?!\d)|\d+)?(\.\d+)?(?:e([-+]?\d+))?(?![\w])")
+# A number: optional minus, digits and/or a fraction, an optional exponent; thousands may be
+# grouped by commas or by (thin) spaces (1,000 = 1 000 = 1000). The lookahead makes a digit
+# obligatory: the pattern never matches the empty string.
+_NUMBER = re.compile(r"(?<![\w.])(-?)(?=\.?\d)(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?: \d{3})+(?!\d)|\d+)?(\.\d+)?"
+                     r"(?:e([-+]?\d+))?(?![\w])")
+_SYMBOL = re.compile(r"[^\W\d_][₀-₉ₐ-ₜ⁰-⁹ⁱⁿ′″'*]*$")  # one letter, perhaps indexed or primed: N, k₁, T′
 
 try:  # the LaTeX reader's converter knows far more commands than the fallback below
     from harness.readers.latex_math import latex_to_text as _latex_text
@@ -72,7 +78,8 @@ _MD_ESCAPE = re.compile(r"\\([@|*<>+=!?])")  # Markdown escapes that mean nothin
 @lru_cache(maxsize=65536)
 def normalize(text: str) -> str:
     """What a reader sees, in one canonical spelling: entities, markup and math resolved,
-    dashes and quotes unified, case folded, white space collapsed; null markers become `NULL`."""
+    dashes and quotes unified, case folded (not that of Greek letters or of a one-letter cell:
+    there case names different things), white space collapsed; null markers become `NULL`."""
     t = html.unescape(html.unescape(text)) if "&" in text else text
     if "<" in t:
         t = _TAG.sub(" ", t)
@@ -83,11 +90,13 @@ def normalize(text: str) -> str:
     t = unicodedata.normalize("NFC", t).translate(_ALIKE)
     if "⁄" in t or _VULGAR.search(t):
         t = _FRACTION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)).replace("⁄", "/"), t)
-    t = " ".join(t.split()).casefold()
+    t = " ".join(t.split())
+    if not _SYMBOL.match(t):  # a cell that is one letter (N vs n, K₁ vs k₁) is a symbol: its case is its name
+        t = "".join(ch if "\u0370" <= ch <= "\u03ff" else ch.casefold() for ch in t)  # Γ ≠ γ, Ω ≠ ω
     t = _TIGHT.sub("", t)
     if "10" in t:
         t = _SCIENTIFIC.sub(_e_notation, t)
-    if t.replace(" ", "") in _NULLS:
+    if t.replace(" ", "").casefold() in _NULLS:
         return NULL
     return t
 
@@ -128,7 +137,7 @@ def numbers(norm: str) -> tuple[str, ...]:
         sign, whole, frac, exp = m.groups()
         if whole is None and frac is None:
             continue
-        whole = (whole or "0").replace(",", "").lstrip("0") or "0"
+        whole = (whole or "0").replace(",", "").replace(" ", "").lstrip("0") or "0"
         frac = (frac or "").rstrip("0").rstrip(".")
         out.append(f"{sign}{whole}{frac}" + (f"e{int(exp)}" if exp else ""))
     return tuple(out)

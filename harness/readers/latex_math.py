@@ -223,7 +223,7 @@ _MATH_SYMBOLS = {
     "flat": "♭", "natural": "♮", "sharp": "♯", "degree": "°", "imath": "ı", "jmath": "ȷ",
     "complement": "∁", "therefore": "∴", "because": "∵", "lbrace": "{", "rbrace": "}",
     "lbrack": "[", "rbrack": "]", "varpropto": "∝", "blacktriangle": "▲",
-    "blacktriangledown": "▼", "vartriangle": "△", "star": "⋆", "bigstar": "★",
+    "blacktriangledown": "▼", "vartriangle": "△", "bigstar": "★",
     "textbullet": "•",
 }
 _TEXT_SYMBOLS = {

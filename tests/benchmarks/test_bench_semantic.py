@@ -1,4 +1,6 @@
-"""Semantic score speed: the issue asks < 10 ms for a typical 30-cell pair.
+"""Semantic score speed: the issue asks < 10 ms for a typical 30-cell pair; a large 60x20 pair
+(1,200 cells a side) must stay under 50 ms (its rows are aligned without comparing every cell
+with every cell, see `FULL_COMPARISON`).
 
 Text caches (`normalize`, `numbers`) are cleared before every round, so each round pays for
 reading every cell afresh, as a new pair does; a 200-cell pair shows how it grows.
@@ -15,7 +17,7 @@ from harness.metrics import semantic_text
 from harness.metrics.semantic import semantic
 from harness.table import Table
 
-BUDGET_SECONDS = 0.010
+BUDGET_SECONDS = {(6, 5): 0.010, (60, 20): 0.050}
 WORDS = ["ResNet", "VGG", "ViT", "BERT", "Ours", "Baseline", "GPT-2", "T5", "LSTM", "CNN", "MLP", "Swin"]
 
 
@@ -49,7 +51,7 @@ def _clear() -> None:
     semantic_text.residue.cache_clear()
 
 
-@pytest.mark.parametrize("shape", [(6, 5), (20, 10)], ids=["30-cells", "200-cells"])
+@pytest.mark.parametrize("shape", [(6, 5), (20, 10), (60, 20)], ids=["30-cells", "200-cells", "60x20-cells"])
 def test_bench_semantic(benchmark, shape: tuple[int, int]) -> None:
     gt, pred = _pair(*shape)
     semantic(gt, pred)  # import and first-call costs stay out of the timing
@@ -61,5 +63,5 @@ def test_bench_semantic(benchmark, shape: tuple[int, int]) -> None:
     result = benchmark.pedantic(semantic, setup=setup, rounds=200 if shape[0] < 10 else 30, iterations=1)
     assert 0 < result.score < 10
     benchmark.extra_info["cells"] = shape[0] * shape[1]
-    if shape == (6, 5):
-        assert benchmark.stats.stats.median < BUDGET_SECONDS
+    if shape in BUDGET_SECONDS:
+        assert benchmark.stats.stats.median < BUDGET_SECONDS[shape]

@@ -13,50 +13,11 @@ import random
 import pytest
 
 from harness.metrics.tlag import tlag
-from harness.table import Cell, Table
+from harness.table import Table
+from tests.benchmarks.pairs import realistic_pair
 from tests.conftest import shared_path
 
 REFERENCE_SECONDS = 60.0
-WORDS = ["Model", "Baseline", "Ours", "Accuracy", "F1", "ImageNet", "CIFAR-10", "val", "test", "Params"]
-
-
-def _value(rng: random.Random) -> str:
-    kind = rng.random()
-    if kind < 0.45:
-        return f"{rng.uniform(0, 100):.{rng.choice([1, 2, 3])}f}"
-    if kind < 0.7:
-        return f"{rng.uniform(0, 100):.1f} \u00b1 {rng.uniform(0, 5):.1f}"
-    if kind < 0.8:
-        return f"{rng.randint(0, 99)}%"
-    if kind < 0.93:
-        return rng.choice(WORDS)
-    return rng.choice(["", "-"])
-
-
-def _edit(rng: random.Random, text: str) -> str:
-    if not text:
-        return rng.choice("0123456789")
-    i = rng.randrange(len(text))
-    return text[:i] + rng.choice("0123456789x.") + text[i + 1 :]
-
-
-def realistic_pair(rows: int, cols: int, seed: int = 0) -> tuple[Table, Table]:
-    """A header row with merged group cells over numeric rows; the prediction has ~5% of
-    cells edited, one body row dropped and one merged header cell split into two."""
-    rng = random.Random(seed)
-    header = [Cell("Method", header=True)] + [Cell(f"Group {i}", colspan=2, header=True) for i in range((cols - 1) // 2)]
-    header += [Cell("Notes", header=True)] * ((cols - 1) % 2)
-    body = [[Cell(_value(rng)) for _ in range(cols)] for _ in range(rows - 1)]
-    gt = Table([header] + body)
-
-    pred_header = [Cell(c.text, colspan=c.colspan, header=True) for c in header]
-    pred_header[1:2] = [Cell(pred_header[1].text, header=True), Cell("", header=True)]
-    dropped = rng.randrange(len(body))
-    pred_body = [[Cell(_edit(rng, c.text) if rng.random() < 0.05 else c.text) for c in row]
-                 for i, row in enumerate(body) if i != dropped]
-    return gt, Table([pred_header] + pred_body)
-
-
 def _run(benchmark, gt: Table, pred: Table) -> dict[str, float]:
     tlag(gt, pred)  # warm caches and lazy imports outside the timing
     result = benchmark(tlag, gt, pred)

@@ -1,0 +1,319 @@
+"""Harvest real tables from LaTeX sources into a pool file (`tablebench harvest SRC --out pool.jsonl`).
+
+SRC is a `.tex` file, an arXiv source archive (`.tar.gz`/`.tgz`, or a single gzipped `.tex`
+as arXiv serves one-file papers; extension-less downloads are recognised by their gzip
+magic), or a folder of these (searched recursively). Archives are read in memory and never
+extracted, so member paths cannot escape anywhere.
+
+Per file: comments dropped; simple macros defined in the file (`\\newcommand`, `\\def`
+without parameter text, `\\DeclareMathOperator`) expanded inside the tables, so a table that
+uses a paper's own macro still compiles standalone and reads the same; every top-level
+`tabular`/`tabular*` taken; non-content commands stripped: `\\label`, `\\caption`,
+`\\footnote`, `\\tnote` (threeparttable), and references and citations with the tie before
+them. Citations are dropped rather than kept: without a .bib, pdflatex prints `[?]` and our
+reader renders `\\cite` as `[?]` too, so keeping them would be consistent, but it would put
+an artefact into every cell that cites.
+Then `pool.vet_tables` refuses anything dangerous before compiling (with the reason),
+compiles the rest standalone, records width and height, classifies complexity by spans.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import tarfile
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.generate.pool import PoolTable, Rejected, vet_tables
+
+MAX_MEMBER_BYTES = 20_000_000  # a .tex larger than this is not a paper
+MAX_EXPANSION = 8  # rounds of macro expansion (nested macros)
+MAX_TABLE_CHARS = 200_000
+
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+_BEGIN = re.compile(r"\\begin\{(tabular\*?)\}")
+_ANY_TABULAR = re.compile(r"\\(begin|end)\{(tabular\*?|tabularx|longtable)\}")
+_DROP_WITH_ARG = ("label", "caption", "footnote", "footnotetext", "tablefootnote", "captionof", "tnote",
+                  "vspace", "vspace*")
+_REFS = re.compile(
+    r"(?:~|\s)?\\(?:cite[a-z]*\*?|[Cc]ref|[Aa]utoref|eqref|ref|pageref|nameref|nocite)"
+    r"(?:\[[^\]]*\])*\{[^{}]*\}"
+)
+_ENDS_IN_WORD = re.compile(r"\\[A-Za-z@]+$")
+_FOOTMARK = re.compile(r"\\footnotemark(?:\[[^\]]*\])?")
+_NEWCOMMAND = re.compile(r"\\(?:newcommand|renewcommand|providecommand|DeclareRobustCommand)\*?\s*")
+_DEF = re.compile(r"\\def\s*\\([A-Za-z@]+)\s*\{")
+_MATHOP = re.compile(r"\\DeclareMathOperator\*?\s*\{?\\([A-Za-z]+)\}?\s*\{")
+
+
+@dataclass
+class HarvestReport:
+    """What a harvest kept and refused, with counts by reason."""
+
+    kept: list[PoolTable]
+    rejected: list[Rejected]
+    files: int
+
+    def counts(self) -> dict[str, int]:
+        c = Counter(r.reason for r in self.rejected)
+        return {"kept": len(self.kept), **dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))}
+
+
+# -- reading sources -----------------------------------------------------------------------------
+
+
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def iter_sources(src: Path) -> list[tuple[str, str]]:
+    """(source name, text) of every .tex in `src` (file, archive or folder), in sorted order."""
+    if not src.exists():
+        raise ValueError(f"harvest source {src} not found")
+    files = sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else [src]
+    out: list[tuple[str, str]] = []
+    for path in files:
+        name = str(path.relative_to(src)) if src.is_dir() else path.name
+        if path.name.lower().endswith(".tex"):
+            out.append((name, _decode(path.read_bytes()[:MAX_MEMBER_BYTES])))
+        elif path.name.lower().endswith((".tar", ".gz", ".tgz")) or _is_gzip(path):  # arXiv: also no suffix
+            if tarfile.is_tarfile(path):
+                out += _from_tar(path, name)
+                continue
+            if not _is_gzip(path):
+                raise ValueError(f"{path}: neither a tar archive nor a gzip file")
+            try:
+                with gzip.open(path) as fh:  # a single gzipped .tex; bounded read stops a gzip bomb
+                    data = fh.read(MAX_MEMBER_BYTES)
+            except (OSError, EOFError) as exc:
+                raise ValueError(f"{path}: not a readable gzip file ({exc})") from None
+            out.append((name, _decode(data)))
+    return out
+
+
+def _is_gzip(path: Path) -> bool:
+    with path.open("rb") as fh:
+        return fh.read(2) == b"\x1f\x8b"
+
+
+def _from_tar(path: Path, name: str) -> list[tuple[str, str]]:
+    """The .tex members of a tar archive, read in memory (never extracted)."""
+    out = []
+    try:
+        with tarfile.open(path) as tar:
+            for member in sorted(tar.getmembers(), key=lambda m: m.name):
+                if member.isfile() and member.name.lower().endswith(".tex") and member.size <= MAX_MEMBER_BYTES:
+                    fh = tar.extractfile(member)
+                    if fh is not None:
+                        out.append((f"{name}:{member.name}", _decode(fh.read())))
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        raise ValueError(f"{path}: not a readable tar archive ({exc})") from None
+    return out
+
+
+# -- macros ----------------------------------------------------------------------------------
+
+
+def _group(text: str, i: int) -> tuple[str, int] | None:
+    """The balanced {...} at text[i] (after spaces): its content and the index after it."""
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if i >= len(text) or text[i] != "{":
+        return None
+    depth = 0
+    j = i
+    while j < len(text):
+        ch = text[j]
+        if ch == "\\":
+            j += 2
+            continue
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1 : j], j + 1
+        j += 1
+    return None
+
+
+def find_macros(text: str) -> dict[str, tuple[int, str | None, str]]:
+    """name -> (number of arguments, default of an optional first one, body) of simple macros."""
+    macros: dict[str, tuple[int, str | None, str]] = {}
+    for m in _NEWCOMMAND.finditer(text):
+        i = m.end()
+        if text.startswith("{", i):
+            g = _group(text, i)
+            if g is None:
+                continue
+            name, i = g[0].strip(), g[1]
+        else:
+            nm = re.match(r"\\[A-Za-z@]+", text[i:])
+            if not nm:
+                continue
+            name, i = nm.group(0), i + nm.end()
+        if not re.fullmatch(r"\\[A-Za-z@]+", name):
+            continue
+        nargs, default = 0, None
+        am = re.match(r"\s*\[(\d)\]", text[i:])
+        if am:
+            nargs, i = int(am.group(1)), i + am.end()
+            dm = re.match(r"\s*\[([^\]]*)\]", text[i:])
+            if dm:
+                default, i = dm.group(1), i + dm.end()
+        body = _group(text, i)
+        if body is not None:
+            macros[name[1:]] = (nargs, default, body[0])
+    for m in _DEF.finditer(text):
+        body = _group(text, m.end() - 1)
+        if body is not None:
+            macros[m.group(1)] = (0, None, body[0])
+    for m in _MATHOP.finditer(text):
+        body = _group(text, m.end() - 1)
+        if body is not None:
+            macros[m.group(1)] = (0, None, f"\\operatorname{{{body[0]}}}")
+    return macros
+
+
+def expand_macros(latex: str, macros: dict[str, tuple[int, str | None, str]]) -> str:
+    """`latex` with the given macros expanded (a few rounds, for macros that use macros)."""
+    if not macros:
+        return latex
+    pattern = re.compile(r"\\(" + "|".join(sorted(map(re.escape, macros), key=len, reverse=True)) + r")(?![A-Za-z@])")
+    for _ in range(MAX_EXPANSION):
+        out, pos, changed = [], 0, False
+        for m in pattern.finditer(latex):
+            if m.start() < pos:
+                continue
+            nargs, default, body = macros[m.group(1)]
+            i = m.end()
+            args: list[str] = []
+            if default is not None:
+                om = re.match(r"\s*\[([^\]]*)\]", latex[i:])
+                args.append(om.group(1) if om else default)
+                i += om.end() if om else 0
+            while len(args) < nargs:
+                g = _group(latex, i)
+                if g is None:
+                    break
+                args.append(g[0])
+                i = g[1]
+            if len(args) < nargs:
+                continue  # malformed use: leave it for pdflatex to judge
+            text = body
+            for k, a in enumerate(args, 1):
+                text = text.replace(f"#{k}", a)
+            if nargs == 0:  # TeX skips the spaces after a control word
+                while i < len(latex) and latex[i] in " \t":
+                    i += 1
+            if _ENDS_IN_WORD.search(text):
+                text += " "  # \foo -> \alpha: keep it from fusing with a following letter
+            out.append(latex[pos : m.start()] + text)
+            pos, changed = i, True
+        if not changed:
+            break
+        latex = "".join(out) + latex[pos:]
+        if len(latex) > MAX_TABLE_CHARS:
+            break  # a runaway (recursive) macro: pdflatex or the checks will refuse the result
+    return latex
+
+
+# -- tables ----------------------------------------------------------------------------------
+
+
+def top_level_tabulars(text: str) -> list[str]:
+    """Every outermost `tabular`/`tabular*` environment of `text` (comments already removed)."""
+    out: list[str] = []
+    depth, start, env = 0, -1, ""
+    for m in _ANY_TABULAR.finditer(text):
+        if m.group(1) == "begin":
+            if depth == 0:
+                if m.group(2) not in ("tabular", "tabular*"):
+                    start = -1  # a tabularx/longtable: not taken, nested tabulars neither
+                else:
+                    start = m.start()
+                env = m.group(2)
+            depth += 1
+        elif depth > 0:
+            depth -= 1
+            if depth == 0 and start >= 0 and m.group(2) == env:
+                out.append(text[start : m.end()])
+    return out
+
+
+def strip_non_content(latex: str) -> str:
+    """Drop labels, captions, footnotes, references and citations (see the module docstring)."""
+    latex = _REFS.sub("", latex)
+    latex = _FOOTMARK.sub("", latex)
+    for name in _DROP_WITH_ARG:
+        pat = re.compile(r"\\" + re.escape(name) + r"(?![A-Za-z@])(?:\[[^\]]*\])?")
+        while True:
+            m = pat.search(latex)
+            if not m:
+                break
+            g = _group(latex, m.end())
+            end = g[1] if g else m.end()
+            latex = latex[: m.start()] + latex[end:]
+    return latex
+
+
+def extract_tables(text: str) -> list[str]:
+    """The cleaned top-level tabulars of one .tex file, with its own simple macros expanded."""
+    text = _COMMENT.sub("", text)
+    macros = find_macros(text)
+    body_at = text.find("\\begin{document}")
+    body = text[body_at:] if body_at >= 0 else text
+    return [strip_non_content(expand_macros(t, macros)).strip() for t in top_level_tabulars(body)]
+
+
+def harvest(src: Path | str) -> HarvestReport:
+    """Tables of every .tex under `src`: vetted, compiled standalone, measured, classified."""
+    src = Path(src)
+    sources = iter_sources(src)
+    if not sources:
+        raise ValueError(f"{src}: no .tex, .tar.gz or .gz sources found")
+    candidates: list[tuple[str, str | None, str]] = []
+    rejected: list[Rejected] = []
+    seen: set[str] = set()
+    for name, text in sources:
+        for i, latex in enumerate(extract_tables(text)):
+            where = f"{name}#{i}"
+            if latex in seen:
+                rejected.append(Rejected(where, "duplicate", "the same table was harvested before"))
+                continue
+            seen.add(latex)
+            candidates.append((latex, None, where))
+    kept, refused = vet_tables(candidates)
+    return HarvestReport(kept, rejected + refused, len(sources))
+
+
+def write_pool(tables: list[PoolTable], out: Path | str) -> None:
+    """The pool JSONL: latex, complexity, source, width and height (pt, reference layout)."""
+    lines = [json.dumps({"latex": t.latex, "complexity": t.complexity, "source": t.source,
+                         "width": t.width, "height": t.height}, ensure_ascii=False) for t in tables]
+    Path(out).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+
+def run_harvest(args) -> int:
+    """`tablebench harvest SRC --out pool.jsonl`: harvest, write, print counts by reason."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    report = harvest(Path(args.src))
+    write_pool(report.kept, args.out)
+    table = RichTable(title=f"harvest {args.src}: {report.files} .tex files -> {args.out}")
+    table.add_column("outcome")
+    table.add_column("tables", justify="right")
+    for reason, n in report.counts().items():
+        table.add_row(reason if reason == "kept" else f"rejected: {reason}", str(n))
+    Console().print(table)
+    if getattr(args, "verbose", False):
+        for r in report.rejected:
+            print(f"{r.source}: {r.reason}: {r.detail}")
+    return 0

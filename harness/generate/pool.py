@@ -1,0 +1,234 @@
+"""A table pool for page generation: external tables (JSONL), vetted and measured once.
+
+A pool file holds one JSON object per line: `{"latex": "\\begin{tabular}...", "complexity":
+optional, "source": optional}` (what `tablebench harvest` writes, or a user's own extraction).
+Every table is vetted before it can reach a page, in this order, each refusal with a reason:
+unsafe LaTeX (`safety.py`, plus macro definitions), no tabular, unreadable by our LaTeX reader
+(the ground truth needs its canonical HTML), compile failure, too wide even after moderate
+scaling, too tall. Survivors are measured in one batched pdflatex run (`measure.py`) in a
+reference layout; the size lets a page pick only tables that fit its column. The outcome is
+cached on disk per pool content (`from_jsonl(cache_dir=...)`), so a pool is measured once.
+
+How pages use a pool (`draw`): each table slot of the page planner keeps its complexity
+class; it takes a pool table of that class that fits the column, drawn by the page's seed,
+and falls back to a built-in table when the pool has none (so a pool of only simple tables
+still gives balanced pages). Same seed + same pool file -> same pages.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from harness.generate.layouts import PAPERS, PageLayout
+from harness.generate.measure import measure_tables
+from harness.generate.safety import find_unsafe
+from harness.generate.stats import classify_complexity, split_tabular
+from harness.generate.tables import COMPLEXITIES, GeneratedTable
+
+MAX_SCALE_DOWN = 1.5  # same limit as the page: wider than 1.5 x the column is unreadable
+MAX_HEIGHT = 0.7  # of \textheight, as on the page
+REFERENCE = PageLayout()  # 10 pt Latin Modern article: where pool sizes are measured
+# the widest one-column text block the layout sampler draws (Letter, 20 mm side margins)
+WIDEST_TEXT_PT = (PAPERS["letter"][0] - 2 * 20.0) * 72.27 / 25.4
+TALLEST_TEXT_PT = (PAPERS["a4"][1] - 18.0 - 15.0) * 72.27 / 25.4
+VET_VERSION = "1"  # bump when vetting rules change: cached outcomes are then redone
+CHUNK = 64  # tables per measuring run (a broken one is isolated by bisection in measure.py)
+
+_DEFINES = re.compile(
+    r"\\(def|edef|gdef|xdef|let|futurelet|newcommand|renewcommand|providecommand|"
+    r"DeclareRobustCommand|newenvironment|renewenvironment|DeclareMathOperator|newcount|newdimen|"
+    r"newtoks|newlength|newsavebox|global|afterassignment|aftergroup)(?![A-Za-z@])"
+)
+_TABULAR = re.compile(r"\\begin\{tabular\*?\}")
+
+
+@dataclass(frozen=True, slots=True)
+class PoolTable:
+    """A vetted pool table: its LaTeX, class, origin and natural size in the reference layout."""
+
+    latex: str
+    complexity: str
+    source: str
+    width: float  # pt
+    height: float  # pt, height + depth
+
+    def as_generated(self) -> GeneratedTable:
+        return GeneratedTable(self.latex, self.complexity, self.source, "pool")
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A table that was refused: where it came from and why (`reason` is a short category)."""
+
+    source: str
+    reason: str
+    detail: str
+
+
+def unsafe_reasons(latex: str) -> list[str]:
+    """Why `latex` must not be compiled: `safety.find_unsafe` plus macro definitions."""
+    reasons = find_unsafe(latex)
+    for m in _DEFINES.finditer(latex):
+        why = f"\\{m.group(1)}: defines or assigns globally inside the table"
+        if why not in reasons:
+            reasons.append(why)
+    return reasons
+
+
+def _reader_error(latex: str) -> str | None:
+    """None when our LaTeX reader gives exactly one table (needed for the canonical HTML)."""
+    from harness.readers.latex import read_latex
+
+    try:
+        tables = read_latex(latex)
+        if not tables[0].rows:
+            return "our LaTeX reader finds no rows"
+        tables[0].to_html()
+    except Exception as exc:  # noqa: BLE001 - any reader failure refuses the table
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
+    return None
+
+
+def vet_tables(
+    candidates: list[tuple[str, str | None, str]],
+) -> tuple[list[PoolTable], list[Rejected]]:
+    """Vet (latex, complexity or None, source) triples; compile only those that pass the checks."""
+    kept_idx: list[int] = []
+    rejected: list[Rejected] = []
+    for i, (latex, _c, source) in enumerate(candidates):
+        unsafe = unsafe_reasons(latex)
+        if unsafe:
+            rejected.append(Rejected(source, f"unsafe {unsafe[0].split(':')[0]}", "; ".join(unsafe)))
+            continue
+        if not _TABULAR.search(latex):
+            rejected.append(Rejected(source, "no tabular", "no \\begin{tabular} or tabular* found"))
+            continue
+        try:
+            split_tabular(latex)
+        except ValueError as exc:
+            rejected.append(Rejected(source, "malformed", str(exc)))
+            continue
+        err = _reader_error(latex)
+        if err:
+            rejected.append(Rejected(source, "unreadable", err))
+            continue
+        kept_idx.append(i)
+    sizes = []
+    for start in range(0, len(kept_idx), CHUNK):
+        chunk = kept_idx[start : start + CHUNK]
+        sizes += measure_tables([candidates[i][0] for i in chunk], REFERENCE)
+    kept: list[PoolTable] = []
+    for i, size in zip(kept_idx, sizes, strict=True):
+        latex, complexity, source = candidates[i]
+        if not size.ok:
+            rejected.append(Rejected(source, "compile failure", size.error or ""))
+        elif size.width > MAX_SCALE_DOWN * WIDEST_TEXT_PT:
+            rejected.append(Rejected(source, "too wide", f"{size.width:.0f}pt > {MAX_SCALE_DOWN} x {WIDEST_TEXT_PT:.0f}pt"))
+        elif size.height + size.depth > MAX_HEIGHT * TALLEST_TEXT_PT:
+            rejected.append(Rejected(source, "too tall", f"{size.height + size.depth:.0f}pt"))
+        else:
+            kept.append(PoolTable(latex, complexity or classify_complexity(latex), source,
+                                  round(size.width, 2), round(size.height + size.depth, 2)))
+    return kept, rejected
+
+
+def read_jsonl(path: Path | str) -> list[tuple[str, str | None, str]]:
+    """(latex, complexity, source) per line of a pool file; a one-line error for a bad line."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"pool file {path} not found")
+    out = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{n}: invalid JSON ({exc.msg})") from None
+        if not isinstance(entry, dict) or not isinstance(entry.get("latex"), str) or not entry["latex"].strip():
+            raise ValueError(f'{path}:{n}: expected an object with a non-empty "latex" string')
+        complexity = entry.get("complexity")
+        if complexity is not None and complexity not in COMPLEXITIES:
+            raise ValueError(f"{path}:{n}: complexity {complexity!r} is not one of {', '.join(COMPLEXITIES)}")
+        source = entry.get("source")
+        out.append((entry["latex"], complexity, str(source) if source else f"{path.name}:{n}"))
+    if not out:
+        raise ValueError(f"{path}: no tables in the pool file")
+    return out
+
+
+def _cache_file(cache_dir: Path | str, data: bytes) -> Path:
+    key = hashlib.sha256(b"\0".join([data, REFERENCE.preamble().encode(), VET_VERSION.encode()])).hexdigest()
+    return Path(cache_dir) / f"{key}.json"
+
+
+def _read_cache(path: Path) -> tuple[list[PoolTable], list[Rejected]] | None:
+    """The cached vetting outcome, or None when absent or unreadable (then it is redone)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return [PoolTable(**t) for t in data["kept"]], [Rejected(**r) for r in data["rejected"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_cache(path: Path, kept: list[PoolTable], rejected: list[Rejected]) -> None:
+    """Atomic (write, then rename): concurrent runs never read a half-written file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"kept": [asdict(t) for t in kept], "rejected": [asdict(r) for r in rejected]}),
+                   encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class TablePool:
+    """Vetted external tables, grouped by class; picklable, so worker processes get it whole."""
+
+    def __init__(self, tables: list[PoolTable], rejected: list[Rejected], name: str = "", sha256: str = "") -> None:
+        self.tables = tables
+        self.rejected = rejected
+        self.name = name
+        self.sha256 = sha256
+        self.by_class = {c: [t for t in tables if t.complexity == c] for c in COMPLEXITIES}
+
+    @classmethod
+    def from_jsonl(cls, path: Path | str, cache_dir: Path | str | None = None) -> TablePool:
+        """Read, vet and measure a pool file; an error when no table survives.
+
+        With `cache_dir`, the vetting outcome is stored under a key of the file's bytes, the
+        reference preamble and `VET_VERSION`, so an unchanged pool is measured only once."""
+        path = Path(path)
+        data = path.read_bytes() if path.is_file() else b""
+        sha = hashlib.sha256(data).hexdigest()
+        cached = _cache_file(cache_dir, data) if cache_dir is not None and data else None
+        outcome = _read_cache(cached) if cached else None
+        if outcome is None:
+            outcome = vet_tables(read_jsonl(path))
+            if cached:
+                _write_cache(cached, *outcome)
+        kept, rejected = outcome
+        if not kept:
+            reasons = sorted({r.reason for r in rejected})
+            raise ValueError(f"{path}: no usable table in the pool (rejected: {', '.join(reasons)})")
+        return cls(kept, rejected, path.name, sha)
+
+    def info(self) -> dict:
+        """What goes into the manifest: which pool, how many tables were used or refused."""
+        return {"file": self.name, "sha256": self.sha256, "tables": len(self.tables),
+                "rejected": len(self.rejected)}
+
+    def draw(self, seed: int, complexity: str, layout: PageLayout, exclude: set[str]) -> GeneratedTable | None:
+        """A table of `complexity` that fits `layout`'s column, not in `exclude`; None if none."""
+        # sizes scale with the font size; 10% slack for wider fonts than Latin Modern
+        limit = MAX_SCALE_DOWN * layout.columnwidth_pt / (layout.fontsize / REFERENCE.fontsize * 1.1)
+        fits = [t for t in self.by_class[complexity] if t.width <= limit and t.latex not in exclude]
+        if not fits:
+            return None
+        rng = np.random.default_rng([int(seed), 0x9001])
+        return fits[int(rng.integers(len(fits)))].as_generated()

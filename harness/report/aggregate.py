@@ -1,0 +1,229 @@
+"""Leaderboard numbers from a list of `TableResult`s: pure arithmetic, no rendering.
+
+Conventions (every rendering shows these numbers, none recomputes them):
+
+- *include-missing* mean: sum of a metric over **all** tables of a parser / number of tables;
+  a table without that value (not located, parse error, timeout, empty output, or a score
+  that failed) counts 0. This is the number parsers are ranked by.
+- *exclude-missing* mean: mean over the tables that have the value (the located ones).
+- coverage = found / total, found = outcome ``ok``.
+- perfect rate = share of **all** tables whose value reaches the metric's full scale
+  (1 for rule metrics, 10 for ``semantic`` and ``judge``), so a missing table is not perfect.
+- median: over the tables that have the value (a quality summary of what was found).
+- seconds per page and cost are per *unique page* (results repeat them for every table of a page).
+
+Values that do not exist (no table found, no page) are None, never NaN, so the numbers go
+to JSON as they are.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+
+from harness.metrics.registry import SCALE as _REGISTRY_SCALE
+from harness.results import OUTCOMES, TableResult
+
+# Headline values in display order; any other score present follows, alphabetically.
+HEADLINE_ORDER = ("semantic", "judge", "teds", "teds_struct", "grits_con", "grits_top", "tlag")
+SCALE: dict[str, float] = {**_REGISTRY_SCALE, "judge": 10.0}
+COMPLEXITY_ORDER = ("simple", "moderate", "complex")
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class MetricStats:
+    """One metric over one group of tables (see the module docstring for each number)."""
+
+    include_missing: float | None
+    exclude_missing: float | None
+    median: float | None
+    perfect_rate: float | None
+    n_values: int  # tables that have this value
+
+
+@dataclass(frozen=True)
+class Group:
+    """A set of tables of one parser (all of them, or one complexity level)."""
+
+    total: int
+    found: int
+    metrics: dict[str, MetricStats]
+
+    @property
+    def coverage(self) -> float | None:
+        return self.found / self.total if self.total else None
+
+
+@dataclass(frozen=True)
+class ParserRow:
+    """One leaderboard line: a parser's overall numbers, per complexity, outcomes, time, cost."""
+
+    rank: int
+    parser: str
+    overall: Group
+    by_complexity: dict[str, Group]
+    outcomes: dict[str, int]
+    pages: int
+    seconds_per_page: float | None
+    cost: float  # USD over unique pages: what parsing cost
+    cost_per_page: float | None
+    judge_cost: float = 0.0  # USD of LLM-judge calls (per table, `extra["judge_cost"]`): what scoring cost
+
+    @property
+    def total(self) -> int:
+        return self.overall.total
+
+    @property
+    def found(self) -> int:
+        return self.overall.found
+
+    @property
+    def coverage(self) -> float | None:
+        return self.overall.coverage
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Parsers sorted best first by `primary` (include-missing mean), with the metric order to show."""
+
+    rows: list[ParserRow]
+    metrics: list[str]  # every score name present, headline ones first
+    primary: str | None
+    complexities: list[str]
+    scale: dict[str, float] = field(default_factory=dict)  # metrics not on 0-1
+
+    @property
+    def headline(self) -> list[str]:
+        """The headline metrics present, in display order (what compact renderings show)."""
+        return [m for m in HEADLINE_ORDER if m in self.metrics]
+
+    def to_dict(self) -> dict:
+        """Plain data for results.json (properties included, None kept as null)."""
+        out = asdict(self)
+        for row, data in zip(self.rows, out["rows"]):
+            data["coverage"] = row.coverage
+            data["overall"]["coverage"] = row.overall.coverage
+            for name, group in row.by_complexity.items():
+                data["by_complexity"][name]["coverage"] = group.coverage
+        return out
+
+
+def full_scale(metric: str) -> float:
+    """The best possible value of a score: 10 for semantic / judge, else 1."""
+    return SCALE.get(metric, 1.0)
+
+
+def as_results(results: Iterable[TableResult | dict]) -> list[TableResult]:
+    """TableResults as given, or rebuilt from their dicts (as they arrive from xdist workers or JSON)."""
+    return [r if isinstance(r, TableResult) else TableResult.from_dict(r) for r in results]
+
+
+def leaderboard(results: Iterable[TableResult | dict], primary: str | None = None) -> Leaderboard:
+    """Aggregate results per parser and rank them (a result without a complexity counts as "unknown").
+
+    `primary` defaults to ``semantic`` when present, else ``teds``, else the first score
+    present. Ranking: include-missing mean of `primary` (desc), then its exclude-missing mean
+    (desc), then coverage (desc), then parser name, so equal numbers always order the same way.
+    Raises ValueError for a `primary` metric no result has.
+    """
+    results = as_results(results)
+    metrics = _metric_names(results)
+    if primary is None:
+        primary = next((m for m in ("semantic", "teds") if m in metrics), metrics[0] if metrics else None)
+    elif primary not in metrics:
+        raise ValueError(f"primary metric {primary!r} is in no result; present: {', '.join(metrics) or 'none'}")
+    complexities = _ordered({complexity_of(r) for r in results}, COMPLEXITY_ORDER)
+
+    by_parser: dict[str, list[TableResult]] = {}
+    for r in results:
+        by_parser.setdefault(r.parser, []).append(r)
+    rows = [_parser_row(name, rs, metrics, complexities) for name, rs in by_parser.items()]
+    rows.sort(key=lambda row: _rank_key(row, primary))
+    rows = [replace(row, rank=i + 1) for i, row in enumerate(rows)]
+    scale = {m: full_scale(m) for m in metrics if full_scale(m) != 1.0}
+    return Leaderboard(rows, metrics, primary, complexities, scale)
+
+
+def group_stats(results: Sequence[TableResult], metrics: Sequence[str]) -> Group:
+    """Totals and per-metric statistics of one set of tables."""
+    found = sum(1 for r in results if r.outcome == "ok")
+    return Group(len(results), found, {m: metric_stats([_value(r, m) for r in results], full_scale(m))
+                                       for m in metrics})
+
+
+def metric_stats(values: Sequence[float | None], scale: float = 1.0) -> MetricStats:
+    """Statistics of one metric over tables; None marks a table without the value."""
+    present = [v for v in values if v is not None]
+    total = len(values)
+    if not present:
+        return MetricStats(0.0 if total else None, None, None, 0.0 if total else None, 0)
+    return MetricStats(
+        include_missing=math.fsum(present) / total,
+        exclude_missing=math.fsum(present) / len(present),
+        median=float(statistics.median(present)),
+        perfect_rate=sum(1 for v in present if v >= scale - _EPS) / total,
+        n_values=len(present),
+    )
+
+
+def _parser_row(name: str, results: list[TableResult], metrics: list[str], complexities: list[str]) -> ParserRow:
+    outcomes = dict.fromkeys(OUTCOMES, 0)
+    for r in results:
+        outcomes[r.outcome] = outcomes.get(r.outcome, 0) + 1
+    pages: dict[tuple[str, str], tuple[float, float]] = {}
+    for r in results:  # every table of a page repeats the page's time and cost: keep one
+        key = (r.case_set, r.page)
+        seconds, cost = pages.get(key, (0.0, 0.0))
+        pages[key] = (max(seconds, r.parse_seconds or 0.0), max(cost, r.cost or 0.0))
+    n_pages = len(pages)
+    seconds = math.fsum(s for s, _ in pages.values())
+    cost = math.fsum(c for _, c in pages.values())
+    by_complexity = {c: group_stats([r for r in results if complexity_of(r) == c], metrics) for c in complexities}
+    return ParserRow(
+        rank=0,
+        parser=name,
+        overall=group_stats(results, metrics),
+        by_complexity={c: g for c, g in by_complexity.items() if g.total},
+        outcomes=outcomes,
+        pages=n_pages,
+        seconds_per_page=seconds / n_pages if n_pages else None,
+        cost=cost,
+        cost_per_page=cost / n_pages if n_pages else None,
+        judge_cost=math.fsum(float(r.extra.get("judge_cost") or 0.0) for r in results),
+    )
+
+
+def _value(result: TableResult, metric: str) -> float | None:
+    """A table's value of a metric, or None when the table was not scored (NaN / inf count as None)."""
+    if result.outcome != "ok":
+        return None
+    value = result.scores.get(metric)
+    if not isinstance(value, (int, float)) or not math.isfinite(value):
+        return None
+    return float(value)
+
+
+def complexity_of(result: TableResult) -> str:
+    """The complexity level a result is grouped under ("unknown" when the case set has none)."""
+    return result.complexity or "unknown"
+
+
+def _metric_names(results: list[TableResult]) -> list[str]:
+    names = {k for r in results for k in r.scores}
+    return _ordered(names, HEADLINE_ORDER)
+
+
+def _ordered(names: set[str], first: Sequence[str]) -> list[str]:
+    return [n for n in first if n in names] + sorted(n for n in names if n not in first)
+
+
+def _rank_key(row: ParserRow, primary: str | None) -> tuple:
+    stats = row.overall.metrics.get(primary) if primary else None
+    incl = stats.include_missing if stats and stats.include_missing is not None else -math.inf
+    excl = stats.exclude_missing if stats and stats.exclude_missing is not None else -math.inf
+    cov = row.coverage if row.coverage is not None else -math.inf
+    return (-incl, -excl, -cov, row.parser)
+

@@ -1,0 +1,57 @@
+"""Number formatting shared by every rendering, so the terminal, Markdown and HTML agree digit for digit."""
+
+from __future__ import annotations
+
+from harness.report.aggregate import Leaderboard, MetricStats, ParserRow, full_scale
+
+DASH = "–"
+OUTCOME_LABELS = {"ok": "ok", "missing": "missing", "parse_error": "error", "timeout": "timeout", "empty": "empty"}
+LEGEND = ("Each score: mean with missing tables as 0 (mean over found tables only); "
+          "semantic and judge are on 0-10, the rest on 0-1")
+
+
+def score(value: float | None, metric: str) -> str:
+    """3 decimals on the 0-1 scale, 2 on the 0-10 scale."""
+    if value is None:
+        return DASH
+    return f"{value:.2f}" if full_scale(metric) != 1.0 else f"{value:.3f}"
+
+
+def pair(stats: MetricStats | None, metric: str) -> str:
+    """'include (exclude)': the two means of one metric."""
+    if stats is None or stats.include_missing is None:
+        return DASH
+    return f"{score(stats.include_missing, metric)} ({score(stats.exclude_missing, metric)})"
+
+
+def pct(value: float | None) -> str:
+    return DASH if value is None else f"{100 * value:.1f}%"
+
+
+def found(row_or_group) -> str:
+    """'40/60 (66.7%)' for a ParserRow or a Group."""
+    return f"{row_or_group.found}/{row_or_group.total} ({pct(row_or_group.coverage)})"
+
+
+def seconds(value: float | None) -> str:
+    return DASH if value is None else f"{value:.2f} s"
+
+
+def usd(value: float | None) -> str:
+    return DASH if value is None else f"${value:.4f}"
+
+
+def metric_label(metric: str) -> str:
+    """The column name of a metric, with its scale when it is not 0-1."""
+    scale = full_scale(metric)
+    return f"{metric} (0-{scale:g})" if scale != 1.0 else metric
+
+
+def outcomes(row: ParserRow) -> str:
+    """'ok 40 · missing 12 · error 3' (zero counts left out)."""
+    parts = [f"{OUTCOME_LABELS.get(k, k)} {n}" for k, n in row.outcomes.items() if n]
+    return " · ".join(parts) or DASH
+
+
+def primary_stats(board: Leaderboard, row: ParserRow) -> MetricStats | None:
+    return row.overall.metrics.get(board.primary) if board.primary else None

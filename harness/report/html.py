@@ -1,0 +1,255 @@
+"""`report.html`: one self-contained file (inline CSS, JS and data; no network) to explore a run.
+
+Everything that comes from a parser or a case set is untrusted. The rules this module keeps:
+
+- text goes through `html.escape` for its context (element text or a quoted attribute);
+- tables are rendered only from canonical HTML re-generated here from parsed `Table`s
+  (`safe_table_html`), never from the markup stored in a result;
+- data for the script travels as JSON in a non-executed ``<script type="application/json">``,
+  with ``<``, ``>``, ``&`` and U+2028/2029 escaped (`json_for_script`);
+- no event-handler attributes: the script attaches its listeners itself;
+- a Content-Security-Policy allows only our own script and style (by hash) and no network,
+  so even an escaping bug could not run injected code or fetch anything.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import math
+from collections.abc import Mapping, Sequence
+from html import escape
+
+from harness.report import fmt
+from harness.report.aggregate import Leaderboard, MetricStats, complexity_of, full_scale
+from harness.report.html_assets import CSS, JS
+from harness.results import OUTCOMES, TableResult
+from harness.table import Table
+
+_JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
+                               "\u2029": "\\u2029"})
+_MAX_PRE = 20_000  # characters of matched text / LaTeX shown per table
+_FIRST_SHOWN = 60  # tables laid out at load (the script pages through the rest); as PAGE in the script
+
+
+def e(value: object) -> str:
+    """Escape text for element content and double- or single-quoted attribute values."""
+    return escape(str(value), quote=True)
+
+
+def json_for_script(data: object) -> str:
+    """JSON that is safe inside a <script> element: no `</script>`, `<!--`, or JS line terminators."""
+    text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return text.translate(_JSON_ESCAPES)
+
+
+def safe_table_html(markup: str | None) -> str:
+    """Our canonical HTML (with <th> headers) of the first table in `markup`, or an escaped fallback."""
+    if not markup:
+        return '<p class="none">no table</p>'
+    try:
+        return Table.from_html(markup).to_html(headers=True)
+    except Exception:  # noqa: BLE001 -- untrusted input must never break the report: show it as text
+        return '<p class="none">not readable as a table; as stored:</p>' + _pre(markup)
+
+
+def render_html(board: Leaderboard, results: Sequence[TableResult], meta: Mapping[str, object] | None = None,
+                csp: bool = True) -> str:
+    """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone)."""
+    meta = dict(meta or {})
+    title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
+    body = "".join([
+        f"<h1>{e(title)}</h1>",
+        _meta_html(meta),
+        _leaderboard_html(board),
+        _complexity_html(board),
+        _histograms_html(board),
+        _drilldown_html(board, results),
+    ])
+    data = json_for_script(_script_data(board, results))
+    policy = ""
+    if csp:
+        policy = ('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+                  f"script-src '{_sha256(JS)}'; style-src '{_sha256(CSS)}'; "
+                  "base-uri 'none'; form-action 'none'\">")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"{policy}<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{e(title)}</title><style>{CSS}</style></head><body>{body}"
+            f"<script type=\"application/json\" id=\"tb-data\">{data}</script>"
+            f"<script>{JS}</script></body></html>\n")
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def _meta_html(meta: Mapping[str, object]) -> str:
+    if not meta:
+        return ""
+    items = "".join(f"<dt>{e(k)}</dt><dd>{e(_meta_text(v))}</dd>" for k, v in meta.items())
+    return f'<dl class="meta">{items}</dl>'
+
+
+def _meta_text(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _num(value: float | None) -> str:
+    """A data-v attribute for sorting ('' sorts last)."""
+    return "" if value is None else repr(float(value))
+
+
+def _heat(stats: MetricStats | None, metric: str) -> str:
+    if stats is None or stats.include_missing is None:
+        return ""
+    return f"q{min(4, max(0, int(5 * stats.include_missing / full_scale(metric))))}"
+
+
+def _pair_cell(stats: MetricStats | None, metric: str, primary: bool) -> str:
+    if stats is None or stats.include_missing is None:
+        return f'<td data-v="">{fmt.DASH}</td>'
+    cls = " ".join(c for c in (_heat(stats, metric), "primary" if primary else "") if c)
+    return (f'<td class="{cls}" data-v="{_num(stats.include_missing)}">{fmt.score(stats.include_missing, metric)}'
+            f' <span class="excl">({fmt.score(stats.exclude_missing, metric)})</span></td>')
+
+
+def _leaderboard_html(board: Leaderboard) -> str:
+    if not board.rows:
+        return "<h2>Leaderboard</h2><p class=\"none\">No results.</p>"
+    primary = board.primary
+    heads = ['<th data-type="number">#</th>', '<th data-type="text" class="name">parser</th>',
+             '<th title="located tables / all tables">found</th>']
+    heads += [f"<th>{e(fmt.metric_label(m))}</th>" for m in board.headline]
+    heads += [f'<th title="share of all tables with {e(primary)} at full score">perfect</th>',
+              f'<th title="median {e(primary)} over found tables">median</th>', "<th>s/page</th>", "<th>cost</th>"]
+    heads += [f"<th>{e(fmt.OUTCOME_LABELS.get(o, o))}</th>" for o in OUTCOMES[1:]]  # ok = found
+    rows = []
+    for row in board.rows:
+        stats = fmt.primary_stats(board, row)
+        cells = [f'<td data-v="{row.rank}">{row.rank}</td>', f'<td class="name">{e(row.parser)}</td>',
+                 (f'<td data-v="{_num(row.coverage)}">{row.found}/{row.total}'
+                  f' <span class="excl">{fmt.pct(row.coverage)}</span></td>')]
+        cells += [_pair_cell(row.overall.metrics.get(m), m, m == primary) for m in board.headline]
+        perfect = stats.perfect_rate if stats else None
+        median = stats.median if stats else None
+        cells += [f'<td data-v="{_num(perfect)}">{fmt.pct(perfect)}</td>',
+                  f'<td data-v="{_num(median)}">{fmt.score(median, primary or "")}</td>',
+                  f'<td data-v="{_num(row.seconds_per_page)}">{fmt.seconds(row.seconds_per_page)}</td>',
+                  f'<td data-v="{_num(row.cost)}">{fmt.usd(row.cost)}</td>']
+        cells += [f'<td data-v="{row.outcomes.get(o, 0)}">{row.outcomes.get(o, 0)}</td>' for o in OUTCOMES[1:]]
+        rows.append(f'<tr data-rank="{row.rank}">{"".join(cells)}</tr>')
+    return ("<h2>Leaderboard</h2>"
+            f'<p class="note">Ranked by <b>{e(primary)}</b>. {e(fmt.LEGEND)}. Perfect = share of all tables '
+            "at full score; median over found tables; seconds and cost per unique page. Click a header to sort.</p>"
+            f'<div class="scroll"><table class="board sortable-table"><thead><tr>{"".join(heads)}</tr></thead>'
+            f'<tbody>{"".join(rows)}</tbody></table></div>')
+
+
+def _complexity_html(board: Leaderboard) -> str:
+    if not board.rows:
+        return ""
+    heads = "".join(["<th class=\"name\">parser</th><th class=\"name\"></th><th>all</th>"]
+                    + [f"<th>{e(c)}</th>" for c in board.complexities])
+    rows = []
+    for row in board.rows:
+        groups = [row.overall] + [row.by_complexity.get(c) for c in board.complexities]
+        found = "".join(f"<td>{e(fmt.found(g)) if g else fmt.DASH}</td>" for g in groups)
+        rows.append(f'<tr class="block"><td class="name">{e(row.parser)}</td><td class="name">found</td>{found}</tr>')
+        for metric in board.headline:
+            cells = "".join(_pair_cell(g.metrics.get(metric), metric, False) if g else f"<td>{fmt.DASH}</td>"
+                            for g in groups)
+            rows.append(f'<tr><td></td><td class="name">{e(fmt.metric_label(metric))}</td>{cells}</tr>')
+    return ("<h2>By complexity</h2>"
+            '<p class="note">Mean with missing tables as 0 (mean over found tables).</p>'
+            f'<div class="scroll"><table class="board"><thead><tr>{heads}</tr></thead>'
+            f'<tbody class="flat">{"".join(rows)}</tbody></table></div>')
+
+
+def _histograms_html(board: Leaderboard) -> str:
+    if not board.metrics:
+        return ""
+    return ("<h2>Score distributions</h2>"
+            '<p class="note">Per parser: tables by score (found tables), and the tables without a value '
+            '(grey). Same vertical scale for every parser. <label>metric <select id="hist-metric"></select>'
+            '</label></p><div class="hists" id="hists"></div>')
+
+
+def _script_data(board: Leaderboard, results: Sequence[TableResult]) -> dict:
+    """What the histograms need: per parser, the values of every metric and the table count."""
+    hist: dict[str, dict] = {row.parser: {"total": row.total, "values": {m: [] for m in board.metrics}}
+                             for row in board.rows}
+    for r in results:
+        if r.outcome != "ok" or r.parser not in hist:
+            continue
+        values = hist[r.parser]["values"]
+        for metric, value in r.scores.items():
+            if metric in values and isinstance(value, (int, float)) and math.isfinite(value):
+                values[metric].append(round(float(value), 6))
+    return {"metrics": board.metrics, "primary": board.primary, "scale": board.scale,
+            "parsers": [row.parser for row in board.rows], "hist": hist}
+
+
+def _drilldown_html(board: Leaderboard, results: Sequence[TableResult]) -> str:
+    rank = {row.parser: row.rank for row in board.rows}
+    ordered = sorted(results, key=lambda r: (r.case_set, r.page, r.table, rank.get(r.parser, 0), r.parser))
+    present = {r.outcome for r in results}
+    outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
+    order = ('<label>order <select id="case-order"><option value="page">by page</option>'
+             f'<option value="worst">worst {e(board.primary or "")} first</option>'
+             f'<option value="best">best {e(board.primary or "")} first</option></select></label>')
+    controls = "".join([
+        _select("parser", [row.parser for row in board.rows]),
+        _select("complexity", board.complexities),
+        _select("outcome", outcomes),
+        order,
+        '<span class="note" id="case-count"></span>',
+    ])
+    gt_cache: dict[str, str] = {}  # every parser repeats the same ground truth: render it once
+    cases = "".join(_case_html(r, board.primary, gt_cache, hidden=i >= _FIRST_SHOWN)
+                    for i, r in enumerate(ordered))
+    return (f"<h2>Tables ({len(results)})</h2>"
+            f'<div class="controls">{controls}</div><div id="cases">{cases}</div>'
+            '<button class="more" id="more" hidden>show more</button>')
+
+
+def _select(name: str, values: Sequence[str]) -> str:
+    options = "".join(f'<option value="{e(v)}">{e(v)}</option>' for v in values)
+    return f'<label>{e(name)} <select data-filter="{e(name)}"><option value="">all</option>{options}</select></label>'
+
+
+def _case_html(r: TableResult, primary: str | None, gt_cache: dict[str, str], hidden: bool) -> str:
+    outcome_cls = f"o-{r.outcome}" if r.outcome in OUTCOMES else "o-other"
+    scores = " · ".join(f"<b>{e(k)}</b> {e(fmt.score(v, k) if isinstance(v, (int, float)) else v)}"
+                        for k, v in r.scores.items())
+    located = f" · <b>locate</b> {r.locate_score:.3f}" if isinstance(r.locate_score, (int, float)) else ""
+    header = (f'<header><span class="id">{e(r.test_id)}</span>'
+              f'<span class="badge {outcome_cls}">{e(r.outcome)}</span><span class="cx">{e(r.complexity)}</span>'
+              f'<span class="scores">{scores}{located}</span></header>')
+    message = f'<p class="message">{e(r.message)}</p>' if r.message else ""
+    if r.gt_html not in gt_cache:
+        gt_cache[r.gt_html] = safe_table_html(r.gt_html)
+    gt = f'<div class="rendered">{gt_cache[r.gt_html]}</div>'
+    if r.gt_latex:
+        gt += f"<details><summary>LaTeX source</summary>{_pre(r.gt_latex)}</details>"
+    if r.pred_html or r.matched_text:
+        pred = f'<div class="rendered">{safe_table_html(r.pred_html)}</div>'
+        if r.matched_text is not None:
+            span = f" [{e(r.matched_span[0])}, {e(r.matched_span[1])})" if r.matched_span else ""
+            pred += f'<p class="note">matched text{span}</p>{_pre(r.matched_text)}'
+    else:
+        pred = '<p class="none">nothing matched</p>'
+    value = r.scores.get(primary) if primary and r.outcome == "ok" else None
+    score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
+    return (f'<article class="case" data-parser="{e(r.parser)}" data-complexity="{e(complexity_of(r))}" '
+            f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
+            f'<div class="side"><h4>ground truth</h4>{gt}</div>'
+            f'<div class="side"><h4>extraction</h4>{pred}</div></div></article>')
+
+
+def _pre(text: str) -> str:
+    if len(text) > _MAX_PRE:
+        text = text[:_MAX_PRE] + f"\n… ({len(text) - _MAX_PRE} more characters)"
+    return f"<pre>{e(text)}</pre>"

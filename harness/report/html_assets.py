@@ -1,0 +1,231 @@
+"""The static CSS and JavaScript inlined into report.html (kept apart so html.py reads as markup).
+
+The script never builds markup from strings: it reads the embedded JSON, creates elements
+with createElement / createElementNS and sets text with textContent, so data cannot become code.
+"""
+
+CSS = """
+:root { --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --bg:#fff; --soft:#f6f8fa; --accent:#0969da; }
+* { box-sizing: border-box; }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
+       background: var(--bg); margin: 0 auto; padding: 24px 32px 64px; max-width: 1600px; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 18px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+.note { color: var(--muted); font-size: 12.5px; margin: 6px 0; }
+dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0 0;
+          font-size: 13px; }
+dl.meta dt { color: var(--muted); }
+dl.meta dd { margin: 0; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; }
+table.board { border-collapse: collapse; font-variant-numeric: tabular-nums; font-size: 13px; }
+table.board th, table.board td { padding: 5px 8px; border-bottom: 1px solid var(--line); text-align: right;
+                                 white-space: nowrap; }
+table.board th { background: var(--soft); font-weight: 600; position: sticky; top: 0; }
+table.board th.sortable { cursor: pointer; user-select: none; }
+table.board th.sortable:hover { background: #eaeef2; }
+table.board th[aria-sort="descending"]::after { content: " ▼"; font-size: 10px; }
+table.board th[aria-sort="ascending"]::after { content: " ▲"; font-size: 10px; }
+table.board .name { text-align: left; font-weight: 600; min-width: 10em; max-width: 22em;
+                    overflow-wrap: break-word; white-space: normal; }
+table.board .primary { font-weight: 700; }
+table.board .excl { display: block; color: var(--muted); font-size: 11px; }
+table.board tr.block .excl, table.board .flat .excl { display: inline; }
+table.board tr.block td { border-top: 2px solid var(--line); }
+td.q0 { background: #fde2e1; } td.q1 { background: #fdebd3; } td.q2 { background: #fef6d5; }
+td.q3 { background: #e8f5dc; } td.q4 { background: #d2f0d6; }
+.hists { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 12px; margin-top: 8px; }
+.hist { border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; }
+.hist h3 { font-size: 13.5px; margin: 0; overflow-wrap: anywhere; }
+.hist .sub { color: var(--muted); font-size: 12px; }
+.hist svg { display: block; width: 100%; height: auto; }
+.hist svg text { font-size: 10px; fill: var(--muted); }
+.controls { display: flex; flex-wrap: wrap; gap: 12px; align-items: center; margin: 8px 0 12px;
+            position: sticky; top: 0; background: var(--bg); padding: 8px 0; z-index: 2;
+            border-bottom: 1px solid var(--line); }
+.controls label { font-size: 13px; color: var(--muted); }
+.controls select { font: inherit; padding: 2px 4px; max-width: 280px; }
+article.case { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 14px; }
+article.case > header { display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: baseline;
+                        padding: 8px 12px; background: var(--soft); border-bottom: 1px solid var(--line);
+                        border-radius: 6px 6px 0 0; }
+article.case .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px;
+                   overflow-wrap: anywhere; }
+.badge { font-size: 11.5px; font-weight: 600; border-radius: 10px; padding: 1px 8px; color: #fff; }
+.o-ok { background: #1a7f37; } .o-missing { background: #bf8700; } .o-parse_error { background: #cf222e; }
+.o-timeout { background: #8250df; } .o-empty { background: #6e7781; } .o-other { background: #57606a; }
+.cx { font-size: 12px; color: var(--muted); }
+.scores { font-size: 12px; font-variant-numeric: tabular-nums; color: var(--fg); }
+.scores b { font-weight: 600; color: var(--muted); }
+.message { margin: 0; padding: 6px 12px; font-size: 12.5px; color: #6e4b00; background: #fff8c5;
+           overflow-wrap: anywhere; }
+.sides { display: grid; grid-template-columns: 1fr 1fr; gap: 0; }
+.side { padding: 8px 12px; min-width: 0; }
+.side + .side { border-left: 1px solid var(--line); }
+.side h4 { margin: 0 0 6px; font-size: 12px; text-transform: uppercase; letter-spacing: .04em;
+           color: var(--muted); }
+.rendered { overflow-x: auto; }
+.rendered table { border-collapse: collapse; font-size: 12px; }
+.rendered td, .rendered th { border: 1px solid #c5ced8; padding: 2px 6px; vertical-align: top; }
+.rendered th { background: var(--soft); }
+.none { color: var(--muted); font-style: italic; font-size: 12.5px; }
+pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px; padding: 6px 8px;
+      font-size: 11.5px; max-height: 220px; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere;
+      margin: 8px 0 0; }
+details summary { cursor: pointer; color: var(--muted); font-size: 12px; margin-top: 8px; }
+button.more { font: inherit; padding: 6px 14px; margin: 4px 0; cursor: pointer; }
+"""
+
+JS = """
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("tb-data").textContent);
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function svg(tag, attrs, text) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /* sortable tables: click (or Enter on) a header; numbers from data-v, empty values last */
+  function sortKey(row, col) {
+    var cell = row.cells[col];
+    var v = cell ? cell.getAttribute("data-v") : null;
+    if (v === null) return cell ? cell.textContent.trim().toLowerCase() : "";
+    return v === "" ? null : parseFloat(v);
+  }
+  function makeSortable(table) {
+    var heads = Array.prototype.slice.call(table.tHead.rows[0].cells);
+    heads.forEach(function (th, col) {
+      th.classList.add("sortable");
+      th.tabIndex = 0;
+      function sort() {
+        var text = th.getAttribute("data-type") === "text";
+        var now = th.getAttribute("aria-sort");
+        var dir = now ? (now === "descending" ? "ascending" : "descending") : (text ? "ascending" : "descending");
+        heads.forEach(function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", dir);
+        var sign = dir === "ascending" ? 1 : -1;
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var x = sortKey(a, col), y = sortKey(b, col);
+          if (x === null || y === null) return (x === null) - (y === null);
+          if (x < y) return -sign;
+          if (x > y) return sign;
+          return parseInt(a.getAttribute("data-rank"), 10) - parseInt(b.getAttribute("data-rank"), 10);
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      }
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); }
+      });
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable-table"), makeSortable);
+
+  /* histograms of the chosen metric, one card per parser, shared y scale */
+  var BINS = 10, W = 330, H = 150, PAD = 22, GAP = 14, BAR = (W - 2 * PAD - GAP) / (BINS + 1);
+  var metricSelect = document.getElementById("hist-metric");
+  var histBox = document.getElementById("hists");
+  function counts(values, scale) {
+    var c = [];
+    for (var i = 0; i < BINS; i++) c.push(0);
+    values.forEach(function (v) { c[Math.max(0, Math.min(BINS - 1, Math.floor(v / scale * BINS)))] += 1; });
+    return c;
+  }
+  function drawHistograms() {
+    var metric = metricSelect.value;
+    var scale = data.scale[metric] || 1;
+    var all = data.parsers.map(function (p) {
+      var h = data.hist[p] || {values: {}, total: 0};
+      var values = h.values[metric] || [];
+      return {parser: p, values: values, missing: h.total - values.length, c: counts(values, scale)};
+    });
+    var top = 1;
+    all.forEach(function (a) { top = Math.max(top, a.missing, Math.max.apply(null, a.c)); });
+    while (histBox.firstChild) histBox.removeChild(histBox.firstChild);
+    all.forEach(function (a) {
+      var card = el("div", "hist");
+      card.appendChild(el("h3", "", a.parser));
+      var mean = a.values.length ? a.values.reduce(function (s, v) { return s + v; }, 0) / a.values.length : null;
+      card.appendChild(el("div", "sub", a.values.length + " found, " + a.missing + " without a value" +
+        (mean === null ? "" : ", mean over found " + mean.toFixed(scale === 1 ? 3 : 2))));
+      var s = svg("svg", {viewBox: "0 0 " + W + " " + H, role: "img"});
+      s.appendChild(svg("title", {}, a.parser + ": " + metric + " histogram"));
+      var base = H - PAD;
+      s.appendChild(svg("line", {x1: PAD, y1: base, x2: W - PAD, y2: base, stroke: "#8c959f"}));
+      var bars = [a.missing].concat(a.c);
+      bars.forEach(function (n, i) {
+        var h = (base - 14) * n / top;
+        var x = PAD + i * BAR + (i > 0 ? GAP : 0) + 1;
+        var fill = i === 0 ? "#afb8c1" : "hsl(" + Math.round(120 * (i - 1) / (BINS - 1)) + ",55%,50%)";
+        s.appendChild(svg("rect", {x: x, y: base - h, width: BAR - 2, height: h, fill: fill}));
+        if (n > 0) s.appendChild(svg("text", {x: x + (BAR - 2) / 2, y: base - h - 3, "text-anchor": "middle"}, String(n)));
+      });
+      s.appendChild(svg("text", {x: PAD + BAR / 2, y: H - 8, "text-anchor": "middle"}, "none"));
+      [0, 0.5, 1].forEach(function (f) {
+        s.appendChild(svg("text", {x: PAD + GAP + BAR + f * BINS * BAR, y: H - 8, "text-anchor": "middle"},
+          String(Math.round(f * scale * 10) / 10)));
+      });
+      card.appendChild(s);
+      histBox.appendChild(card);
+    });
+  }
+  if (metricSelect && histBox) {
+    data.metrics.forEach(function (m) {
+      var o = el("option", "", m + (data.scale[m] ? " (0-" + data.scale[m] + ")" : ""));
+      o.value = m;
+      if (m === data.primary) o.selected = true;
+      metricSelect.appendChild(o);
+    });
+    metricSelect.addEventListener("change", drawHistograms);
+    drawHistograms();
+  }
+
+  /* drill-down: filter by parser / complexity / outcome, show PAGE cases at a time */
+  var PAGE = 60, shown = PAGE;
+  var cases = Array.prototype.slice.call(document.querySelectorAll("article.case"));
+  var filters = Array.prototype.slice.call(document.querySelectorAll("select[data-filter]"));
+  var counter = document.getElementById("case-count");
+  var more = document.getElementById("more");
+  function apply() {
+    var matching = 0;
+    cases.forEach(function (c) {
+      var ok = filters.every(function (f) { return f.value === "" || c.getAttribute("data-" + f.getAttribute("data-filter")) === f.value; });
+      if (ok) matching += 1;
+      c.hidden = !(ok && matching <= shown);
+    });
+    counter.textContent = Math.min(matching, shown) + " of " + matching + " matching tables shown";
+    more.hidden = matching <= shown;
+  }
+  filters.forEach(function (f) { f.addEventListener("change", function () { shown = PAGE; apply(); }); });
+  var order = document.getElementById("case-order");
+  /* tables without a score (not found) count as the worst; ties keep page order */
+  var keyed = cases.map(function (c, i) {
+    var v = c.getAttribute("data-score");
+    return {el: c, i: i, v: v === "" || v === null ? -1 : parseFloat(v)};
+  });
+  function reorder() {
+    var how = order.value, box = document.getElementById("cases");
+    var sign = how === "best" ? -1 : 1;
+    var sorted = keyed.slice();
+    if (how !== "page") sorted.sort(function (a, b) { return sign * (a.v - b.v) || a.i - b.i; });
+    cases = sorted.map(function (k) { return k.el; });
+    cases.forEach(function (c) { box.appendChild(c); });
+    shown = PAGE; apply();
+  }
+  if (order) order.addEventListener("change", reorder);
+  if (more) more.addEventListener("click", function () { shown += PAGE; apply(); });
+  if (counter) apply();
+  document.documentElement.setAttribute("data-ready", "1");
+})();
+"""

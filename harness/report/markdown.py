@@ -1,0 +1,100 @@
+"""`leaderboard.md`: GitHub-flavoured Markdown tables, ready to paste into a README.
+
+Parser names and meta values are untrusted text: `md_text` escapes what Markdown or the
+HTML GitHub allows inside Markdown would otherwise interpret.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from harness.report import fmt
+from harness.report.aggregate import Leaderboard
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+
+
+def md_text(value: object) -> str:
+    """One table cell of plain text: entities for &, <, >; backslash before Markdown syntax; one line."""
+    text = str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = " ".join(text.split())  # a newline would end the table row
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None) -> str:
+    """The whole file: run facts, the leaderboard, means per metric, per complexity, outcomes."""
+    parts = ["# tablebench leaderboard", ""]
+    if meta:
+        parts += [f"- **{md_text(k)}**: {md_text(_meta_value(v))}" for k, v in meta.items()] + [""]
+    if not board.rows:
+        return "\n".join(parts + ["No results.", ""])
+    parts += [leaderboard_md(board), "", f"_{md_text(fmt.LEGEND)}._", ""]
+    parts += ["## Every metric", "", metrics_md(board), ""]
+    parts += ["## By complexity", "", complexity_md(board), ""]
+    parts += ["## Outcomes", "", outcomes_md(board), ""]
+    return "\n".join(parts)
+
+
+def leaderboard_md(board: Leaderboard) -> str:
+    """Rank, parser, coverage, every headline metric (include-missing mean), primary details, time, cost."""
+    primary = board.primary
+    head = ["#", "parser", "found"] + [fmt.metric_label(m) for m in board.headline]
+    head += [f"perfect {primary}", f"median {primary}", "s/page", "cost (USD)"]
+    rows = []
+    for row in board.rows:
+        stats = fmt.primary_stats(board, row)
+        cells = [str(row.rank), md_text(row.parser), fmt.found(row)]
+        cells += [f"**{v}**" if m == primary else v for m, v in
+                  ((m, fmt.pair(row.overall.metrics.get(m), m)) for m in board.headline)]
+        cells += [fmt.pct(stats.perfect_rate if stats else None), fmt.score(stats.median if stats else None,
+                  primary or ""), fmt.seconds(row.seconds_per_page), fmt.usd(row.cost)]
+        rows.append(cells)
+    return _table(head, rows, right_from=2)
+
+
+def metrics_md(board: Leaderboard) -> str:
+    """One row per (parser, metric) for every score present, including the non-headline ones."""
+    head = ["parser", "metric", "mean (missing = 0)", "mean (found only)", "median", "perfect", "n"]
+    rows = []
+    for row in board.rows:
+        for metric in board.metrics:
+            s = row.overall.metrics[metric]
+            rows.append([md_text(row.parser), md_text(fmt.metric_label(metric)), fmt.score(s.include_missing, metric),
+                         fmt.score(s.exclude_missing, metric), fmt.score(s.median, metric), fmt.pct(s.perfect_rate),
+                         str(s.n_values)])
+    return _table(head, rows, right_from=2)
+
+
+def complexity_md(board: Leaderboard) -> str:
+    """Found and every headline metric per complexity level, one block of rows per parser."""
+    head = ["parser", "", "all"] + [md_text(c) for c in board.complexities]
+    rows = []
+    for row in board.rows:
+        groups = [row.overall] + [row.by_complexity.get(c) for c in board.complexities]
+        rows.append([md_text(row.parser), "found"] + [fmt.found(g) if g else fmt.DASH for g in groups])
+        for metric in board.headline:
+            rows.append(["", md_text(fmt.metric_label(metric))]
+                        + [fmt.pair(g.metrics.get(metric), metric) if g else fmt.DASH for g in groups])
+    return _table(head, rows, right_from=2)
+
+
+def outcomes_md(board: Leaderboard) -> str:
+    """How every table ended, per parser."""
+    names = list(dict.fromkeys(name for row in board.rows for name in row.outcomes))
+    head = ["parser", "tables", "pages"] + [md_text(fmt.OUTCOME_LABELS.get(n, n)) for n in names]
+    rows = [[md_text(r.parser), str(r.total), str(r.pages)] + [str(r.outcomes.get(n, 0)) for n in names]
+            for r in board.rows]
+    return _table(head, rows, right_from=1)
+
+
+def _table(head: list[str], rows: list[list[str]], right_from: int) -> str:
+    align = ["---" if i < right_from else "---:" for i in range(len(head))]
+    lines = [head, align] + rows
+    return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
+
+
+def _meta_value(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)

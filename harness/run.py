@@ -1,0 +1,149 @@
+"""One benchmark step for one page: parse (cached, isolated) -> locate -> score -> TableResults.
+
+No pytest here: the plugin, the CLI and plain Python all call `evaluate_page`. A parser
+failure (error / timeout / empty output) becomes that outcome for every table of the page;
+a table the locator cannot find is "missing"; only located tables are scored.
+
+Parser worker processes are expensive to start (a parser imports its library once per
+worker), so runners are kept in a `RunnerPool` and reused page after page; the module's
+default pool is closed at interpreter exit, callers that care close it earlier.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from harness.cases import Page
+from harness.metrics.registry import parse_metric_list, score
+from harness.parse import DEFAULT_TIMEOUT, ParseResult, ParseRunner, one_line
+from harness.results import TableResult
+
+# harness.parse outcome -> TableResult outcome for every table of the page
+PARSE_OUTCOMES = {"error": "parse_error", "timeout": "timeout", "empty": "empty"}
+
+
+class RunnerPool:
+    """Live `ParseRunner`s keyed by (parser spec, cache dir, timeout): one worker per parser."""
+
+    def __init__(self) -> None:
+        self._runners: dict[tuple[str, str | None, float], ParseRunner] = {}
+        self._lock = threading.Lock()
+
+    def get(self, spec: str, cache_dir: Path | str | None, timeout: float) -> ParseRunner:
+        key = (spec, None if cache_dir is None else str(cache_dir), float(timeout))
+        with self._lock:
+            runner = self._runners.get(key)
+            if runner is None:
+                runner = self._runners[key] = ParseRunner(spec, cache_dir, timeout)
+            return runner
+
+    def close(self) -> None:
+        """Stop every worker process this pool started."""
+        with self._lock:
+            runners, self._runners = list(self._runners.values()), {}
+        for runner in runners:
+            runner.close()
+
+
+DEFAULT_POOL = RunnerPool()
+atexit.register(DEFAULT_POOL.close)
+
+
+def evaluate_page(
+    page: Page,
+    parser_spec: str,
+    metrics: Iterable[str] | str | None,
+    *,
+    cache_dir: Path | str | None,
+    timeout: float = DEFAULT_TIMEOUT,
+    judge: str | None = None,
+    judge_options: dict[str, Any] | None = None,
+    pool: RunnerPool | None = None,
+) -> list[TableResult]:
+    """One TableResult per ground-truth table of `page`, in page order.
+
+    `metrics` are registry group names (None: every offline metric); `judge` is a litellm
+    model string scored into `scores["judge"]` for located tables (0 for missing ones,
+    without a call), its answers cached under `cache_dir/judge`; `judge_options` go to
+    `harness.judge.judge_table` (api_base, variant, ...).
+    """
+    names = parse_metric_list(metrics)
+    judge_fn = load_judge() if judge else None
+    parsed = (pool or DEFAULT_POOL).get(parser_spec, cache_dir, timeout).run(page.pdf)
+    base = _base_results(page, parser_spec, parsed)
+    if parsed.outcome != "ok":
+        outcome = PARSE_OUTCOMES.get(parsed.outcome, "parse_error")
+        message = f"{outcome}: {parsed.message or 'no message'}"
+        for r in base:
+            r.outcome, r.message = outcome, message
+        return base
+    if not base:
+        return base
+    from harness.locate import locate_tables
+
+    located = sorted(locate_tables([t.table for t in page.tables], parsed.text), key=lambda loc: loc.gt_index)
+    if [loc.gt_index for loc in located] != list(range(len(base))):
+        raise RuntimeError(f"locator returned indices {[loc.gt_index for loc in located]} for "
+                           f"{len(base)} ground-truth tables of {page.set_name}/{page.page_id}")
+    options = dict(judge_options or {})
+    if cache_dir is not None:
+        options.setdefault("cache_dir", Path(cache_dir) / "judge")
+    for result, gt, loc in zip(base, page.tables, located):
+        _fill(result, gt.table, loc, names)
+        if judge_fn is not None:
+            _judge(result, lambda latex, text: judge_fn(latex, text, judge, **options), gt.latex)
+    return base
+
+
+def _base_results(page: Page, parser_spec: str, parsed: ParseResult) -> list[TableResult]:
+    seconds = float(parsed.meta.get("seconds", 0.0) or 0.0)
+    cost = float(parsed.meta.get("cost", 0.0) or 0.0)
+    return [
+        TableResult(parser=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
+                    complexity=gt.complexity, outcome="ok", gt_latex=gt.latex, gt_html=gt.html,
+                    parse_seconds=seconds, cost=cost, extra={"parse_cached": parsed.cached})
+        for gt in page.tables
+    ]
+
+
+def _fill(result: TableResult, gt: Any, loc: Any, metrics: Sequence[str]) -> None:
+    """Outcome, matched span and scores of one table from its `Located`."""
+    result.locate_score = float(loc.score) if loc.score is not None else None
+    result.message = one_line(loc.note) if loc.note else ""
+    if loc.table is None:
+        result.outcome = "missing"
+        result.message = f"not found in parser output: {one_line(loc.note or 'no candidate')}"
+        return
+    result.matched_text = loc.text
+    result.matched_span = list(loc.span) if loc.span is not None else None
+    result.pred_html = loc.table.to_html()
+    result.scores = score(gt, loc.table, metrics)
+
+
+def load_judge() -> Any:
+    """`harness.judge.judge_table`, or a one-line error when this install has no judge."""
+    try:
+        from harness.judge import judge_table
+    except ImportError as exc:
+        raise RuntimeError(f"--judge needs harness.judge, which cannot be imported here ({exc})") from None
+    return judge_table
+
+
+def _judge(result: TableResult, ask: Any, gt_latex: str) -> None:
+    """Judge a located table on 0-10; a missing one counts 0 without spending a call."""
+    if result.outcome != "ok":
+        result.scores["judge"] = 0.0
+        return
+    verdict = ask(gt_latex, result.matched_text or "")
+    result.extra["judge_cost"] = float(verdict.cost or 0.0)
+    result.extra["judge_cached"] = bool(verdict.cached)
+    if verdict.errors:
+        result.extra["judge_errors"] = list(verdict.errors)
+    if verdict.score is None:
+        result.extra["judge_error"] = one_line(verdict.error or "judge gave no score")
+    else:
+        result.scores["judge"] = float(verdict.score)

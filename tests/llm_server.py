@@ -1,0 +1,136 @@
+"""A real OpenAI-compatible chat server on 127.0.0.1 for tests, answering from a script.
+
+Why a server and not a mock: the LLM code must be exercised through litellm's real HTTP
+path (request shape, error mapping, timeouts). Each request pops the next `Reply` of
+`script` (the last one repeats); every request body is recorded, so tests can count calls.
+
+    with LLMServer([Reply(429, "slow down"), Reply(content='{"score": 7}')]) as server:
+        complete("openai/judge", msgs, api_base=server.api_base, ...)
+        assert len(server.requests) == 2
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Self
+
+
+@dataclass
+class Reply:
+    """One scripted answer: an HTTP status, the assistant text (or error message), a delay."""
+
+    status: int = 200
+    content: str = ""
+    delay: float = 0.0
+    prompt_tokens: int = 100
+    completion_tokens: int = 20
+
+
+Responder = Callable[[dict], Reply]
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def do_POST(self) -> None:  # http.server's name
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+        owner = self.server.owner
+        reply, generation = owner.next_reply(self.path, dict(self.headers), body)
+        try:
+            self._answer(reply, body)
+        finally:
+            owner.done(generation)
+
+    def _answer(self, reply: Reply, body: dict) -> None:
+        if reply.delay:
+            time.sleep(reply.delay)
+        if reply.status == 200:
+            payload: dict[str, Any] = {
+                "id": "cmpl-test", "object": "chat.completion", "created": 0, "model": body.get("model", ""),
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": reply.content}}],
+                "usage": {"prompt_tokens": reply.prompt_tokens, "completion_tokens": reply.completion_tokens,
+                          "total_tokens": reply.prompt_tokens + reply.completion_tokens}}
+        else:
+            payload = {"error": {"message": reply.content or "error", "type": "test_error", "code": reply.status}}
+        data = json.dumps(payload).encode()
+        try:
+            self.send_response(reply.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the client timed out and left
+            pass
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    owner: LLMServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client that hung up mid-answer is what the timeout test wants
+
+
+class LLMServer:
+    """Start with `with LLMServer(script) as s:`; `s.api_base` is the /v1 URL for litellm.
+
+    `script` is a list of `Reply`s or a function `body -> Reply` (for answers that depend on
+    the request). `requests` holds (path, headers, body) of every request received.
+    """
+
+    def __init__(self, script: list[Reply] | Responder | None = None) -> None:
+        self.script: list[Reply] | Responder = script if script is not None else [Reply(content="ok")]
+        self.requests: list[tuple[str, dict, dict]] = []
+        self.in_flight = self.max_in_flight = 0  # of requests since the last reset
+        self._generation = 0
+        self._lock = threading.Lock()
+        self._http = _Server(("127.0.0.1", 0), _Handler)
+        self._http.owner = self
+        self._thread = threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.05},
+                                        daemon=True)
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self._http.server_port}/v1"
+
+    def reset(self, script: list[Reply] | Responder) -> None:
+        """A new script and an empty request log (reuse one server across tests)."""
+        with self._lock:
+            self.script, self.requests = script, []
+            self.in_flight = self.max_in_flight = 0  # requests of an earlier script no longer count
+            self._generation += 1
+
+    def next_reply(self, path: str, headers: dict, body: dict) -> tuple[Reply, int]:
+        with self._lock:
+            self.requests.append((path, headers, body))
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            if callable(self.script):
+                return self.script(body), self._generation
+            return (self.script.pop(0) if len(self.script) > 1 else self.script[0]), self._generation
+
+    def done(self, generation: int) -> None:
+        with self._lock:
+            if generation == self._generation:
+                self.in_flight -= 1
+
+    def bodies(self) -> list[dict]:
+        with self._lock:
+            return [body for _, _, body in self.requests]
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._http.shutdown()
+        self._http.server_close()

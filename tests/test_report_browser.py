@@ -1,0 +1,110 @@
+"""report.html in a real browser (headless Chromium): injected payloads stay inert, our script works.
+
+Skipped when no Chromium is installed (Debian: `apt-get install -y chromium`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import lxml.html
+import pytest
+
+from harness.report.aggregate import leaderboard
+from harness.report.html import render_html
+from tests.test_report_samples import sample_results
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# run after our script in the CSP-free variant: click headers and change filters as a user would
+DRIVER = """<script>
+var th = document.querySelectorAll("table.sortable-table th");
+th[2].click();
+var order1 = Array.prototype.map.call(document.querySelectorAll("table.sortable-table tbody tr td.name"),
+  function (td) { return td.textContent; }).join("|");
+th[2].click();
+var order2 = Array.prototype.map.call(document.querySelectorAll("table.sortable-table tbody tr td.name"),
+  function (td) { return td.textContent; }).join("|");
+var sel = document.querySelector("select[data-filter=outcome]");
+sel.value = "timeout"; sel.dispatchEvent(new Event("change"));
+var hidden = Array.prototype.filter.call(document.querySelectorAll("article.case"), function (a) { return !a.hidden; })
+  .every(function (a) { return a.getAttribute("data-outcome") === "timeout"; });
+var count = document.getElementById("case-count").textContent;
+sel.value = ""; sel.dispatchEvent(new Event("change"));
+function firstScore(how) {
+  var order = document.getElementById("case-order");
+  order.value = how; order.dispatchEvent(new Event("change"));
+  var first = Array.prototype.filter.call(document.querySelectorAll("article.case"), function (a) { return !a.hidden; })[0];
+  return first.getAttribute("data-score");
+}
+var out = document.createElement("pre"); out.id = "driver";
+out.textContent = JSON.stringify({order1: order1, order2: order2, count: count, onlyTimeouts: hidden,
+  worst: firstScore("worst"), best: firstScore("best")});
+document.body.appendChild(out);
+</script></body>"""
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    pytest.skip("no Chromium on PATH (apt-get install -y chromium): the browser checks need one")
+
+
+def _dump_dom(page: Path, tmp_path: Path) -> lxml.html.HtmlElement:
+    profile = tmp_path / f"profile-{page.stem}"
+    proc = subprocess.run([_chromium(), *FLAGS, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],
+                          capture_output=True, text=True, timeout=90, check=False)
+    assert proc.returncode == 0 and proc.stdout.strip(), proc.stderr[-2000:]
+    return lxml.html.document_fromstring(proc.stdout)
+
+
+@pytest.fixture(scope="module")
+def hostile_board() -> tuple:
+    results = sample_results(n_pages=6, payloads=True)
+    return leaderboard(results), results
+
+
+def test_positive_control_payload_runs_in_an_unsafe_page(tmp_path: Path) -> None:
+    """Proves the check below can fail: the same payload, unescaped, does change the title."""
+    page = tmp_path / "unsafe.html"
+    page.write_text("<html><head><title>t</title></head><body><img src=x onerror=\"document.title='pwned'\">"
+                    "</body></html>", encoding="utf-8")
+    assert _dump_dom(page, tmp_path).find(".//title").text == "pwned"
+
+
+@pytest.mark.parametrize("csp", [False, True], ids=["escaping-alone", "with-csp"])
+def test_payloads_do_not_run_and_our_script_does(hostile_board: tuple, tmp_path: Path, csp: bool) -> None:
+    board, results = hostile_board
+    page = tmp_path / "report.html"
+    page.write_text(render_html(board, results, {"case_set": "demo"}, csp=csp), encoding="utf-8")
+    dom = _dump_dom(page, tmp_path)
+    assert "pwned" not in dom.find(".//title").text
+    assert dom.get("data-ready") == "1"  # our script ran to the end (the CSP hash lets it)
+    assert len(dom.xpath("//div[@id='hists']/div[@class='hist']")) == len(board.rows)
+    assert len(dom.xpath("//div[@id='hists']//*[local-name()='rect']")) == 11 * len(board.rows)
+    shown = [a for a in dom.iter("article") if a.get("hidden") is None]
+    assert len(shown) == min(60, len(results))
+    assert not dom.xpath("//img | //a | //iframe")
+
+
+def test_sorting_and_filters_work(hostile_board: tuple, tmp_path: Path) -> None:
+    board, results = hostile_board
+    page = tmp_path / "driven.html"
+    html = render_html(board, results, csp=False)
+    page.write_text(html.replace("</body>", DRIVER, 1), encoding="utf-8")
+    state = json.loads(_dump_dom(page, tmp_path).get_element_by_id("driver").text)
+    by_found = sorted(board.rows, key=lambda r: (-r.coverage, r.rank))
+    assert state["order1"] == "|".join(r.parser for r in by_found)  # first click: descending
+    by_found_up = sorted(board.rows, key=lambda r: (r.coverage, r.rank))  # ties keep the leaderboard order
+    assert state["order2"] == "|".join(r.parser for r in by_found_up)
+    n_timeouts = sum(r.outcome == "timeout" for r in results)
+    assert re.fullmatch(rf"{n_timeouts} of {n_timeouts} matching tables shown", state["count"])
+    assert state["onlyTimeouts"] is True
+    scores = [r.scores[board.primary] for r in results if r.outcome == "ok"]
+    assert state["worst"] == "" and float(state["best"]) == max(scores)  # not found counts as worst

@@ -1,0 +1,112 @@
+"""report.html: structure, and no executable injection from hostile parser output or ground truth."""
+
+from __future__ import annotations
+
+import json
+
+import lxml.html
+import pytest
+
+from harness.report.aggregate import leaderboard
+from harness.report.html import json_for_script, render_html, safe_table_html
+from harness.report.html_assets import CSS, JS
+from tests.test_report_samples import PAYLOADS, RAW_HOSTILE_HTML, sample_results
+
+# every tag our page may contain; an injected <img>, <a>, <iframe>, <svg>, <object>... fails the test
+ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "dl", "dt", "dd", "p",
+                "b", "div", "span", "table", "thead", "tbody", "tr", "th", "td", "label", "select", "option",
+                "button", "article", "header", "details", "summary", "pre", "script"}
+URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "data", "srcdoc", "background", "poster"}
+
+
+@pytest.fixture(scope="module")
+def hostile() -> tuple[list, str]:
+    results = sample_results(n_pages=4, payloads=True)
+    return results, render_html(leaderboard(results), results, {"case_set": "x</title><script>alert(1)</script>",
+                                                                  "command": "pytest '<img src=x onerror=alert(1)>'"})
+
+
+def test_hostile_results_produce_no_executable_markup(hostile: tuple[list, str]) -> None:
+    _, page = hostile
+    doc = lxml.html.document_fromstring(page)
+    tags = {el.tag for el in doc.iter() if isinstance(el.tag, str)}
+    assert tags <= ALLOWED_TAGS, tags - ALLOWED_TAGS
+    scripts = doc.findall(".//script")
+    assert len(scripts) == 2
+    assert scripts[0].get("type") == "application/json" and scripts[1].get("type") is None
+    assert scripts[1].text == JS  # the only executable script is ours, byte for byte
+    assert [s.text for s in doc.findall(".//style")] == [CSS]
+    for el in doc.iter():
+        if not isinstance(el.tag, str):
+            continue
+        for name, value in el.attrib.items():
+            assert not name.lower().startswith("on"), (el.tag, name)
+            if name.lower() in URL_ATTRS:
+                assert not value.strip().lower().startswith("javascript:"), (el.tag, name, value)
+    assert doc.find(".//title").text.startswith("tablebench report — x</title><script>")
+
+
+def test_payloads_are_shown_as_text(hostile: tuple[list, str]) -> None:
+    results, page = hostile
+    doc = lxml.html.document_fromstring(page)
+    pre_text = " ".join(p.text_content() for p in doc.iter("pre"))
+    cell_text = " ".join(td.text_content() for td in doc.xpath("//div[@class='rendered']//td"))
+    assert all(payload in pre_text for payload in PAYLOADS)  # the literal matched text
+    assert PAYLOADS[0] in cell_text and PAYLOADS[1] in cell_text  # the re-rendered ground-truth table
+    assert "locator noticed " + PAYLOADS[1] in [p.text_content() for p in doc.iter("p")]
+    names = {el.get("data-parser") for el in doc.iter("article")}
+    assert names == {r.parser for r in results}  # attribute escaping round-trips
+
+
+def test_embedded_data_is_inert_and_round_trips(hostile: tuple[list, str]) -> None:
+    results, page = hostile
+    raw = page.split('<script type="application/json" id="tb-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in raw and ">" not in raw and "&" not in raw
+    data = json.loads(raw)
+    assert set(data["parsers"]) == {r.parser for r in results}
+    ok = [r for r in results if r.parser == data["parsers"][0] and r.outcome == "ok"]
+    assert sorted(data["hist"][data["parsers"][0]]["values"]["teds"]) == sorted(r.scores["teds"] for r in ok)
+
+
+def test_csp_allows_only_our_script_and_style(hostile: tuple[list, str]) -> None:
+    _, page = hostile
+    doc = lxml.html.document_fromstring(page)
+    csp = doc.xpath("//meta[@http-equiv='Content-Security-Policy']/@content")[0]
+    assert "default-src 'none'" in csp and "unsafe-inline" not in csp and csp.count("sha256-") == 2
+    assert not lxml.html.document_fromstring(render_html(leaderboard([]), [], csp=False)).xpath(
+        "//meta[@http-equiv='Content-Security-Policy']")
+
+
+def test_json_for_script_escapes_breakouts() -> None:
+    value = {"a": "</script><script>x</script>", "b": "<!-- & \u2028\u2029 -->", "c": [1.5, None]}
+    text = json_for_script(value)
+    assert not any(ch in text for ch in "<>&\u2028\u2029")
+    assert json.loads(text) == value
+    with pytest.raises(ValueError):
+        json_for_script({"x": float("nan")})
+
+
+def test_tables_are_re_rendered_from_parsed_cells() -> None:
+    out = safe_table_html(RAW_HOSTILE_HTML)
+    doc = lxml.html.fragment_fromstring(out)
+    assert doc.tag == "table" and {el.tag for el in doc.iter()} <= {"table", "tr", "td", "th"}
+    assert not any(el.attrib for el in doc.iter() if el.tag != "td")
+    assert [td.text_content() for td in doc.iter("td")] == ["a", "b"]
+    spans = safe_table_html('<table><tr><th colspan="2" onclick="x()">h</th></tr><tr><td>1</td><td>2</td></tr></table>')
+    assert spans == '<table><tr><th colspan="2">h</th></tr><tr><td>1</td><td>2</td></tr></table>'
+    fallback = safe_table_html("<b onmouseover=alert(1)>not a table</b>")
+    assert "<b" not in fallback and "&lt;b onmouseover=alert(1)&gt;" in fallback
+    assert "no table" in safe_table_html(None)
+
+
+def test_page_lists_every_result_and_every_parser() -> None:
+    results = sample_results(n_pages=6)
+    board = leaderboard(results)
+    doc = lxml.html.document_fromstring(render_html(board, results, {"timestamp": "t"}))
+    assert len(doc.xpath("//article[@class='case']")) == len(results)
+    board_rows = doc.xpath("//table[contains(@class,'sortable-table')]/tbody/tr")
+    assert [r.xpath("./td[2]")[0].text_content() for r in board_rows] == [row.parser for row in board.rows]
+    options = doc.xpath("//select[@data-filter='outcome']/option/@value")
+    assert options[0] == "" and set(options[1:]) == {r.outcome for r in results}
+    empty = lxml.html.document_fromstring(render_html(leaderboard([]), []))
+    assert "No results." in empty.text_content()

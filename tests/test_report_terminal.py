@@ -1,0 +1,54 @@
+"""The rich leaderboard the plugin prints: numbers, order, literal names, and a sane width."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from harness.report.aggregate import leaderboard
+from harness.report.terminal import (
+    complexity_table,
+    leaderboard_group,
+    leaderboard_table,
+)
+from harness.results import TableResult
+from tests.test_report_aggregate import A, B
+from tests.test_report_samples import sample_results
+
+
+def _text(renderable, width: int = 140) -> str:
+    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_leaderboard_shows_hand_computed_numbers_in_rank_order() -> None:
+    text = _text(leaderboard_table(leaderboard(A + B)))
+    b_line = next(line for line in text.splitlines() if " B " in line)
+    a_line = next(line for line in text.splitlines() if " A " in line)
+    assert text.index(b_line) < text.index(a_line)
+    assert "5.00 (6.67)" in b_line and "4.00 (8.00)" in a_line
+    # found, primary, perfect, median, s/page, cost, missing, error, timeout, empty
+    assert a_line.split()[2:] == ["2/4", "4.00", "(8.00)", "25.0%", "8.00", "3.00", "s", "$0.0300",
+                                  "1", "1", "0", "0"]
+
+
+def test_complexity_table_has_every_level_and_metric() -> None:
+    text = _text(complexity_table(leaderboard(A + B)))
+    header = next(line for line in text.splitlines() if "simple" in line)
+    assert header.split() == ["parser", "all", "simple", "moderate", "complex"]
+    assert "0.500 (1.000)" in text  # A's teds on simple tables: (1.0 + 0) / 2, found only 1.0
+    assert "semantic (0-10)" in text and "tlag" not in text
+
+
+def test_names_are_literal_not_rich_markup() -> None:
+    rs = [TableResult("[red]x[/red]", "s", "p1", 0, "simple", "ok", scores={"teds": 0.5})]
+    assert "[red]x[/red]" in _text(leaderboard_group(leaderboard(rs)))
+
+
+def test_fits_in_100_columns_and_handles_no_results() -> None:
+    text = _text(leaderboard_table(leaderboard(sample_results(n_pages=4))), width=100)
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 100
+    assert "pymupdf4llm" in text and "vlm:gpt-x" in text
+    assert "no results" in _text(leaderboard_group(leaderboard([])))

@@ -1,0 +1,66 @@
+"""write_report: the three files, strict JSON with every result, and reading it back."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from harness.report.aggregate import leaderboard
+from harness.report.write import FILES, read_results, write_report
+from tests.test_report_samples import sample_results
+
+META = {"timestamp": "2026-11-22T05:00:00Z", "parsers": ["pymupdf4llm", "pdfplumber", "vlm:gpt-x"],
+        "case_set": "synth-demo", "metrics": ["teds", "grits", "tlag", "semantic"],
+        "command": "pytest --tablebench", "version": "0.1.0"}
+
+
+def _strict(text: str) -> dict:
+    def no_constant(name: str) -> None:
+        raise AssertionError(f"non-JSON number {name}")
+    return json.loads(text, parse_constant=no_constant)
+
+
+def test_writes_three_files_with_everything(tmp_path: Path) -> None:
+    results = sample_results(n_pages=5)
+    results[0].scores["tlag"] = math.nan  # a failed score must not produce invalid JSON
+    paths = write_report(results, tmp_path / "run", META)
+    assert {k: p.name for k, p in paths.items()} == FILES and all(p.is_file() for p in paths.values())
+    data = _strict(paths["json"].read_text(encoding="utf-8"))
+    assert data["meta"] == META
+    assert [row["parser"] for row in data["leaderboard"]["rows"]] == [r.parser for r in leaderboard(results).rows]
+    assert data["leaderboard"]["primary"] == "semantic" and len(data["leaderboard"]["rows"]) == 3
+    assert len(data["results"]) == len(results)
+    first = data["results"][0]
+    assert first["scores"]["tlag"] is None
+    ok = next(r for r in data["results"] if r["outcome"] == "ok")
+    assert ok["matched_text"] and len(ok["matched_span"]) == 2 and ok["pred_html"].startswith("<table>")
+    assert "| # | parser |" in paths["markdown"].read_text(encoding="utf-8")
+    assert paths["html"].read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert [p.name for p in (tmp_path / "run").iterdir() if p.name.startswith(".")] == []  # no temp files left
+
+
+def test_read_results_round_trips(tmp_path: Path) -> None:
+    results = sample_results(n_pages=4)
+    paths = write_report(results, tmp_path, META, primary="teds")
+    meta, back = read_results(paths["json"])
+    assert meta == META and back == results
+    assert _strict(paths["json"].read_text(encoding="utf-8"))["leaderboard"]["primary"] == "teds"
+
+
+def test_rewriting_a_folder_replaces_the_files(tmp_path: Path) -> None:
+    write_report(sample_results(n_pages=4), tmp_path, META)
+    paths = write_report(sample_results(n_pages=2), tmp_path, {})
+    assert len(_strict(paths["json"].read_text(encoding="utf-8"))["results"]) == 2 * 3 * 3
+
+
+def test_bad_inputs_give_one_line_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "results.json"
+    bad.write_text('{"meta": {}}', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"not a tablebench results\.json") as info:
+        read_results(bad)
+    assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="primary metric 'judge' is in no result"):
+        write_report(sample_results(n_pages=2), tmp_path / "x", META, primary="judge")
