@@ -2,7 +2,7 @@
 # One entry point for a fresh Debian machine: installs what tablebench needs, then runs it.
 #
 #   ./dev.sh test [pytest args]    the harness's full test suite (what CI runs)
-#   ./dev.sh bench [pytest args]   the benchmark on the committed default cases
+#   ./dev.sh bench --parser=NAME [pytest args]   the benchmark on the committed default cases
 #   ./dev.sh speed [pytest args]   the metric speed benchmarks (pytest-benchmark)
 #   ./dev.sh setup                 install only
 #
@@ -53,6 +53,6 @@ case "$cmd" in
     setup) setup_system; setup_venv ;;
     test) setup_system; setup_venv; exec .venv/bin/python -m pytest -n 2 "$@" ;;
     speed) setup_venv; exec .venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks "$@" ;;
-    bench) setup_venv; echo "dev.sh: the benchmark needs the pytest plugin and the default case set (issues 3 and 4), not landed yet" >&2; exit 2 ;;
+    bench) setup_venv; exec .venv/bin/python -m pytest -n auto "$@" ;;
     *) echo "usage: ./dev.sh {test|bench|speed|setup} [pytest args]" >&2; exit 2 ;;
 esac

@@ -50,8 +50,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="comma-separated metric groups (default: every offline metric).")
     group.addoption("--judge", dest="tb_judge", metavar="MODEL", default=None,
                     help="also score located tables with an LLM judge (litellm model string; off by default).")
-    group.addoption("--judge-api-base", dest="tb_judge_api_base", metavar="URL", default=None,
+    group.addoption("--llm-api-base", "--judge-api-base", dest="tb_judge_api_base", metavar="URL", default=None,
                     help="send judge requests to this OpenAI-compatible server (e.g. a local one).")
+    group.addoption("--locator", dest="tb_locator", choices=("offline", "llm"), default="offline",
+                    help="how ground-truth tables are found in the output: offline content matching "
+                         "(default) or an LLM that quotes each table's span (re-found literally).")
+    group.addoption("--locator-model", dest="tb_locator_model", metavar="MODEL", default=None,
+                    help="litellm model for --locator llm (default: the --judge model).")
     group.addoption("--min-score", dest="tb_min_scores", action="append", default=[], metavar="METRIC=VALUE",
                     help="fail a table whose METRIC is below VALUE (repeatable; semantic/judge on 0-10).")
     group.addoption("--baseline", dest="tb_baseline", metavar="FILE", default=None,
@@ -129,6 +134,10 @@ class BenchSession:
                 load_judge()
             except RuntimeError as exc:
                 raise ValueError(str(exc)) from None
+        self.locator = config.getoption("tb_locator")
+        self.locator_model = config.getoption("tb_locator_model") or self.judge
+        if self.locator == "llm" and not self.locator_model:
+            raise ValueError("--locator llm needs --locator-model MODEL (or --judge MODEL)")
         self.floors = dict(thresholds.parse_min_score(s) for s in config.getoption("tb_min_scores"))
         groups = [*self.metrics, *(["judge"] if self.judge else [])]
         for name in self.floors:
@@ -166,7 +175,8 @@ class BenchSession:
             try:
                 self._pages[key] = evaluate_page(page, spec, self.metrics, cache_dir=self.cache_dir,
                                                  timeout=self.timeout, judge=self.judge,
-                                                 judge_options=self.judge_options)
+                                                 judge_options=self.judge_options, locator=self.locator,
+                                                 locator_model=self.locator_model)
             except Exception as exc:  # noqa: BLE001 — every table of the page shows the same error
                 self._pages[key] = exc
         found = self._pages[key]
@@ -250,6 +260,7 @@ class BenchSession:
         facts = {"timestamp": self.started, "command": shlex.join(["pytest", *self.config.invocation_params.args]),
                  "version": __version__, "case_set": self.cases.name, "case_set_path": str(self.cases.root),
                  "parsers": self.specs, "metrics": self.metrics, "judge": self.judge, "tables": n,
+                 "locator": self.locator if self.locator != "offline" else None,
                  "parse_timeout": self.timeout, "min_scores": self.floors,
                  "baseline": self.config.getoption("tb_baseline"),
                  "finished": datetime.now(UTC).isoformat(timespec="seconds")}

@@ -62,6 +62,8 @@ def evaluate_page(
     timeout: float = DEFAULT_TIMEOUT,
     judge: str | None = None,
     judge_options: dict[str, Any] | None = None,
+    locator: str = "offline",
+    locator_model: str | None = None,
     pool: RunnerPool | None = None,
 ) -> list[TableResult]:
     """One TableResult per ground-truth table of `page`, in page order.
@@ -69,7 +71,9 @@ def evaluate_page(
     `metrics` are registry group names (None: every offline metric); `judge` is a litellm
     model string scored into `scores["judge"]` for located tables (0 for missing ones,
     without a call), its answers cached under `cache_dir/judge`; `judge_options` go to
-    `harness.judge.judge_table` (api_base, variant, ...).
+    `harness.judge.judge_table` (api_base, variant, ...). `locator="llm"` finds the tables
+    with `locator_model` (`harness.locate_llm`: spans re-found literally in the output, the
+    offline locator as fallback; answers cached under `cache_dir/locate`).
     """
     names = parse_metric_list(metrics)
     judge_fn = load_judge() if judge else None
@@ -83,13 +87,11 @@ def evaluate_page(
         return base
     if not base:
         return base
-    from harness.locate import locate_tables
-
-    located = sorted(locate_tables([t.table for t in page.tables], parsed.text), key=lambda loc: loc.gt_index)
+    options = dict(judge_options or {})
+    located = sorted(_locate(page, parsed.text, locator, locator_model, cache_dir, options), key=lambda loc: loc.gt_index)
     if [loc.gt_index for loc in located] != list(range(len(base))):
         raise RuntimeError(f"locator returned indices {[loc.gt_index for loc in located]} for "
                            f"{len(base)} ground-truth tables of {page.set_name}/{page.page_id}")
-    options = dict(judge_options or {})
     if cache_dir is not None:
         options.setdefault("cache_dir", Path(cache_dir) / "judge")
     for result, gt, loc in zip(base, page.tables, located):
@@ -99,12 +101,29 @@ def evaluate_page(
     return base
 
 
+def _locate(page: Page, text: str, locator: str, model: str | None, cache_dir: Path | str | None,
+            llm_options: dict[str, Any]) -> list[Any]:
+    """The page's tables found in the parser output, offline (default) or by an LLM."""
+    gt_tables = [t.table for t in page.tables]
+    if locator == "offline":
+        from harness.locate import locate_tables
+
+        return locate_tables(gt_tables, text)
+    if locator != "llm" or not model:
+        raise ValueError(f"locator {locator!r} needs to be 'offline' or 'llm' with a model")
+    from harness.locate_llm import locate_tables_llm
+
+    options = {k: v for k, v in llm_options.items() if k in ("api_base",)}
+    return locate_tables_llm([t.latex for t in page.tables], text, model, gt_tables=gt_tables,
+                             cache_dir=None if cache_dir is None else Path(cache_dir) / "locate", **options)
+
+
 def _base_results(page: Page, parser_spec: str, parsed: ParseResult) -> list[TableResult]:
     seconds = float(parsed.meta.get("seconds", 0.0) or 0.0)
     cost = float(parsed.meta.get("cost", 0.0) or 0.0)
     return [
         TableResult(parser=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
-                    complexity=gt.complexity, outcome="ok", gt_latex=gt.latex, gt_html=gt.html,
+                    complexity=gt.complexity, outcome="ok", gt_latex=gt.latex, gt_html=gt.table.to_html(headers=True),
                     parse_seconds=seconds, cost=cost, extra={"parse_cached": parsed.cached})
         for gt in page.tables
     ]
@@ -120,7 +139,7 @@ def _fill(result: TableResult, gt: Any, loc: Any, metrics: Sequence[str]) -> Non
         return
     result.matched_text = loc.text
     result.matched_span = list(loc.span) if loc.span is not None else None
-    result.pred_html = loc.table.to_html()
+    result.pred_html = loc.table.to_html(headers=True)
     result.scores = score(gt, loc.table, metrics)
 
 

@@ -254,3 +254,21 @@ def test_random_garbage_gives_tables_or_no_table_error() -> None:
 def test_pipes_without_any_cell_text_are_not_a_table() -> None:
     with pytest.raises(NoTableError):
         read_markdown("|  |  |\n|\n| |")
+
+
+@pytest.mark.parametrize(("raw", "seen"), [
+    ("0.777_±_0.003", "0.777±0.003"),
+    ("**0.970**_±_**0.003**", "0.970±0.003"),
+    ("71_._2_±_0_._3", "71.2±0.3"),
+    ("MAE__AST", "MAE__AST"),
+    ("t_a", "t_a"),
+    ("_−_77.2", "−77.2"),
+    ("8_._09_×_10<sup>_−_1</sup>", "8.09×10⁻¹"),
+    ("0.5*", "0.5*"),
+    ("5 * 3", "5 * 3"),
+])
+def test_emphasis_glued_between_numbers_and_symbols_is_markup(raw, seen):
+    """pymupdf4llm splits emphasis around math: `0.777_±_0.003` shows as 0.777±0.003 in the PDF."""
+    from harness.readers.markdown import cell_text
+
+    assert cell_text(raw) == seen

@@ -117,6 +117,13 @@ _EMPHASIS = [
 ]
 
 
+# Underscores glued to a number or symbol (`0.777_±_0.003`, `71_._2`, `_−_77.2`): no
+# Markdown renderer makes emphasis of them, but they are emphasis a converter split around
+# math, never content, and a reader of the PDF sees `0.777±0.003`. Letters on either side
+# keep their underscores (`t_a`, `MAE__AST`).
+_GLUED_EMPHASIS = re.compile(r"(?:(?<=\d)|(?<=[^\w\s])|^)_+(?=[^\w\s])|(?<=[^\w\s])_+(?=\d|$)")
+
+
 @lru_cache(maxsize=65536)
 def cell_text(raw: str) -> str:
     """A Markdown cell as a reader sees it: markup gone, `<br>` a space, sup/sub and math as Unicode.
@@ -138,6 +145,7 @@ def cell_text(raw: str) -> str:
     s = _CODE.sub(lambda m: keep(m.group(2).strip()), s)
     s = _MATH.sub(lambda m: keep(math_text(next(g for g in m.groups() if g is not None))), s)
     s = _ESCAPE.sub(lambda m: keep(m.group(1)), s)
+    s = _GLUED_EMPHASIS.sub("", s)
     s = _BR.sub(" ", s)
     s = _SCRIPT.sub(lambda m: keep(_script(m.group(1).lower(), m.group(2))), s)
     s = _TAG.sub("", s)
