@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
+from harness.files import write_atomic
 from harness.results import TableResult
 
 FORMAT = "tablebench-baseline/1"
@@ -84,17 +83,7 @@ def save_baseline(results: Iterable[TableResult], path: Path | str) -> Path:
     cases = {r.test_id: {"outcome": r.outcome, "scores": dict(sorted(r.scores.items()))}
              for r in sorted(results, key=lambda r: r.test_id)}
     data = {"format": FORMAT, "created": datetime.now(UTC).isoformat(timespec="seconds"), "cases": cases}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1, ensure_ascii=False)
-            handle.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 def load_baseline(path: Path | str) -> dict[str, dict[str, float]]:

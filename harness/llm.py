@@ -28,7 +28,6 @@ import json
 import os
 import random
 import re
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -36,6 +35,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from harness.files import write_atomic
 
 CACHE_FORMAT = 1
 DEFAULT_CONCURRENCY = 4
@@ -232,16 +233,7 @@ class LLMCache:
         return data if isinstance(data, dict) and "text" in data else None
 
     def put(self, key: str, record: dict) -> None:
-        path = self.path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=key[:8] + ".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(record, handle, ensure_ascii=False)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(self.path(key), json.dumps(record, ensure_ascii=False))
 
     @contextmanager
     def lock(self, key: str) -> Iterator[None]:

@@ -20,7 +20,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -30,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
+from harness.files import write_atomic
 from parsers.base import Parser
 
 OUTCOMES = ("ok", "error", "timeout", "empty")
@@ -116,17 +116,7 @@ class ParseCache:
 
     def put(self, path: Path, result: ParseResult) -> None:
         """Write via a temp file in the same folder + os.replace: readers never see half a file."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.stem[:8] + ".", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(result.to_json())
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomic(path, result.to_json())
 
     @contextmanager
     def lock(self, path: Path) -> Iterator[None]:

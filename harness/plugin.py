@@ -51,7 +51,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--judge", dest="tb_judge", metavar="MODEL", default=None,
                     help="also score located tables with an LLM judge (litellm model string; off by default).")
     group.addoption("--llm-api-base", "--judge-api-base", dest="tb_judge_api_base", metavar="URL", default=None,
-                    help="send judge requests to this OpenAI-compatible server (e.g. a local one).")
+                    help="send judge and LLM-locator requests to this OpenAI-compatible server (e.g. a local one).")
     group.addoption("--locator", dest="tb_locator", choices=("offline", "llm"), default="offline",
                     help="how ground-truth tables are found in the output: offline content matching "
                          "(default) or an LLM that quotes each table's span (re-found literally).")
@@ -104,6 +104,15 @@ def split_specs(values: list[str]) -> list[str]:
             if spec and spec not in out:
                 out.append(spec)
     return out
+
+
+_TABLE_ID = re.compile(r"^(?P<page>[^[]*)/t\d+\[(?P<spec>.*)\]$")
+
+
+def page_scope(nodeid: str) -> str:
+    """'synth-v1/p012/t3[pdfplumber]' -> 'synth-v1/p012[pdfplumber]'; other ids as xdist scopes them."""
+    m = _TABLE_ID.match(nodeid)
+    return f"{m['page']}[{m['spec']}]" if m else nodeid.rsplit("::", 1)[0]
 
 
 def _slug(specs: list[str]) -> str:
@@ -204,6 +213,24 @@ class BenchSession:
             report.result.append(CaseSetCollector.from_parent(
                 collector, name=self.cases.name, nodeid=self.cases.name, path=self.cases.root, bench=self))
         return report
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
+        """Under `-n`, send all tables of one (parser, page) to one worker.
+
+        With xdist's default `load` scheduling, two workers would take tables of the same page
+        at once and one would wait on the other's parse; grouping by page keeps both busy.
+        Any `--dist` other than the default is respected.
+        """
+        if config.getoption("dist", "load") != "load":
+            return None
+        from xdist.scheduler import LoadScopeScheduling
+
+        class PageScheduling(LoadScopeScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                return page_scope(nodeid)
+
+        return PageScheduling(config, log)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if report.when != "call":

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from harness.files import write_atomic
 from harness.report.aggregate import Leaderboard, as_results, leaderboard
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
@@ -76,11 +76,4 @@ def _finite(value: object) -> object:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text)
