@@ -27,6 +27,13 @@ def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, 
                                           "--judge=openai/tiny-judge", f"--judge-api-base={server.api_base}",
                                           "--min-score=judge=5", f"--junitxml={xml}"))
         assert len(server.requests) == 2, "two located tables judged, the missing one not"
+        rerun = pytester.runpytest(*args(bench, tmp_path / "cache", f"--parser=dir:{out}", "--metrics=teds",
+                                         "--judge=openai/tiny-judge", f"--judge-api-base={server.api_base}",
+                                         "--min-score=judge=5", f"--junitxml={tmp_path / 'rerun.xml'}"))
+        assert len(server.requests) == 2, "a judged rerun is served from the cache"
+    rerun.assert_outcomes(passed=2, failed=1)
+    assert {k: c["props"].get("judge") for k, c in junit(tmp_path / "rerun.xml").items()} == \
+        {k: c["props"].get("judge") for k, c in junit(xml).items()}
     result.assert_outcomes(passed=2, failed=1)
     cases = junit(xml)
     judged = {test_id.split("/")[2][:2]: (c["props"].get("judge"), c["result"]["outcome"]) for test_id, c in cases.items()}
@@ -36,5 +43,6 @@ def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, 
 
 def test_min_score_on_the_judge_needs_the_judge(pytester: pytest.Pytester, tmp_path: Path):
     bench = copy_pages(tmp_path / "bench", ("074",))
-    result = pytester.runpytest(*args(bench, tmp_path / "cache", "--parser=pypdf", "--min-score=judge=5"))
+    # in a subprocess: an in-process run after one that imported litellm does not see the plugin's options
+    result = pytester.runpytest_subprocess(*args(bench, tmp_path / "cache", "--parser=pypdf", "--min-score=judge=5"))
     assert result.ret == pytest.ExitCode.USAGE_ERROR and "not a score of the selected metrics" in result.stderr.str()
