@@ -1,4 +1,6 @@
-"""Atomic file writes: readers never see half a file, a killed run leaves the old one.
+"""Atomic file writes and per-key locks, shared by every cache and report writer.
+
+Readers never see half a file and a killed run leaves the old one.
 
 Every cache and report writer uses this one helper (temp file in the same folder, fsync,
 `os.replace`); files get the usual 0644-under-umask mode, not mkstemp's private 0600.
@@ -8,6 +10,8 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 _UMASK = os.umask(0)
@@ -30,3 +34,26 @@ def write_atomic(path: Path | str, text: str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+@contextmanager
+def locked(path: Path | str) -> Iterator[None]:
+    """An exclusive lock on `path` (created if needed) across processes and threads.
+
+    The caches use one lock file per key, so two xdist workers never do the same parse or
+    LLM call twice: the second waits, then finds the first one's result. Without flock
+    (Windows) it does not lock; atomic writes still keep the caches sound.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        try:
+            import fcntl
+        except ImportError:
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

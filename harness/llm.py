@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.files import write_atomic
+from harness.files import locked, write_atomic
 
 CACHE_FORMAT = 1
 DEFAULT_CONCURRENCY = 4
@@ -209,7 +209,7 @@ def response_format(schema: dict | None, json_mode: str) -> dict | None:
 
 # -- the cache ------------------------------------------------------------------------------
 def cache_key(model: str, prompt_version: str, messages: list[dict], options: dict[str, Any]) -> str:
-    """sha256 of everything that changes the answer; the endpoint and the key are not part of it."""
+    """sha256 of everything that changes the answer (callers put the endpoint in `options`); never the key."""
     ident = {"format": CACHE_FORMAT, "model": model, "prompt_version": prompt_version,
              "messages": messages, "options": options}
     return hashlib.sha256(json.dumps(ident, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
@@ -238,19 +238,8 @@ class LLMCache:
     @contextmanager
     def lock(self, key: str) -> Iterator[None]:
         """Exclusive per key across processes and threads: the second asker waits, then hits."""
-        path = self.path(key).with_suffix(".lock")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "a") as handle:
-            try:
-                import fcntl
-            except ImportError:  # no flock (Windows): atomic writes keep the cache sound anyway
-                yield
-                return
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+        with locked(self.path(key).with_suffix(".lock")):
+            yield
 
 
 # -- the call ---------------------------------------------------------------------------------
@@ -296,7 +285,9 @@ def complete(
     if cache_dir is None:
         return _ask(model, messages, rf, check, options, transport, format_retries)[0]
     cache = LLMCache(cache_dir)
-    key = cache_key(model, prompt_version, messages, options)
+    # The endpoint is part of the key (two local servers may serve different models under one
+    # name); it is not a secret. The API key never is.
+    key = cache_key(model, prompt_version, messages, {**options, "api_base": api_base or None})
     with cache.lock(key):
         hit = cache.get(key)
         if hit is not None:

@@ -29,7 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
-from harness.files import write_atomic
+from harness.files import locked, write_atomic
 from parsers.base import Parser
 
 OUTCOMES = ("ok", "error", "timeout", "empty")
@@ -121,18 +121,8 @@ class ParseCache:
     @contextmanager
     def lock(self, path: Path) -> Iterator[None]:
         """An exclusive lock per key, so two processes never parse the same page twice."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path.with_suffix(".lock"), "a") as handle:
-            try:
-                import fcntl
-            except ImportError:  # no flock (Windows): atomic writes still keep the cache sound
-                yield
-                return
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+        with locked(path.with_suffix(".lock")):
+            yield
 
 
 # -- turning whatever a parser returned into an outcome ------------------------------
@@ -314,8 +304,10 @@ class _Worker:
 class ParseRunner:
     """Parse PDFs with one parser: isolated, time-limited, cached. Use as a context manager.
 
-    `cache_dir=None` disables the cache. Cached error/timeout results are reused unless
-    `refresh_failures` is set; a cached timeout under a shorter limit than now is retried.
+    `cache_dir=None` disables the cache. A cached error is never reused (it may have been a
+    rate limit or a crash of the moment: the next run tries again); a cached timeout is
+    reused, so a hanging parser does not hang again, unless the limit grew. `refresh`
+    ignores every cached result (a rebuilt parser, a suspicious cache) and overwrites it.
     """
 
     def __init__(
@@ -324,7 +316,7 @@ class ParseRunner:
         cache_dir: Path | str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
         *,
-        refresh_failures: bool = False,
+        refresh: bool = False,
         max_chars: int = MAX_CHARS,
         startup_timeout: float = STARTUP_TIMEOUT,
     ) -> None:
@@ -337,7 +329,7 @@ class ParseRunner:
         self.parser = parser
         self.cache = ParseCache(cache_dir) if cache_dir is not None else None
         self.timeout = float(timeout)
-        self.refresh_failures = refresh_failures
+        self.refresh = refresh
         self.max_chars = max_chars
         self.startup_timeout = startup_timeout
         self._idle: list[_Worker] = []
@@ -383,7 +375,7 @@ class ParseRunner:
             return list(pool.map(self.run, pdfs))
 
     def _usable(self, hit: ParseResult) -> bool:
-        if hit.outcome in ("error", "timeout") and self.refresh_failures:
+        if self.refresh or hit.outcome == "error":
             return False
         return not (hit.outcome == "timeout" and hit.meta.get("timeout", 0.0) < self.timeout)
 

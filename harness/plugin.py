@@ -71,6 +71,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(default: reports/<timestamp>-<parsers> under rootdir).")
     group.addoption("--parse-timeout", dest="tb_timeout", type=float, default=DEFAULT_PARSE_TIMEOUT,
                     metavar="SECONDS", help="per-page parser timeout (default %(default)s).")
+    group.addoption("--parse-refresh", dest="tb_refresh", action="store_true", default=False,
+                    help="parse every page again, ignoring (and overwriting) cached parser outputs; "
+                         "cached errors are always retried.")
     group.addoption("--parse-cache", dest="tb_cache", metavar="DIR", default=None,
                     help="parser output cache (default: .tablebench-cache/ under rootdir).")
 
@@ -113,6 +116,14 @@ def page_scope(nodeid: str) -> str:
     """'synth-v1/p012/t3[pdfplumber]' -> 'synth-v1/p012[pdfplumber]'; other ids as xdist scopes them."""
     m = _TABLE_ID.match(nodeid)
     return f"{m['page']}[{m['spec']}]" if m else nodeid.rsplit("::", 1)[0]
+
+
+def home_dir(config: pytest.Config) -> Path:
+    """Where default report and cache folders go: the rootdir, unless pytest took the value of
+    a space-separated path option (`--report-dir DIR`) for its rootdir — then the folder
+    pytest was started in."""
+    root, cwd = config.rootpath, config.invocation_params.dir
+    return root if cwd == root or root in cwd.parents else cwd
 
 
 def _slug(specs: list[str]) -> str:
@@ -160,7 +171,7 @@ class BenchSession:
         self.timeout = float(config.getoption("tb_timeout"))
         if self.timeout <= 0:
             raise ValueError(f"--parse-timeout must be positive, got {self.timeout}")
-        root = config.rootpath
+        root = home_dir(config)
         self.cache_dir = Path(config.getoption("tb_cache") or root / ".tablebench-cache")
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         self.report_dir = Path(config.getoption("tb_report_dir") or root / "reports" / f"{stamp}-{_slug(specs)}")
@@ -185,7 +196,8 @@ class BenchSession:
                 self._pages[key] = evaluate_page(page, spec, self.metrics, cache_dir=self.cache_dir,
                                                  timeout=self.timeout, judge=self.judge,
                                                  judge_options=self.judge_options, locator=self.locator,
-                                                 locator_model=self.locator_model)
+                                                 locator_model=self.locator_model,
+                                                 refresh=self.config.getoption("tb_refresh"))
             except Exception as exc:  # noqa: BLE001 — every table of the page shows the same error
                 self._pages[key] = exc
         found = self._pages[key]

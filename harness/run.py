@@ -30,15 +30,15 @@ class RunnerPool:
     """Live `ParseRunner`s keyed by (parser spec, cache dir, timeout): one worker per parser."""
 
     def __init__(self) -> None:
-        self._runners: dict[tuple[str, str | None, float], ParseRunner] = {}
+        self._runners: dict[tuple[str, str | None, float, bool], ParseRunner] = {}
         self._lock = threading.Lock()
 
-    def get(self, spec: str, cache_dir: Path | str | None, timeout: float) -> ParseRunner:
-        key = (spec, None if cache_dir is None else str(cache_dir), float(timeout))
+    def get(self, spec: str, cache_dir: Path | str | None, timeout: float, refresh: bool = False) -> ParseRunner:
+        key = (spec, None if cache_dir is None else str(cache_dir), float(timeout), refresh)
         with self._lock:
             runner = self._runners.get(key)
             if runner is None:
-                runner = self._runners[key] = ParseRunner(spec, cache_dir, timeout)
+                runner = self._runners[key] = ParseRunner(spec, cache_dir, timeout, refresh=refresh)
             return runner
 
     def close(self) -> None:
@@ -64,6 +64,7 @@ def evaluate_page(
     judge_options: dict[str, Any] | None = None,
     locator: str = "offline",
     locator_model: str | None = None,
+    refresh: bool = False,
     pool: RunnerPool | None = None,
 ) -> list[TableResult]:
     """One TableResult per ground-truth table of `page`, in page order.
@@ -73,11 +74,12 @@ def evaluate_page(
     without a call), its answers cached under `cache_dir/judge`; `judge_options` go to
     `harness.judge.judge_table` (api_base, variant, ...). `locator="llm"` finds the tables
     with `locator_model` (`harness.locate_llm`: spans re-found literally in the output, the
-    offline locator as fallback; answers cached under `cache_dir/locate`).
+    offline locator as fallback; answers cached under `cache_dir/locate`). `refresh` parses
+    again even when the parse cache holds a result.
     """
     names = parse_metric_list(metrics)
     judge_fn = load_judge() if judge else None
-    parsed = (pool or DEFAULT_POOL).get(parser_spec, cache_dir, timeout).run(page.pdf)
+    parsed = (pool or DEFAULT_POOL).get(parser_spec, cache_dir, timeout, refresh).run(page.pdf)
     base = _base_results(page, parser_spec, parsed)
     if parsed.outcome != "ok":
         outcome = PARSE_OUTCOMES.get(parsed.outcome, "parse_error")

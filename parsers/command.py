@@ -7,6 +7,7 @@ way, and at most `MAX_BYTES` of it is read, so a runaway command cannot exhaust 
 from __future__ import annotations
 
 import shlex
+import shutil
 import subprocess
 import tempfile
 import time
@@ -30,7 +31,7 @@ class CommandParser:
             raise ValueError(f"command:{command}: needs a {{pdf}} placeholder for the input file")
         self.uses_out = any("{out}" in arg for arg in self.argv)
         self.name = f"command:{command}"
-        self.version = ADAPTER_REVISION
+        self.version = f"{ADAPTER_REVISION}+{_program_stamp(self.argv[0])}"
         self.config = {"command": command}
 
     def parse(self, pdf_path: Path) -> ParseOutput:
@@ -57,3 +58,12 @@ class CommandParser:
         if size > MAX_BYTES:
             meta["truncated_bytes"] = size - MAX_BYTES
         return output(data.decode("utf-8", errors="replace"), started, **meta)
+
+
+def _program_stamp(program: str) -> str:
+    """Size and mtime of the program the command runs, so rebuilding it invalidates the cache."""
+    found = shutil.which(program) or (program if Path(program).exists() else None)
+    if not found:
+        return "missing"
+    stat = Path(found).stat()
+    return f"{stat.st_size}-{int(stat.st_mtime)}"

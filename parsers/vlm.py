@@ -1,10 +1,11 @@
 """`vlm:MODEL` — a vision-language model through litellm: page image in, Markdown out.
 
 Each page is rendered to PNG with pdftoppm and sent with a prompt asking for Markdown
-with tables as HTML (HTML keeps row/column spans that pipe tables cannot). Transient
-failures (rate limits, timeouts, 5xx, dropped connections) are retried a bounded number
-of times with exponential backoff; `concurrency` tells the runner how many pages may be
-in flight at once. Options: `vlm:MODEL?dpi=150&concurrency=4&retries=3&timeout=120&
+with tables as HTML (HTML keeps row/column spans that pipe tables cannot). The call goes
+through `harness.llm.complete`, the one LLM call site: transient failures (rate limits,
+timeouts, 5xx, dropped connections) are retried a bounded number of times with backoff,
+the process-wide concurrency limit applies, and `concurrency` tells the runner how many
+pages may be in flight at once. The parse cache keeps the answers, so no LLM cache here. Options: `vlm:MODEL?dpi=150&concurrency=4&retries=3&timeout=120&
 max_tokens=4096&api_base=URL&api_key_env=VAR`. Keys come from the environment, never
 from the spec (specs end up in reports).
 """
@@ -12,16 +13,14 @@ from the spec (specs end up in reports).
 from __future__ import annotations
 
 import base64
-import os
 import re
 import shutil
 import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
-from parsers.base import ParseOutput, ParserError, output, require
+from parsers.base import ParseOutput, ParserError, output
 
 PROMPT_REVISION = "1"
 PROMPT = (
@@ -31,8 +30,6 @@ PROMPT = (
     "printed. Output only the transcription, with no commentary and no code fences."
 )
 _FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*\n(.*?)\n?```\s*$", re.S)
-_TRANSIENT = ("RateLimitError", "Timeout", "APIConnectionError", "InternalServerError",
-              "ServiceUnavailableError", "BadGatewayError")
 
 
 def _positive_int(option: str, value: str | int) -> int:
@@ -85,59 +82,34 @@ class VlmParser:
         self.config = {"model": model, "dpi": self.dpi, "max_tokens": self.max_tokens, "api_base": api_base}
 
     def prepare(self) -> None:
-        self._litellm()
+        from harness.llm import litellm_module
 
-    @staticmethod
-    def _litellm() -> Any:
-        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no price-list fetch at import
-        litellm = require("litellm", "llm")
-        litellm.suppress_debug_info = True  # no "Give Feedback" banner on every retried error
-        return litellm
-
-    def _api_key(self) -> str | None:
-        if self.api_key_env:
-            key = os.environ.get(self.api_key_env)
-            if not key:
-                raise ParserError(f"environment variable {self.api_key_env} (api_key_env) is not set")
-            return key
-        return "unused" if self.api_base else None  # a local server still wants some key
+        litellm_module()  # the ~5 s import happens once per worker, before the first page
 
     def parse(self, pdf_path: Path) -> ParseOutput:
-        litellm = self._litellm()
+        from harness.llm import LLMError, complete
+
         started = time.perf_counter()
         texts, cost, attempts, tokens = [], 0.0, 0, [0, 0]
         for png in render_pages(Path(pdf_path), self.dpi):
-            response, tries = self._complete(litellm, png)
-            attempts += tries
-            texts.append(strip_fences(response.choices[0].message.content or "").strip())
-            usage = getattr(response, "usage", None)
-            tokens[0] += getattr(usage, "prompt_tokens", 0) or 0
-            tokens[1] += getattr(usage, "completion_tokens", 0) or 0
             try:
-                cost += float(litellm.completion_cost(completion_response=response) or 0.0)
-            except Exception:  # model missing from the price map: cost unknown, not an error
-                pass
+                answer = complete(self.model, _messages(png), temperature=0.0, max_tokens=self.max_tokens,
+                                  timeout=self.request_timeout, retries=self.retries, backoff=0.5,
+                                  api_base=self.api_base, api_key_env=self.api_key_env or None)
+            except LLMError as exc:
+                raise ParserError(str(exc)) from None
+            attempts += answer.attempts
+            texts.append(strip_fences(answer.text or "").strip())
+            cost += answer.cost
+            tokens[0] += answer.prompt_tokens
+            tokens[1] += answer.completion_tokens
         return output("\n\n".join(texts), started, format="markdown", cost=cost, attempts=attempts,
                       prompt_tokens=tokens[0], completion_tokens=tokens[1], message="model answered nothing")
 
-    def _complete(self, litellm: Any, png: bytes) -> tuple[Any, int]:
-        """One page's completion with bounded retries on transient errors only."""
-        image = "data:image/png;base64," + base64.b64encode(png).decode()
-        messages = [{"role": "user", "content": [
-            {"type": "text", "text": PROMPT},
-            {"type": "image_url", "image_url": {"url": image}},
-        ]}]
-        transient = tuple(getattr(litellm, n) for n in _TRANSIENT if hasattr(litellm, n))
-        for attempt in range(self.retries + 1):
-            try:
-                response = litellm.completion(
-                    model=self.model, messages=messages, temperature=0, max_tokens=self.max_tokens,
-                    timeout=self.request_timeout, api_base=self.api_base, api_key=self._api_key(),
-                    max_retries=0, num_retries=0,
-                )
-                return response, attempt + 1
-            except transient as exc:
-                if attempt == self.retries:
-                    raise ParserError(f"{type(exc).__name__} after {attempt + 1} attempts: {exc}") from None
-                time.sleep(min(30.0, 0.5 * 2**attempt))
-        raise AssertionError("unreachable")
+
+def _messages(png: bytes) -> list[dict]:
+    image = "data:image/png;base64," + base64.b64encode(png).decode()
+    return [{"role": "user", "content": [
+        {"type": "text", "text": PROMPT},
+        {"type": "image_url", "image_url": {"url": image}},
+    ]}]

@@ -74,3 +74,13 @@ def test_a_runaway_document_is_killed_at_the_timeout() -> None:
 @needs_tex
 def test_same_source_gives_identical_pdf_bytes() -> None:
     assert run_pdflatex(MINI % "same").pdf == run_pdflatex(MINI % "same").pdf
+
+
+@needs_tex
+def test_a_log_bomb_is_stopped_by_the_file_size_limit() -> None:
+    """The runner's second layer: a loop flooding the log dies at the size limit, not the disk."""
+    flood = r"\documentclass{article}\begin{document}\loop\typeout{" + "x" * 200 + r"}\iftrue\repeat\end{document}"
+    started = time.perf_counter()
+    with pytest.raises(LatexError, match="status|failed"):
+        run_pdflatex(flood, timeout=60)
+    assert time.perf_counter() - started < 30

@@ -44,8 +44,32 @@ def test_a_real_results_table_passes() -> None:
 
 
 def test_names_that_merely_start_like_forbidden_ones_pass() -> None:
-    # \inputenc-like prefixes and \textit are fine: names are matched whole
-    assert find_unsafe(r"\inputlineno \writer \textit{read} \end{tabular}") == []
+    # \writer and \textit are fine: names are matched whole ...
+    assert find_unsafe(r"\writer \textit{read} \end{tabular}") == []
+    # ... but any name mentioning input/include is refused (a false rejection is cheap)
+    assert find_unsafe(r"\inputlineno") == [r"\inputlineno: reads a file"]
+
+
+@pytest.mark.parametrize("latex", [
+    r"\begin{input}{f}",                    # \begin{X} calls \X
+    r"\begin{\x\y}",                        # an environment name built from macros
+    r"\begin{{input}}",
+    r"\UseName{input}{f}",                  # \csname under another name
+    r"\ExplSyntaxOn\use:c{input}{f}",       # expl3's \use:c
+    r"\pdfcatalog{/OpenAction<</S/JavaScript/JS(app.alert(1))>>}",  # an action in the PDF
+    r"\pdfannot{/Subtype/Link/A<</S/Launch/F(x)>>}",
+    r"\pdfmapfile{+evil.map}",
+    r"\adjincludegraphics{secret}",
+    r"\end {document}",
+    r"\loop\typeout{flood}\iftrue\repeat",  # a log bomb
+])
+def test_known_bypasses_are_refused(latex: str) -> None:
+    assert find_unsafe(latex), latex
+
+
+def test_tables_own_environments_pass() -> None:
+    table = r"\begin{tabular*}{\linewidth}{@{}lc@{}} \begin{tabular}{c} a \end{tabular} & $x$ \\ \end{tabular*}"
+    assert find_unsafe(table) == []
 
 
 def test_escaped_backslash_does_not_hide_a_command() -> None:

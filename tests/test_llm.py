@@ -227,3 +227,15 @@ def test_same_question_asked_at_once_is_paid_once(server: LLMServer, tmp_path: P
     for thread in threads:
         thread.join()
     assert len(server.requests) == 1 and sorted(a.cached for a in answers) == [False, True, True]
+
+
+def test_the_cache_keeps_answers_of_different_endpoints_apart(server: LLMServer, tmp_path: Path) -> None:
+    """Two local servers may serve different models under one name: the endpoint is in the key."""
+    first = ask(server, [Reply(content='{"score": 7}')], cache_dir=tmp_path)
+    with LLMServer([Reply(content='{"score": 2}')]) as other:
+        second = complete("openai/tiny-judge", MESSAGES, schema=SCHEMA, api_base=other.api_base,
+                          cache_dir=tmp_path, **FAST)
+        assert len(other.requests) == 1
+    assert (first.data, second.data, second.cached) == ({"score": 7}, {"score": 2}, False)
+    again = ask(server, [Reply(content='{"score": 9}')], cache_dir=tmp_path)
+    assert (again.data, again.cached) == ({"score": 7}, True)

@@ -261,7 +261,7 @@ def test_killed_run_resumes_done_pages_and_redoes_torn_ones(tmp_path: Path) -> N
     assert ParseResult.from_json(torn.read_text()).text == "hello | world"
 
 
-def test_cached_timeout_is_reused_unless_the_limit_grew_or_refresh_is_asked(tmp_path: Path) -> None:
+def test_cached_timeout_is_reused_unless_the_limit_grew_and_errors_are_retried(tmp_path: Path) -> None:
     (pdf,) = _pdfs(tmp_path, "slow")
     cache = tmp_path / "cache"
     assert parse_pdf(Hangs(), pdf, cache, timeout=0.5).outcome == "timeout"
@@ -272,9 +272,9 @@ def test_cached_timeout_is_reused_unless_the_limit_grew_or_refresh_is_asked(tmp_
     assert not longer.cached and longer.meta["timeout"] == 0.8
     (bad,) = _pdfs(tmp_path, "bad")
     assert parse_pdf(Crashes("raise"), bad, cache).outcome == "error"
-    assert parse_pdf(Crashes("raise"), bad, cache).cached
-    with ParseRunner(Crashes("raise"), cache, refresh_failures=True) as runner:
-        assert not runner.run(bad).cached
+    assert not parse_pdf(Crashes("raise"), bad, cache).cached, "an error (rate limit, crash) is tried again"
+    with ParseRunner(Hangs(), cache, timeout=0.8, refresh=True) as runner:
+        assert not runner.run(pdf).cached, "refresh ignores even a usable cached result"
 
 
 def test_concurrent_runners_parse_a_page_once(tmp_path: Path) -> None:

@@ -176,3 +176,19 @@ def test_vlm_through_the_runner_respects_the_concurrency_limit(model_server, tmp
 def test_strip_fences_leaves_plain_text_alone() -> None:
     assert strip_fences("```\n| a |\n```") == "| a |"
     assert strip_fences("a ``` b") == "a ``` b"
+
+
+def test_command_version_changes_when_its_program_is_rebuilt(tmp_path) -> None:
+    """A rebuilt parser must not be served the old parser's cached outputs."""
+    import os
+
+    from parsers.command import CommandParser
+
+    tool = tmp_path / "my-parser"
+    tool.write_text("#!/bin/sh\necho one\n")
+    tool.chmod(0o755)
+    before = CommandParser(f"{tool} {{pdf}}").version
+    tool.write_text("#!/bin/sh\necho two, rebuilt\n")
+    os.utime(tool, (1_000_000_000, 1_000_000_000))
+    assert CommandParser(f"{tool} {{pdf}}").version != before
+    assert CommandParser("no-such-program-here {pdf}").version.endswith("+missing")

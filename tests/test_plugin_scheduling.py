@@ -21,3 +21,22 @@ def test_page_scope_groups_a_pages_tables_and_leaves_other_tests_as_xdist_does(n
 def test_tables_of_one_page_and_parser_share_a_scope_and_parsers_do_not():
     scopes = {page_scope(f"s/p001/t{i}[{p}]") for i in range(5) for p in ("a", "b")}
     assert scopes == {"s/p001[a]", "s/p001[b]"}
+
+
+def test_default_folders_stay_home_when_an_option_value_became_the_rootdir(tmp_path):
+    """`--report-dir /elsewhere` with a space: pytest may take /elsewhere as the rootdir."""
+    from types import SimpleNamespace
+
+    from harness.plugin import home_dir
+
+    repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
+    sub = repo / "tests"
+    sub.mkdir(parents=True)
+    elsewhere.mkdir()
+
+    def config(root, cwd):
+        return SimpleNamespace(rootpath=root, invocation_params=SimpleNamespace(dir=cwd))
+
+    assert home_dir(config(repo, repo)) == repo
+    assert home_dir(config(repo, sub)) == repo
+    assert home_dir(config(elsewhere, repo)) == repo

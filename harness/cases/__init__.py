@@ -14,8 +14,10 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from harness.table import Table
+if TYPE_CHECKING:  # kept out of import time: the pytest plugin imports this module at start-up
+    from harness.table import Table
 
 REPO_CASES = Path(__file__).resolve().parents[2] / "cases"
 DEFAULT_SET = "synth-v1"

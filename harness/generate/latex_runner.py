@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -97,6 +98,25 @@ def _env() -> dict[str, str]:
     return env
 
 
+MAX_FILE_BYTES = 64 * 1024 * 1024  # no page, PDF or log of ours comes near this
+MAX_LOG_READ = 8 * 1024 * 1024
+
+
+def _limit_file_size() -> None:
+    """In the child: a file written past MAX_FILE_BYTES kills pdflatex (log bombs, runaway output)."""
+    resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_BYTES, MAX_FILE_BYTES))
+
+
+def _read_log(path: Path) -> str:
+    """The log, or its last MAX_LOG_READ bytes (errors and the page count are at the end)."""
+    if not path.exists():
+        return ""
+    with open(path, "rb") as handle:
+        size = handle.seek(0, os.SEEK_END)
+        handle.seek(max(0, size - MAX_LOG_READ))
+        return handle.read().decode("utf-8", errors="replace")
+
+
 def run_pdflatex(source: str, *, timeout: float = 60.0, check: bool = True) -> LatexResult:
     """Compile `source` once; with `check`, raise `LatexError` (one line) when it fails."""
     if not have_pdflatex():
@@ -113,6 +133,7 @@ def run_pdflatex(source: str, *, timeout: float = 60.0, check: bool = True) -> L
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # own process group: a timeout kills everything it spawned
+            preexec_fn=_limit_file_size,
         )
         try:
             proc.wait(timeout=timeout)
@@ -120,8 +141,7 @@ def run_pdflatex(source: str, *, timeout: float = 60.0, check: bool = True) -> L
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             raise LatexError(f"pdflatex timed out after {timeout:g} s") from None
-        log_path = Path(tmp, "page.log")
-        log_text = log_path.read_text(encoding="utf-8", errors="replace") if log_path.exists() else ""
+        log_text = _read_log(Path(tmp, "page.log"))
         pdf_path = Path(tmp, "page.pdf")
         pdf = pdf_path.read_bytes() if pdf_path.exists() else None
     log = parse_log(log_text)

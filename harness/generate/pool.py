@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
+from harness.files import write_atomic
 from harness.generate.layouts import PAPERS, PageLayout
 from harness.generate.measure import measure_tables
 from harness.generate.safety import find_unsafe
@@ -179,12 +179,8 @@ def _read_cache(path: Path) -> tuple[list[PoolTable], list[Rejected]] | None:
 
 
 def _write_cache(path: Path, kept: list[PoolTable], rejected: list[Rejected]) -> None:
-    """Atomic (write, then rename): concurrent runs never read a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"kept": [asdict(t) for t in kept], "rejected": [asdict(r) for r in rejected]}),
-                   encoding="utf-8")
-    os.replace(tmp, path)
+    """Atomic: concurrent runs never read a half-written file."""
+    write_atomic(path, json.dumps({"kept": [asdict(t) for t in kept], "rejected": [asdict(r) for r in rejected]}))
 
 
 class TablePool:

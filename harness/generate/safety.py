@@ -1,10 +1,14 @@
 """Reject LaTeX that could touch files, run commands or re-tokenise itself, before compiling.
 
 Used on every table that does not come from our own generator (JSONL pools, harvest). The
-check is lexical and deliberately conservative: with `\\catcode`, `\\csname`, `\\scantokens`
-and `^^` escapes forbidden, a dangerous primitive can only be reached by writing its name,
-so scanning control-sequence names is enough. Comments are scanned too (a false rejection
-is cheap, a missed one is not).
+check is lexical and deliberately conservative. Names can be built at run time only through
+`\\csname` and its wrappers (`\\UseName`, expl3's `\\use:c`, and `\\begin{NAME}`, which
+calls `\\NAME`), so those are refused: `\\csname`, `\\UseName`, `\\ExplSyntaxOn`, `^^`
+escapes, and any environment not on a short allowlist of the ones tables use. What is left
+is scanning control-sequence names: the forbidden list, every pdfTeX `\\pdf...` primitive
+(PDF actions, file access), and any name that mentions input or include. Comments are
+scanned too (a false rejection is cheap, a missed one is not). pdflatex itself runs with
+`openin_any=p`, `openout_any=p`, no shell escape and a file-size limit as a second layer.
 """
 
 from __future__ import annotations
@@ -31,13 +35,27 @@ FORBIDDEN: dict[str, str] = {
         "makeatother", "endlinechar", "newlinechar", "everyeof", "everyjob", "everypar",
         "everyhbox", "everyvbox", "everymath", "everydisplay", "everycr",
     )},
+    **{n: "builds command names at run time" for n in (
+        "UseName", "ExplSyntaxOn", "ExplSyntaxOff", "ExpandArgs", "cs", "lowercase", "uppercase",
+    )},
+    **{n: "floods the log" for n in ("typeout", "message", "wlog", "loop")},
     **{n: "ends or restructures the document" for n in (
         "end{document}", "begin{document}", "dump", "batchmode", "nonstopmode", "scrollmode",
         "errorstopmode", "jobname",
     )},
 }
 
-_CS = re.compile(r"\\([A-Za-z@]+)(\{document\})?(\s*18)?|\\.", re.S)
+_CS = re.compile(r"\\([A-Za-z@]+)(\s*18)?|\\.", re.S)
+_ENV = re.compile(r"\\(begin|end)(?![A-Za-z@])(\s*\{([A-Za-z*]+)\})?")
+# Environments a table may open; any other \begin{X} calls \X, which could be anything.
+ENVIRONMENTS = frozenset({
+    "tabular", "tabular*", "tabularx", "tabulary", "array", "longtable", "longtable*", "NiceTabular",
+    "tblr", "threeparttable", "tablenotes", "minipage", "center", "flushleft", "flushright",
+    "small", "footnotesize", "scriptsize", "tiny", "normalsize", "large", "itemize", "enumerate",
+    "math", "displaymath", "equation", "equation*", "align", "align*", "gathered", "aligned",
+    "cases", "matrix", "pmatrix", "bmatrix", "vmatrix", "smallmatrix", "adjustbox", "makecell",
+    "sideways", "spacing", "singlespace",
+})
 
 
 class UnsafeLatexError(ValueError):
@@ -49,19 +67,40 @@ def find_unsafe(latex: str) -> list[str]:
     reasons: list[str] = []
     if "^^" in latex:
         reasons.append("^^: character-code escape can spell forbidden commands")
+    found: list[tuple[int, str]] = []
     for m in _CS.finditer(latex):
         name = m.group(1)
         if name is None:
             continue
-        key = f"{name}{{document}}" if m.group(2) and name in ("begin", "end") else name
-        why = FORBIDDEN.get(key)
-        if name == "write" and m.group(3):  # \write18 is scanned as \write + 18
+        key, why = name, _why(name)
+        if name == "write" and m.group(2):  # \write18 is scanned as \write + 18
             key, why = "write18", FORBIDDEN["write18"]
         if why:
-            reason = f"\\{key}: {why}"
-            if reason not in reasons:
-                reasons.append(reason)
+            found.append((m.start(), f"\\{key}: {why}"))
+    for m in _ENV.finditer(latex):
+        env = m.group(3)
+        if env is None:
+            found.append((m.start(), f"\\{m.group(1)}: environment name not plain letters (it is built at run time)"))
+        elif env == "document":
+            found.append((m.start(), f"\\{m.group(1)}{{document}}: {FORBIDDEN['end{document}']}"))
+        elif env not in ENVIRONMENTS:
+            found.append((m.start(), f"\\begin{{{env}}}: environment not allowed in a table (it calls \\{env})"))
+    for _, reason in sorted(found):
+        if reason not in reasons:
+            reasons.append(reason)
     return reasons
+
+
+def _why(name: str) -> str | None:
+    """Why the control sequence `name` is refused, or None."""
+    if name in FORBIDDEN:
+        return FORBIDDEN[name]
+    if name.startswith("pdf"):
+        return "pdfTeX primitive (PDF actions, file access)"
+    lowered = name.lower()
+    if "input" in lowered or "include" in lowered:
+        return "reads a file"
+    return None
 
 
 def check_latex(latex: str) -> None:
