@@ -86,6 +86,8 @@ def evaluate_page(
         message = f"{outcome}: {parsed.message or 'no message'}"
         for r in base:
             r.outcome, r.message = outcome, message
+            if judge_fn is not None:
+                r.scores["judge"] = 0.0  # nothing to judge: 0 without a call, as for a missing table
         return base
     if not base:
         return base

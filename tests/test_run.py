@@ -157,3 +157,11 @@ def test_judge_scores_located_tables_and_gives_missing_ones_zero_without_a_call(
     assert [r.scores["judge"] for r in results] == [7.0, 7.0, 0.0]
     assert results[0].extra["judge_errors"] == ["a value moved"]
     assert [r.extra.get("judge_cached") for r in again] == [True, True, None]
+
+
+def test_a_failed_parse_scores_judge_zero_without_a_call(cases, tmp_path, pool):
+    """Nothing to judge: like a missing table, 0 without a request (the endpoint does not exist)."""
+    results = evaluate_page(cases.pages[0], "command:false {pdf}", "teds", cache_dir=tmp_path / "cache", pool=pool,
+                            judge="openai/never-called", judge_options={"api_base": "http://127.0.0.1:9/v1"})
+    assert {r.outcome for r in results} == {"parse_error"}
+    assert all(r.scores == {"judge": 0.0} for r in results)
