@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_generate(sub)
     _add_cases(sub)
     _add_harvest(sub)
+    _add_report(sub)
     return parser
 
 
@@ -60,6 +61,29 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
         return run_import(args)
 
     imp.set_defaults(func=run_import)
+
+
+def _add_report(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("report", help="show a run's leaderboard again, or re-render its report files")
+    p.add_argument("results", help="a results.json written by a benchmark run")
+    p.add_argument("--out", help="write results.json, leaderboard.md and report.html into this folder")
+    p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
+    p.set_defaults(func=_run_report)
+
+
+def _run_report(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from harness.report.aggregate import leaderboard
+    from harness.report.terminal import leaderboard_group
+    from harness.report.write import read_results, write_report
+
+    meta, results = read_results(args.results)
+    Console().print(leaderboard_group(leaderboard(results, primary=args.primary), title=""))
+    if args.out:
+        written = write_report(results, args.out, meta, primary=args.primary)
+        print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())})")
+    return 0
 
 
 def _add_harvest(sub: argparse._SubParsersAction) -> None:

@@ -8,11 +8,13 @@ Every cache and report writer uses this one helper (temp file in the same folder
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -57,3 +59,12 @@ def locked(path: Path | str) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def read_json(path: Path | str) -> Any:
+    """A JSON file's content; a one-line `ValueError` naming the file when it is not JSON."""
+    path = Path(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None

@@ -64,3 +64,18 @@ def test_bad_inputs_give_one_line_errors(tmp_path: Path) -> None:
     assert "\n" not in str(info.value)
     with pytest.raises(ValueError, match="primary metric 'judge' is in no result"):
         write_report(sample_results(n_pages=2), tmp_path / "x", META, primary="judge")
+
+
+def test_cli_report_shows_the_leaderboard_and_re_renders_the_files(tmp_path: Path, capsys) -> None:
+    from harness.cli import main
+
+    results = sample_results(n_pages=3)
+    first = write_report(results, tmp_path / "run", META)
+    assert main(["report", str(first["json"]), "--out", str(tmp_path / "again")]) == 0
+    out = capsys.readouterr().out
+    assert "semantic" in out and "found" in out and "again" in out
+    meta, back = read_results(tmp_path / "again" / "results.json")
+    assert meta == read_results(first["json"])[0]
+    assert [r.to_dict() for r in back] == [r.to_dict() for r in read_results(first["json"])[1]]
+    assert (tmp_path / "again" / "report.html").is_file()
+    assert main(["report", str(tmp_path / "missing.json")]) == 1

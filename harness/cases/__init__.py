@@ -10,11 +10,12 @@ blocks become cases.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from harness.files import read_json
 
 if TYPE_CHECKING:  # kept out of import time: the pytest plugin imports this module at start-up
     from harness.table import Table
@@ -102,10 +103,7 @@ def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES) 
 def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
     if not pdf.is_file():
         raise ValueError(f"{gt_path}: its PDF {pdf.name} is missing")
-    try:
-        record = json.loads(gt_path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{gt_path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+    record = read_json(gt_path)
     blocks = record.get("blocks") if isinstance(record, dict) else record
     if not isinstance(blocks, list) or not all(isinstance(b, dict) for b in blocks):
         raise ValueError(f"{gt_path}: expected a list of blocks ({{\"type\": ..., \"data\": ...}})")

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness import __version__
+from harness.files import read_json
 from harness.generate import GENERATOR_VERSION
 from harness.generate.page import Page, PageError, build_page, derive_seed
 
@@ -156,10 +157,7 @@ def load_manifest(folder: Path | str) -> dict:
     path = Path(folder) / MANIFEST
     if not path.is_file():
         raise ValueError(f"{folder} is not a case set: {MANIFEST} is missing")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+    manifest = read_json(path)
     if manifest.get("format") != FORMAT:
         raise ValueError(f"{path}: unknown format {manifest.get('format')!r}, expected {FORMAT!r}")
     return manifest
