@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.generate.pool import PoolTable, Rejected, vet_tables
+from harness.generate.stats import brace_group
 
 MAX_MEMBER_BYTES = 20_000_000  # a .tex larger than this is not a paper
 MAX_EXPANSION = 8  # rounds of macro expansion (nested macros)
@@ -120,36 +121,13 @@ def _from_tar(path: Path, name: str) -> list[tuple[str, str]]:
 # -- macros ----------------------------------------------------------------------------------
 
 
-def _group(text: str, i: int) -> tuple[str, int] | None:
-    """The balanced {...} at text[i] (after spaces): its content and the index after it."""
-    while i < len(text) and text[i] in " \t\n":
-        i += 1
-    if i >= len(text) or text[i] != "{":
-        return None
-    depth = 0
-    j = i
-    while j < len(text):
-        ch = text[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return text[i + 1 : j], j + 1
-        j += 1
-    return None
-
-
 def find_macros(text: str) -> dict[str, tuple[int, str | None, str]]:
     """name -> (number of arguments, default of an optional first one, body) of simple macros."""
     macros: dict[str, tuple[int, str | None, str]] = {}
     for m in _NEWCOMMAND.finditer(text):
         i = m.end()
         if text.startswith("{", i):
-            g = _group(text, i)
+            g = brace_group(text, i)
             if g is None:
                 continue
             name, i = g[0].strip(), g[1]
@@ -167,15 +145,15 @@ def find_macros(text: str) -> dict[str, tuple[int, str | None, str]]:
             dm = re.match(r"\s*\[([^\]]*)\]", text[i:])
             if dm:
                 default, i = dm.group(1), i + dm.end()
-        body = _group(text, i)
+        body = brace_group(text, i)
         if body is not None:
             macros[name[1:]] = (nargs, default, body[0])
     for m in _DEF.finditer(text):
-        body = _group(text, m.end() - 1)
+        body = brace_group(text, m.end() - 1)
         if body is not None:
             macros[m.group(1)] = (0, None, body[0])
     for m in _MATHOP.finditer(text):
-        body = _group(text, m.end() - 1)
+        body = brace_group(text, m.end() - 1)
         if body is not None:
             macros[m.group(1)] = (0, None, f"\\operatorname{{{body[0]}}}")
     return macros
@@ -199,7 +177,7 @@ def expand_macros(latex: str, macros: dict[str, tuple[int, str | None, str]]) ->
                 args.append(om.group(1) if om else default)
                 i += om.end() if om else 0
             while len(args) < nargs:
-                g = _group(latex, i)
+                g = brace_group(latex, i)
                 if g is None:
                     break
                 args.append(g[0])
@@ -257,7 +235,7 @@ def strip_non_content(latex: str) -> str:
             m = pat.search(latex)
             if not m:
                 break
-            g = _group(latex, m.end())
+            g = brace_group(latex, m.end())
             end = g[1] if g else m.end()
             latex = latex[: m.start()] + latex[end:]
     return latex

@@ -22,19 +22,39 @@ _NUMERIC = re.compile(  # 71.2, -3, (0.5), 12,345, 1e-4, 45%, 71.2±0.3, 3.2×10
 )
 
 
-def _group(text: str, i: int) -> tuple[str, int]:
-    """The balanced `{...}` group starting at text[i] == '{' and the index after it."""
+def brace_group(text: str, i: int) -> tuple[str, int] | None:
+    """The balanced {...} at text[i] (after spaces): its content and the index after it.
+
+    A backslash escapes the next character (`\\{`, `\\}`, and `\\\\` before a brace).
+    None when no group starts there or it never closes.
+    """
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if i >= len(text) or text[i] != "{":
+        return None
     depth = 0
-    for j in range(i, len(text)):
-        if text[j] == "\\":
+    j = i
+    while j < len(text):
+        ch = text[j]
+        if ch == "\\":
+            j += 2
             continue
-        if text[j] == "{" and (j == 0 or text[j - 1] != "\\"):
+        if ch == "{":
             depth += 1
-        elif text[j] == "}" and text[j - 1] != "\\":
+        elif ch == "}":
             depth -= 1
             if depth == 0:
                 return text[i + 1 : j], j + 1
-    raise ValueError("unbalanced braces in tabular")
+        j += 1
+    return None
+
+
+def _group(text: str, i: int) -> tuple[str, int]:
+    """`brace_group`, for a tabular that must have one: unbalanced braces are an error."""
+    found = brace_group(text, i)
+    if found is None:
+        raise ValueError("unbalanced braces in tabular")
+    return found
 
 
 def split_tabular(latex: str) -> list[list[str]]:
