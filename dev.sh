@@ -6,13 +6,14 @@
 #   ./dev.sh speed [pytest args]   the metric speed benchmarks (pytest-benchmark)
 #   ./dev.sh setup                 install only
 #
-# System packages (TeX Live, poppler-utils, chromium) come from apt when run as root and
+# System packages (TeX Live, poppler-utils, chromium, tesseract-ocr) come from apt when run as root and
 # missing; Python packages go into .venv/ at the repo root.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 APT_PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-science
-              texlive-fonts-recommended lmodern tex-gyre poppler-utils chromium)
+              texlive-fonts-recommended lmodern tex-gyre poppler-utils chromium
+              tesseract-ocr tesseract-ocr-eng)
 
 setup_system() {
     local missing=0
@@ -20,14 +21,15 @@ setup_system() {
     command -v pdftoppm >/dev/null || missing=1
     kpsewhich tgtermes.sty >/dev/null 2>&1 || missing=1
     command -v chromium >/dev/null || missing=1
+    command -v tesseract >/dev/null || missing=1
     if [ "$missing" = 1 ]; then
         if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-            echo "dev.sh: installing TeX Live, poppler-utils and chromium from apt (about 2 min)" >&2
+            echo "dev.sh: installing TeX Live, poppler-utils, chromium and tesseract-ocr from apt (about 2 min)" >&2
             apt-get update -qq
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
                 "${APT_PACKAGES[@]}" >/dev/null
         else
-            echo "dev.sh: TeX Live / poppler-utils / chromium missing and not root: tests needing them will skip" >&2
+            echo "dev.sh: TeX Live / poppler-utils / chromium / tesseract-ocr missing and not root: tests needing them will skip" >&2
         fi
     fi
 }

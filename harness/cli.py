@@ -29,7 +29,12 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=1, help="pages compiled in parallel")
     p.add_argument("--pool", metavar="FILE.jsonl",
                    help="external tables ({\"latex\": ...} per line, e.g. from `harvest`): each table slot "
-                        "takes a fitting pool table of its class, else a built-in one")
+                        "takes a fitting pool table of its class, else a built-in one; with --track formulas|mixed "
+                        "a formula pool ({\"latex\": ..., \"kind\": \"inline\"|\"display\"}, from `harvest --formulas`)")
+    p.add_argument("--track", choices=("tables", "formulas", "mixed"), default="tables",
+                   help="what the pages hold: tables (default), inline and display formulas, or formulas "
+                        "with 1-3 tables per page")
+    _add_variant_options(p, "each page is compiled, then replaced by its image-only version (no text layer)")
 
     def run(args: argparse.Namespace) -> int:
         from harness.generate.commands import run_generate
@@ -43,11 +48,13 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("cases", help="inspect case sets")
     cases = p.add_subparsers(dest="cases_command", metavar="ACTION", required=True)
     info = cases.add_parser("info", help="counts, size and sha256 check of a case-set folder")
-    info.add_argument("dir", help="a case-set folder")
+    info.add_argument("dir", help="a case-set folder, or a set name in cases/ (as --cases takes)")
 
     def run(args: argparse.Namespace) -> int:
+        from harness.cases import resolve_case_set
         from harness.generate.commands import run_cases_info
 
+        args.dir = str(resolve_case_set(args.dir))  # `synth-v1` means what `--cases=synth-v1` means
         return run_cases_info(args)
 
     info.set_defaults(func=run)
@@ -61,11 +68,36 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
         return run_import(args)
 
     imp.set_defaults(func=run_import)
+    twin = cases.add_parser("variant", help="a scanned/photographed twin of a case set: same tables, "
+                                            "image-only pages (needs poppler, not TeX)")
+    twin.add_argument("src", help="a tablebench case set (folder or name in cases/)")
+    twin.add_argument("--out", required=True, help="an empty or new folder for the twin")
+    twin.add_argument("--pages", type=int, default=None, help="only the first N pages")
+    twin.add_argument("--seed", type=int, default=None, help="variant seed (default: the source set's seed)")
+    _add_variant_options(twin, "the degradation applied to every page", required=True)
+
+    def run_variant(args: argparse.Namespace) -> int:
+        from harness.cases import resolve_case_set
+        from harness.cases.twin import run_variant
+
+        args.src = str(resolve_case_set(args.src))
+        return run_variant(args)
+
+    twin.set_defaults(func=run_variant)
+
+
+def _add_variant_options(p: argparse.ArgumentParser, what: str, required: bool = False) -> None:
+    from harness.generate.variants import DEFAULT_DPI, VARIANTS
+
+    p.add_argument("--variant", choices=VARIANTS, default=None, required=required,
+                   help=f"scan or photo: {what}; seeded, recorded in the ground truth")
+    p.add_argument("--dpi", type=int, default=DEFAULT_DPI, help="raster resolution of variant pages (default %(default)s)")
 
 
 def _add_report(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("report", help="show a run's leaderboard again, or re-render its report files")
-    p.add_argument("results", help="a results.json written by a benchmark run")
+    p = sub.add_parser("report", help="show a run's leaderboard again, or re-render its report files; "
+                                      "`report merge DIR... --out DIR` merges shard runs")
+    p.add_argument("results", help="a results.json written by a benchmark run, or the run's report folder")
     p.add_argument("--out", help="write results.json, leaderboard.md and report.html into this folder")
     p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
     p.set_defaults(func=_run_report)
@@ -74,12 +106,12 @@ def _add_report(sub: argparse._SubParsersAction) -> None:
 def _run_report(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from harness.report.aggregate import leaderboard
-    from harness.report.terminal import leaderboard_group
+    from harness.report.aggregate import boards
+    from harness.report.terminal import tracks_group
     from harness.report.write import read_results, write_report
 
     meta, results = read_results(args.results)
-    Console().print(leaderboard_group(leaderboard(results, primary=args.primary), title=""))
+    Console().print(tracks_group(boards(results, primary=args.primary)))
     if args.out:
         written = write_report(results, args.out, meta, primary=args.primary)
         print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())})")
@@ -91,8 +123,14 @@ def _add_harvest(sub: argparse._SubParsersAction) -> None:
     p.add_argument("src", help="a .tex, .tar.gz or .gz file, or a folder of them (searched recursively)")
     p.add_argument("--out", required=True, help="the pool file to write (JSONL), for `generate --pool`")
     p.add_argument("-v", "--verbose", action="store_true", help="list every rejected table with its reason")
+    p.add_argument("--formulas", action="store_true",
+                   help="harvest inline and display formulas instead of tables (a pool for `generate --track formulas`)")
 
     def run(args: argparse.Namespace) -> int:
+        if args.formulas:
+            from harness.generate.formula_harvest import run_formula_harvest
+
+            return run_formula_harvest(args)
         from harness.generate.harvest import run_harvest
 
         return run_harvest(args)
@@ -108,6 +146,9 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print {name: {pearson, spearman, kendall, ci95, n}}")
+    p.add_argument("--cv", action="store_true",
+                   help="cross-validate the semantic score instead: leave one ground-truth table out, choose every "
+                        "constant of the score on the other tables, score the held-out one (CIs resample tables)")
     p.add_argument("--judge", metavar="MODEL", default=None,
                    help="also correlate an LLM judge (litellm model string; keys from the environment)")
     p.add_argument("--judge-variant", default="tuned", choices=("tuned", "tuned_no_cot", "naive"),
@@ -126,6 +167,12 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
 
     metrics = parse_metric_list(args.metrics) if args.metrics else []
     pairs = load_rated_pairs(args.file)
+    if args.cv:
+        from harness.metaeval import cross_validate, cv_report
+
+        result = cross_validate(pairs, n_boot=args.bootstrap, seed=args.seed)
+        print(json.dumps(result, indent=2) if args.json else cv_report(result))
+        return 0
     scorers = recomputed_scorers(metrics)
     if args.judge:
         from harness.judge import judge_scorer
@@ -146,6 +193,15 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:2] == ["report", "merge"]:  # shard runs -> one report: its own options (harness.report.merge)
+        from harness.report.merge import run_merge
+
+        try:
+            return run_merge(argv[2:])
+        except (ValueError, OSError) as exc:
+            print(f"tablebench: error: {exc}", file=sys.stderr)
+            return 1
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.func is None:

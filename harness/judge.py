@@ -12,6 +12,10 @@ variants are selectable, to measure that sensitivity:
 - "tuned_no_cot": the same instructions, score only (`{"score": n}`).
 - "naive": a one-line request for a 0-10 similarity score (`{"score": n}`).
 
+Formulas have their own prompt (`judge_formula`: correctness, completeness, semantic
+equivalence; the formula's kind, inline or display, is said; its own prompt version), with
+the same answer schema, variants, re-asking and cache.
+
 The ground truth goes in as its LaTeX, the extraction as the literal text the locator
 matched. An empty extraction scores 0 without a call; an answer without a usable score is
 re-asked, then reported as an error with `score=None` — never a silent 0.
@@ -201,3 +205,89 @@ def judge_scorer(pairs: Sequence[tuple[str, str]], model: str, *, variant: str =
         print(f"judge failures ({len(failed)}), first: {failed[0]}", file=sys.stderr)
     name = f"judge:{model}" if variant == "tuned" else f"judge[{variant}]:{model}"
     return name, lambda gt_latex, extraction: scores.get((gt_latex, extraction))
+
+
+# -- formulas ------------------------------------------------------------------------------------
+FORMULA_PROMPT_VERSION = "judge-formula-2026.11-1"  # bump on any formula prompt change (cache key)
+FORMULA_KINDS = ("inline", "display")
+
+_FORMULA_CRITERIA = """\
+You are a strict evaluator of mathematical formula extraction from PDF documents. You receive
+a ground-truth formula written in LaTeX and the formula that a PDF parser extracted from the
+rendered page (as LaTeX, MathML, or plain text with Unicode symbols). The formula was set
+{where}. Decide how faithfully the extraction represents the ground truth.
+
+Judge on these criteria:
+1. Correctness: every symbol, variable, index, exponent, operator, sign, relation, delimiter
+   and number is right and sits in the right place (a subscript is not an exponent; a fraction
+   keeps its numerator and denominator).
+2. Completeness: no term, factor, limit, condition, row or equation part is missing, and
+   nothing is added that is not in the ground truth.
+3. Semantic equivalence: notation that typesets to the same mathematics is not an error:
+   \\frac vs \\dfrac, extra or missing braces, spacing commands, \\left/\\right, \\operatorname
+   vs a named operator, equivalent symbol macros (\\le vs \\leq), Unicode symbols for LaTeX
+   macros, different delimiters ($...$, \\(...\\), $$...$$, equation environments).
+
+Scale: 10 = mathematically identical; 7-9 = minor notational issues that do not change the
+meaning; 4-6 = some symbols, indices or terms wrong or missing, the formula still recognisable;
+1-3 = meaning largely lost; 0 = unrelated, unusable or empty."""
+
+_FORMULA_TUNED = _FORMULA_CRITERIA + f"""
+
+First list the concrete errors you find, most severe first, at most {MAX_ERRORS}, each one
+sentence that names the affected symbols or terms (an empty list if there are none).
+Then give the score as a number from 0 to 10.
+Answer with only a JSON object: {{{{"errors": ["...", ...], "score": <0-10>}}}}"""
+
+_FORMULA_NO_COT = _FORMULA_CRITERIA + """
+
+Give the score as a number from 0 to 10 without any explanation.
+Answer with only a JSON object: {{"score": <0-10>}}"""
+
+_FORMULA_NAIVE = """\
+Rate how similar the extracted formula is to the ground-truth formula, from 0 (completely
+different) to 10 (identical). Answer with only a JSON object: {"score": <0-10>}"""
+
+FORMULA_SYSTEM_PROMPTS = {"tuned": _FORMULA_TUNED, "tuned_no_cot": _FORMULA_NO_COT, "naive": _FORMULA_NAIVE}
+_WHERE = {"inline": "inline, inside a sentence", "display": "as a display (on its own lines)"}
+EMPTY_FORMULA_ERROR = "The extraction is empty: no formula was produced."
+
+
+def formula_messages(gt_latex: str, extraction: str, kind: str = "display",
+                     variant: str = "tuned") -> list[dict[str, str]]:
+    """The chat messages the judge model sees for one (ground-truth formula, extraction) pair."""
+    if variant not in FORMULA_SYSTEM_PROMPTS:
+        raise ValueError(f"unknown judge variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    if kind not in FORMULA_KINDS:
+        raise ValueError(f"unknown formula kind {kind!r}; choose one of {', '.join(FORMULA_KINDS)}")
+    system = FORMULA_SYSTEM_PROMPTS[variant]
+    system = system.format(where=_WHERE[kind]) if variant != "naive" else system
+    user = (f"Ground-truth formula (LaTeX):\n<ground_truth>\n{gt_latex.strip()}\n</ground_truth>\n\n"
+            f"Extracted formula:\n<extraction>\n{extraction.strip()}\n</extraction>")
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def judge_formula(gt_latex: str, extraction: str | None, model: str, *, kind: str = "display",
+                  variant: str = "tuned", cache_dir: Path | None = None, **llm_options: Any) -> JudgeResult:
+    """Rate an extracted formula against its LaTeX ground truth on 0-10, as `judge_table` does tables.
+
+    Same answer schema, re-asking and caching as the table judge; the prompt (correctness,
+    completeness, semantic equivalence) and its version are the formula ones, and `kind`
+    (inline / display) tells the model how the formula was set.
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown judge variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    if not isinstance(gt_latex, str) or not gt_latex.strip():
+        raise ValueError("judge_formula needs the ground-truth formula's LaTeX")
+    messages = formula_messages(gt_latex, "-", kind, variant)  # checks kind before any early return
+    if extraction is None or not str(extraction).strip():
+        return JudgeResult(score=0.0, errors=[EMPTY_FORMULA_ERROR])
+    messages = formula_messages(gt_latex, str(extraction), kind, variant)
+    try:
+        response = complete(model, messages, prompt_version=f"{FORMULA_PROMPT_VERSION}/{variant}",
+                            schema=SCHEMAS[variant], check=lambda data: read_verdict(data, variant),
+                            cache_dir=cache_dir, **llm_options)
+    except LLMError as exc:
+        return JudgeResult(score=None, error=str(exc), cost=exc.cost)
+    score, errors = response.data
+    return JudgeResult(score=score, errors=errors, cost=response.cost, cached=response.cached)

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.files import locked, write_atomic
+from harness.messages import one_line as _one_line
 
 CACHE_FORMAT = 1
 DEFAULT_CONCURRENCY = 4
@@ -184,11 +185,6 @@ def _balanced(text: str, start: int) -> str | None:
             if not stack:
                 return text[start:i + 1]
     return None
-
-
-def _one_line(text: object, limit: int = 300) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 # -- response formats ----------------------------------------------------------------------

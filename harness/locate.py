@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from harness.messages import one_line
 from harness.readers import read_tables
 from harness.table import Cell, NoTableError, Table
 
@@ -157,7 +158,7 @@ def candidates(output: str) -> tuple[list[Table], str]:
     except NoTableError:
         return [], "no table candidates in the output"
     except Exception as exc:  # noqa: BLE001 - garbage output must not end a benchmark run
-        return [], f"no table candidates: the reader failed ({type(exc).__name__}: {_first_line(exc)})"
+        return [], f"no table candidates: the reader failed ({type(exc).__name__}: {one_line(exc, 200)})"
     if found and all(t.fmt in _STRUCTURED for t in found):
         found = sorted(found + _plain_outside(output, found), key=_span_key)
     return found, "" if found else "no table candidates in the output"
@@ -180,10 +181,6 @@ def _plain_outside(output: str, tables: list[Table]) -> list[Table]:
 
 def _span_key(table: Table) -> tuple[int, int]:
     return table.span or (0, 0)
-
-
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).splitlines() or [""])[0][:200]
 
 
 # -- locating -------------------------------------------------------------------------------

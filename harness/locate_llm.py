@@ -28,6 +28,7 @@ from typing import Any
 
 from harness.llm import LLMError, complete
 from harness.locate import Located, candidates, locate_tables, profile, similarity
+from harness.messages import one_line
 from harness.readers import read_tables
 from harness.readers.latex import read_latex
 from harness.table import Cell, NoTableError, Table
@@ -256,7 +257,7 @@ def locate_tables_llm(gt_latex: list[str], output: str, model: str, *, gt_tables
         spend["requests"] += exc.attempts
         if not fallback:
             raise
-        reason = " ".join(str(exc).split())[:200]
+        reason = one_line(exc, 200)
         out = locate_tables(gt_tables, output)
         for loc in out:
             loc.note = "; ".join(filter(None, [f"LLM locator failed ({reason}): offline locator used", loc.note]))

@@ -6,8 +6,14 @@ pages while it behaves. Every way of failing becomes an outcome — ok / error /
 empty with a one-line message — and the run goes on.
 
 Why the cache: parsing dominates a benchmark run. Results are keyed by parser name,
-version, config and the PDF's sha256, written atomically (temp file + rename) under a
-per-key lock, so a killed run resumes and concurrent pytest-xdist workers parse a page once.
+version, config, the content of the parser's code (`parsers.fingerprint`) and the PDF's
+sha256, written atomically (temp file + rename) under a per-key lock, so a killed run
+resumes and concurrent pytest-xdist workers parse a page once. An entry that does not
+read back as a well-formed result of that very key is treated as absent and overwritten.
+
+Why a scratch folder per worker: a killed parser cannot clean up after itself, so each
+worker gets its own TMPDIR, removed by this process whenever the worker ends (and by a
+detached cleaner when this process itself is killed).
 """
 
 from __future__ import annotations
@@ -16,21 +22,27 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from harness.files import locked, write_atomic
-from parsers.base import Parser
+from harness.messages import one_line
+from parsers.base import Parser, amount
+from parsers.fingerprint import code_stamp, sha256_file
+
+__all__ = ["OUTCOMES", "ParseCache", "ParseResult", "ParseRunner", "cache_key", "one_line", "parse_pdf",
+           "settle", "sha256_file"]
 
 OUTCOMES = ("ok", "error", "timeout", "empty")
 DEFAULT_TIMEOUT = 120.0  # seconds per page
@@ -58,27 +70,53 @@ class ParseResult:
     def to_json(self) -> str:
         data = asdict(self)
         data.pop("cached")
-        return json.dumps(data, ensure_ascii=False)
+        return json.dumps(data, ensure_ascii=False, default=str)
 
     @classmethod
     def from_json(cls, text: str) -> ParseResult:
-        return cls(**json.loads(text), cached=True)
+        """A stored result; ValueError (one line) when the JSON is not a well-formed result."""
+        data = json.loads(text)
+        problem = entry_problem(data)
+        if problem:
+            raise ValueError(f"not a parse result: {problem}")
+        return cls(**data, cached=True)
 
 
 # -- keys and the on-disk cache -------------------------------------------------------
-@lru_cache(maxsize=4096)
-def _sha256(path: str, mtime_ns: int, size: int) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+_FIELDS = {"outcome": str, "text": str, "message": str, "meta": dict, "parser": str, "version": str,
+           "config": dict, "pdf_sha256": str}
 
 
-def sha256_file(path: Path) -> str:
-    """The file's sha256, memoised on (path, mtime, size) so a session hashes each PDF once."""
-    stat = path.stat()
-    return _sha256(str(path), stat.st_mtime_ns, stat.st_size)
+def entry_problem(data: Any) -> str:
+    """Why `data` (a decoded cache file) is not a result this module could have written, or "".
+
+    Checks what later steps rely on without asking: field names and types, a known outcome,
+    text only for "ok" (and no control characters), finite `seconds` / `cost` (and
+    `timeout` for a timeout) >= 0. A hand-edited or foreign file fails here and is recomputed.
+    """
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not an object"
+    if set(data) != set(_FIELDS):
+        return f"fields {sorted(map(str, data))}, expected {sorted(_FIELDS)}"
+    for key, kind in _FIELDS.items():
+        if not isinstance(data[key], kind):
+            return f"{key} is a {type(data[key]).__name__}, not a {kind.__name__}"
+    outcome, text, meta = data["outcome"], data["text"], data["meta"]
+    if outcome not in OUTCOMES:
+        return f"unknown outcome {outcome!r:.40}"
+    if (outcome == "ok") != bool(text.strip()):
+        return f"outcome {outcome} with {'no ' if not text.strip() else ''}text"
+    if _STRIP.search(text):
+        return "control characters in the text"
+    needed = ("seconds", "cost", "timeout") if outcome == "timeout" else ("seconds", "cost")
+    for key in needed:
+        if key not in meta:
+            return f"meta lacks {key}"
+        try:
+            amount(meta[key], f"meta {key}")
+        except ValueError as exc:
+            return str(exc)
+    return ""
 
 
 def parser_config(parser: Parser) -> dict[str, Any]:
@@ -86,9 +124,19 @@ def parser_config(parser: Parser) -> dict[str, Any]:
     return dict(getattr(parser, "config", None) or {})
 
 
-def cache_key(parser: Parser, pdf_sha256: str) -> str:
-    """Hex key of (name, version, config, PDF content): any change is a cache miss."""
-    ident = {"name": parser.name, "version": parser.version, "config": parser_config(parser), "pdf": pdf_sha256}
+def _plain(value: Any) -> Any:
+    """`value` as it reads back from the cache's JSON (tuples become lists, odd types str)."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def cache_key(parser: Parser, pdf_sha256: str, code: str | None = None) -> str:
+    """Hex key of (name, version, config, parser code, PDF content): any change is a miss.
+
+    `code` is `parsers.fingerprint.code_stamp(parser)`, computed here when not given (a
+    runner computes it once): a parser's source edited without a version bump re-parses.
+    """
+    ident = {"name": parser.name, "version": parser.version, "config": parser_config(parser),
+             "code": code_stamp(parser) if code is None else code, "pdf": pdf_sha256}
     return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
 
 
@@ -107,12 +155,17 @@ class ParseCache:
     def path(self, parser: Parser, key: str) -> Path:
         return self.root / _slug(parser.name) / key[:2] / f"{key}.json"
 
-    def get(self, path: Path) -> ParseResult | None:
-        """The stored result, or None when absent or unreadable (then it is recomputed)."""
+    def get(self, path: Path, expect: dict[str, Any] | None = None) -> ParseResult | None:
+        """The stored result, or None when absent, unreadable or malformed (then it is
+        recomputed and overwritten); `expect` maps fields to the values this key stands for,
+        so an entry copied or edited under another key is not served either. Never raises."""
         try:
-            return ParseResult.from_json(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError, TypeError):
+            hit = ParseResult.from_json(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError, TypeError, RecursionError):
             return None
+        if expect and any(_plain(getattr(hit, k)) != _plain(v) for k, v in expect.items()):
+            return None
+        return hit
 
     def put(self, path: Path, result: ParseResult) -> None:
         """Write via a temp file in the same folder + os.replace: readers never see half a file."""
@@ -126,10 +179,27 @@ class ParseCache:
 
 
 # -- turning whatever a parser returned into an outcome ------------------------------
-def one_line(text: object, limit: int = 300) -> str:
-    """A message on one line, capped: parsers raise multi-page tracebacks and HTML errors."""
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def clean_meta(meta: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """(meta fit for JSON, problem): `seconds` / `cost` must be finite numbers >= 0 (else the
+    problem names them and the page is an error: a NaN cost would poison every total), other
+    keys that JSON cannot hold are dropped and listed under `meta_dropped`."""
+    for key in ("seconds", "cost"):
+        if key in meta:
+            try:
+                meta[key] = amount(meta[key], f"parser meta {key}")
+            except ValueError as exc:
+                return {}, str(exc)
+    try:
+        return json.loads(json.dumps(meta, allow_nan=False, default=str)), ""
+    except (TypeError, ValueError, RecursionError):
+        pass
+    kept: dict[str, Any] = {}
+    for key, value in meta.items():
+        try:
+            kept[str(key)] = json.loads(json.dumps(value, allow_nan=False, default=str))
+        except (TypeError, ValueError, RecursionError):
+            kept.setdefault("meta_dropped", []).append(str(key))
+    return kept, ""
 
 
 def settle(raw: Any, max_chars: int = MAX_CHARS) -> tuple[str, str, str, dict[str, Any]]:
@@ -138,7 +208,10 @@ def settle(raw: Any, max_chars: int = MAX_CHARS) -> tuple[str, str, str, dict[st
     Text longer than `max_chars` is cut (outcome ok, message says so); text that is mostly
     control or undecodable characters is an error; stray control characters are dropped.
     """
-    text, meta = (raw.text, dict(raw.meta or {})) if hasattr(raw, "text") else (raw, {})
+    text, meta = (raw.text, raw.meta) if hasattr(raw, "text") else (raw, {})
+    meta, problem = clean_meta(dict(meta) if isinstance(meta, dict) else {})
+    if problem:
+        return "error", "", problem, {}
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", errors="replace")
     if not isinstance(text, str):
@@ -162,20 +235,32 @@ def settle(raw: Any, max_chars: int = MAX_CHARS) -> tuple[str, str, str, dict[st
 
 
 # -- the worker process -----------------------------------------------------------------
-def _watch_parent(ppid: int) -> None:
-    """Kill this worker's process group when the parent is gone (killed run, Ctrl-C)."""
+SCRATCH_PREFIX = "tablebench-worker-"
+_CLEANER_CODE = ("import shutil, sys, time\nfor _ in range(5):\n    time.sleep(0.5)\n"
+                 "    shutil.rmtree(sys.argv[1], ignore_errors=True)")
+
+
+def _watch_parent(ppid: int, scratch: str) -> None:
+    """When the parent is gone (killed run): start a detached cleaner for this worker's
+    scratch folder (it outlives the kill that follows), then kill this process group."""
     while True:
         time.sleep(1.0)
         if os.getppid() != ppid:
+            if scratch:
+                try:
+                    subprocess.Popen([sys.executable, "-c", _CLEANER_CODE, scratch], start_new_session=True,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                except OSError:
+                    pass
             os.killpg(0, signal.SIGKILL)
 
 
-def _worker_entry(fd: int) -> None:
+def _worker_entry(fd: int, scratch: str = "") -> None:
     """Child process entry: receive the pickled parser, prepare it, then serve pages."""
     from multiprocessing.connection import Connection
 
     conn = Connection(fd)
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_watch_parent, args=(os.getppid(), scratch), daemon=True).start()
     try:
         parser, max_chars = conn.recv()
         prepare = getattr(parser, "prepare", None)
@@ -206,7 +291,7 @@ def _worker_entry(fd: int) -> None:
             conn.send(("error", "", one_line(f"parser meta cannot be sent: {exc}"), {}))
 
 
-_CHILD_CODE = "import sys; from harness.parse import _worker_entry; _worker_entry(int(sys.argv[1]))"
+_CHILD_CODE = "import sys; from harness.parse import _worker_entry; _worker_entry(int(sys.argv[1]), sys.argv[2])"
 
 
 def _death_message(exitcode: int | None) -> str:
@@ -229,19 +314,33 @@ class _Worker:
 
     A plain `python -c` child (not multiprocessing's spawn, which re-runs the caller's
     `__main__`), in its own session so a kill reaches everything the parser started, and
-    talking over a socketpair so the parser's own stdout stays free.
+    talking over a socketpair so the parser's own stdout stays free. Its TMPDIR is a fresh
+    folder that `kill` removes, whatever the parser left there.
     """
 
     def __init__(self, parser: Parser, max_chars: int, startup_timeout: float) -> None:
         from multiprocessing.connection import Connection
 
+        try:
+            self.scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX)
+        except OSError as exc:
+            raise _WorkerGone("error", one_line(f"cannot create a temp folder for the parser: {exc}")) from None
         ours, theirs = socket.socketpair()
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-        self.process = subprocess.Popen(
-            [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno())],
-            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env, start_new_session=True,
-        )
-        theirs.close()
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+                   TMPDIR=self.scratch, TEMP=self.scratch, TMP=self.scratch)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno()), self.scratch],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+            )
+        except BaseException as exc:
+            ours.close()
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            if isinstance(exc, OSError):
+                raise _WorkerGone("error", one_line(f"cannot start a parser process: {exc}")) from None
+            raise
+        finally:
+            theirs.close()
         self.conn = Connection(ours.detach())
         try:
             self.conn.send((parser, max_chars))
@@ -281,7 +380,8 @@ class _Worker:
             return self.process.returncode
 
     def kill(self) -> None:
-        """SIGKILL the worker's whole process group, then reap it."""
+        """SIGKILL the worker's whole process group, reap it, remove its scratch folder.
+        Idempotent: every path that gives up on a worker may call it."""
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -289,6 +389,7 @@ class _Worker:
                 self.process.kill()
         self.process.wait()
         self.conn.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def stop(self) -> None:
         """Ask the worker to exit; kill it if it does not within a second."""
@@ -335,6 +436,7 @@ class ParseRunner:
         self._idle: list[_Worker] = []
         self._lock = threading.Lock()
         self._broken = ""  # prepare() failed: every page gets this error without a respawn
+        self._code = code_stamp(parser) if self.cache is not None else ""
 
     def __enter__(self) -> ParseRunner:
         return self
@@ -357,9 +459,11 @@ class ParseRunner:
         sha = sha256_file(pdf)
         if self.cache is None or not getattr(self.parser, "cacheable", True):
             return self._compute(pdf, sha)
-        path = self.cache.path(self.parser, cache_key(self.parser, sha))
+        path = self.cache.path(self.parser, cache_key(self.parser, sha, self._code))
+        expect = {"parser": self.parser.name, "version": self.parser.version,
+                  "config": parser_config(self.parser), "pdf_sha256": sha}
         with self.cache.lock(path):
-            hit = self.cache.get(path)
+            hit = self.cache.get(path, expect)
             if hit is not None and self._usable(hit):
                 return hit
             result = self._compute(pdf, sha)
@@ -416,10 +520,18 @@ class ParseRunner:
                     raise
             answer = worker.ask(pdf, self.timeout)
         except _WorkerGone as gone:
+            if worker is not None:
+                worker.kill()
             return gone.outcome, "", str(gone), {}
+        except BaseException:  # Ctrl-C (or a bug) mid-page: the worker and its files go too
+            if worker is not None:
+                worker.kill()
+            raise
         if worker.alive:
             with self._lock:
                 self._idle.append(worker)
+        else:
+            worker.kill()
         return answer
 
 

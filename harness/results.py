@@ -1,6 +1,8 @@
 """The result of one benchmark case, as plain data that crosses processes and lands in files.
 
-One `TableResult` per (parser, page, ground-truth table). The plugin records it as a test
+One `TableResult` per (parser, page, ground-truth item): an item is a table or a formula
+(`kind`); for a formula, `table` is its index among the page's formulas, `complexity` its
+kind of formula (inline / display), `gt_latex` / `matched_text` the two formulas. The plugin records it as a test
 property (JSON), so it survives xdist and junit XML; the report aggregates lists of them.
 """
 
@@ -8,12 +10,15 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
-OUTCOMES = ("ok", "missing", "parse_error", "timeout", "empty")
+# ok = located and scored; missing = not found in the output; parse_error / timeout / empty =
+# the parser failed on the page; error = the harness could not score the table (unreadable
+# ground truth, a metric or locator that raised): still a case, counted 0 like the others.
+OUTCOMES = ("ok", "missing", "parse_error", "timeout", "empty", "error")
 
 
 @dataclass
 class TableResult:
-    parser: str  # the parser spec as given (`pdfplumber`, `dir:/x`, ...)
+    parser: str  # the parser's label: `name=` of `--parser name=spec`, else derived from the spec
     case_set: str
     page: str  # "p012"
     table: int  # 0-based index of the table on its page
@@ -29,11 +34,15 @@ class TableResult:
     locate_score: float | None = None
     parse_seconds: float = 0.0  # of the whole page
     cost: float = 0.0  # of the whole page, in USD
-    extra: dict = field(default_factory=dict)  # e.g. judge errors
+    extra: dict = field(default_factory=dict)  # e.g. judge errors, parse_cached
+    spec: str = ""  # the parser spec as given (`pdfplumber`, `dir:/x/`, `command:...`)
+    semantic_errors: list[str] = field(default_factory=list)  # the semantic score's main errors, worst first
+    kind: str = "table"  # one of ITEM_KINDS; results.json files from before formulas read as tables
 
     @property
     def test_id(self) -> str:
-        return f"{self.case_set}/{self.page}/t{self.table}[{self.parser}]"
+        """The case's id across runs and files (baselines key on it): `set/page/tN[label]`."""
+        return case_id(self.case_set, self.page, self.table, self.parser, self.kind)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -42,3 +51,17 @@ class TableResult:
     def from_dict(cls, data: dict) -> TableResult:
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+ITEM_KINDS = ("table", "formula")
+ITEM_PREFIX = {"table": "t", "formula": "f"}  # in case and node ids: t3 = table 3, f3 = formula 3
+
+
+def item_name(kind: str, index: int) -> str:
+    """'t3' / 'f3': an item's name on its page (what node ids and case ids show)."""
+    return f"{ITEM_PREFIX[kind]}{index}"
+
+
+def case_id(case_set: str, page: str, table: int, label: str, kind: str = "table") -> str:
+    """'synth-v1/p012/t3[pdfplumber]' (a table) or '.../f3[...]' (a formula), as one parser's case."""
+    return f"{case_set}/{page}/{item_name(kind, table)}[{label}]"

@@ -1,5 +1,9 @@
 """One benchmark step for one page: parse (cached, isolated) -> locate -> score -> TableResults.
 
+A page's items are its tables and its formulas (`TableResult.kind`): one parse serves both;
+tables are located and scored by the table locator and registry, formulas by
+`harness.formulas.locate` and `harness.formulas.registry` (`harness.items` splits `metrics`).
+
 No pytest here: the plugin, the CLI and plain Python all call `evaluate_page`. A parser
 failure (error / timeout / empty output) becomes that outcome for every table of the page;
 a table the locator cannot find is "missing"; only located tables are scored.
@@ -12,14 +16,17 @@ default pool is closed at interpreter exit, callers that care close it earlier.
 from __future__ import annotations
 
 import atexit
+import math
 import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from harness.cases import Page
-from harness.metrics.registry import parse_metric_list, score
-from harness.parse import DEFAULT_TIMEOUT, ParseResult, ParseRunner, one_line
+from harness.messages import one_line
+from harness.metrics.registry import parse_metric_list, score_details
+from harness.parse import DEFAULT_TIMEOUT, ParseResult, ParseRunner
+from harness.items import split_metrics
 from harness.results import TableResult
 
 # harness.parse outcome -> TableResult outcome for every table of the page
@@ -66,8 +73,9 @@ def evaluate_page(
     locator_model: str | None = None,
     refresh: bool = False,
     pool: RunnerPool | None = None,
+    label: str | None = None,
 ) -> list[TableResult]:
-    """One TableResult per ground-truth table of `page`, in page order.
+    """One TableResult per ground-truth table of `page`, then one per formula, each in page order.
 
     `metrics` are registry group names (None: every offline metric); `judge` is a litellm
     model string scored into `scores["judge"]` for located tables (0 for missing ones,
@@ -75,62 +83,155 @@ def evaluate_page(
     `harness.judge.judge_table` (api_base, variant, ...). `locator="llm"` finds the tables
     with `locator_model` (`harness.locate_llm`: spans re-found literally in the output, the
     offline locator as fallback; answers cached under `cache_dir/locate`). `refresh` parses
-    again even when the parse cache holds a result.
+    again even when the parse cache holds a result. `label` names the parser in results
+    (default: the spec).
+
+    A table the harness cannot score (unreadable ground truth, a metric that raises) gets
+    outcome "error" with a one-line reason; the other tables of the page are unaffected.
     """
-    names = parse_metric_list(metrics)
+    names, formula_names = split_metrics(metrics)
+    names = parse_metric_list(names)
+    if locator not in ("offline", "llm") or (locator == "llm" and not locator_model):
+        raise ValueError(f"locator {locator!r} needs to be 'offline' or 'llm' with a model")
     judge_fn = load_judge() if judge else None
     parsed = (pool or DEFAULT_POOL).get(parser_spec, cache_dir, timeout, refresh).run(page.pdf)
-    base = _base_results(page, parser_spec, parsed)
+    base = _base_results(page, parser_spec, label or parser_spec, parsed)
+    formulas = _formula_results(page, parser_spec, label or parser_spec, parsed)
     if parsed.outcome != "ok":
+        base += formulas
         outcome = PARSE_OUTCOMES.get(parsed.outcome, "parse_error")
         message = f"{outcome}: {parsed.message or 'no message'}"
         for r in base:
-            r.outcome, r.message = outcome, message
-            if judge_fn is not None:
+            if r.outcome == "ok":
+                r.outcome, r.message = outcome, message
+        if judge_fn is not None:
+            for r in base:
                 r.scores["judge"] = 0.0  # nothing to judge: 0 without a call, as for a missing table
         return base
-    if not base:
-        return base
     options = dict(judge_options or {})
-    located = sorted(_locate(page, parsed.text, locator, locator_model, cache_dir, options), key=lambda loc: loc.gt_index)
-    if [loc.gt_index for loc in located] != list(range(len(base))):
-        raise RuntimeError(f"locator returned indices {[loc.gt_index for loc in located]} for "
-                           f"{len(base)} ground-truth tables of {page.set_name}/{page.page_id}")
     if cache_dir is not None:
         options.setdefault("cache_dir", Path(cache_dir) / "judge")
-    for result, gt, loc in zip(base, page.tables, located):
-        _fill(result, gt.table, loc, names)
+    _score_tables(page, base, parsed.text, names, locator, locator_model, cache_dir, dict(options),
+                  judge if judge_fn is not None else None, judge_fn)
+    if formulas:
+        from harness.run_formulas import score_formulas
+
+        score_formulas(page, formulas, parsed.text, formula_names, judge=judge, judge_options=options,
+                       locator=locator, locator_model=locator_model, cache_dir=cache_dir)
+    return base + formulas
+
+
+def _score_tables(page: Page, base: list[TableResult], text: str, names: Sequence[str], locator: str,
+                  locator_model: str | None, cache_dir: Path | str | None, options: dict[str, Any],
+                  judge: str | None, judge_fn: Any) -> None:
+    """Locate and score the page's readable tables into `base` (the table half of `evaluate_page`)."""
+    readable = [i for i, r in enumerate(base) if r.outcome == "ok"]
+    if not readable:
+        return
+    try:
+        located = _locate([page.tables[i] for i in readable], text, locator, locator_model, cache_dir, options)
+        located = sorted(located, key=lambda loc: loc.gt_index)
+        if [loc.gt_index for loc in located] != list(range(len(readable))):
+            raise RuntimeError(f"locator returned indices {[loc.gt_index for loc in located]} "
+                               f"for {len(readable)} tables")
+    except Exception as exc:  # noqa: BLE001 -- a locator fault is this page's outcome, not a crash
+        for i in readable:
+            mark_error(base[i], f"locating failed ({describe(exc)})")
+        return
+    for i, loc in zip(readable, located):
+        result, gt = base[i], page.tables[i]
+        try:
+            _fill(result, gt.table, loc, names)
+        except Exception as exc:  # noqa: BLE001 -- one table's fault stays with that table
+            mark_error(result, f"scoring failed ({describe(exc)})")
+            continue
         if judge_fn is not None:
-            _judge(result, lambda latex, text: judge_fn(latex, text, judge, **options), gt.latex)
-    return base
+            try:
+                _judge(result, lambda latex, text: judge_fn(latex, text, judge, **options), gt.latex)
+            except Exception as exc:  # noqa: BLE001 -- keep the other scores; the judge's fault is noted
+                result.extra["judge_error"] = describe(exc)
 
 
-def _locate(page: Page, text: str, locator: str, model: str | None, cache_dir: Path | str | None,
+def describe(exc: BaseException) -> str:
+    """'NoTableError: no LaTeX tabular ...' on one line: what a report cell can show."""
+    return one_line(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__, 240)
+
+
+def mark_error(result: TableResult, reason: str) -> TableResult:
+    """Turn `result` into an "error" case: no scores, no match, the reason on one line."""
+    result.outcome, result.message = "error", f"error: {one_line(reason)}"
+    result.scores, result.semantic_errors = {}, []
+    result.pred_html = result.matched_text = result.matched_span = None
+    return result
+
+
+def page_error_results(page: Page, parser_spec: str, exc: BaseException, label: str | None = None) -> list[TableResult]:
+    """Every table and formula of `page` as an "error" case, for a page whose evaluation raised."""
+    label = label or parser_spec
+    items = [_table_result(page, gt, parser_spec, label) for gt in page.tables]
+    items += [_formula_result(page, gt, parser_spec, label) for gt in page.formulas]
+    return [mark_error(r, f"page failed ({describe(exc)})") for r in items]
+
+
+def _locate(tables: Sequence[Any], text: str, locator: str, model: str | None, cache_dir: Path | str | None,
             llm_options: dict[str, Any]) -> list[Any]:
-    """The page's tables found in the parser output, offline (default) or by an LLM."""
-    gt_tables = [t.table for t in page.tables]
+    """The given ground-truth tables found in the parser output, offline (default) or by an LLM."""
+    gt_tables = [t.table for t in tables]
     if locator == "offline":
         from harness.locate import locate_tables
 
         return locate_tables(gt_tables, text)
-    if locator != "llm" or not model:
-        raise ValueError(f"locator {locator!r} needs to be 'offline' or 'llm' with a model")
     from harness.locate_llm import locate_tables_llm
 
     options = {k: v for k, v in llm_options.items() if k in ("api_base",)}
-    return locate_tables_llm([t.latex for t in page.tables], text, model, gt_tables=gt_tables,
+    return locate_tables_llm([t.latex for t in tables], text, model, gt_tables=gt_tables,
                              cache_dir=None if cache_dir is None else Path(cache_dir) / "locate", **options)
 
 
-def _base_results(page: Page, parser_spec: str, parsed: ParseResult) -> list[TableResult]:
-    seconds = float(parsed.meta.get("seconds", 0.0) or 0.0)
-    cost = float(parsed.meta.get("cost", 0.0) or 0.0)
-    return [
-        TableResult(parser=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
-                    complexity=gt.complexity, outcome="ok", gt_latex=gt.latex, gt_html=gt.table.to_html(headers=True),
-                    parse_seconds=seconds, cost=cost, extra={"parse_cached": parsed.cached})
-        for gt in page.tables
-    ]
+def _table_result(page: Page, gt: Any, parser_spec: str, label: str) -> TableResult:
+    return TableResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
+                       complexity=gt.complexity, outcome="ok", gt_latex=gt.latex, gt_html=gt.stored_html or "")
+
+
+def _formula_result(page: Page, gt: Any, parser_spec: str, label: str) -> TableResult:
+    return TableResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
+                       complexity=gt.kind, outcome="ok", gt_latex=gt.latex, kind="formula")
+
+
+def _formula_results(page: Page, parser_spec: str, label: str, parsed: ParseResult) -> list[TableResult]:
+    """A result per formula with the page's time, cost and cache flag (as `_base_results` for tables)."""
+    seconds, cost = _page_number(parsed.meta.get("seconds")), _page_number(parsed.meta.get("cost"))
+    out = []
+    for gt in page.formulas:
+        result = _formula_result(page, gt, parser_spec, label)
+        result.parse_seconds, result.cost, result.extra = seconds, cost, {"parse_cached": bool(parsed.cached)}
+        out.append(result)
+    return out
+
+
+def _base_results(page: Page, parser_spec: str, label: str, parsed: ParseResult) -> list[TableResult]:
+    """A result per table with the page's time, cost and cache flag; unreadable ground truth is an error."""
+    seconds = _page_number(parsed.meta.get("seconds"))
+    cost = _page_number(parsed.meta.get("cost"))
+    out = []
+    for gt in page.tables:
+        result = _table_result(page, gt, parser_spec, label)
+        result.parse_seconds, result.cost, result.extra = seconds, cost, {"parse_cached": bool(parsed.cached)}
+        try:
+            result.gt_html = gt.table.to_html(headers=True)
+        except Exception as exc:  # noqa: BLE001 -- the case set's fault: this table cannot be scored
+            mark_error(result, f"ground truth unreadable ({describe(exc)})")
+        out.append(result)
+    return out
+
+
+def _page_number(value: Any) -> float:
+    """A page's seconds or cost as a finite number >= 0 (a parser's sidecar may say anything)."""
+    try:
+        number = float(value or 0.0)
+    except (TypeError, ValueError):
+        return 0.0
+    return number if math.isfinite(number) and number >= 0 else 0.0
 
 
 def _fill(result: TableResult, gt: Any, loc: Any, metrics: Sequence[str]) -> None:
@@ -141,10 +242,12 @@ def _fill(result: TableResult, gt: Any, loc: Any, metrics: Sequence[str]) -> Non
         result.outcome = "missing"
         result.message = f"not found in parser output: {one_line(loc.note or 'no candidate')}"
         return
+    scores, notes = score_details(gt, loc.table, metrics)
     result.matched_text = loc.text
     result.matched_span = list(loc.span) if loc.span is not None else None
     result.pred_html = loc.table.to_html(headers=True)
-    result.scores = score(gt, loc.table, metrics)
+    result.scores = scores
+    result.semantic_errors = [one_line(n, 200) for n in notes.get("semantic", [])]
 
 
 def load_judge() -> Any:

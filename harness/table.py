@@ -6,7 +6,8 @@ real parsers emit — stay representable: a slot no cell covers is a hole (-1 in
 
 Canonical HTML (`to_html()`) is the interchange form: `<table><tr><td colspan="2"
 rowspan="3">text</td></tr></table>`, spans only when > 1, text HTML-escaped, no
-thead/th. It reads back losslessly through `Table.from_html`.
+thead/th. It reads back losslessly through `harness.readers.html.table_from_html`; HTML is
+parsed only there, so this model imports no reader (readers depend on it, not the reverse).
 """
 
 from __future__ import annotations
@@ -55,13 +56,6 @@ class Table:
     def from_rows(cls, rows: list[list[str]], header_rows: int = 0) -> Table:
         """A span-free table from rows of strings; the first `header_rows` are headers."""
         return cls([[Cell(str(t), header=i < header_rows) for t in row] for i, row in enumerate(rows)])
-
-    @classmethod
-    def from_html(cls, text: str) -> Table:
-        """The first table of an HTML string (canonical or not), whitespace kept verbatim."""
-        from harness.readers.html import read_html
-
-        return read_html(text, collapse_whitespace=False)[0]
 
     # -- derived views ------------------------------------------------------------
     def cells(self) -> list[Cell]:
@@ -154,13 +148,4 @@ class NoTableError(ValueError):
     """The input holds no table of the format asked for."""
 
 
-TableLike = Table | str
-
-
-def as_table(value: TableLike) -> Table:
-    """Accept a Table or an HTML string (as the metrics do); strings are read verbatim."""
-    if isinstance(value, Table):
-        return value
-    if isinstance(value, str):
-        return Table.from_html(value)
-    raise TypeError(f"expected a Table or an HTML string, got {type(value).__name__}")
+TableLike = Table | str  # what the metrics accept: `harness.readers.html.as_table` makes it a Table

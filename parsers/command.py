@@ -2,6 +2,12 @@
 
 Without `{out}` the command's stdout is the output. Output goes through a file either
 way, and at most `MAX_BYTES` of it is read, so a runaway command cannot exhaust memory.
+
+The version (hence the parse-cache key) covers the content of the program and of every
+existing file the command line names (`python my_parser.py {pdf}` keys on my_parser.py,
+also inside `sh -c '...'` strings and `--opt=FILE` forms), so editing the script re-parses.
+Scratch files live in a temporary folder removed on every exit path; when the worker
+process is killed (timeout), `harness.parse` removes the worker's whole TMPDIR.
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ import time
 from pathlib import Path
 
 from parsers.base import ParseOutput, ParserError, output
+from parsers.fingerprint import digest
 
 MAX_BYTES = 8_000_000
-ADAPTER_REVISION = "1"
+ADAPTER_REVISION = "2"
+PLACEHOLDERS = ("{pdf}", "{out}")
 
 
 class CommandParser:
@@ -31,7 +39,7 @@ class CommandParser:
             raise ValueError(f"command:{command}: needs a {{pdf}} placeholder for the input file")
         self.uses_out = any("{out}" in arg for arg in self.argv)
         self.name = f"command:{command}"
-        self.version = f"{ADAPTER_REVISION}+{_program_stamp(self.argv[0])}"
+        self.version = f"{ADAPTER_REVISION}+{_files_stamp(self.argv)}"
         self.config = {"command": command}
 
     def parse(self, pdf_path: Path) -> ParseOutput:
@@ -60,10 +68,37 @@ class CommandParser:
         return output(data.decode("utf-8", errors="replace"), started, **meta)
 
 
-def _program_stamp(program: str) -> str:
-    """Size and mtime of the program the command runs, so rebuilding it invalidates the cache."""
-    found = shutil.which(program) or (program if Path(program).exists() else None)
-    if not found:
+def named_files(argv: list[str], depth: int = 2) -> list[Path]:
+    """The existing files a command line runs or reads: its program (looked up on PATH) and
+    every token that is a file path, a `--key=FILE` value, or (up to `depth` levels) a file
+    named inside a quoted shell string. Tokens holding `{pdf}` / `{out}` are the per-page
+    input and output, not part of the parser."""
+    found: list[Path] = []
+    for i, token in enumerate(argv):
+        if depth and any(ch.isspace() for ch in token):
+            try:
+                found += named_files(shlex.split(token), depth - 1)
+            except ValueError:  # not a shell string after all
+                pass
+            continue
+        if any(p in token for p in PLACEHOLDERS):
+            continue
+        candidates = [token, token.partition("=")[2]] if "=" in token else [token]
+        if i == 0 and "/" not in token:
+            candidates.append(shutil.which(token) or "")
+        for candidate in filter(None, candidates):
+            try:
+                path = Path(candidate).expanduser()
+                if path.is_file():
+                    found.append(path.resolve())
+            except (OSError, ValueError):  # a name too long or holding NUL: not a file
+                pass
+    return found
+
+
+def _files_stamp(argv: list[str]) -> str:
+    """A digest of the content of every file the command names ("missing" without its program)."""
+    program = argv[0]
+    if not (shutil.which(program) or Path(program).expanduser().is_file()):
         return "missing"
-    stat = Path(found).stat()
-    return f"{stat.st_size}-{int(stat.st_mtime)}"
+    return digest(named_files(argv))[:16]

@@ -2,7 +2,8 @@
 
 For `page.pdf` the folder holds `page.md`, `page.html`, `page.txt` or `page.tex` (first
 found in that order) and optionally `page.meta.json` with the remote run's `seconds` and
-`cost`. A missing file is outcome "empty", with a message naming what was looked for.
+`cost` (JSON numbers >= 0; see `read_sidecar`). A missing file is outcome "empty", with a
+message naming what was looked for.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import json
 import time
 from pathlib import Path
 
-from parsers.base import ParseOutput, ParserError, output
+from harness.messages import one_line
+from parsers.base import ParseOutput, ParserError, amount, output
 
 FORMATS = {".md": "markdown", ".html": "html", ".txt": "text", ".tex": "latex"}
 MAX_BYTES = 8_000_000
@@ -47,13 +49,23 @@ class DirParser:
             text = handle.read(MAX_BYTES).decode("utf-8", errors="replace")
         sidecar = self.folder / f"{stem}.meta.json"
         if sidecar.is_file():
-            try:
-                extra = json.loads(sidecar.read_text(encoding="utf-8"))
-                if not isinstance(extra, dict):
-                    raise TypeError(f"got {type(extra).__name__}")
-                meta.update({k: float(extra[k]) for k in ("seconds", "cost") if k in extra})
-            except (ValueError, TypeError, AttributeError) as exc:
-                raise ParserError(f"{sidecar.name}: not a JSON object with numeric seconds/cost ({exc})") from None
+            meta.update(read_sidecar(sidecar))
         result = output(text, started, message=f"{found[0].name} is empty", **meta)
         result.meta.update({k: meta[k] for k in ("seconds", "cost") if k in meta})
         return result
+
+
+def read_sidecar(path: Path) -> dict[str, float]:
+    """`seconds` and `cost` of a `.meta.json` sidecar (other keys are ignored), each a JSON
+    number >= 0; anything else (not JSON, not an object, `1e309`, `NaN`, `-1`, `"3"`) is a
+    one-line ParserError at parse time, so a bad file fails its page, not the run's totals."""
+    try:
+        extra = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ParserError(f"{path.name}: not a JSON object with numeric seconds/cost ({one_line(exc, 120)})") from None
+    if not isinstance(extra, dict):
+        raise ParserError(f"{path.name}: not a JSON object with numeric seconds/cost (got {type(extra).__name__})")
+    try:
+        return {k: amount(extra[k], k) for k in ("seconds", "cost") if k in extra}
+    except ValueError as exc:
+        raise ParserError(f"{path.name}: {exc}") from None

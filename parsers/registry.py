@@ -23,6 +23,7 @@ BUILTINS: dict[str, str] = {
     "pdfplumber": "parsers.pdfplumber_parser:PdfplumberParser",
     "camelot": "parsers.camelot_parser:CamelotParser",
     "pypdf": "parsers.pypdf_parser:PypdfParser",
+    "tesseract": "parsers.tesseract_parser:TesseractParser",
 }
 
 

@@ -41,6 +41,7 @@ class _Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
         owner = self.server.owner
         reply, generation = owner.next_reply(self.path, dict(self.headers), body)
+        owner.hold()
         try:
             self._answer(reply, body)
         finally:
@@ -87,8 +88,13 @@ class LLMServer:
     the request). `requests` holds (path, headers, body) of every request received.
     """
 
-    def __init__(self, script: list[Reply] | Responder | None = None) -> None:
+    def __init__(self, script: list[Reply] | Responder | None = None, *, hold_until: int = 0,
+                 hold_timeout: float = 0.0) -> None:
+        """`hold_until=N`: each request waits (up to `hold_timeout` s) until N requests are in
+        flight before it is answered, so a client that sends N at once is seen doing so."""
         self.script: list[Reply] | Responder = script if script is not None else [Reply(content="ok")]
+        self.hold_until, self.hold_timeout = hold_until, hold_timeout
+        self._arrived = threading.Condition()
         self.requests: list[tuple[str, dict, dict]] = []
         self.in_flight = self.max_in_flight = 0  # of requests since the last reset
         self._generation = 0
@@ -117,6 +123,14 @@ class LLMServer:
             if callable(self.script):
                 return self.script(body), self._generation
             return (self.script.pop(0) if len(self.script) > 1 else self.script[0]), self._generation
+
+    def hold(self) -> None:
+        """Wait until `hold_until` requests are in flight (or `hold_timeout` passed)."""
+        with self._arrived:
+            self._arrived.notify_all()
+            if self.hold_until:
+                self._arrived.wait_for(lambda: self.in_flight >= self.hold_until, self.hold_timeout)
+                self._arrived.notify_all()
 
     def done(self, generation: int) -> None:
         with self._lock:

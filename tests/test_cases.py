@@ -190,3 +190,49 @@ def test_readme_states_the_manifest(manifest) -> None:
 def test_regenerating_a_page_reproduces_its_json(manifest, index) -> None:
     page = make_page(manifest["seed"], index)
     assert dump_json(page_record(page, manifest["seed"], index)) == (SET / f"{index:03d}.json").read_text(encoding="utf-8")
+
+
+def _signed_folder(root: Path) -> Path:
+    """A tablebench set whose manifest pins its files, as `generate` writes it."""
+    from harness.cases.manifest import FORMAT, sha256_file
+
+    _tablebench_folder(root)
+    files = {p.name: sha256_file(p) for p in sorted(root.iterdir()) if p.name != "manifest.json"}
+    (root / "manifest.json").write_text(json.dumps({"format": FORMAT, "files": files}))
+    return root
+
+
+@pytest.mark.parametrize(("breakage", "message"), [
+    ("edited", r"001\.json: sha256 mismatch"),
+    ("extra", r"002\.json: not in the manifest"),
+    ("removed", r"001\.pdf: missing"),
+    ("not-json", r"manifest\.json: invalid JSON"),
+    ("not-a-manifest", r"manifest\.json: unknown format"),
+])
+def test_a_case_set_that_does_not_match_its_manifest_is_refused(tmp_path, breakage, message) -> None:
+    from harness.cases.manifest import check_case_set
+
+    root = _signed_folder(tmp_path / "set")
+    check_case_set(root)  # intact: no error
+    if breakage == "edited":
+        (root / "001.json").write_text((root / "001.json").read_text().replace("builtin", "edited"))
+    elif breakage == "extra":
+        shutil.copy(root / "001.json", root / "002.json")
+    elif breakage == "removed":
+        (root / "001.pdf").unlink()
+    elif breakage == "not-json":
+        (root / "manifest.json").write_text("{oops")
+    else:
+        (root / "manifest.json").write_text("[]")
+    with pytest.raises(ValueError, match=message) as err:
+        check_case_set(root)
+    assert "\n" not in str(err.value)
+    if breakage in ("edited", "extra", "removed"):
+        assert "--no-verify" in str(err.value) and verify_caseset(root) != []
+
+
+def test_cases_info_takes_a_set_name_like_cases_does(capsys) -> None:
+    assert main(["cases", "info", DEFAULT_SET]) == 0
+    assert "ok (sha256 match)" in capsys.readouterr().out
+    assert main(["cases", "info", "no-such-set"]) == 1
+    assert "case set 'no-such-set' not found" in capsys.readouterr().err

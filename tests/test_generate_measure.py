@@ -6,6 +6,7 @@ import pytest
 
 import harness.generate.measure as measure
 from harness.generate.latex_runner import have_pdflatex
+from harness.generate.rendered import have_pdftotext
 from harness.generate.layouts import PageLayout
 from harness.generate.safety import find_unsafe
 from harness.generate.tables import COMPLEXITIES, generate_table
@@ -31,7 +32,8 @@ def test_builtin_tables_pass_the_checker() -> None:
             assert find_unsafe(generate_table(seed, c).latex) == []
 
 
-@pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
+@pytest.mark.skipif(not (have_pdflatex() and have_pdftotext()),
+                    reason="pdflatex or pdftotext is not installed (apt texlive-latex-base, poppler-utils)")
 def test_sizes_are_exact_broken_tables_isolated_and_results_cached(monkeypatch) -> None:
     rule = r"\begin{tabular}{@{}c@{}}\rule{100pt}{20pt}\end{tabular}"
     broken = r"\begin{tabular}{c} \nosuchmacro \end{tabular}"

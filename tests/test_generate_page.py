@@ -10,6 +10,7 @@ import pytest
 from harness.generate.latex_runner import have_pdflatex
 from harness.generate.layouts import PAPERS, PageLayout
 from harness.generate.page import build_page, derive_seed
+from harness.readers.latex import read_latex
 
 pytestmark = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 
@@ -76,9 +77,8 @@ def test_table_boxes_lie_inside_the_text_area(page) -> None:
 
 
 def test_table_html_comes_from_the_latex_reader(page) -> None:
-    latex_reader = pytest.importorskip("harness.readers.latex", reason="LaTeX reader not installed yet")
     for t in page.tables:
-        assert t["html"] == latex_reader.read_latex(t["data"])[0].to_html()
+        assert t["html"] == read_latex(t["data"])[0].to_html()
 
 
 def test_same_seed_same_page() -> None:

@@ -10,12 +10,14 @@ import pytest
 from harness.cli import main
 from harness.generate import measure
 from harness.generate.latex_runner import have_pdflatex
+from harness.generate.rendered import have_pdftotext
 from harness.generate.layouts import PageLayout
 from harness.generate.page import build_page
 from harness.generate.pool import PoolTable, TablePool, read_jsonl, vet_tables
 from harness.generate.tables import generate_table
 
-needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
+needs_tex = pytest.mark.skipif(not (have_pdflatex() and have_pdftotext()),
+                               reason="pdflatex or pdftotext is not installed (apt texlive-latex-base, poppler-utils)")
 
 GOOD = r"""\begin{tabular}{lcc}
 \toprule
@@ -82,6 +84,40 @@ def test_unsafe_tables_never_reach_pdflatex(monkeypatch) -> None:
         ("a", r"unsafe \immediate"), ("b", r"unsafe \gdef"), ("c", "no tabular"), ("d", "malformed"),
         ("e", "unreadable")]
     assert r"\write18: runs a command" in rejected[0].detail
+
+
+# Tables that pass the lexical checks of safety.py but print something else than their ground
+# truth, or never finish (issue 13, item 14): refused before any compile.
+DIVERGING = {
+    "romannumeral": (r"\begin{tabular}{c} \romannumeral 99999999 \\ \end{tabular}", r"unsafe \romannumeral"),
+    "chardef": (r"\begin{tabular}{c} \chardef\x=65 \x \\ \end{tabular}", r"unsafe \chardef"),
+    "xparse": (r"\begin{tabular}{c} \NewDocumentCommand\r{}{\r}\r \\ \end{tabular}", r"unsafe \NewDocumentCommand"),
+    "xparse-env": (r"\begin{tabular}{c} \RenewDocumentEnvironment{center}{}{}{} x \\ \end{tabular}",
+                   r"unsafe \RenewDocumentEnvironment"),
+    "provide": (r"\begin{tabular}{c} \ProvideDocumentCommand\q{}{q} x \\ \end{tabular}", r"unsafe \ProvideDocumentCommand"),
+    "declare": (r"\begin{tabular}{c} \DeclareDocumentCommand\q{}{q} x \\ \end{tabular}", r"unsafe \DeclareDocumentCommand"),
+    "recursive": (r"\begin{tabular}{c} \newcommand\r{x\r}\r \\ \end{tabular}", r"unsafe \newcommand"),
+    "expandafter": (r"\begin{tabular}{c} \expandafter\textbf x \\ \end{tabular}", r"unsafe \expandafter"),
+}
+
+
+def test_tables_whose_pdf_would_differ_are_refused_before_compiling(monkeypatch) -> None:
+    def no_compile(*_a, **_k):
+        raise AssertionError("pdflatex must not run")
+
+    monkeypatch.setattr(measure, "run_pdflatex", no_compile)
+    kept, rejected = vet_tables([(latex, None, name) for name, (latex, _) in DIVERGING.items()])
+    assert kept == []
+    assert {r.source: r.reason for r in rejected} == {name: reason for name, (_, reason) in DIVERGING.items()}
+
+
+@needs_tex
+def test_tables_printing_other_text_than_their_ground_truth_are_refused_after_compiling() -> None:
+    hidden = r"\begin{tabular}{lc} Model & \iffalse Secret \fi Score \\ Base & 27.1 \\ \end{tabular}"
+    kept, rejected = vet_tables([(hidden, None, "hidden"), (GOOD, None, "good"), (SPANNED, None, "spanned")])
+    assert [t.source for t in kept] == ["good", "spanned"]
+    assert [(r.source, r.reason) for r in rejected] == [("hidden", "renders differently")]
+    assert rejected[0].detail == "1 of 6 ground-truth words not in the PDF: 'secret'"
 
 
 @needs_tex

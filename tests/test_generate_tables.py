@@ -12,6 +12,7 @@ from harness.generate.latex_runner import have_pdflatex, run_pdflatex
 from harness.generate.layouts import PageLayout
 from harness.generate.stats import classify_complexity, split_tabular, table_stats
 from harness.generate.tables import COMPLEXITIES, generate_table
+from harness.readers.latex import read_latex
 
 SEEDS = range(40)
 
@@ -51,12 +52,11 @@ def test_unknown_class_is_a_clear_error() -> None:
 
 
 def test_the_latex_reader_sees_the_same_grid() -> None:
-    latex_reader = pytest.importorskip("harness.readers.latex", reason="LaTeX reader not installed yet")
     for seed in range(15):
         for c in COMPLEXITIES:
             latex = generate_table(seed, c).latex
             st = table_stats(latex)
-            table = latex_reader.read_latex(latex)[0]
+            table = read_latex(latex)[0]
             assert table.shape == (st["rows"], st["cols"])
             assert (table.layout().grid >= 0).all()  # no holes: every slot is covered
 

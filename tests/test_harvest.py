@@ -11,17 +11,14 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.generate.harvest import (
-    expand_macros,
-    extract_tables,
-    find_macros,
-    harvest,
-    iter_sources,
-)
+from harness.generate.harvest import extract_tables, harvest, iter_sources
 from harness.generate.latex_runner import have_pdflatex
+from harness.generate.rendered import have_pdftotext
 from harness.readers.latex import read_latex
+from harness.readers.latex_macros import MacroExpansionError, expand_macros, find_macros
 
-needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
+needs_tex = pytest.mark.skipif(not (have_pdflatex() and have_pdftotext()),
+                               reason="pdflatex or pdftotext is not installed (apt texlive-latex-base, poppler-utils)")
 
 PAPER = r"""\documentclass{article}
 \usepackage{booktabs}
@@ -84,7 +81,9 @@ def _archive(path: Path) -> Path:
 
 
 def test_tables_are_cleaned_and_macros_expanded() -> None:
-    tables = extract_tables(PAPER)
+    extracted = extract_tables(PAPER)
+    assert [refusal for _, refusal in extracted] == [None] * 6
+    tables = [latex for latex, _ in extracted]
     assert len(tables) == 6  # the commented one is gone; the nested one counts once
     good = tables[0]
     for gone in (r"\cite", r"\caption", r"\label", r"\footnote", r"\tnote", r"\ours", r"\best", r"\Acc", r"\na", "~"):
@@ -98,8 +97,46 @@ def test_tables_are_cleaned_and_macros_expanded() -> None:
 def test_macro_expansion_details() -> None:
     macros = find_macros(r"\newcommand{\pct}[2][\%]{#2#1}\newcommand\g{\gamma}\newcommand\gg{\g\g}")
     assert expand_macros(r"\pct{5} \pct[pt]{3} \gg x", macros) == r"5\% 3pt \gamma \gamma x"
-    runaway = find_macros(r"\newcommand\a{\a\a}")
-    assert len(expand_macros(r"\a", runaway)) < 1000  # bounded: pdflatex or the checks refuse it
+    with pytest.raises(MacroExpansionError, match=r"recursive macro \\a -> \\a"):
+        expand_macros(r"\a", find_macros(r"\newcommand\a{\a\a}"))
+    with pytest.raises(MacroExpansionError, match=r"recursive macro \\x -> \\y -> \\x"):
+        expand_macros(r"\x", find_macros(r"\def\x{(\y)}\def\y{[\x]}"))
+    nested = find_macros(r"\newcommand\b[1]{\textbf{#1}}")
+    assert expand_macros(r"\b{\b{x}}", nested) == r"\textbf{\textbf{x}}"  # nesting in arguments is no loop
+
+
+def _bomb_paper(uses: int = 2000, size: int = 100_000) -> str:
+    """The issue's reproducer: one 100 KB macro used 2,000 times in a tabular (106 KB of .tex)."""
+    row = r"\big & \big \\" + "\n"
+    return (r"\documentclass{article}\newcommand{\big}{" + "x" * size + "}\n\\begin{document}\n"
+            r"\begin{tabular}{cc}" + "\n" + row * (uses // 2) + r"\end{tabular}\end{document}")
+
+
+def test_macro_bomb_is_refused_with_one_line(tmp_path) -> None:
+    paper = _bomb_paper()
+    assert 100_000 < len(paper) < 120_000
+    [(latex, refusal)] = extract_tables(paper)
+    assert refusal == "macro expansion makes more than 200000 characters"
+    assert len(latex) < len(paper)  # the source table, unexpanded: nothing of 200 MB was built
+    (tmp_path / "bomb.tex").write_text(paper, encoding="utf-8")
+    report = harvest(tmp_path)  # refused before any compile: no pdflatex needed
+    assert report.kept == [] and report.counts() == {"kept": 0, "macro expansion": 1}
+    assert "\n" not in report.rejected[0].detail
+    recursive = r"\renewcommand{\r}{x\r}\begin{document}\begin{tabular}{c} \r{a} \\ \end{tabular}"
+    assert [refusal for _, refusal in extract_tables(recursive)] == [r"recursive macro \r -> \r"]
+
+
+def test_expansion_counts_substitutions_and_nesting() -> None:
+    many = find_macros(r"\newcommand\m{.}")
+    with pytest.raises(MacroExpansionError, match="more than 20000 substitutions"):
+        expand_macros(r"\m" * 20_001, many)
+    assert expand_macros(r"\m" * 20_000, many) == "." * 20_000
+    wrap = find_macros(r"\newcommand\w[1]{(#1)}")
+    with pytest.raises(MacroExpansionError, match="nested deeper"):
+        expand_macros(r"\w{" * 40 + "x" + "}" * 40, wrap)
+    doubling = find_macros(r"\def\a{xx}\def\b{\a\a}\def\c{\b\b}\def\d{\c\c}")  # bodies grow 2^k
+    with pytest.raises(MacroExpansionError, match="more than 100 characters"):
+        expand_macros(r"\d\d\d\d\d\d\d", doubling, max_chars=100)
 
 
 def test_sources_from_folder_archive_and_gzipped_tex(tmp_path) -> None:

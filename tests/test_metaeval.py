@@ -87,3 +87,51 @@ def test_cli_bad_file_is_a_one_line_error(tmp_path, capsys):
     bad.write_text("{}")
     assert main(["meta-eval", str(bad), "--metrics", ""]) == 1
     assert capsys.readouterr().err.count("\n") == 1
+
+
+@pytest.mark.parametrize("content", ['[{"gt_table": 1}]', "[1, 2]", '[{"gt_table": "x", "extractions": "abc"}]',
+                                     '[{"gt_table": "x", "extractions": [{"extracted_table": "| a |", '
+                                     '"human_scores": ["high"]}]}]'])
+def test_cli_valid_json_of_the_wrong_shape_is_a_one_line_error(tmp_path, capsys, content):
+    bad = tmp_path / "x.json"
+    bad.write_text(content)
+    assert main(["meta-eval", str(bad), "--metrics", ""]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ("table-metric-study format" in err or "expected" in err)
+    assert "Traceback" not in err
+
+
+def _ratable_study(tmp_path):
+    """Three ground truths, each with extractions losing 0..3 rows; humans rate by rows lost."""
+    data = []
+    for g in range(3):
+        rows = [[f"Net-{g}{r}", f"{10 * g + r}.{r}", f"{r + 1}.{g}5"] for r in range(4)]
+        latex = "\\begin{tabular}{lcc}\nModel & Acc & F1 \\\\\n" + "".join(" & ".join(r) + " \\\\\n" for r in rows) \
+            + "\\end{tabular}"
+        exts = []
+        for lost in range(4):
+            md = "| Model | Acc | F1 |\n|---|---|---|\n" + "".join(f"| {' | '.join(r)} |\n" for r in rows[:4 - lost])
+            exts.append({"parser": f"p{lost}", "extracted_table": md, "human_scores": [10 - 3 * lost] * 3})
+        data.append({"gt_id": f"g{g}", "gt_table": latex, "complexity": "simple", "extractions": exts})
+    path = tmp_path / "rated.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_cross_validation_holds_each_table_out_and_refits(tmp_path):
+    from harness.metaeval import cross_validate
+
+    result = cross_validate(load_rated_pairs(_ratable_study(tmp_path)), n_boot=20)
+    assert [f["table"] for f in result["folds"]] == ["g0", "g1", "g2"]
+    assert all(f["n"] == 4 and len(f["weights"]) == 6 for f in result["folds"])
+    assert result["cv"]["n"] == 12 and result["cv"]["pearson"] > 0.9  # lost rows order the ratings, held out too
+    lo, hi = result["cv"]["ci95"]["pearson"]
+    assert lo <= result["cv"]["pearson"] <= hi
+
+
+def test_cli_cv_prints_the_held_out_numbers(tmp_path, capsys):
+    assert main(["meta-eval", str(_ratable_study(tmp_path)), "--cv", "--bootstrap", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "cross-validated (held-out tables)" in out and "g2" in out
+    assert main(["meta-eval", str(_ratable_study(tmp_path)), "--cv", "--bootstrap", "20", "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)) >= {"cv", "in_sample", "default", "folds", "complexity"}

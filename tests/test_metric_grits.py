@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import harness.metrics.grits  # noqa: F401  (the package re-exports the function under the same name)
+from harness.readers.html import table_from_html
 from harness.table import Cell, NoTableError, Table
 
 G = sys.modules["harness.metrics.grits"]
@@ -62,7 +63,7 @@ def test_where_the_reference_raises_holes_score_as_empty_cells(conformance_pairs
     raising = [p for p in conformance_pairs if p.get("grits_reference_error")]
     assert len(raising) == 15
     for pair in raising:
-        gt, pred = Table.from_html(pair["gt_html"]), Table.from_html(pair["pred_html"])
+        gt, pred = table_from_html(pair["gt_html"]), table_from_html(pair["pred_html"])
         assert (gt.layout().grid < 0).any() or (pred.layout().grid < 0).any(), pair["id"]
         got = grits(gt, pred)
         assert all(0.0 <= got[k] <= 1.0 for k in KEYS), pair["id"]
@@ -179,7 +180,7 @@ def test_empty_rows_trailing_are_ignored_middle_are_empty_cells() -> None:
 
 def test_rowspan_placeholder_rows_are_not_holes() -> None:
     html = '<table><tr><td rowspan="2">a</td><td>b</td></tr><tr><td>c</td></tr><tr></tr></table>'
-    grid = G.SlotGrid.of(Table.from_html(html))
+    grid = G.SlotGrid.of(table_from_html(html))
     assert [[grid.texts[i] for i in row] for row in grid.text_ids.tolist()] == [["a", "b"], ["a", "c"]]
 
 

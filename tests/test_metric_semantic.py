@@ -152,7 +152,7 @@ def test_span_resolution_and_flattened_headers_cost_nothing(pred: Table) -> None
 
 
 def test_markdown_and_html_of_the_same_table_agree() -> None:
-    markdown = pytest.importorskip("harness.readers.markdown")
+    from harness.readers import markdown
     md = ("| Model | | Task 1 Acc | Task 1 F1 | Task 2 Acc | Task 2 F1 |\n|---|---|---|---|---|---|\n"
           "| CNN | ResNet | **91.2** | 0.85 | 88.0 | 0.80 |\n| | VGG | 89.4 | 0.81 | 86.5 | 0.77 |\n"
           "| Transformer | ViT | 93.1 | 0.88 | 90.2 | 0.84 |\n")
@@ -349,7 +349,7 @@ def test_rows_under_a_section_are_keyed_by_it() -> None:
 
 
 def test_large_tables_align_rows_cheaply_and_score_alike() -> None:
-    semantic_module = importlib.import_module("harness.metrics.semantic")
+    semantic_module = importlib.import_module("harness.metrics.semantic_align")
     gt, bad = _scores_table(40, 10)
     exact = semantic(gt, bad).score
     saved = semantic_module.FULL_COMPARISON
@@ -363,7 +363,7 @@ def test_large_tables_align_rows_cheaply_and_score_alike() -> None:
 def _sample_tables() -> list[Table]:
     """The real LaTeX tables of the pdf-parse-bench sample (none of them is in the dev split)."""
     root = shared_path("data", "pdf-parse-bench-2026q1-tables-sample", "ground_truth")
-    read_latex = pytest.importorskip("harness.readers.latex").read_latex
+    from harness.readers.latex import read_latex
     return [read_latex(block["data"])[0] for path in sorted(root.glob("*.json"))
             for block in json.loads(path.read_text(encoding="utf-8")) if block["type"] == "table"]
 
@@ -380,12 +380,11 @@ def test_real_tables_read_as_their_authors_marked_them() -> None:
 
 
 # -- agreement with humans on the study's dev split ---------------------------------------
-DEV_PEARSON_FLOOR = 0.94  # measured 0.946 (leave-one-table-out 0.946 on average); a small margin below
+DEV_PEARSON_FLOOR = 0.94  # in-sample 0.944 (the constants were fit on dev); cross-validated 0.930
 
 
 def test_agrees_with_human_ratings_on_dev() -> None:
     path = shared_path("data", "table-metric-study", "dev.json")
-    pytest.importorskip("harness.readers.latex")
     from harness.metaeval import load_rated_pairs, meta_evaluate, recomputed_scorers
 
     pairs = load_rated_pairs(path)
@@ -401,3 +400,116 @@ def result_of(pairs: list, stored: str) -> float:
     rated = [(p.stored[stored], p.human) for p in pairs if stored in p.stored]
     xs, ys = zip(*rated)
     return correlate(xs, ys, n_boot=2)["pearson"]
+
+
+# -- generalisation: glyphs, causes counted once, ambiguity (tables written for these tests) --
+@pytest.mark.parametrize("variants", [
+    ["◯", "○", "∘", "$\\circ$", "⚪"],
+    ["✓", "✔", "\\checkmark", "$\\checkmark$"],
+    ["✗", "✘", "✕"],
+    ["-0.45", "−0.45", "–0.45", "$-0.45$"],
+    ["a·b", "a⋅b", "a∙b", "$a\\cdot b$"],
+    ["T′", "T'", "$T'$"],
+    ["x²", "$x^{2}$", "x<sup>2</sup>", "x2"],
+    ["α", "𝛼", "$\\alpha$"],  # mathematical italic: what PDF text of a math font extracts as
+    ["2.4%", "_2.4%_", "*2.4%*"],
+])
+def test_glyphs_that_print_alike_are_one(variants: list[str]) -> None:
+    first = normalize(variants[0])
+    for v in variants[1:]:
+        assert cell_similarity(first, normalize(v)) == 1.0, (variants[0], v, first, normalize(v))
+
+
+def test_underscores_inside_a_name_are_not_emphasis() -> None:
+    assert normalize("MAE_AST") == "mae_ast" and normalize("_W_mix") == "wmix"
+
+
+def test_a_footnote_mark_never_changes_a_number() -> None:
+    for text in ("91.2¹", "91.2$^{1}$", "91.2<sup>1</sup>"):
+        assert numbers(normalize(text))[0] == "91.2"
+    assert cell_similarity(normalize("91.2¹"), normalize("91.2")) > 0  # a lost mark is a small error, not a new number
+
+
+def test_a_title_row_the_parser_set_above_the_table_is_one_error() -> None:
+    untitled = flat(["Model", "Top-1", "Top-5"], [["ResNet-50", "76.1", "92.9"], ["ViT-B/16", "81.8", "95.9"]])
+    result = semantic(titled(3), untitled)
+    assert result.score >= SEVERE  # raters give 8-10: the table is all there
+    assert len(result.errors) == 1 and "'Results on ImageNet-1k / Model' read as 'Model'" in result.errors[0]
+
+
+def test_a_title_read_as_a_group_header_costs_at_most_one_mild_error() -> None:
+    group = Table([[Cell("Model", rowspan=2, header=True), Cell("Parameter set", colspan=3, header=True)],
+                   [Cell(t, header=True) for t in ("A", "B", "C")],
+                   [Cell("Ours"), Cell("0.1"), Cell("0.2"), Cell("0.3")], [Cell("Base"), Cell("0.4"), Cell("0.5"), Cell("0.6")]])
+    title = Table([[Cell("Parameter set", colspan=4, header=True)], [Cell(t, header=True) for t in ("Model", "A", "B", "C")],
+                   [Cell("Ours"), Cell("0.1"), Cell("0.2"), Cell("0.3")], [Cell("Base"), Cell("0.4"), Cell("0.5"), Cell("0.6")]])
+    result = semantic(group, title)
+    assert result.score >= SEVERE and len(result.errors) <= 1  # only the stub column gained the level
+
+
+def test_header_labels_shifted_over_many_columns_are_one_cause() -> None:
+    head = ["Model", "A", "B", "C", "D", "E"]
+    rows = [["Net-1", "1.1", "2.2", "3.3", "4.4", "5.5"], ["Net-2", "6.6", "7.7", "8.8", "9.9", "10.1"]]
+    shifted = flat(["Model", "B", "C", "D", "E", "A"], rows)  # every label one column to the left
+    swapped_two = flat(["Model", "B", "A", "C", "D", "E"], rows)
+    one, two = semantic(flat(head, rows), shifted), semantic(flat(head, rows), swapped_two)
+    assert one.features["attached"] <= 2  # four labels shifted alike (+ the one wrapped round): not five causes
+    assert "shifted alike" in " ".join(one.errors)
+    assert two.features["attached"] == 2  # two swapped labels are two mistakes
+
+
+def two_groups(leaves_only: bool, rename: bool = False) -> tuple[Table, Table]:
+    """A ground truth with Visible/Infrared groups over the same leaves, and a prediction that
+    dropped the group level (leaves repeat: ambiguous) or dropped it where leaves stay unique."""
+    h = True
+    leaves = ["M3FD", "LLVIP"] if not rename else ["M3FD", "LLVIP", "TNO", "RoadScene"]
+    second = leaves if not rename else leaves[2:]
+    first = leaves if not rename else leaves[:2]
+    gt = Table([[Cell("Method", rowspan=2, header=h), Cell("Visible", colspan=2, header=h),
+                 Cell("Infrared", colspan=2, header=h)],
+                [*(Cell(t, header=h) for t in first), *(Cell(t, header=h) for t in second)],
+                [Cell("Ours"), Cell("1.1"), Cell("2.2"), Cell("3.3"), Cell("4.4")],
+                [Cell("Base"), Cell("5.5"), Cell("6.6"), Cell("7.7"), Cell("8.8")]])
+    pred = flat(["Method", *first, *second], [["Ours", "1.1", "2.2", "3.3", "4.4"], ["Base", "5.5", "6.6", "7.7", "8.8"]])
+    return gt, pred
+
+
+def test_a_lost_level_that_makes_columns_ambiguous_is_worse_than_one_that_does_not() -> None:
+    ambiguous = semantic(*two_groups(leaves_only=True))
+    unique = semantic(*two_groups(leaves_only=True, rename=True))
+    assert ambiguous.features["unattributed"] > 0 and unique.features["unattributed"] == 0
+    assert any("ambiguous" in e for e in ambiguous.errors)
+    assert ambiguous.score < unique.score
+
+
+def test_params_are_validated_and_change_the_score() -> None:
+    from harness.metrics.semantic import DEFAULT, Params
+
+    with pytest.raises(ValueError):
+        Params(weights=(1.0, -0.1, 0, 0, 0, 0))
+    pred = flat(HEAD, edited((0, 3, "112")))
+    harsher = Params(DEFAULT.key_weight, (DEFAULT.weights[0], 1.0, *DEFAULT.weights[2:]))
+    assert semantic(GT, pred, harsher).score < semantic(GT, pred).score
+
+
+def test_cross_validated_agreement_on_dev_reaches_the_target() -> None:
+    from harness.metaeval import cross_validate, load_rated_pairs
+
+    result = cross_validate(load_rated_pairs(shared_path("data", "table-metric-study", "dev.json")), n_boot=50)
+    assert len(result["folds"]) == 15 and result["cv"]["n"] == 205
+    assert result["cv"]["pearson"] >= 0.90
+    assert result["cv"]["pearson"] <= result["in_sample"]["pearson"] + 0.01  # held out is not better than in-sample
+
+
+def test_header_texts_merged_into_one_cell_are_one_named_cause() -> None:
+    gt = flat(["Team", "Coverage", "Score"], [["A", "12", "0.5"], ["B", "15", "0.7"]])
+    merged = flat(["Team Coverage Score", "", ""], [["A", "12", "0.5"], ["B", "15", "0.7"]])
+    result = semantic(gt, merged)
+    assert "header cells 'Team', 'Coverage', 'Score' merged into one cell: 'Team Coverage Score'" in result.errors
+    assert sum("merged" in e for e in result.errors) == 1
+    assert result.score < HARMLESS
+
+
+def test_a_misread_label_with_nothing_to_attribute_is_one_error() -> None:
+    result = semantic(flat(["Name"], [["ResNet"], ["VGG"]]), flat(["Name"], [["ResNet"], ["BERT"]]))
+    assert result.features["unattributed"] == 0 and len(result.errors) == 1

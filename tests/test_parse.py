@@ -5,6 +5,11 @@ from __future__ import annotations
 import ctypes
 import json
 import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -312,3 +317,305 @@ def test_real_parser_through_the_runner_and_cache(tmp_path: Path, bench_sample_d
     assert first.outcome == "ok" and "CC12M-NegCap" in first.text
     assert (first.cached, second.cached, second.text) == (False, True, first.text)
     assert first.parser == "pypdf" and first.version.endswith("+a1")
+
+
+# -- malformed cache entries (issue 13, item 1) ----------------------------------------------
+def _corrupt(path: Path, change) -> None:
+    data = json.loads(path.read_text())
+    changed = change(data)
+    path.write_text(changed if isinstance(changed, str) else json.dumps(changed))
+
+
+def _with(**fields):
+    return lambda data: {**data, **fields}
+
+
+def _without(key: str):
+    return lambda data: {k: v for k, v in data.items() if k != key}
+
+
+def _meta(**fields):
+    return lambda data: {**data, "meta": {**data["meta"], **fields}}
+
+
+CORRUPTIONS = {
+    "meta is a string": _with(meta="zzz"),
+    "text is a number": _with(text=123),
+    "text is null": _with(text=None),
+    "config is a list": _with(config=["mode", "a"]),
+    "version is a number": _with(version=1),
+    "unknown outcome": _with(outcome="great"),
+    "ok without text": _with(text="   "),
+    "empty with text": _with(outcome="empty"),
+    "control characters": _with(text="a\x00b"),
+    "missing text": _without("text"),
+    "missing meta": _without("meta"),
+    "extra field": _with(cached=True),
+    "seconds is a string": _meta(seconds="fast"),
+    "seconds is NaN": lambda d: json.dumps(d).replace('"seconds": ', '"seconds": NaN, "x": '),
+    "cost is 1e309": lambda d: json.dumps(d).replace('"cost": 0.0', '"cost": 1e309'),
+    "negative cost": _meta(cost=-1),
+    "no seconds": lambda d: {**d, "meta": {k: v for k, v in d["meta"].items() if k != "seconds"}},
+    "another pdf": _with(pdf_sha256="0" * 64),
+    "another config": _with(config={"mode": "b"}),
+    "a list": lambda d: [d],
+    "a string": lambda d: json.dumps("hello | world"),
+    "null": lambda d: "null",
+    "deeply nested": lambda d: "[" * 100_000 + "]" * 100_000,
+    "not UTF-8": lambda d: json.dumps(d).encode().decode("latin-1").replace("hello", "h\udcffllo"),
+}
+
+
+class EchoInProcess(Echo):
+    """Echo without a worker process: the cache logic is the same, the test is 10x faster."""
+
+    in_process = True
+
+
+@pytest.mark.parametrize("change", CORRUPTIONS.values(), ids=CORRUPTIONS.keys())
+def test_malformed_cache_entry_is_recomputed_and_overwritten(tmp_path: Path, change) -> None:
+    (pdf,) = _pdfs(tmp_path, "a")
+    log, cache = tmp_path / "calls.log", tmp_path / "cache"
+    parser = EchoInProcess(log=str(log))
+    parse_pdf(parser, pdf, cache)
+    path = ParseCache(cache).path(parser, cache_key(parser, sha256_file(pdf)))
+    try:
+        _corrupt(path, change)
+    except UnicodeEncodeError:  # the lone surrogate: write the raw bytes instead
+        path.write_bytes(path.read_bytes().replace(b"hello", b"h\xffllo"))
+    again = parse_pdf(parser, pdf, cache)
+    assert (again.outcome, again.text, again.cached, _count(log)) == ("ok", "hello | world", False, 2)
+    assert ParseResult.from_json(path.read_text()) == again, "the bad entry is overwritten"
+    assert parse_pdf(parser, pdf, cache).cached and _count(log) == 2
+
+
+def test_from_json_names_what_is_wrong_in_one_line() -> None:
+    with pytest.raises(ValueError, match=r"^not a parse result: meta is a str, not a dict$"):
+        ParseResult.from_json(json.dumps({**dict.fromkeys(["outcome", "text", "message", "parser", "version",
+                                                           "pdf_sha256"], "x"), "meta": "zzz", "config": {}}))
+
+
+# -- the parser's own code keys the cache (issue 13, item 5) ---------------------------------
+def test_command_script_edit_reparses_and_unchanged_script_is_a_hit(tmp_path: Path) -> None:
+    (pdf,) = _pdfs(tmp_path, "a")
+    cache = tmp_path / "cache"
+    script = tmp_path / "my_parser.py"
+    script.write_text("print('| old | one |')\n")
+    spec = f"command:{sys.executable} {script} {{pdf}}"
+    first = parse_pdf(spec, pdf, cache, timeout=30)
+    assert (first.text, first.cached) == ("| old | one |\n", False)
+    assert parse_pdf(spec, pdf, cache, timeout=30).cached
+    stat = script.stat()
+    script.write_text("print('| new | two |')\n")  # same size, same mtime: only the bytes differ
+    os.utime(script, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    changed = parse_pdf(spec, pdf, cache, timeout=30)
+    assert (changed.text, changed.cached) == ("| new | two |\n", False)
+    assert parse_pdf(spec, pdf, cache, timeout=30).cached
+
+
+def test_command_keys_on_files_named_anywhere_in_the_command_line(tmp_path: Path) -> None:
+    from parsers.command import CommandParser, named_files
+
+    script, model = tmp_path / "run.py", tmp_path / "weights.bin"
+    script.write_text("pass\n")
+    model.write_bytes(b"\x00" * 10)
+    argv = ["sh", "-c", f"python3 {script} --quiet \"$0\"", "{pdf}", f"--model={model}", "{out}", "/no/such/file"]
+    found = named_files(argv)
+    assert script in found and model in found and Path(shutil.which("sh")).resolve() in found
+    assert all("{" not in str(p) for p in found)
+    before = CommandParser(f"sh -c 'python3 {script} \"$0\"' {{pdf}} --model={model}").version
+    model.write_bytes(b"\x01" * 10)
+    assert CommandParser(f"sh -c 'python3 {script} \"$0\"' {{pdf}} --model={model}").version != before
+
+
+def test_importable_parser_code_edit_reparses_without_a_version_bump(tmp_path: Path, monkeypatch) -> None:
+    (pdf,) = _pdfs(tmp_path, "a")
+    cache, src = tmp_path / "cache", tmp_path / "src"
+    src.mkdir()
+    module = src / "tb_edit_me.py"
+    body = ("from parsers.base import ParseOutput\n\nclass P:\n    name, version = 'edit-me', '1'\n\n"
+            "    def parse(self, pdf_path):\n        return ParseOutput({!r})\n")
+    module.write_text(body.format("| first |"))
+    monkeypatch.syspath_prepend(str(src))
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    import importlib
+
+    mod = importlib.import_module("tb_edit_me")
+    assert parse_pdf(mod.P(), pdf, cache, timeout=30).text == "| first |"
+    assert parse_pdf(mod.P(), pdf, cache, timeout=30).cached
+    module.write_text(body.format("| second, edited |"))
+    mod = importlib.reload(mod)
+    again = parse_pdf(mod.P(), pdf, cache, timeout=30)
+    assert (again.text, again.cached, again.version) == ("| second, edited |", False, "1")
+    monkeypatch.delitem(sys.modules, "tb_edit_me")
+
+
+def test_code_files_are_the_module_and_what_it_imports_from_its_package(monkeypatch) -> None:
+    import parsers.vlm  # noqa: F401 — imported or not, other submodules do not count
+    from parsers import fingerprint
+    from parsers.pdfplumber_parser import PdfplumberParser
+
+    files = [p.name for p in fingerprint.code_files(PdfplumberParser())]
+    assert "pdfplumber_parser.py" in files and "layout.py" in files and "base.py" in files
+    assert "vlm.py" not in files and "pypdf_parser.py" not in files
+    assert [p.name for p in fingerprint.code_files(Echo())] == ["__init__.py", "test_parse.py"]
+    monkeypatch.setattr(fingerprint, "CODE_FILES", 1)
+    assert [p.name for p in fingerprint.code_files(PdfplumberParser())] == ["pdfplumber_parser.py"]
+    assert fingerprint.code_files(object()) == [] and fingerprint.code_stamp(object()) == ""
+
+
+# -- ParseResult.cached on every path (issue 13, item 5: "N of M pages from the cache") ------
+def test_cached_flag_on_hit_miss_refresh_error_retry_and_uncached(tmp_path: Path) -> None:
+    good, bad = _pdfs(tmp_path, "good", "bad")
+    cache = tmp_path / "cache"
+    with ParseRunner(Crashes("raise"), cache, timeout=30) as runner:
+        flags = [runner.run(good).cached, runner.run(good).cached, runner.run(bad).cached, runner.run(bad).cached]
+    assert flags == [False, True, False, False], "miss, hit, error, error retried"
+    with ParseRunner(Crashes("raise"), cache, timeout=30, refresh=True) as runner:
+        assert not runner.run(good).cached, "refresh"
+    with ParseRunner(Crashes("raise"), cache, timeout=30) as runner:
+        assert runner.run(good).cached, "the refreshed result is stored"
+    with ParseRunner(Crashes("raise"), None, timeout=30) as runner:
+        assert not runner.run(good).cached, "no cache"
+    assert not parse_pdf(f"dir:{tmp_path}", good, cache).cached, "dir: is never cached"
+
+
+def test_run_puts_the_cached_flag_into_each_table_result(tmp_path: Path) -> None:
+    from harness.cases import load_case_set
+    from harness.run import RunnerPool, evaluate_page
+    from tests.test_run import copy_pages
+
+    page = load_case_set(copy_pages(tmp_path / "bench", ("002",))).pages[0]
+    script = tmp_path / "tool.py"
+    script.write_text("print('| a | b |')\nprint('|---|---|')\nprint('| 1 | 2 |')\n")
+    spec = f"command:{sys.executable} {script} {{pdf}}"
+    flags = []
+    for refresh in (False, False, True):
+        pool = RunnerPool()
+        try:
+            results = evaluate_page(page, spec, ["teds"], cache_dir=tmp_path / "cache", pool=pool, refresh=refresh)
+        finally:
+            pool.close()
+        flags.append({r.extra["parse_cached"] for r in results})
+    assert flags == [{False}, {True}, {False}]
+
+
+# -- no leftovers in the temp folder (issue 13, item 11) -------------------------------------
+@pytest.fixture
+def private_tmp(tmp_path: Path, monkeypatch) -> Path:
+    """A temp folder of the test's own, for this process and the workers it starts."""
+    folder = tmp_path / "systmp"
+    folder.mkdir()
+    monkeypatch.setenv("TMPDIR", str(folder))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    return folder
+
+
+def _leftovers(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize(("command", "outcome"), [
+    ("sh -c 'head -c 100000 /dev/zero > {out}; exec sleep 60' {pdf} {out}", "timeout"),
+    ("sh -c 'echo partial > {out}; kill -9 $PPID; sleep 5' {pdf} {out}", "error"),
+    ("sh -c 'echo bad >&2; exit 2' {pdf}", "error"),
+    ("sh -c 'echo \"| a |\"' {pdf}", "ok"),
+])
+def test_command_pages_leave_nothing_in_the_temp_folder(private_tmp: Path, tmp_path: Path, command: str,
+                                                        outcome: str) -> None:
+    (pdf,) = _pdfs(tmp_path, "a")
+    with ParseRunner(f"command:{command}", timeout=1.5) as runner:
+        result = runner.run(pdf)
+        assert result.outcome == outcome, result.message
+        assert not [p for p in _leftovers(private_tmp) if "tablebench-command-" in p]
+    assert _leftovers(private_tmp) == []
+
+
+def test_ctrl_c_mid_page_kills_the_worker_and_its_files(private_tmp: Path, tmp_path: Path) -> None:
+    (pdf,) = _pdfs(tmp_path, "a")
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        with ParseRunner("command:sh -c 'echo x > {out}; exec sleep 60' {pdf} {out}", timeout=30) as runner:
+            signal.setitimer(signal.ITIMER_REAL, 1.5)
+            with pytest.raises(KeyboardInterrupt):
+                runner.run(pdf)
+            assert _leftovers(private_tmp) == []
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_killed_run_leaves_nothing_in_the_temp_folder(private_tmp: Path, tmp_path: Path) -> None:
+    """kill -9 of the benchmark process: the orphaned worker cleans up before it dies."""
+    (pdf,) = _pdfs(tmp_path, "a")
+    code = ("import sys; from harness.parse import ParseRunner\n"
+            "ParseRunner(\"command:sh -c 'echo x > {out}; exec sleep 60' {pdf} {out}\", timeout=60).run(sys.argv[1])")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(pdf)], cwd=Path(__file__).resolve().parents[1])
+    try:
+        deadline = time.time() + 30
+        while not [p for p in _leftovers(private_tmp) if "tablebench-command-" in p]:
+            assert time.time() < deadline and proc.poll() is None, "the command never started"
+            time.sleep(0.1)
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.time() + 15
+    while _leftovers(private_tmp) and time.time() < deadline:
+        time.sleep(0.2)
+    assert _leftovers(private_tmp) == []
+
+
+# -- meta that would poison totals (issue 13, item 4) ----------------------------------------
+class OddMeta(Echo):
+    name = "odd-meta"
+
+    def __init__(self, meta: dict) -> None:
+        super().__init__()
+        self.meta = meta
+
+    def parse(self, pdf_path: Path) -> ParseOutput:
+        return ParseOutput("| a |", dict(self.meta))
+
+
+@pytest.mark.parametrize(("meta", "message"), [
+    ({"cost": float("nan")}, "parser meta cost must be a finite number >= 0, got nan"),
+    ({"seconds": float("inf")}, "parser meta seconds must be a finite number >= 0, got inf"),
+    ({"cost": -0.5}, "parser meta cost must be a finite number >= 0, got -0.5"),
+    ({"seconds": "3"}, "parser meta seconds must be a number, got '3'"),
+])
+def test_non_finite_or_negative_seconds_or_cost_is_a_one_line_error(tmp_path: Path, meta, message) -> None:
+    (pdf,) = _pdfs(tmp_path, "a")
+    result = parse_pdf(OddMeta(meta), pdf, tmp_path / "cache", timeout=30)
+    assert (result.outcome, result.message) == ("error", message)
+
+
+def test_meta_json_cannot_hold_is_dropped_and_named(tmp_path: Path) -> None:
+    import datetime
+
+    (pdf,) = _pdfs(tmp_path, "a")
+    meta = {"when": datetime.date(2026, 1, 2), "score": float("nan"), "pages": (1, 2), "seconds": 2, "cost": 0.25}
+    result = parse_pdf(OddMeta(meta), pdf, tmp_path / "cache", timeout=30)
+    assert result.outcome == "ok"
+    assert {k: result.meta[k] for k in ("when", "pages", "meta_dropped", "seconds", "cost")} == {
+        "when": "2026-01-02", "pages": [1, 2], "meta_dropped": ["score"], "seconds": 2.0, "cost": 0.25}
+    assert parse_pdf(OddMeta(meta), pdf, tmp_path / "cache", timeout=30).cached
+
+
+def test_one_line_is_defined_once() -> None:
+    import re as re_
+
+    repo = Path(__file__).resolve().parents[1]
+    defs = [f"{p.relative_to(repo)}:{m.group(0)}" for folder in ("harness", "parsers") for p in (repo / folder).rglob("*.py")
+            for m in re_.finditer(r"^def _?(one_line|first_line)\b", p.read_text(encoding="utf-8"), re_.M)]
+    assert defs == ["harness/messages.py:def one_line"]
+
+
+def test_no_usable_temp_folder_is_an_error_outcome_not_a_crash(tmp_path: Path, monkeypatch) -> None:
+    (pdf,) = _pdfs(tmp_path, "a")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
+    result = parse_pdf(Echo(), pdf, timeout=30)
+    assert result.outcome == "error" and result.message.startswith("cannot create a temp folder for the parser: ")

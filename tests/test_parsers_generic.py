@@ -81,6 +81,32 @@ def test_dir_bad_meta_is_an_error(tmp_path: Path, pdf: Path) -> None:
     assert result.outcome == "error" and result.message.startswith("ParserError: page7.meta.json: not a JSON object")
 
 
+@pytest.mark.parametrize(("sidecar", "says"), [
+    ('{"seconds": 1e309}', "seconds must be a finite number >= 0, got inf"),
+    ('{"seconds": 2, "cost": NaN}', "cost must be a finite number >= 0, got nan"),
+    ('{"cost": Infinity}', "cost must be a finite number >= 0, got inf"),
+    ('{"seconds": -3}', "seconds must be a finite number >= 0, got -3"),
+    ('{"cost": "0.1"}', "cost must be a number, got '0.1'"),
+    ('{"seconds": true}', "seconds must be a number, got True"),
+    ('{"seconds": [1]}', "seconds must be a number, got [1]"),
+    ('{"seconds": 1', "page7.meta.json: not a JSON object with numeric seconds/cost (Expecting"),
+])
+def test_dir_sidecar_with_unusable_seconds_or_cost_fails_its_page_in_one_line(tmp_path: Path, pdf: Path,
+                                                                             sidecar: str, says: str) -> None:
+    (tmp_path / "page7.md").write_text("| 1 |\n|---|\n")
+    (tmp_path / "page7.meta.json").write_text(sidecar)
+    result = parse_pdf(f"dir:{tmp_path}", pdf)
+    assert result.outcome == "error" and says in result.message and "\n" not in result.message
+    assert result.message.startswith("ParserError: page7.meta.json: ")
+
+
+def test_dir_sidecar_zero_and_integers_are_fine(tmp_path: Path, pdf: Path) -> None:
+    (tmp_path / "page7.md").write_text("| 1 |\n|---|\n")
+    (tmp_path / "page7.meta.json").write_text('{"seconds": 4, "cost": 0, "model": "remote-x"}')
+    result = parse_pdf(f"dir:{tmp_path}", pdf)
+    assert result.outcome == "ok" and (result.meta["seconds"], result.meta["cost"]) == (4.0, 0.0)
+
+
 # -- vlm: against a local OpenAI-compatible server ------------------------------------------
 class FakeModel(BaseHTTPRequestHandler):
     """/v1/chat/completions answering from the server's `script`: a list of (status, content)."""

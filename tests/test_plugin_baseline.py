@@ -7,13 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.baseline import (
-    baseline_failures,
-    load_baseline,
-    min_score_failures,
-    parse_min_score,
-    save_baseline,
-)
+from harness.gating.baseline import Entry, load_baseline, save_baseline
+from harness.gating.rules import Verdict
+from harness.gating.thresholds import baseline_failures, min_score_failures, number, parse_min_score
 from harness.results import TableResult
 
 
@@ -47,15 +43,95 @@ def test_baseline_tolerance_is_scaled_for_ten_point_metrics():
 
 
 def test_baseline_round_trip_and_bad_files(tmp_path: Path):
-    path = save_baseline([result(1, teds=0.5), result(0, "missing")], tmp_path / "sub" / "b.json")
-    assert load_baseline(path) == {"s/p001/t0[pypdf]": {}, "s/p001/t1[pypdf]": {"teds": 0.5}}
+    path = save_baseline([result(1, teds=0.5), result(0, "missing")], tmp_path / "sub" / "b.json",
+                         parsers={"pypdf": {"spec": "pypdf", "version": "5.1"}},
+                         case_set={"name": "s", "manifest_sha256": "ab" * 32}, metrics=["teds"])
+    base = load_baseline(path)
+    assert base.cases == {"s/p001/t0[pypdf]": Entry("missing", {}), "s/p001/t1[pypdf]": Entry("ok", {"teds": 0.5})}
+    assert base.parsers == {"pypdf": {"spec": "pypdf", "version": "5.1"}} and base.metrics == ["teds"]
+    assert base.case_set["manifest_sha256"] == "ab" * 32 and base.format == "tablebench-baseline/2"
     assert list(json.loads(path.read_text())["cases"]) == ["s/p001/t0[pypdf]", "s/p001/t1[pypdf]"]
     assert [p.name for p in path.parent.iterdir()] == ["b.json"], "no temp file left behind"
-    for text, says in (("{", "not JSON"), ('{"format": "x"}', "not a tablebench-baseline/1 file"),
-                       ('{"format": "tablebench-baseline/1", "cases": {"a": {"scores": {"teds": "x"}}}}',
-                        "malformed scores")):
+    for text, says in (("{", "not JSON"), ('{"format": "x"}', "not a tablebench-baseline/2 file"),
+                       ('{"format": "tablebench-baseline/2", "cases": {"a": {"scores": {"teds": "x"}}}}',
+                        "malformed entry"),
+                       ('{"format": "tablebench-baseline/2", "cases": {"a": {"scores": {"teds": NaN}}}}',
+                        "not a finite number")):
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(ValueError, match=says):
             load_baseline(tmp_path / "bad.json")
     with pytest.raises(ValueError, match="cannot read"):
         load_baseline(tmp_path / "absent.json")
+
+
+def test_a_format_1_baseline_is_read_with_its_keys_relabelled(tmp_path: Path):
+    """Old files were keyed by the raw spec: `dir:/x/` now has the label `dir:/x`, and still matches."""
+    old = {"format": "tablebench-baseline/1", "created": "2026-01-01T00:00:00+00:00",
+           "cases": {"s/p001/t0[dir:/x/]": {"outcome": "ok", "scores": {"teds": 0.9}},
+                     "s/p001/t1[pypdf]": {"outcome": "missing", "scores": {}}}}
+    (tmp_path / "v1.json").write_text(json.dumps(old))
+    base = load_baseline(tmp_path / "v1.json")
+    assert base.cases == {"s/p001/t0[dir:/x]": Entry("ok", {"teds": 0.9}), "s/p001/t1[pypdf]": Entry("missing", {})}
+    assert base.matched(["s/p001/t0[dir:/x]", "s/p001/t9[dir:/x]"]) == 1 and base.labels() == ["dir:/x", "pypdf"]
+
+
+@pytest.mark.parametrize("text, says", [("nan", "finite"), ("inf", "finite"), ("-inf", "finite"), ("-0.1", ">= 0"),
+                                        ("abc", "expected a number"), ("2", "<= 1")])
+def test_tolerance_numbers_are_checked_at_the_door(text, says):
+    with pytest.raises(ValueError, match=says):
+        number("--baseline-tolerance", text, upper=1.0)
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "nan", "inf"])
+def test_timeouts_must_be_finite_and_positive(text):
+    with pytest.raises(ValueError, match="--parse-timeout"):
+        number("--parse-timeout", text, positive=True)
+    assert number("--parse-timeout", "2.5", positive=True) == 2.5
+
+
+@pytest.mark.parametrize("text", ["teds=nan", "teds=inf", "semantic=-1"])
+def test_min_score_rejects_non_finite_and_negative_floors(text):
+    with pytest.raises(ValueError, match="--min-score"):
+        parse_min_score(text)
+
+
+def test_gate_verdicts(tmp_path: Path):
+    from harness.gating.rules import Gate
+
+    path = save_baseline([result(0, teds=0.9), result(1, "missing"), result(2, teds=0.8)], tmp_path / "b.json")
+    gate = Gate({"teds": 0.5}, load_baseline(path), 0.01)
+    assert gate.check(result(0, teds=0.9)).status == "pass"
+    regressed = result(0, teds=0.7)
+    regressed.semantic_errors = ["value 3 under (a, b) read as 8", "row 2 missing", "x", "y"]
+    verdict = gate.check(regressed)
+    assert verdict.status == "fail"
+    assert verdict.message == ("teds 0.70 < baseline 0.90 - 0.01; semantic errors: value 3 under (a, b) read as 8; "
+                               "row 2 missing; x")
+    known = result(1, "missing")
+    known.message = "not found in parser output: no candidate"
+    assert gate.check(known) == Verdict("known", ["known failure (missing in the baseline): "
+                                                  "not found in parser output: no candidate"])
+    lost = result(2, "error")
+    lost.message = "error: scoring failed (ValueError: x)"
+    assert gate.check(lost) == Verdict("fail", ["error: scoring failed (ValueError: x)"]), "ok before: a regression"
+    assert gate.check(result(3, teds=0.2)).message == "teds 0.20 < min 0.50", "no baseline entry: floors only"
+    assert Gate({"teds": 0.5}, report_only=True).check(result(3, "missing")).status == "pass"
+
+
+def test_a_baseline_that_matches_nothing_is_refused_and_partial_matches_are_told(tmp_path: Path):
+    from harness.gating.rules import baseline_notes
+
+    path = save_baseline([result(0, teds=0.9), result(1, teds=0.5)], tmp_path / "b.json",
+                         parsers={"pypdf": {"spec": "pypdf", "version": "5.1"}},
+                         case_set={"name": "s", "manifest_sha256": "aa"}, metrics=["teds", "grits"])
+    base = load_baseline(path)
+    facts = {"parsers": {"pypdf": {"spec": "pypdf", "version": "5.2"}},
+             "case_set": {"name": "s", "manifest_sha256": "bb"}, "metrics": ["teds"]}
+    with pytest.raises(ValueError, match=r"none of its 2 entries match this run's 1 cases \(baseline parsers: pypdf; "
+                                         r"this run: pypdf\); name a parser"):
+        baseline_notes(base, ["s/p001/t0[other]"], **facts)
+    notes = baseline_notes(base, ["s/p001/t0[pypdf]", "s/p001/t7[pypdf]"], **facts)
+    assert notes[0].endswith("1 of 2 entries match this run's 2 cases")
+    assert any("had another manifest" in n for n in notes)
+    assert any("parser pypdf was version 5.1, now 5.2" in n for n in notes)
+    assert any("metrics grits are in the baseline but not computed now" in n for n in notes)

@@ -25,7 +25,8 @@ def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, 
     with LLMServer([Reply(content=json.dumps({"errors": ["one value moved"], "score": 6}))]) as server:
         result = pytester.runpytest(*args(bench, tmp_path / "cache", f"--parser=dir:{out}", "--metrics=teds",
                                           "--judge=openai/tiny-judge", f"--judge-api-base={server.api_base}",
-                                          "--min-score=judge=5", f"--junitxml={xml}"))
+                                          "--min-score=judge=5", f"--junitxml={xml}",
+                                          f"--report-dir={tmp_path / 'report'}"))
         assert len(server.requests) == 2, "two located tables judged, the missing one not"
         rerun = pytester.runpytest(*args(bench, tmp_path / "cache", f"--parser=dir:{out}", "--metrics=teds",
                                          "--judge=openai/tiny-judge", f"--judge-api-base={server.api_base}",
@@ -35,7 +36,7 @@ def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, 
     assert {k: c["props"].get("judge") for k, c in junit(tmp_path / "rerun.xml").items()} == \
         {k: c["props"].get("judge") for k, c in junit(xml).items()}
     result.assert_outcomes(passed=2, failed=1)
-    cases = junit(xml)
+    cases = junit(xml, tmp_path / "report")
     judged = {test_id.split("/")[2][:2]: (c["props"].get("judge"), c["result"]["outcome"]) for test_id, c in cases.items()}
     assert judged == {"t0": ("6.0", "ok"), "t1": ("6.0", "ok"), "t2": ("0.0", "missing")}
     assert "judge" in result.stdout.str()

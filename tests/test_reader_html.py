@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 
 import pytest
@@ -10,7 +9,6 @@ import pytest
 from harness.readers.html import read_html, table_spans
 from harness.table import NoTableError, Table
 
-HAS_LATEX_MATH = importlib.util.find_spec("harness.readers.latex_math") is not None
 
 
 def grid(table: Table) -> list[list[str]]:
@@ -94,7 +92,6 @@ def test_nbsp_is_kept_verbatim_without_collapsing() -> None:
     assert grid(only("<table><tr><td>a&nbsp;b</td></tr></table>", collapse_whitespace=False)) == [["a\xa0b"]]
 
 
-@pytest.mark.skipif(not HAS_LATEX_MATH, reason="harness.readers.latex_math (MathML alttext -> Unicode) is not there yet")
 def test_mathml_is_read_from_alttext_or_tex_annotation() -> None:
     t = only('<table><tr><td><math alttext="\\alpha"><mi>a</mi></math></td>'
              '<td><math><semantics><mi>b</mi><annotation encoding="application/x-tex">\\beta^{2}</annotation>'

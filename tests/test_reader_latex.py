@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.readers.html import read_html
-from harness.readers.latex import read_latex, spec_columns
+from harness.readers.html import read_html, table_from_html
+from harness.readers.latex import environment_spans, read_latex, spec_columns
 from harness.readers.latex_math import tokenize
 from harness.table import Cell, NoTableError, Table
 from tests.test_reader_latex_math import TEXT_CASES
@@ -181,6 +181,59 @@ def test_cline_and_cmidrule_do_not_end_the_header() -> None:
     assert t.header_rows == 2
 
 
+def test_a_header_set_off_only_by_cline_is_a_header() -> None:
+    t = one(tab(r"A & B \\ \cline{1-2} 1 & 2 \\ 3 & 4 \\"))
+    assert t.header_rows == 1
+    t = one(tab(r"\multicolumn{2}{c}{Score} \\ \cmidrule(lr){1-2} dev & test \\ 1 & 2 \\ \cline{1-2}"))
+    assert t.header_rows == 1
+    assert one(tab(r"A & B \\ 1 & 2 \\ \cline{1-2}")).header_rows == 0  # after the last row: no header
+    grouped = r"""& \multicolumn{2}{c}{Score} \\ \cmidrule{2-3}
+        Model & dev & test \\ \cmidrule{1-1} \cmidrule(l){2-3}
+        Base & 1 & 2 \\"""
+    assert one(tab(grouped, "lcc")).header_rows == 2  # the first boundary ruled across every column
+
+
+def test_environment_spans_are_the_readers_finder() -> None:
+    text = "% \\begin{tabular}{c} fake \\end{tabular}\n\\verb|\\begin{tabular}|" + tab("a & b") + tab("c")[:-13]
+    (first, second) = environment_spans(text)
+    assert first.name == "tabular" and text[first.start:first.end] == tab("a & b") and first.closed
+    assert text[first.body_start:first.body_end].strip() == "a & b"
+    assert not second.closed and second.end == len(text)
+
+
+# -- macros the input defines --------------------------------------------------------------
+MACROS = r"""\newcommand{\best}[1]{\textbf{#1}}
+\newcommand\ours{OurNet}
+\newcommand{\hd}[2][c]{\multicolumn{2}{#1}{#2}}
+% \newcommand\gone{commented out}
+\def\na{--}
+"""
+
+
+def test_macros_defined_in_the_input_are_expanded() -> None:
+    body = r"\hd{Score} \\ \ours & \best{75.3} \\ \na & \gone x \\"
+    t = one(MACROS + tab(body))
+    assert cells(t) == [[("Score", 1, 2)], ["OurNet", "75.3"], ["–", "x"]]
+    assert t.rows[1][1].raw == r"\best{75.3}"  # raw stays the source as written
+    start = (MACROS + tab(body)).index(r"\begin{tabular}")
+    assert t.span[0] == start  # spans stay literal in the input
+
+
+def test_definitions_inside_the_table_print_nothing_and_apply() -> None:
+    t = one(tab(r"\def\x{1}\newcommand{\y}[1]{(#1)}\x & \y{2} \\", "cc"))
+    assert cells(t) == [["1", "(2)"]]
+
+
+def test_runaway_macros_read_as_unknown_and_stay_fast() -> None:
+    start = time.perf_counter()
+    t = one(r"\newcommand\a{\a\a}\newcommand\big{" + "x" * 100_000 + "}"
+            + tab(r"\a & b \\" + r"\big & \big \\" * 100))
+    assert time.perf_counter() - start < 2.0
+    assert t.rows[0][0].text == "" and t.rows[0][1].text == "b"
+    assert t.rows[1][0].text == "x" * 100_000  # within the budget: expanded
+    assert t.rows[-1][0].text == ""  # past the budget of the table: read as an unknown macro
+
+
 # -- column specs --------------------------------------------------------------------------
 @pytest.mark.parametrize(("spec", "n"), [
     ("cc|cccc", 6), ("@{}ccccc@{}", 5), ("|l|c|cc|", 4), ("p{1.4cm} >{\\centering\\arraybackslash}p{3.2cm} m{2cm}", 3),
@@ -304,7 +357,7 @@ def test_round_trips_through_canonical_html() -> None:
     t = one(tab(r"\multirow{2}{*}{M} & \multicolumn{2}{c}{AB} \\ & x & y \\", "ccc"))
     assert t.to_html() == ('<table><tr><td rowspan="2">M</td><td colspan="2">AB</td></tr>'
                            "<tr><td>x</td><td>y</td></tr></table>")
-    back = Table.from_html(t.to_html())
+    back = table_from_html(t.to_html())
     assert cells(back) == cells(t)
 
 
@@ -413,6 +466,15 @@ def test_malformed_input_never_crashes_and_stays_fast(body: str) -> None:
     t = one(tab(body))
     assert time.perf_counter() - start < 1.0
     assert t.shape[0] >= 1
+
+
+def test_multirow_inside_a_style_command_keeps_its_span() -> None:
+    t = one(tab(r"\textbf{\multirow{2}{*}{Group}} & a \\ & b \\"))
+    assert cells(t) == [[("Group", 2, 1), "a"], ["b"]]
+    t = one(tab(r"{\bfseries \multirow{-2}{*}{G}} & a \\"))  # alone, a negative span stays in place
+    assert cells(t) == [["G", "a"]]
+    nested = one(tab(r"\begin{tabular}{c}\multirow{2}{*}{in}\end{tabular} & a \\ & b \\"))
+    assert nested.rows[0][0].rowspan == 1  # a nested tabular's multirow is its own
 
 
 def test_malformed_spans_fall_back_to_one() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 
 import pytest
@@ -10,8 +9,6 @@ import pytest
 from harness.readers.markdown import cell_text, is_separator, read_markdown, split_row
 from harness.table import NoTableError, Table
 
-HAS_LATEX_MATH = importlib.util.find_spec("harness.readers.latex_math") is not None
-needs_latex_math = pytest.mark.skipif(not HAS_LATEX_MATH, reason="harness.readers.latex_math is not there yet")
 
 
 def grid(table: Table) -> list[list[str]]:
@@ -137,7 +134,6 @@ def test_cell_text_is_what_a_reader_sees(raw: str, text: str) -> None:
     assert cell_text(raw) == text
 
 
-@needs_latex_math
 @pytest.mark.parametrize(("raw", "text"), [
     (r"$\alpha$", "α"),
     (r"\( \epsilon \)", "ϵ"),
@@ -151,7 +147,6 @@ def test_math_in_cells_goes_through_latex_math(raw: str, text: str) -> None:
     assert cell_text(raw) == text
 
 
-@needs_latex_math
 def test_math_with_pipes_is_read_from_escaped_norm() -> None:
     t = only(r"| $\|x\|$ | b |" + "\n|---|---|")
     assert grid(t) == [["|x|", "b"]]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
 
@@ -11,8 +10,6 @@ import pytest
 from harness.readers import FORMATS, detect_format, read_tables
 from harness.table import NoTableError, Table
 
-HAS_LATEX = importlib.util.find_spec("harness.readers.latex") is not None
-needs_latex = pytest.mark.skipif(not HAS_LATEX, reason="harness.readers.latex is not there yet")
 
 HTML = "<p>x</p><table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>"
 MARKDOWN = "Intro.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
@@ -62,7 +59,6 @@ def test_read_tables_detects_and_tags_each_format(text: str, fmt: str) -> None:
     assert [row[:2] for row in grid(tables[0])][:2] in ([["a", "b"], ["1", "2"]], [["Name", "Score"], ["alpha", "1.0"]])
 
 
-@needs_latex
 def test_read_tables_reads_latex_lazily_and_ignores_the_pipes_of_its_column_spec() -> None:
     tables = read_tables(LATEX)
     assert [(t.fmt, grid(t)) for t in tables] == [("latex", [["a", "b"], ["1", "2"]])]
@@ -118,8 +114,6 @@ def test_every_metric_study_extraction_is_detected_and_read(metric_study_dev: li
                 continue
             fmt = detect_format(text)
             formats[fmt] += 1
-            if fmt == "latex" and not HAS_LATEX:
-                continue
             if fmt == "text":  # one nanonets output is bare words on lines: no columns to read
                 with pytest.raises(NoTableError):
                     read_tables(text)

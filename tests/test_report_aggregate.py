@@ -47,7 +47,7 @@ def test_parser_numbers_match_hand_computation() -> None:
     assert a.pages == 3
     assert a.seconds_per_page == pytest.approx(3.0)  # (2 + 4 + 3) / 3, not (2 + 2 + 4 + 3) / 4
     assert a.cost == pytest.approx(0.03) and a.cost_per_page == pytest.approx(0.01)
-    assert a.outcomes == {"ok": 2, "missing": 1, "parse_error": 1, "timeout": 0, "empty": 0}
+    assert a.outcomes == {"ok": 2, "missing": 1, "parse_error": 1, "timeout": 0, "empty": 0, "error": 0}
 
     b = next(row for row in board.rows if row.parser == "B")
     assert b.overall.metrics["teds"].include_missing == pytest.approx(1.8 / 4)
@@ -134,3 +134,24 @@ def test_judge_is_a_headline_metric_on_the_ten_point_scale() -> None:
     assert board.rows[0].judge_cost == pytest.approx(0.002) and board.rows[0].cost == 0.0
     assert board.scale == {"judge": 10.0}
     assert board.rows[0].overall.metrics["judge"].perfect_rate == 0.5
+
+
+def test_an_error_case_counts_as_not_found_and_zero_in_the_ranking_mean() -> None:
+    """A table the harness could not score stays in every denominator (include-missing = 0)."""
+    rs = A + [_r("A", "p4", 0, "complex", "error", 1.0)]
+    a = leaderboard(rs).rows[0]
+    assert (a.total, a.found, a.outcomes["error"]) == (5, 2, 1)
+    assert a.overall.metrics["teds"].include_missing == pytest.approx(1.5 / 5)
+    assert a.overall.metrics["teds"].exclude_missing == pytest.approx(0.75)
+    assert a.by_complexity["complex"].total == 2
+
+
+def test_run_counts_say_tables_and_cases_and_the_cache_share() -> None:
+    from harness.report.aggregate import cache_summary, run_counts
+
+    assert run_counts(A + B) == {"tables": 4, "parsers": 2, "cases": 8}
+    cached = [_r("A", "p1", 0, "simple", "ok", 1.0), _r("A", "p1", 1, "simple", "ok", 1.0),
+              _r("A", "p2", 0, "simple", "ok", 1.0), _r("B", "p1", 0, "simple", "ok", 1.0)]
+    for r in cached[:3]:
+        r.extra["parse_cached"] = True
+    assert cache_summary(cached) == "2 of 3 pages from the cache"

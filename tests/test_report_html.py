@@ -15,7 +15,7 @@ from tests.test_report_samples import PAYLOADS, RAW_HOSTILE_HTML, sample_results
 # every tag our page may contain; an injected <img>, <a>, <iframe>, <svg>, <object>... fails the test
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "dl", "dt", "dd", "p",
                 "b", "div", "span", "table", "thead", "tbody", "tr", "th", "td", "label", "select", "option",
-                "button", "article", "header", "details", "summary", "pre", "script"}
+                "button", "article", "header", "details", "summary", "pre", "script", "ul", "li"}
 URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "data", "srcdoc", "background", "poster"}
 
 
@@ -56,6 +56,8 @@ def test_payloads_are_shown_as_text(hostile: tuple[list, str]) -> None:
     assert "locator noticed " + PAYLOADS[1] in [p.text_content() for p in doc.iter("p")]
     names = {el.get("data-parser") for el in doc.iter("article")}
     assert names == {r.parser for r in results}  # attribute escaping round-trips
+    items = [li.text_content() for li in doc.xpath("//div[@class='errors']//li")]
+    assert f"value {PAYLOADS[0]} missing" in items, "semantic errors shown, as text"
 
 
 def test_embedded_data_is_inert_and_round_trips(hostile: tuple[list, str]) -> None:
@@ -110,3 +112,33 @@ def test_page_lists_every_result_and_every_parser() -> None:
     assert options[0] == "" and set(options[1:]) == {r.outcome for r in results}
     empty = lxml.html.document_fromstring(render_html(leaderboard([]), []))
     assert "No results." in empty.text_content()
+
+
+def test_semantic_errors_and_error_cases_are_in_the_drilldown() -> None:
+    from harness.results import TableResult
+
+    ok = TableResult("A", "s", "p1", 0, "simple", "ok", scores={"semantic": 6.0, "teds": 0.7},
+                     semantic_errors=["value 2 under (1, b) read as 3", "row 4 missing"])
+    err = TableResult("A", "s", "p1", 1, "simple", "error", message="error: ground truth unreadable (NoTableError: x)")
+    doc = lxml.html.document_fromstring(render_html(leaderboard([ok, err]), [ok, err]))
+    articles = {a.get("data-outcome"): a for a in doc.iter("article")}
+    assert set(articles) == {"ok", "error"}
+    assert [li.text_content() for li in articles["ok"].iter("li")] == ok.semantic_errors
+    assert "ground truth unreadable" in articles["error"].text_content()
+    heads = [th.text_content() for th in doc.xpath("//table[contains(@class, 'board')]//th")]
+    assert "error" in heads and "parse error" in heads
+    assert "Cases (2: 2 tables × 1 parser)" in [h.text_content() for h in doc.iter("h2")], "tables and cases apart"
+
+
+def test_values_below_zero_are_exact_in_data_and_the_clamping_is_said() -> None:
+    from harness.results import TableResult
+
+    rs = [TableResult("A", "s", "p1", i, "simple", "ok", scores={"teds": v}) for i, v in enumerate((-0.125, 0.5))]
+    page = render_html(leaderboard(rs), rs)
+    doc = lxml.html.document_fromstring(page)
+    data = json.loads(doc.get_element_by_id("tb-data").text)
+    assert data["hist"]["A"]["values"]["teds"] == [-0.125, 0.5], "the histogram data keeps the exact value"
+    note = " ".join(p.text_content() for p in doc.iter("p"))
+    assert "drawn in its end bin (teds: 1 table here" in note
+    fine = [TableResult("A", "s", "p1", 0, "simple", "ok", scores={"teds": 0.5})]
+    assert "end bin" not in render_html(leaderboard(fine), fine)

@@ -39,8 +39,8 @@ def test_hand_computed_numbers_appear_in_rank_order() -> None:
     assert board[3][:5] == ["2", "A", "2/4 (50.0%)", "**4.00 (8.00)**", "0.375 (0.750)"]
     assert board[3][-4:] == ["25.0%", "8.00", "3.00 s", "$0.0300"]  # perfect, median, s/page, cost
     outcomes = _tables(text)[-1]
-    assert outcomes[0] == ["parser", "tables", "pages", "ok", "missing", "error", "timeout", "empty"]
-    assert outcomes[3] == ["A", "4", "3", "2", "1", "1", "0", "0"]
+    assert outcomes[0] == ["parser", "tables", "pages", "ok", "missing", "parse error", "timeout", "empty", "error"]
+    assert outcomes[3] == ["A", "4", "3", "2", "1", "1", "0", "0", "0"]
 
 
 def test_every_table_is_rectangular_even_with_hostile_names() -> None:
@@ -55,3 +55,8 @@ def test_every_table_is_rectangular_even_with_hostile_names() -> None:
 
 def test_no_results() -> None:
     assert "No results." in render_markdown(leaderboard([]))
+
+
+def test_dict_meta_values_read_as_pairs() -> None:
+    text = render_markdown(leaderboard(A), {"parser_specs": {"mine": "dir:/x"}, "min_scores": {"teds": 0.8}})
+    assert "- **parser\\_specs**: mine = dir:/x" in text and "- **min\\_scores**: teds = 0.8" in text

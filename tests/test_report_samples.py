@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from harness.results import OUTCOMES, TableResult
+from harness.readers.html import table_from_html
 from harness.table import Table
 
 PAYLOADS = (
@@ -46,6 +47,8 @@ def sample_results(n_pages: int = 20, tables_per_page: int = 3, seed: int = 0,
             outcome = failed_pages.get(page) if parser != "pymupdf4llm" or i < 10 else None
             if outcome is None:
                 outcome = "missing" if rng.random() < p_missing else "ok"
+            if (page, t) == ("p002", 2):
+                outcome = "error"  # e.g. ground truth the harness cannot read: a case all the same
             out.append(_result(rng, name, page, t, complexity, gt, outcome, quality, page_seconds[page],
                                cost, payloads and i < 3))
     return out
@@ -85,13 +88,17 @@ def _result(rng: random.Random, parser: str, page: str, t: int, complexity: str,
                     "grits_top": 1.0 if exact else round(min(1.0, base + 0.05), 4),
                     "tlag": 1.0 if exact else round(base * 0.9, 4),
                     "semantic": 10.0 if exact else float(round(base * 10))}
+        if r.scores["semantic"] < 10:
+            r.semantic_errors = ["a value under (row 1, col 2) read as 1.0"]
         if hostile:
+            r.semantic_errors = [f"value {PAYLOADS[0]} missing"]
             r.message = "locator noticed " + PAYLOADS[1]
             r.pred_html = RAW_HOSTILE_HTML  # raw markup, as a careless adapter might store it
     else:
         r.message = {"missing": "no candidate above the locate threshold 0.35",
                      "parse_error": "RuntimeError: cannot open PDF " + (PAYLOADS[0] if hostile else ""),
-                     "timeout": "parser exceeded 60 s", "empty": "the parser returned no text"}[outcome]
+                     "timeout": "parser exceeded 60 s", "empty": "the parser returned no text",
+                     "error": "error: ground truth unreadable (NoTableError: no tabular)"}[outcome]
     return r
 
 
@@ -122,12 +129,12 @@ def test_samples_cover_every_outcome_and_complexity() -> None:
     assert len(results) == 180 and len({r.parser for r in results}) == 3
     assert {r.outcome for r in results} == set(OUTCOMES)
     assert {r.complexity for r in results} == set(_COMPLEXITY)
-    assert all(Table.from_html(r.pred_html).rows for r in results if r.outcome == "ok")
+    assert all(table_from_html(r.pred_html).rows for r in results if r.outcome == "ok")
 
 
 def test_hostile_samples_carry_every_payload() -> None:
     results = sample_results(payloads=True)
-    cell_texts = " ".join(c.text for r in results for c in Table.from_html(r.gt_html).cells())
+    cell_texts = " ".join(c.text for r in results for c in table_from_html(r.gt_html).cells())
     matched = " ".join(r.matched_text or "" for r in results)
     for payload in PAYLOADS:
         assert payload in cell_texts or payload in matched

@@ -6,6 +6,7 @@ import io
 
 from rich.console import Console
 
+from harness.report import fmt
 from harness.report.aggregate import leaderboard
 from harness.report.terminal import (
     complexity_table,
@@ -29,17 +30,46 @@ def test_leaderboard_shows_hand_computed_numbers_in_rank_order() -> None:
     a_line = next(line for line in text.splitlines() if " A " in line)
     assert text.index(b_line) < text.index(a_line)
     assert "5.00 (6.67)" in b_line and "4.00 (8.00)" in a_line
-    # found, primary, perfect, median, s/page, cost, missing, error, timeout, empty
-    assert a_line.split()[2:] == ["2/4", "4.00", "(8.00)", "25.0%", "8.00", "3.00", "s", "$0.0300",
-                                  "1", "1", "0", "0"]
+    # found, primary, perfect, s/page, cost, missing, failed (parse error + timeout + empty + error)
+    assert a_line.split()[2:] == ["2/4", "4.00", "(8.00)", "25.0%", "3.00", "s", "$0.0300", "1", "1"]
+    assert "failed: B: timeout 1; A: parse error 1" in " ".join(text.split())
 
 
 def test_complexity_table_has_every_level_and_metric() -> None:
     text = _text(complexity_table(leaderboard(A + B)))
     header = next(line for line in text.splitlines() if "simple" in line)
-    assert header.split() == ["parser", "all", "simple", "moderate", "complex"]
+    assert header.split() == ["all", "simple", "moderate", "complex"]
     assert "0.500 (1.000)" in text  # A's teds on simple tables: (1.0 + 0) / 2, found only 1.0
     assert "semantic (0-10)" in text and "tlag" not in text
+    assert [line.split()[0] for line in text.splitlines() if line.strip() in ("A", "B")] == ["B", "A"]
+
+
+def _words_intact(text: str, words: list[str]) -> None:
+    flat = text.split()
+    for word in words:
+        assert word in flat, f"{word!r} broken or missing at this width"
+
+
+def test_headers_and_numbers_stay_whole_at_80_columns() -> None:
+    """At 80 columns no header breaks mid-word (was: 'missin g'), numbers keep their digits,
+    and long parser labels fold inside their own column."""
+    results = sample_results(n_pages=4)
+    long = "command:python3+my_long_parser_name.py#1a2b3c4d"
+    for r in results:
+        if r.parser == "pdfplumber":
+            r.parser = long
+        if r.page == "p003":
+            r.complexity = "unknown"  # a fifth group: all, simple, moderate, complex, unknown
+    board = leaderboard(results)
+    text = _text(leaderboard_group(board, title=""), width=80)
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
+    _words_intact(text, ["found", "perfect", "s/page", "cost", "missing", "failed", "semantic", "(0-10)",
+                         "all", "simple", "moderate", "complex", "unknown", "teds_struct", "grits_con",
+                         "pymupdf4llm", "vlm:gpt-x"])
+    row = next(r for r in board.rows if r.parser == "pymupdf4llm")
+    for number in (f"{row.found}/{row.total}", fmt.usd(row.cost), fmt.seconds(row.seconds_per_page).split()[0]):
+        assert number in text.split(), number
+    assert any(line.startswith(" 3 command:python3+") for line in text.splitlines()), "a long label folds"
 
 
 def test_names_are_literal_not_rich_markup() -> None:

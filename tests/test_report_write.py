@@ -79,3 +79,40 @@ def test_cli_report_shows_the_leaderboard_and_re_renders_the_files(tmp_path: Pat
     assert [r.to_dict() for r in back] == [r.to_dict() for r in read_results(first["json"])[1]]
     assert (tmp_path / "again" / "report.html").is_file()
     assert main(["report", str(tmp_path / "missing.json")]) == 1
+
+
+@pytest.mark.parametrize("text, says", [
+    ("[]", "expected an object with a 'results' list"),
+    ('{"results": 3}', "expected an object with a 'results' list"),
+    ('{"results": [1]}', "a result is malformed"),
+    ('{"results": [{"parser": "a"}]}', "a result is malformed"),
+    ("{", "not JSON"),
+])
+def test_cli_report_on_wrong_json_is_one_line(tmp_path: Path, capsys, text: str, says: str) -> None:
+    from harness.cli import main
+
+    (tmp_path / "results.json").write_text(text, encoding="utf-8")
+    assert main(["report", str(tmp_path / "results.json")]) == 1
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_cli_report_takes_the_run_folder(tmp_path: Path, capsys) -> None:
+    from harness.cli import main
+
+    write_report(sample_results(n_pages=2), tmp_path / "run", META)
+    assert main(["report", str(tmp_path / "run")]) == 0
+    assert "pymupdf4llm" in capsys.readouterr().out
+    (tmp_path / "empty").mkdir()
+    assert main(["report", str(tmp_path / "empty")]) == 1
+    assert "a folder without results.json" in capsys.readouterr().err
+
+
+def test_non_finite_numbers_anywhere_become_null(tmp_path: Path) -> None:
+    """A parser sidecar's 1e309 seconds once crashed the report at session end (leaderboard numbers too)."""
+    results = sample_results(n_pages=2)
+    for r in results:
+        r.parse_seconds = float("inf")
+    paths = write_report(results, tmp_path, META)
+    data = _strict(paths["json"].read_text(encoding="utf-8"))
+    assert all(row["seconds_per_page"] is None for row in data["leaderboard"]["rows"])

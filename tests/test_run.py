@@ -165,3 +165,76 @@ def test_a_failed_parse_scores_judge_zero_without_a_call(cases, tmp_path, pool):
                             judge="openai/never-called", judge_options={"api_base": "http://127.0.0.1:9/v1"})
     assert {r.outcome for r in results} == {"parse_error"}
     assert all(r.scores == {"judge": 0.0} for r in results)
+
+
+def break_table(folder: Path, page: str, index: int, latex: str = "}}}{{{") -> Path:
+    """Replace one ground-truth table's LaTeX in a pdf-parse-bench folder (e.g. by one that reads as no table)."""
+    path = folder / "ground_truth" / f"{page}.json"
+    blocks = json.loads(path.read_text(encoding="utf-8"))
+    tables = [b for b in blocks if b["type"] == "table"]
+    tables[index]["data"] = latex
+    path.write_text(json.dumps(blocks), encoding="utf-8")
+    return folder
+
+
+def test_unreadable_ground_truth_is_an_error_case_and_the_others_still_score(cases, tmp_path, pool):
+    out = write_outputs(tmp_path / "out", cases)
+    broken = load_case_set(break_table(copy_pages(tmp_path / "bench"), "074", 1))
+    results = evaluate_page(broken.pages[1], f"dir:{out}", "teds,semantic", cache_dir=None, pool=pool, label="mine")
+    assert [r.outcome for r in results] == ["ok", "error", "ok"]
+    bad = results[1]
+    assert bad.message.startswith("error: ground truth unreadable (NoTableError: ") and "\n" not in bad.message
+    assert bad.scores == {} and bad.table == 1 and bad.gt_latex == "}}}{{{"
+    assert [r.parser for r in results] == ["mine"] * 3 and results[0].spec == f"dir:{out}"
+    assert results[0].scores["teds"] == pytest.approx(1.0) and results[2].scores["semantic"] == pytest.approx(10.0)
+    assert "error" in OUTCOMES
+
+
+def test_a_metric_that_raises_makes_an_error_case_not_a_crash(cases, tmp_path, pool, monkeypatch):
+    from harness.metrics import registry
+
+    def boom(gt, pred):
+        raise ZeroDivisionError("float division by zero\n  in a deep frame")
+
+    monkeypatch.setitem(registry.METRICS, "boom", boom)
+    page = cases.pages[1]
+    out = write_outputs(tmp_path / "out", cases, skip={(page.page_id, 2)})
+    results = evaluate_page(page, f"dir:{out}", "teds,boom", cache_dir=None, pool=pool)
+    assert [r.outcome for r in results] == ["error", "error", "missing"]
+    assert results[0].message == "error: scoring failed (ZeroDivisionError: float division by zero in a deep frame)"
+    assert results[0].scores == {} and results[0].pred_html is None
+
+
+def test_a_page_whose_evaluation_raised_gives_every_table_an_error(cases):
+    from harness.run import page_error_results
+
+    results = page_error_results(cases.pages[1], "command:x {pdf}", RuntimeError("bad\nthing"), label="x")
+    assert [(r.outcome, r.table, r.parser, r.spec) for r in results] == [
+        ("error", i, "x", "command:x {pdf}") for i in range(3)]
+    assert results[0].message == "error: page failed (RuntimeError: bad thing)"
+
+
+def test_semantic_errors_travel_with_the_result(cases, tmp_path, pool):
+    page = cases.pages[1]
+    out = write_outputs(tmp_path / "out", cases)
+    path = out / "074.md"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("1.42") == 1
+    path.write_text(text.replace("1.42", "9.99"), encoding="utf-8")
+    results = evaluate_page(page, f"dir:{out}", "semantic", cache_dir=None, pool=pool)
+    changed = [r for r in results if r.semantic_errors]
+    assert len(changed) == 1 and changed[0].scores["semantic"] < 10
+    assert any("9.99" in e for e in changed[0].semantic_errors) and len(changed[0].semantic_errors) <= 5
+    assert all(r.semantic_errors == [] for r in results if r is not changed[0])
+
+
+def test_non_finite_or_negative_page_seconds_and_cost_count_zero(cases):
+    """A parser's meta once carried 1e309 seconds into the report, which then crashed at session end."""
+    from harness.parse import ParseResult
+    from harness.run import _base_results
+
+    for seconds, cost in ((float("inf"), -2.0), (float("nan"), "x"), (None, float("-inf"))):
+        parsed = ParseResult("ok", "", "", {"seconds": seconds, "cost": cost}, "p", "1", {}, "0" * 64)
+        assert {(r.parse_seconds, r.cost) for r in _base_results(cases.pages[1], "p", "p", parsed)} == {(0.0, 0.0)}
+    parsed = ParseResult("ok", "", "", {"seconds": 1.5, "cost": 0.25}, "p", "1", {}, "0" * 64)
+    assert {(r.parse_seconds, r.cost) for r in _base_results(cases.pages[1], "p", "p", parsed)} == {(1.5, 0.25)}

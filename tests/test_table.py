@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from harness.table import Cell, NoTableError, Table, as_table
+import harness.table
+from harness.readers.html import as_table, table_from_html
+from harness.table import Cell, NoTableError, Table
 
 
 def test_layout_places_cells_around_rowspans():
@@ -32,7 +37,7 @@ def test_canonical_html_round_trip_keeps_spans_text_and_escaping():
     html = t.to_html()
     assert html == ('<table><tr><td colspan="2">a&lt;b &amp; c</td></tr><tr><td rowspan="2">x</td>'
                     '<td>  two  spaces </td></tr><tr><td></td></tr></table>')
-    back = Table.from_html(html)
+    back = table_from_html(html)
     assert [[(c.text, c.rowspan, c.colspan) for c in row] for row in back.rows] == \
         [[(c.text, c.rowspan, c.colspan) for c in row] for row in t.rows]
 
@@ -41,7 +46,7 @@ def test_header_flag_survives_th_round_trip():
     t = Table.from_rows([["h1", "h2"], ["1", "2"]], header_rows=1)
     assert t.header_rows == 1
     assert "<th>h1</th>" in t.to_html(headers=True)
-    assert Table.from_html(t.to_html(headers=True)).header_rows == 1
+    assert table_from_html(t.to_html(headers=True)).header_rows == 1
     assert "<th>" not in t.to_html()
 
 
@@ -53,6 +58,14 @@ def test_as_table_accepts_tables_and_html_and_rejects_other_things():
         as_table(3)  # type: ignore[arg-type]
     with pytest.raises(NoTableError):
         as_table("no table here")
+
+
+def test_the_model_imports_no_reader_not_even_lazily():
+    """table.py <-> readers/html.py was a cycle (a lazy import inside `Table.from_html`)."""
+    tree = ast.parse(Path(harness.table.__file__).read_text(encoding="utf-8"))
+    imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    imported += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names]
+    assert [m for m in imported if m and m.startswith("harness")] == []
 
 
 def test_empty_table_has_empty_grid():

@@ -1,11 +1,12 @@
-"""Case sets: pages (a PDF each) with their ground-truth tables, loaded from disk.
+"""Case sets: pages (a PDF each) with their ground-truth tables and formulas, loaded from disk.
 
 Two layouts are read the same way:
 - tablebench case sets (`manifest.json`, `NNN.pdf` + `NNN.json`), written by `tablebench generate`;
 - pdf-parse-bench folders (`pdfs/NNN.pdf` + `ground_truth/NNN.json`), so the paper's own pages
   run unchanged.
-Both keep ground truth as ordered blocks `{"type": "text"|"table", "data": ...}`; only table
-blocks become cases.
+Both keep ground truth as ordered blocks `{"type": "text"|"table"|"inline-formula"|
+"display-formula", "data": ...}`; table and formula blocks become cases (items of kind "table" /
+"formula"). A page record may instead list its formulas as `"formulas": [{"latex", "kind"}]`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ if TYPE_CHECKING:  # kept out of import time: the pytest plugin imports this mod
 REPO_CASES = Path(__file__).resolve().parents[2] / "cases"
 DEFAULT_SET = "synth-v1"
 COMPLEXITIES = ("simple", "moderate", "complex")
+FORMULA_KINDS = ("inline", "display")  # what a formula item is marked and grouped by
 
 
 @dataclass(frozen=True)
@@ -47,15 +49,36 @@ class GroundTruthTable:
         return self.stored_html or self.table.to_html()
 
 
+@dataclass(frozen=True)
+class GroundTruthFormula:
+    """One ground-truth formula: its LaTeX as the ground truth writes it, and inline / display."""
+
+    index: int  # 0-based position among the page's formulas
+    latex: str
+    kind: str  # "inline" | "display"
+    source: str = ""
+
+    @property
+    def complexity(self) -> str:
+        """What results group a formula under (the leaderboard's inline / display columns)."""
+        return self.kind
+
+
 @dataclass
 class Page:
-    """One PDF page and its ground-truth tables, in reading order."""
+    """One PDF page and its ground-truth tables and formulas, each in reading order."""
 
     set_name: str
     page_id: str  # "p012"
     pdf: Path
     tables: list[GroundTruthTable]
     layout: dict = field(default_factory=dict)
+    formulas: list[GroundTruthFormula] = field(default_factory=list)
+
+    @property
+    def n_items(self) -> int:
+        """Benchmark items on the page: tables and formulas (a page without any is not collected)."""
+        return len(self.tables) + len(self.formulas)
 
 
 @dataclass
@@ -68,6 +91,10 @@ class CaseSet:
     @property
     def n_tables(self) -> int:
         return sum(len(p.tables) for p in self.pages)
+
+    @property
+    def n_formulas(self) -> int:
+        return sum(len(p.formulas) for p in self.pages)
 
 
 def resolve_case_set(spec: str | Path | None, cases_dir: Path = REPO_CASES) -> Path:
@@ -117,4 +144,29 @@ def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
                                        complexity=block.get("complexity") or "unknown",
                                        source=block.get("source", ""), stored_html=block.get("html")))
     layout = record.get("layout", {}) if isinstance(record, dict) else {}
-    return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, tables=tables, layout=layout)
+    formulas = _formulas(record, blocks, gt_path)
+    return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, tables=tables, layout=layout,
+                formulas=formulas)
+
+
+def _formulas(record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:
+    """The page's formulas: its `formulas` list when the record has one, else its formula blocks
+    (pdf-parse-bench `inline-formula` / `display-formula`, read by `harness.formulas.importer`)."""
+    from harness.formulas.importer import formulas_of
+
+    listed = record.get("formulas") if isinstance(record, dict) else None
+    if listed is None:
+        pairs = formulas_of(blocks, gt_path)
+    else:
+        if not isinstance(listed, list):
+            raise ValueError(f"{gt_path}: 'formulas' must be a list of {{\"latex\": ..., \"kind\": ...}}")
+        pairs = []
+        for n, entry in enumerate(listed):
+            latex = entry.get("latex") if isinstance(entry, dict) else None
+            kind = entry.get("kind") if isinstance(entry, dict) else None
+            if not isinstance(latex, str) or not latex.strip() or kind not in FORMULA_KINDS:
+                raise ValueError(f"{gt_path}: formula {n} needs a non-empty 'latex' and a 'kind' of "
+                                 f"{' / '.join(FORMULA_KINDS)}")
+            pairs.append((latex, kind))
+    return [GroundTruthFormula(index=i, latex=latex, kind=kind, source=f"{gt_path.stem}#f{i}")
+            for i, (latex, kind) in enumerate(pairs)]

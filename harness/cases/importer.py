@@ -66,13 +66,20 @@ def page_record(gt: Path, src_name: str) -> dict:
         blocks = blocks.get("blocks")
     if not isinstance(blocks, list):
         raise ValueError(f"{gt}: expected a list of blocks")
-    out, n = [], 0
+    from harness.formulas.importer import KINDS, formulas_of
+
+    formulas = iter(formulas_of(blocks, gt))  # checks every formula block has its LaTeX
+    out, n, f = [], 0, 0
     for block in blocks:
         if not isinstance(block, dict) or "type" not in block:
             raise ValueError(f"{gt}: every block needs a 'type'")
         if block["type"] == "table":
             out.append(_table_block(block, f"{src_name}/{gt.stem}#{n}"))
             n += 1
+        elif block["type"] in KINDS:  # a formula keeps its exact LaTeX and gains its kind and source
+            latex, kind = next(formulas)
+            out.append({"type": block["type"], "data": latex, "kind": kind, "source": f"{src_name}/{gt.stem}#f{f}"})
+            f += 1
         else:
             out.append({"type": block["type"], "data": block.get("data", "")})
     return {"imported_from": {"format": FORMAT, "set": src_name, "page": gt.stem},
@@ -105,6 +112,7 @@ def import_bench(src: Path | str, out: Path | str) -> dict:
 def run_import(args) -> int:
     """`tablebench cases import SRC --out DIR`: import and print the counts."""
     manifest = import_bench(args.src, args.out)
-    print(f"imported {manifest['pages']} pages, {manifest['tables']} tables {manifest['complexity']} "
+    formulas = f", formulas {manifest['formulas']}" if manifest.get("formulas") else ""
+    print(f"imported {manifest['pages']} pages, {manifest['tables']} tables {manifest['complexity']}{formulas} "
           f"from {args.src} -> {args.out}")
     return 0

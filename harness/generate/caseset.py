@@ -20,7 +20,10 @@ from typing import TYPE_CHECKING
 from harness import __version__
 from harness.files import read_json
 from harness.generate import GENERATOR_VERSION
+from harness.generate.formula_page import build_formula_page
+from harness.generate.formula_pool import FormulaPool
 from harness.generate.page import Page, PageError, build_page, derive_seed
+from harness.generate.variants import DEFAULT_DPI, check_variant, page_variant_seed, variant_bytes, variant_summary
 
 if TYPE_CHECKING:
     from harness.generate.pool import TablePool
@@ -29,14 +32,19 @@ MANIFEST = "manifest.json"
 FORMAT = "tablebench-caseset/1"
 LAYOUT_COUNTS = ("docclass", "font", "fontsize", "paper", "spacing")  # counted in the manifest
 ATTEMPTS = 4  # a page that cannot be made clean is redrawn from a derived seed
+FORMULA_KINDS = {"inline-formula": "inline", "display-formula": "display"}  # block type -> kind
 
 
-def make_page(seed: int, index: int, pool: TablePool | None = None) -> Page:
-    """Page `index` of the set with seed `seed`; redrawn (deterministically) if it fails."""
+def make_page(seed: int, index: int, pool: TablePool | FormulaPool | None = None) -> Page:
+    """Page `index` of the set with seed `seed`; redrawn (deterministically) if it fails.
+    A `FormulaPool` makes it a formula page (same layout as the table page of that seed)."""
     last: Exception | None = None
     for attempt in range(ATTEMPTS):
         try:
-            return build_page(derive_seed(seed, "page", index, attempt), pool=pool)
+            page_seed = derive_seed(seed, "page", index, attempt)
+            if isinstance(pool, FormulaPool):
+                return build_formula_page(page_seed, pool, tables=pool.tables)
+            return build_page(page_seed, pool=pool)
         except PageError as exc:
             last = exc
     raise PageError(f"page {index}: no clean page in {ATTEMPTS} attempts ({last})")
@@ -72,10 +80,14 @@ def _set_pool(pool: TablePool | None) -> None:
     _POOL = pool
 
 
-def _job(args: tuple[int, int]) -> tuple[int, bytes, dict]:
-    seed, index = args
+def _job(args: tuple[int, int, str | None, int]) -> tuple[int, bytes, dict]:
+    seed, index, variant, dpi = args
     page = make_page(seed, index, _POOL)
-    return index, page.pdf, page_record(page, seed, index)
+    record = page_record(page, seed, index)
+    if variant is None:
+        return index, page.pdf, record
+    pdf, record["variant"] = variant_bytes(page.pdf, variant, page_variant_seed(seed, variant, index), dpi)
+    return index, pdf, record
 
 
 def check_output(out: Path | str, pages: int) -> Path:
@@ -96,14 +108,19 @@ def write_caseset(
     seed: int,
     jobs: int = 1,
     on_page: Callable[[int, dict], None] | None = None,
-    pool: TablePool | None = None,
+    pool: TablePool | FormulaPool | None = None,
+    variant: str | None = None,
+    dpi: int = DEFAULT_DPI,
 ) -> dict:
     """Generate `pages` pages into `out` (created; must not hold a case set) and the manifest.
 
-    A `pool` (vetted once, in this process) is handed to each worker once, not per page."""
+    A `pool` (vetted once, in this process) is handed to each worker once, not per page.
+    A `variant` ("scan" | "photo") replaces each compiled page by its image-only version."""
     out = check_output(out, pages)
+    if variant is not None:
+        check_variant(variant, dpi)  # before any page is compiled
     out.mkdir(parents=True, exist_ok=True)
-    tasks = [(seed, i) for i in range(1, pages + 1)]
+    tasks = [(seed, i, variant, dpi) for i in range(1, pages + 1)]
     records: dict[int, dict] = {}
 
     def store(index: int, pdf: bytes, record: dict) -> None:
@@ -136,7 +153,7 @@ def build_manifest(folder: Path, seed: int | None, records: list[dict]) -> dict:
     tables = [b for r in records for b in r["blocks"] if b["type"] == "table"]
     laid_out = [r for r in records if r.get("layout")]  # imported pages have no layout
     files = sorted(p for p in folder.iterdir() if p.name != MANIFEST and p.suffix in (".pdf", ".json"))
-    return {
+    manifest = {
         "format": FORMAT,
         "generator": {"name": "tablebench.generate", "version": GENERATOR_VERSION, "tablebench": __version__},
         "seed": seed,
@@ -150,6 +167,13 @@ def build_manifest(folder: Path, seed: int | None, records: list[dict]) -> dict:
         "pdflatex_runs": sum(r.get("pdflatex_runs", 0) for r in records),
         "files": {p.name: _sha256(p) for p in files},
     }
+    variants = variant_summary(records)
+    if variants:
+        manifest["variant"] = variants
+    formulas = Counter(FORMULA_KINDS[b["type"]] for r in records for b in r["blocks"] if b["type"] in FORMULA_KINDS)
+    if formulas:  # formula pages: counts by kind (table-only sets keep their manifest unchanged)
+        manifest["formulas"] = dict(sorted(formulas.items()))
+    return manifest
 
 
 def load_manifest(folder: Path | str) -> dict:
@@ -165,15 +189,10 @@ def load_manifest(folder: Path | str) -> dict:
 
 def verify_caseset(folder: Path | str) -> list[str]:
     """Problems found: files missing, extra, or whose sha256 differs from the manifest."""
-    folder = Path(folder)
-    manifest = load_manifest(folder)
-    problems = []
-    listed = manifest["files"]
-    present = {p.name for p in folder.iterdir() if p.suffix in (".pdf", ".json") and p.name != MANIFEST}
-    problems += [f"{name}: missing" for name in sorted(set(listed) - present)]
-    problems += [f"{name}: not in the manifest" for name in sorted(present - set(listed))]
-    problems += [f"{n}: sha256 mismatch" for n in sorted(set(listed) & present) if _sha256(folder / n) != listed[n]]
-    return problems
+    from harness.cases.manifest import verify_files  # the one check, shared with the benchmark
+
+    load_manifest(folder)
+    return verify_files(folder)
 
 
 def load_pages(folder: Path | str) -> list[dict]:
@@ -201,6 +220,9 @@ def caseset_info(folder: Path | str) -> dict:
         "layouts": manifest.get("layouts", {}),
         "imported_from": manifest.get("imported_from"),
         "pool": manifest.get("pool"),
+        "formulas": manifest.get("formulas"),
+        "variant": manifest.get("variant"),
+        "variant_of": manifest.get("variant_of"),
         "bytes": size,
         "problems": verify_caseset(folder),
     }

@@ -12,6 +12,7 @@ from rich.table import Table as RichTable
 
 from harness.generate.caseset import caseset_info, check_output, write_caseset
 from harness.generate.latex_runner import have_pdflatex
+from harness.generate.variants import DEFAULT_DPI
 
 POOL_CACHE = Path(".tablebench-cache/pool")  # vetting outcomes per pool content (like the judge cache)
 
@@ -26,29 +27,45 @@ def run_generate(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     start = time.perf_counter()
     pool = None
-    if getattr(args, "pool", None):
+    track = getattr(args, "track", "tables")
+    if track != "tables":  # formula pages: built-in formulas, or a vetted formula pool
+        from harness.generate.formula_pool import MIXED_TABLES, FormulaPool
+
+        tables = MIXED_TABLES if track == "mixed" else (0, 0)
+        if getattr(args, "pool", None):
+            pool = FormulaPool.from_jsonl(args.pool, cache_dir=POOL_CACHE, tables=tables)
+            console.print(f"formula pool {pool.name}: {len(pool.formulas)} formulas, {len(pool.rejected)} rejected")
+        else:
+            pool = FormulaPool(tables=tables)
+    elif getattr(args, "pool", None):
         from harness.generate.pool import TablePool
 
         pool = TablePool.from_jsonl(args.pool, cache_dir=POOL_CACHE)  # vetted once, before any page
         by_class = {c: len(ts) for c, ts in pool.by_class.items()}
         console.print(f"pool {pool.name}: {len(pool.tables)} tables {by_class}, {len(pool.rejected)} rejected")
     columns = (TextColumn("[bold]generate"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[tables]} tables"), TimeElapsedColumn(), TimeRemainingColumn())
+               TextColumn("{task.fields[tables]} " + ("tables" if track == "tables" else "tables + formulas")),
+               TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task("pages", total=args.pages, tables=0)
         count = {"tables": 0}
 
         def on_page(_index: int, record: dict) -> None:
-            count["tables"] += sum(b["type"] == "table" for b in record["blocks"])
+            count["tables"] += sum(b["type"] in ("table", "inline-formula", "display-formula") for b in record["blocks"])
             progress.update(task, advance=1, tables=count["tables"])
 
-        manifest = write_caseset(Path(args.out), args.pages, args.seed, jobs=args.jobs, on_page=on_page, pool=pool)
+        variant = getattr(args, "variant", None)
+        manifest = write_caseset(Path(args.out), args.pages, args.seed, jobs=args.jobs, on_page=on_page, pool=pool,
+                                 variant=variant, dpi=getattr(args, "dpi", DEFAULT_DPI))
     minutes = (time.perf_counter() - start) / 60
     pages = manifest["pages"]
     console.print(
-        f"{pages} pages, {manifest['tables']} tables {manifest['complexity']} -> {args.out}  "
+        f"{pages} pages, {manifest['tables']} tables {manifest['complexity']}"
+        f"{', formulas ' + str(manifest['formulas']) if manifest.get('formulas') else ''} -> {args.out}  "
         f"({pages / minutes:.1f} pages/min, {manifest['pdflatex_runs'] / pages:.2f} pdflatex runs/page)"
     )
+    if variant:
+        console.print(f"every page as a {variant} at {args.dpi} dpi: image only, no text layer")
     return 0
 
 
@@ -58,11 +75,13 @@ def run_cases_info(args: argparse.Namespace) -> int:
     table = RichTable(title=f"case set {info['folder']}", show_header=False)
     for key in ("pages", "tables", "complexity", "columns", "languages", "seed", "runs_per_page"):
         table.add_row(key, str(info[key]))
+    if info.get("formulas"):
+        table.add_row("formulas", str(info["formulas"]))
     table.add_row("generator", f"{info['generator'].get('name')} v{info['generator'].get('version')}")
     for key, counts in info["layouts"].items():
         if counts:
             table.add_row(key, str(counts))
-    for key in ("imported_from", "pool"):
+    for key in ("imported_from", "pool", "variant", "variant_of"):
         if info.get(key):
             table.add_row(key, ", ".join(f"{k}={v}" for k, v in info[key].items()))
     table.add_row("size", f"{info['bytes'] / 1e6:.2f} MB")

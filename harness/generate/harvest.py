@@ -6,15 +6,18 @@ magic), or a folder of these (searched recursively). Archives are read in memory
 extracted, so member paths cannot escape anywhere.
 
 Per file: comments dropped; simple macros defined in the file (`\\newcommand`, `\\def`
-without parameter text, `\\DeclareMathOperator`) expanded inside the tables, so a table that
-uses a paper's own macro still compiles standalone and reads the same; every top-level
-`tabular`/`tabular*` taken; non-content commands stripped: `\\label`, `\\caption`,
-`\\footnote`, `\\tnote` (threeparttable), and references and citations with the tie before
-them. Citations are dropped rather than kept: without a .bib, pdflatex prints `[?]` and our
-reader renders `\\cite` as `[?]` too, so keeping them would be consistent, but it would put
-an artefact into every cell that cites.
+without parameter text, `\\DeclareMathOperator`) expanded inside the tables by the LaTeX
+reader's expander (`readers/latex_macros.py`), so a table that uses a paper's own macro still
+compiles standalone and reads the same; a table whose expansion is recursive or exceeds the
+bounds (200,000 characters, 20,000 substitutions) is refused with the reason; every top-level
+`tabular`/`tabular*` taken (found by the reader's environment finder); non-content commands
+stripped: `\\label`, `\\caption`, `\\footnote`, `\\tnote` (threeparttable), and references and
+citations with the tie before them. Citations are dropped rather than kept: without a .bib,
+pdflatex prints `[?]` and our reader renders `\\cite` as `[?]` too, so keeping them would be
+consistent, but it would put an artefact into every cell that cites.
 Then `pool.vet_tables` refuses anything dangerous before compiling (with the reason),
-compiles the rest standalone, records width and height, classifies complexity by spans.
+compiles the rest standalone, records width and height, refuses a table whose PDF text lacks
+words of its ground truth, and classifies complexity by spans.
 """
 
 from __future__ import annotations
@@ -28,26 +31,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.generate.pool import PoolTable, Rejected, vet_tables
-from harness.generate.stats import brace_group
+from harness.readers.latex import environment_spans
+from harness.readers.latex_macros import Expander, MacroExpansionError, brace_group, find_macros
 
 MAX_MEMBER_BYTES = 20_000_000  # a .tex larger than this is not a paper
-MAX_EXPANSION = 8  # rounds of macro expansion (nested macros)
-MAX_TABLE_CHARS = 200_000
+MAX_TABLE_CHARS = 200_000  # one table after macro expansion
 
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
-_BEGIN = re.compile(r"\\begin\{(tabular\*?)\}")
-_ANY_TABULAR = re.compile(r"\\(begin|end)\{(tabular\*?|tabularx|longtable)\}")
+_TAKEN = ("tabular", "tabular*")
 _DROP_WITH_ARG = ("label", "caption", "footnote", "footnotetext", "tablefootnote", "captionof", "tnote",
                   "vspace", "vspace*")
 _REFS = re.compile(
     r"(?:~|\s)?\\(?:cite[a-z]*\*?|[Cc]ref|[Aa]utoref|eqref|ref|pageref|nameref|nocite)"
     r"(?:\[[^\]]*\])*\{[^{}]*\}"
 )
-_ENDS_IN_WORD = re.compile(r"\\[A-Za-z@]+$")
 _FOOTMARK = re.compile(r"\\footnotemark(?:\[[^\]]*\])?")
-_NEWCOMMAND = re.compile(r"\\(?:newcommand|renewcommand|providecommand|DeclareRobustCommand)\*?\s*")
-_DEF = re.compile(r"\\def\s*\\([A-Za-z@]+)\s*\{")
-_MATHOP = re.compile(r"\\DeclareMathOperator\*?\s*\{?\\([A-Za-z]+)\}?\s*\{")
 
 
 @dataclass
@@ -118,111 +116,13 @@ def _from_tar(path: Path, name: str) -> list[tuple[str, str]]:
     return out
 
 
-# -- macros ----------------------------------------------------------------------------------
-
-
-def find_macros(text: str) -> dict[str, tuple[int, str | None, str]]:
-    """name -> (number of arguments, default of an optional first one, body) of simple macros."""
-    macros: dict[str, tuple[int, str | None, str]] = {}
-    for m in _NEWCOMMAND.finditer(text):
-        i = m.end()
-        if text.startswith("{", i):
-            g = brace_group(text, i)
-            if g is None:
-                continue
-            name, i = g[0].strip(), g[1]
-        else:
-            nm = re.match(r"\\[A-Za-z@]+", text[i:])
-            if not nm:
-                continue
-            name, i = nm.group(0), i + nm.end()
-        if not re.fullmatch(r"\\[A-Za-z@]+", name):
-            continue
-        nargs, default = 0, None
-        am = re.match(r"\s*\[(\d)\]", text[i:])
-        if am:
-            nargs, i = int(am.group(1)), i + am.end()
-            dm = re.match(r"\s*\[([^\]]*)\]", text[i:])
-            if dm:
-                default, i = dm.group(1), i + dm.end()
-        body = brace_group(text, i)
-        if body is not None:
-            macros[name[1:]] = (nargs, default, body[0])
-    for m in _DEF.finditer(text):
-        body = brace_group(text, m.end() - 1)
-        if body is not None:
-            macros[m.group(1)] = (0, None, body[0])
-    for m in _MATHOP.finditer(text):
-        body = brace_group(text, m.end() - 1)
-        if body is not None:
-            macros[m.group(1)] = (0, None, f"\\operatorname{{{body[0]}}}")
-    return macros
-
-
-def expand_macros(latex: str, macros: dict[str, tuple[int, str | None, str]]) -> str:
-    """`latex` with the given macros expanded (a few rounds, for macros that use macros)."""
-    if not macros:
-        return latex
-    pattern = re.compile(r"\\(" + "|".join(sorted(map(re.escape, macros), key=len, reverse=True)) + r")(?![A-Za-z@])")
-    for _ in range(MAX_EXPANSION):
-        out, pos, changed = [], 0, False
-        for m in pattern.finditer(latex):
-            if m.start() < pos:
-                continue
-            nargs, default, body = macros[m.group(1)]
-            i = m.end()
-            args: list[str] = []
-            if default is not None:
-                om = re.match(r"\s*\[([^\]]*)\]", latex[i:])
-                args.append(om.group(1) if om else default)
-                i += om.end() if om else 0
-            while len(args) < nargs:
-                g = brace_group(latex, i)
-                if g is None:
-                    break
-                args.append(g[0])
-                i = g[1]
-            if len(args) < nargs:
-                continue  # malformed use: leave it for pdflatex to judge
-            text = body
-            for k, a in enumerate(args, 1):
-                text = text.replace(f"#{k}", a)
-            if nargs == 0:  # TeX skips the spaces after a control word
-                while i < len(latex) and latex[i] in " \t":
-                    i += 1
-            if _ENDS_IN_WORD.search(text):
-                text += " "  # \foo -> \alpha: keep it from fusing with a following letter
-            out.append(latex[pos : m.start()] + text)
-            pos, changed = i, True
-        if not changed:
-            break
-        latex = "".join(out) + latex[pos:]
-        if len(latex) > MAX_TABLE_CHARS:
-            break  # a runaway (recursive) macro: pdflatex or the checks will refuse the result
-    return latex
-
-
 # -- tables ----------------------------------------------------------------------------------
 
 
 def top_level_tabulars(text: str) -> list[str]:
-    """Every outermost `tabular`/`tabular*` environment of `text` (comments already removed)."""
-    out: list[str] = []
-    depth, start, env = 0, -1, ""
-    for m in _ANY_TABULAR.finditer(text):
-        if m.group(1) == "begin":
-            if depth == 0:
-                if m.group(2) not in ("tabular", "tabular*"):
-                    start = -1  # a tabularx/longtable: not taken, nested tabulars neither
-                else:
-                    start = m.start()
-                env = m.group(2)
-            depth += 1
-        elif depth > 0:
-            depth -= 1
-            if depth == 0 and start >= 0 and m.group(2) == env:
-                out.append(text[start : m.end()])
-    return out
+    """Every outermost, closed `tabular`/`tabular*` of `text` (a tabular nested in a tabularx
+    or longtable belongs to that one and is not taken); found by the LaTeX reader's finder."""
+    return [text[e.start : e.end] for e in environment_spans(text) if e.closed and e.name in _TAKEN]
 
 
 def strip_non_content(latex: str) -> str:
@@ -241,13 +141,20 @@ def strip_non_content(latex: str) -> str:
     return latex
 
 
-def extract_tables(text: str) -> list[str]:
-    """The cleaned top-level tabulars of one .tex file, with its own simple macros expanded."""
+def extract_tables(text: str) -> list[tuple[str, str | None]]:
+    """(cleaned table, refusal) per top-level tabular of one .tex file, with its own simple
+    macros expanded; the refusal is a one-line reason when the expansion exceeds its bounds."""
     text = _COMMENT.sub("", text)
     macros = find_macros(text)
     body_at = text.find("\\begin{document}")
     body = text[body_at:] if body_at >= 0 else text
-    return [strip_non_content(expand_macros(t, macros)).strip() for t in top_level_tabulars(body)]
+    out: list[tuple[str, str | None]] = []
+    for table in top_level_tabulars(body):
+        try:  # a fresh budget per table
+            out.append((strip_non_content(Expander(macros, MAX_TABLE_CHARS).expand(table)).strip(), None))
+        except MacroExpansionError as exc:
+            out.append((table, str(exc)))
+    return out
 
 
 def harvest(src: Path | str) -> HarvestReport:
@@ -260,8 +167,11 @@ def harvest(src: Path | str) -> HarvestReport:
     rejected: list[Rejected] = []
     seen: set[str] = set()
     for name, text in sources:
-        for i, latex in enumerate(extract_tables(text)):
+        for i, (latex, refusal) in enumerate(extract_tables(text)):
             where = f"{name}#{i}"
+            if refusal:
+                rejected.append(Rejected(where, "macro expansion", refusal))
+                continue
             if latex in seen:
                 rejected.append(Rejected(where, "duplicate", "the same table was harvested before"))
                 continue

@@ -2,7 +2,9 @@
 
 For tables that do not come from the built-in generator (JSONL pools, harvest): each is
 checked by `safety.check_latex` *before* any compile, then all are typeset in one pdflatex
-run in the page's font and size, each into a box whose width/height/depth go to the log.
+run in the page's font and size, each into a box whose width/height/depth go to the log
+and which is shipped as a page of its own, sized to the box, so its printed text can be
+checked against the ground truth (`rendered.py`, done by `pool.vet_tables`).
 If that batch fails, it is halved until the broken tables are isolated. Sizes are
 cached per (table, font, size) in-process, so a pool table is measured once per font setup.
 """
@@ -10,10 +12,11 @@ cached per (table, font, size) in-process, so a pool table is measured once per 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from harness.generate.latex_runner import LatexError, run_pdflatex
 from harness.generate.layouts import PageLayout
+from harness.generate.rendered import pdf_page_texts
 from harness.generate.safety import UnsafeLatexError, check_latex
 
 _CACHE: dict[tuple[str, str, str, int], TableSize] = {}
@@ -27,6 +30,7 @@ class TableSize:
     height: float = 0.0
     depth: float = 0.0
     error: str | None = None
+    text: str = ""  # what the PDF shows of the table (pdftotext of its own page)
 
     @property
     def ok(self) -> bool:
@@ -38,13 +42,24 @@ def _key(latex: str, layout: PageLayout) -> tuple[str, str, str, int]:
     return digest, layout.font, layout.docclass, layout.fontsize
 
 
+# Ship the box \tbm as a page of its own size (at most 5000pt a side: wider is refused anyway).
+_SHIP = r"""\newsavebox\tbm
+\newdimen\tbw \newdimen\tbh
+\newcommand\tbship{\begingroup\hoffset=-1in\voffset=-1in
+\tbw=\wd\tbm \ifdim\tbw>5000pt \tbw=5000pt\fi
+\tbh=\ht\tbm \advance\tbh\dp\tbm \ifdim\tbh>5000pt \tbh=5000pt\fi
+\pdfpagewidth=\dimexpr\tbw+20pt\relax \pdfpageheight=\dimexpr\tbh+20pt\relax
+\shipout\vbox{\kern10pt\hbox{\kern10pt\usebox\tbm}}\endgroup}
+"""
+
+
 def _document(tables: list[str], layout: PageLayout) -> str:
     body = "".join(
-        f"\\sbox\\tbm{{{latex}}}\\typeout{{TB:S:{i}:\\the\\wd\\tbm:\\the\\ht\\tbm:\\the\\dp\\tbm}}\n"
+        f"\\sbox\\tbm{{{latex}}}\\typeout{{TB:S:{i}:\\the\\wd\\tbm:\\the\\ht\\tbm:\\the\\dp\\tbm}}\\tbship\n"
         for i, latex in enumerate(tables)
     )
     base = PageLayout(docclass=layout.docclass, font=layout.font, fontsize=layout.fontsize, language="en")
-    return base.preamble() + "\\newsavebox\\tbm\n\\begin{document}\n" + body + "\\mbox{}\n\\end{document}\n"
+    return base.preamble() + _SHIP + "\\begin{document}\n" + body + "\\mbox{}\n\\end{document}\n"
 
 
 def _run(tables: list[str], layout: PageLayout) -> list[TableSize]:
@@ -57,7 +72,10 @@ def _run(tables: list[str], layout: PageLayout) -> list[TableSize]:
             sizes[int(parts[2])] = TableSize(w, h, d)
     if len(sizes) != len(tables):
         raise LatexError(f"pdflatex measured {len(sizes)} of {len(tables)} tables")
-    return [sizes[i] for i in range(len(tables))]
+    pages = pdf_page_texts(res.pdf or b"")
+    if len(pages) != len(tables) + 1:  # one page per table, then the document's own page
+        raise LatexError(f"pdflatex printed {len(pages)} pages for {len(tables)} tables")
+    return [replace(sizes[i], text=pages[i]) for i in range(len(tables))]
 
 
 def _bisect(tables: list[str], layout: PageLayout) -> list[TableSize]:

@@ -14,6 +14,7 @@ gap with text. A final run verifies: one page, no overfull box. Typically 2 runs
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,9 @@ MACROS = r"""
 """.replace("@MAXW@", str(MAX_SCALE_DOWN)).replace("@MAXH@", str(MAX_HEIGHT))
 
 
+Planner = Callable[[int, PageLayout, TextSource], list["Block"]]  # (seed, layout, text) -> blocks
+
+
 class PageError(ValueError):
     """A page could not be brought to exactly one clean page."""
 
@@ -76,7 +80,8 @@ class Block:
             return f"\\tbtable{{{bid}}}{{%\n{self.table.latex}}}\n"
         if self.kind == "heading":
             return f"\\section*{{{escape_latex(self.sentences[0])}\\tbmark{{{bid}s0}}}}\n"
-        marked = " ".join(f"{escape_latex(s)}\\tbmark{{{bid}s{j}}}" for j, s in enumerate(self.sentences))
+        marked = " ".join(f"{escape_latex(s)}\\tbmark{{{bid}s{j}}}" if isinstance(s, str) else s.latex(f"{bid}s{j}")
+                          for j, s in enumerate(self.sentences))  # non-str: an item of formula_page.py
         return f"\n{marked}\n\n"
 
 
@@ -153,9 +158,9 @@ def plan_blocks(seed: int, layout: PageLayout, text: TextSource, pool: TablePool
     return blocks
 
 
-def document(layout: PageLayout, blocks: list[Block]) -> str:
+def document(layout: PageLayout, blocks: list[Block], macros: str = "") -> str:
     body = "".join(b.latex(f"b{i}") for i, b in enumerate(blocks))
-    return layout.preamble() + MACROS + "\\begin{document}\n" + body + "\\end{document}\n"
+    return layout.preamble() + MACROS + macros + "\\begin{document}\n" + body + "\\end{document}\n"
 
 
 # -- reading the markers --------------------------------------------------------------------
@@ -229,34 +234,37 @@ def cut_to_page(blocks: list[Block], marks: Marks) -> tuple[list[Block], bool]:
 # -- building ------------------------------------------------------------------------------
 
 
-def _compile(layout: PageLayout, blocks: list[Block]) -> tuple[LatexResult, Marks, str]:
-    src = document(layout, blocks)
+def _compile(layout: PageLayout, blocks: list[Block], macros: str = "") -> tuple[LatexResult, Marks, str]:
+    src = document(layout, blocks, macros)
     res = run_pdflatex(src)
     return res, read_marks(res), src
 
 
 def build_page(seed: int, layout: PageLayout | None = None, max_runs: int = 6,
-               pool: TablePool | None = None) -> Page:
-    """Plan, compile and cut one page; raise `PageError` if it cannot be made clean."""
+               pool: TablePool | None = None, planner: Planner | None = None, macros: str = "") -> Page:
+    """Plan, compile and cut one page; raise `PageError` if it cannot be made clean.
+
+    `planner` replaces the table planner (formula pages: `formula_page.FormulaPlanner`) and
+    `macros` are added to the preamble."""
     layout = layout or sample_layout(seed)
     text = TextSource(seed, layout.language)
-    blocks = plan_blocks(seed, layout, text, pool)
-    res, marks, src = _compile(layout, blocks)
+    blocks = planner(seed, layout, text) if planner else plan_blocks(seed, layout, text, pool)
+    res, marks, src = _compile(layout, blocks, macros)
     runs = 1
     while res.pages < 2:  # the estimate fell short (tall spacing, small tables): more text
         if runs >= max_runs:
             raise PageError(f"page {seed}: planned content never filled the page")
         blocks += [Block("text", text.paragraph(6, 10)) for _ in range(6)]
-        res, marks, src = _compile(layout, blocks)
+        res, marks, src = _compile(layout, blocks, macros)
         runs += 1
     kept, in_text = cut_to_page(blocks, marks)
     if not in_text:  # a table (or heading) did not fit: fill the gap with text, then cut again
         kept += [Block("text", text.paragraph(6, 10)) for _ in range(3)]
-        res, marks, src = _compile(layout, kept)
+        res, marks, src = _compile(layout, kept, macros)
         runs += 1
         kept, _ = cut_to_page(kept, marks)
     while True:
-        res, marks, src = _compile(layout, kept)
+        res, marks, src = _compile(layout, kept, macros)
         runs += 1
         if res.pages == 1 and not res.log.overfull:
             break
@@ -289,7 +297,7 @@ def _ground_truth(blocks: list[Block], marks: Marks, layout: PageLayout) -> list
     out: list[dict] = []
     for i, b in enumerate(blocks):
         if b.kind != "table":
-            out.append({"type": "text", "data": " ".join(b.sentences)})
+            out += _text_blocks(b.sentences, f"b{i}", marks)
             continue
         assert b.table is not None
         m = marks.tables.get(f"b{i}", {})
@@ -308,6 +316,19 @@ def _ground_truth(blocks: list[Block], marks: Marks, layout: PageLayout) -> list
                      round(top + (m["height"] + m["depth"]) * 72 / 72.27, 2)],
             "scale": round(m["width"] / m["natural_width"], 4) if m["natural_width"] else 1.0,
         })
+    return out
+
+
+def _text_blocks(sentences: list, bid: str, marks: Marks) -> list[dict]:
+    """One text block per run of plain sentences; an item of formula_page.py (inline or
+    display formula) gives its own blocks, so formula pages read as pdf-parse-bench's do."""
+    out: list[dict] = []
+    for j, s in enumerate(sentences):
+        for block in [{"type": "text", "data": s}] if isinstance(s, str) else s.ground_truth(f"{bid}s{j}", marks):
+            if block["type"] == "text" and out and out[-1]["type"] == "text":
+                out[-1]["data"] += " " + block["data"]
+            else:
+                out.append(dict(block))
     return out
 
 

@@ -3,9 +3,13 @@
 A pool file holds one JSON object per line: `{"latex": "\\begin{tabular}...", "complexity":
 optional, "source": optional}` (what `tablebench harvest` writes, or a user's own extraction).
 Every table is vetted before it can reach a page, in this order, each refusal with a reason:
-unsafe LaTeX (`safety.py`, plus macro definitions), no tabular, unreadable by our LaTeX reader
-(the ground truth needs its canonical HTML), compile failure, too wide even after moderate
-scaling, too tall. Survivors are measured in one batched pdflatex run (`measure.py`) in a
+unsafe LaTeX (`safety.py`, plus definitions of any kind — `\\def`, `\\chardef`, xparse's
+`\\NewDocumentCommand`, ... — since a definition can recurse forever or change what prints,
+and commands whose output our reader cannot know, such as `\\romannumeral`), no tabular,
+unreadable by our LaTeX reader (the ground truth needs its canonical HTML), compile failure,
+too wide even after moderate scaling, too tall, and "renders differently": a word of the
+ground truth (the reader's cell texts) missing from the table's printed text (`rendered.py`).
+Survivors are measured in one batched pdflatex run (`measure.py`) in a
 reference layout; the size lets a page pick only tables that fit its column. The outcome is
 cached on disk per pool content (`from_jsonl(cache_dir=...)`), so a pool is measured once.
 
@@ -28,9 +32,11 @@ import numpy as np
 from harness.files import write_atomic
 from harness.generate.layouts import PAPERS, PageLayout
 from harness.generate.measure import measure_tables
+from harness.generate.rendered import content_words, missing_words
 from harness.generate.safety import find_unsafe
 from harness.generate.stats import classify_complexity, split_tabular
 from harness.generate.tables import COMPLEXITIES, GeneratedTable
+from harness.readers.latex import read_latex
 
 MAX_SCALE_DOWN = 1.5  # same limit as the page: wider than 1.5 x the column is unreadable
 MAX_HEIGHT = 0.7  # of \textheight, as on the page
@@ -38,13 +44,23 @@ REFERENCE = PageLayout()  # 10 pt Latin Modern article: where pool sizes are mea
 # the widest one-column text block the layout sampler draws (Letter, 20 mm side margins)
 WIDEST_TEXT_PT = (PAPERS["letter"][0] - 2 * 20.0) * 72.27 / 25.4
 TALLEST_TEXT_PT = (PAPERS["a4"][1] - 18.0 - 15.0) * 72.27 / 25.4
-VET_VERSION = "1"  # bump when vetting rules change: cached outcomes are then redone
+VET_VERSION = "2"  # bump when vetting rules change: cached outcomes are then redone
 CHUNK = 64  # tables per measuring run (a broken one is isolated by bisection in measure.py)
 
 _DEFINES = re.compile(
     r"\\(def|edef|gdef|xdef|let|futurelet|newcommand|renewcommand|providecommand|"
-    r"DeclareRobustCommand|newenvironment|renewenvironment|DeclareMathOperator|newcount|newdimen|"
-    r"newtoks|newlength|newsavebox|global|afterassignment|aftergroup)(?![A-Za-z@])"
+    r"DeclareRobustCommand|newenvironment|renewenvironment|provideenvironment|DeclareMathOperator|"
+    r"newcount|newdimen|newskip|newmuskip|newbox|newtoks|newlength|newsavebox|newif|newcounter|"
+    r"global|afterassignment|aftergroup|protected|long|outer|font|"
+    r"chardef|mathchardef|countdef|dimendef|skipdef|muskipdef|toksdef|"
+    r"(?:New|Renew|Provide|Declare)(?:Expandable)?Document(?:Command|Environment)|"
+    r"(?:New|Renew|Declare)CommandCopy|(?:new|renew|provide)robustcmd|robustify|"
+    r"cs[gex]?def|csletcs|cslet|letcs|AtBeginDocument|AtEndDocument)(?![A-Za-z@])"
+)
+# Commands whose printed text our reader cannot know: the PDF would differ from the ground truth.
+_UNKNOWABLE = re.compile(
+    r"\\(romannumeral|number|the|string|meaning|detokenize|unexpanded|expandafter|noexpand|"
+    r"fontname|show|showthe|showbox|showlists|showtokens)(?![A-Za-z@])"
 )
 _TABULAR = re.compile(r"\\begin\{tabular\*?\}")
 
@@ -79,21 +95,41 @@ def unsafe_reasons(latex: str) -> list[str]:
         why = f"\\{m.group(1)}: defines or assigns globally inside the table"
         if why not in reasons:
             reasons.append(why)
+    for m in _UNKNOWABLE.finditer(latex):
+        why = f"\\{m.group(1)}: prints text the ground truth cannot know"
+        if why not in reasons:
+            reasons.append(why)
     return reasons
+
+
+def _read_gt(latex: str) -> str:
+    """The cell texts our LaTeX reader gives `latex` (what the ground truth says), one per line;
+    raises when the reader cannot give the table its canonical HTML."""
+    tables = read_latex(latex)
+    if not tables[0].rows:
+        raise ValueError("our LaTeX reader finds no rows")
+    tables[0].to_html()
+    return "\n".join(cell.text for cell in tables[0].cells())
 
 
 def _reader_error(latex: str) -> str | None:
     """None when our LaTeX reader gives exactly one table (needed for the canonical HTML)."""
-    from harness.readers.latex import read_latex
-
     try:
-        tables = read_latex(latex)
-        if not tables[0].rows:
-            return "our LaTeX reader finds no rows"
-        tables[0].to_html()
+        _read_gt(latex)
     except Exception as exc:  # noqa: BLE001 - any reader failure refuses the table
         return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:200]
     return None
+
+
+def _rendering_error(latex: str, printed: str) -> str | None:
+    """None when every ground-truth word of `latex` is in its printed text, else which are not."""
+    expected = _read_gt(latex)
+    missing = missing_words(expected, printed)
+    if not missing:
+        return None
+    total = len(set(content_words(expected)))
+    shown = ", ".join(repr(w[:20]) for w in missing[:5])
+    return f"{len(missing)} of {total} ground-truth words not in the PDF: {shown}"
 
 
 def vet_tables(
@@ -133,6 +169,8 @@ def vet_tables(
             rejected.append(Rejected(source, "too wide", f"{size.width:.0f}pt > {MAX_SCALE_DOWN} x {WIDEST_TEXT_PT:.0f}pt"))
         elif size.height + size.depth > MAX_HEIGHT * TALLEST_TEXT_PT:
             rejected.append(Rejected(source, "too tall", f"{size.height + size.depth:.0f}pt"))
+        elif (differs := _rendering_error(latex, size.text)) is not None:
+            rejected.append(Rejected(source, "renders differently", differs))
         else:
             kept.append(PoolTable(latex, complexity or classify_complexity(latex), source,
                                   round(size.width, 2), round(size.height + size.depth, 2)))

@@ -1,20 +1,23 @@
-"""Light structural statistics of a LaTeX `tabular`, without the full LaTeX reader.
+"""Light structural statistics of a LaTeX `tabular`, without rendering its cells.
 
 Used to classify a table's complexity by its spans (for pools without a label) and to
 compare the built-in generator with real tables (rows, columns, spans, numeric share, math).
-It splits rows on top-level `\\\\` and cells on top-level `&`; that is all these numbers need.
+The tabular is found by the LaTeX reader's environment finder; its body is split on
+top-level `\\\\` and `&` into raw cell strings, which is all these numbers need.
 """
 
 from __future__ import annotations
 
 import re
 
+from harness.readers.latex import environment_spans
+
 _RULES = re.compile(
     r"\\(?:toprule|midrule|bottomrule|hline|hhline\{[^}]*\}|specialrule\{[^}]*\}\{[^}]*\}\{[^}]*\}"
     r"|cmidrule(?:\([^)]*\))?\{[^}]*\}|cline\{[^}]*\}|rowcolor(?:\[[^]]*\])?\{[^}]*\}"
     r"|addlinespace(?:\[[^]]*\])?|noalign\{[^}]*\})"
 )
-_BEGIN = re.compile(r"\\begin\{(tabular\*?|tabularx|array)\}")
+_SPLIT = ("tabular", "tabular*", "tabularx", "array")
 _MCOL = re.compile(r"\\multicolumn\{(\d+)\}")
 _MROW = re.compile(r"\\multirow\{(-?\d+)\}")
 _NUMERIC = re.compile(  # 71.2, -3, (0.5), 12,345, 1e-4, 45%, 71.2±0.3, 3.2×10^{-4}, 0.9*
@@ -22,55 +25,17 @@ _NUMERIC = re.compile(  # 71.2, -3, (0.5), 12,345, 1e-4, 45%, 71.2±0.3, 3.2×10
 )
 
 
-def brace_group(text: str, i: int) -> tuple[str, int] | None:
-    """The balanced {...} at text[i] (after spaces): its content and the index after it.
-
-    A backslash escapes the next character (`\\{`, `\\}`, and `\\\\` before a brace).
-    None when no group starts there or it never closes.
-    """
-    while i < len(text) and text[i] in " \t\n":
-        i += 1
-    if i >= len(text) or text[i] != "{":
-        return None
-    depth = 0
-    j = i
-    while j < len(text):
-        ch = text[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return text[i + 1 : j], j + 1
-        j += 1
-    return None
-
-
-def _group(text: str, i: int) -> tuple[str, int]:
-    """`brace_group`, for a tabular that must have one: unbalanced braces are an error."""
-    found = brace_group(text, i)
-    if found is None:
-        raise ValueError("unbalanced braces in tabular")
-    return found
-
-
 def split_tabular(latex: str) -> list[list[str]]:
-    """Rows of raw cell strings of the first tabular in `latex` (rules and empty rows dropped)."""
-    m = _BEGIN.search(latex)
-    if not m:
+    """Rows of raw cell strings of the first tabular in `latex` (rules and empty rows dropped).
+
+    The tabular is found by the LaTeX reader's environment finder (the first top-level
+    tabular, tabular*, tabularx or array); one that never closes is an error."""
+    env = next((e for e in environment_spans(latex) if e.name in _SPLIT), None)
+    if env is None:
         raise ValueError("no tabular environment found")
-    env = m.group(1)
-    i = m.end()
-    if env == "tabular*" or env == "tabularx":
-        _, i = _group(latex, latex.index("{", i))
-    while latex[i] in " \n[":
-        i = latex.index("]", i) + 1 if latex[i] == "[" else i + 1
-    _, i = _group(latex, i)
-    end = latex.find(f"\\end{{{env}}}", i)
-    body = re.sub(r"(?<!\\)%[^\n]*", "", latex[i : end if end >= 0 else len(latex)])
+    if not env.closed:
+        raise ValueError(f"unbalanced braces or no \\end{{{env.name}}} in tabular")
+    body = re.sub(r"(?<!\\)%[^\n]*", "", latex[env.body_start : env.body_end])
     rows: list[list[str]] = []
     depth, cell, cells, k = 0, [], [], 0
     while k < len(body):

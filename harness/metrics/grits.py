@@ -42,7 +42,8 @@ from difflib import SequenceMatcher
 import numba
 import numpy as np
 
-from harness.table import MAX_SPAN, Table, TableLike, as_table
+from harness.readers.html import as_table
+from harness.table import MAX_SPAN, Table, TableLike
 
 AUTOJUNK_MIN_LEN = 200  # difflib's autojunk heuristic applies from this length of the second text
 _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
@@ -53,7 +54,7 @@ def grits(gt: TableLike, pred: TableLike) -> dict[str, float]:
     """GriTS-Top and GriTS-Con (F, precision, recall) of `pred` against `gt`.
 
     Keys: top, precision_top, recall_top, con, precision_con, recall_con. Strings are read as
-    HTML with whitespace kept verbatim (`harness.table.as_table`).
+    HTML with whitespace kept verbatim (`harness.readers.html.as_table`).
     """
     g, p = SlotGrid.of(as_table(gt)), SlotGrid.of(as_table(pred))
     top = _factored_2dmss(box_iou_matrix(g.boxes, p.boxes), g.box_ids, p.box_ids)

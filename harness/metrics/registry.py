@@ -39,9 +39,14 @@ def _tlag(gt: Table, pred: Table) -> dict[str, float]:
 
 
 def _semantic(gt: Table, pred: Table) -> dict[str, float]:
+    return _semantic_detailed(gt, pred)[0]
+
+
+def _semantic_detailed(gt: Table, pred: Table) -> tuple[dict[str, float], dict[str, list[str]]]:
     from harness.metrics.semantic import semantic
 
-    return {"semantic": float(semantic(gt, pred).score)}
+    result = semantic(gt, pred)
+    return {"semantic": float(result.score)}, {"semantic": list(result.errors[:MAX_NOTES])}
 
 
 METRICS: dict[str, ScoreFn] = {
@@ -52,6 +57,11 @@ METRICS: dict[str, ScoreFn] = {
     "semantic": _semantic,
 }
 DEFAULT_METRICS = tuple(METRICS)  # every offline metric
+# Groups that also explain their score in words (e.g. semantic's main errors), for reports.
+DETAILED: dict[str, Callable[[Table, Table], tuple[dict[str, float], dict[str, list[str]]]]] = {
+    "semantic": _semantic_detailed,
+}
+MAX_NOTES = 5  # explanations kept per group, most severe first
 
 # The headline value of each group, for leaderboards and meta-evaluation.
 HEADLINE = {"teds": "teds", "teds_struct": "teds_struct", "grits": "grits_con", "tlag": "tlag",
@@ -77,3 +87,17 @@ def score(gt: Table, pred: Table, metrics: Iterable[str]) -> dict[str, float]:
     for name in metrics:
         out.update(METRICS[name](gt, pred))
     return out
+
+
+def score_details(gt: Table, pred: Table, metrics: Iterable[str]) -> tuple[dict[str, float], dict[str, list[str]]]:
+    """Like `score`, plus {group: [explanations]} from the groups that give them (semantic's errors)."""
+    scores: dict[str, float] = {}
+    notes: dict[str, list[str]] = {}
+    for name in metrics:
+        if name in DETAILED:
+            values, words = DETAILED[name](gt, pred)
+            notes.update(words)
+        else:
+            values = METRICS[name](gt, pred)
+        scores.update(values)
+    return scores, notes

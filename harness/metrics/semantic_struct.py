@@ -7,10 +7,13 @@ gives the same path as two rows "Task 1" / "Score"; a row span resolved by repea
 value or by empty padding gives the same row key (stub cells are filled downwards).
 A header row whose only label is written once over blank cells (a title or a single group
 header, as Markdown writes a \\multicolumn) heads every column from it to the right: there is
-no other label those columns could stand under. Where a header row holds several labels over
-blanks, they are *not* spread: a reader cannot tell which columns each covers, and the study's
-raters mark such tables down (spreading every group header to the next label lowered the dev
-Pearson from 0.946 to 0.935); the blank columns keep a partial key.
+no other label those columns could stand under. Group labels in an upper header row, each
+written once over blank cells, are read as a reader of Markdown reads them: each covers the
+columns up to the next label. That reading serves to align and attribute; the header *as
+written* (`col_written`) is what is compared as text, so a group label written once costs a
+header misreading, not the attribution of every value under it. A header row with one label
+over every column (a caption) is the table's title, kept apart from the column paths and
+compared as a level of every column's path: lost, or read as a group header, it is one cause.
 Columns (rows) a reader cannot tell apart are one: a span no other cell splits, or a column
 repeating its neighbour in every slot (the same span resolved by repeating its text). Blank
 rows and columns are dropped, but counted: each is one thing a reader sees that the table
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -62,11 +66,23 @@ class View:
     body_shown: list[list[str]]
     header_rows: int
     stub_cols: int
+    title: str = ""  # header levels every column shares (a caption row over the whole table), normalised
+    title_shown: str = ""
+    col_written: list[str] | None = None  # per column: its header path as written (group labels not spread)
+    col_levels: list[tuple[str, ...]] | None = None  # per column: its path's levels (title excluded), normalised
+    row_levels: list[tuple[str, ...]] | None = None  # per body row: its key's levels (section, stub cells)
 
     @property
     def n_facts(self) -> int:
-        """Facts a reader takes away: each named column header and each body cell."""
-        return sum(1 for k in self.col_keys if k) + sum(len(r) for r in self.body)
+        """Facts a reader takes away: each named column header (its title included) and each body cell."""
+        return sum(1 for c in range(len(self.col_keys)) if self.full_key(c)) + sum(len(r) for r in self.body)
+
+    def full_key(self, c: int) -> str:
+        """Column `c`'s whole header path as written, the title's level included."""
+        return f"{self.title} {(self.col_written or self.col_keys)[c]}".strip()
+
+    def full_shown(self, c: int) -> str:
+        return " / ".join(t for t in (self.title_shown, self.col_shown[c]) if t)
 
 
 def to_grid(table: Table) -> Grid:
@@ -100,6 +116,7 @@ def to_grid(table: Table) -> Grid:
                 flagged if flagged < len(keep_r) else 0, blank, [[ids[r, c] for c in keep_c] for r in keep_r.tolist()])
 
 
+@lru_cache(maxsize=65536)
 def is_numeric(norm: str) -> bool:
     """A cell that is data, not a label: it starts with a number and is mostly numbers
     (91.2, -3.1±0.2, 45%, 1M, (1/8, 1/4)); R@20 or ResNet-50 are labels."""
@@ -185,31 +202,61 @@ def view(grid: Grid, h: int) -> View:
         if all(cells[r][c] == NULL for r in range(h)):
             for r in range(h):
                 cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
+    written = [row[:] for row in cells[:h]]  # the header as written, before group labels are spread
+    for r in range(h - 1):  # group labels over a lower header row, each written once (a Markdown \multicolumn)
+        filled = [c for c in range(n_cols) if cells[r][c] != NULL]
+        if len({ids[r][c] for c in filled}) > 1:
+            for c in range(max(k, 1), n_cols):
+                if cells[r][c] == NULL and cells[r][c - 1] != NULL and c - 1 >= k:
+                    cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
     for r in range(h + 1, n_rows):  # row labels written once over padding: spread them down
         for c in range(k):
             if cells[r][c] == NULL and cells[r - 1][c] != NULL and any(t != NULL for t in cells[r][k:]) \
                     and r - 1 not in section_rows:
                 cells[r][c], shown[r][c] = cells[r - 1][c], shown[r - 1][c]
-    col_keys, col_shown = [], []
+    # A header row with one label over every column (a title or caption row) names the table,
+    # not a column: it is one fact, kept apart, so that losing it (a parser often sets it as a
+    # heading above the table) is one error and not a wrong header over every column.
+    levels = [r for r in range(h) if len(set(cells[r])) > 1 or cells[r][0] == NULL]
+    titles = [r for r in range(h) if r not in levels]
+    if not levels or n_cols < 2:
+        levels, titles = list(range(h)), []
+    title, title_shown = _path([cells[r][0] for r in titles], [shown[r][0] for r in titles])
+    col_keys, col_shown, col_written, col_levels = [], [], [], []
     for c in range(n_cols):
-        key, show = _path([cells[r][c] for r in range(h)], [shown[r][c] for r in range(h)])
+        key, show = _path([cells[r][c] for r in levels], [shown[r][c] for r in levels])
+        col_levels.append(_levels([cells[r][c] for r in levels]))
         col_keys.append(key)
         col_shown.append(show)
-    row_keys, row_shown = [], []
+        col_written.append(_path([written[r][c] for r in levels], [""] * len(levels))[0])
+    row_keys, row_shown, row_levels = [], [], []
     section: tuple[str, str] | None = None
     for r in range(h, n_rows):
         if r in section_rows:
             section = (cells[r][0], shown[r][0].strip())
             row_keys.append(section[0])
             row_shown.append(section[1])
+            row_levels.append((section[0],))
             continue
         key, show = _path(cells[r][:k], shown[r][:k])
+        levels_r = _levels(cells[r][:k])
         if section is not None:  # rows under a section are read with its label
             key, show = f"{section[0]} {key}", f"{section[1]} / {show}"
+            levels_r = (section[0], *levels_r)
         row_keys.append(key)
         row_shown.append(show)
+        row_levels.append(levels_r)
     return View(col_keys, col_shown, row_keys, row_shown, cells[h:], [[t.strip() for t in row] for row in shown[h:]],
-                h, k)
+                h, k, title, title_shown, col_written, col_levels, row_levels)
+
+
+def _levels(norm: list[str]) -> tuple[str, ...]:
+    """A path's levels without blanks and without a span's repeats (what `_path` joins)."""
+    out: list[str] = []
+    for t in norm:
+        if t != NULL and (not out or out[-1] != t):
+            out.append(t)
+    return tuple(out)
 
 
 def _path(norm: list[str], shown: list[str]) -> tuple[str, str]:

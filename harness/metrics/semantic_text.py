@@ -17,85 +17,60 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from harness.readers.scripts import to_subscript, to_superscript
+from harness.metrics.semantic_glyphs import fold_glyphs
+from harness.readers.latex_math import latex_to_text
 
 NULL = "∅"  # the one form of every "no value here" marker
 
 # Markers a table uses for "no value"; compared after normalisation, case folded, without spaces.
 # "None" is not one: it is also a label ("None" as the fine-tuning data, the regulariser, ...).
 _NULLS = {"", "-", "--", "---", "—", "–", "−", "n/a", "na", "n.a.", "n.a", "null", "nan", "/", "\\", "∅"}
-SUBSET = 0.8  # agreement of header keys where one is a part of the other (see key_similarity_matrix)
 
-# A few LaTeX commands are enough for what survives in parser output; the LaTeX reader
-# (when present) does the full job first.
-_GREEK = dict(zip("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma "
-                  "tau upsilon phi chi psi omega".split(), "αβγδεζηθικλμνξοπρστυφχψω"))
-_SYMBOLS = {
-    **_GREEK,
-    **{name.capitalize(): letter.upper() for name, letter in _GREEK.items()},
-    "varepsilon": "ε", "vartheta": "θ", "varphi": "φ", "varsigma": "ς", "varrho": "ρ",
-    "pm": "±", "mp": "∓", "times": "×", "cdot": "·", "leq": "≤", "le": "≤", "geq": "≥", "ge": "≥",
-    "neq": "≠", "ne": "≠", "approx": "≈", "sim": "~", "infty": "∞", "rightarrow": "→", "to": "→",
-    "leftarrow": "←", "uparrow": "↑", "downarrow": "↓", "dagger": "†", "ddagger": "‡", "star": "⋆",
-    "checkmark": "✓", "cmark": "✓", "xmark": "✗", "circ": "∘", "degree": "°", "ell": "ℓ", "partial": "∂",
-    "nabla": "∇", "sum": "∑", "prod": "∏", "in": "∈", "ast": "*", "bullet": "•", "dots": "…", "ldots": "…",
-    "cdots": "⋯", "%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", "textbackslash": "\\",
-}
-_CMD = re.compile(r"\\([A-Za-z]+|[%&_#${}])\s*")
-# Commands whose braces only style their argument: drop the command, keep the argument.
-_STYLE = re.compile(r"\\(?:text[a-z]*|math[a-z]*|bf|it|em|rm|sf|tt|bm|boldsymbol|emph|underline|"
-                    r"operatorname|mbox|hbox|makecell|textsc|bfseries|itshape|small|footnotesize|scriptsize|"
-                    r"tiny|large|Large|color\{[^}]*\}|cellcolor\{[^}]*\}|rowcolor\{[^}]*\}|"
-                    r"multicolumn\{\d+\}\{[^}]*\}|multirow\{\d+\}\{[^}]*\})\s*(?:\[[^\]]*\])?")
-_SCRIPT = re.compile(r"([\^_])\s*(\{([^{}]*)\}|[^\s{}\\])")
-_ESCAPE = re.compile(r"\\([^\w\s])")
 _VULGAR = re.compile("[¼½¾⅐-⅞]")
 _FRACTION = re.compile("[⁰¹²³⁴-⁹]+⁄[₀-₉]+|[¼½¾⅐-⅞]")  # ¹⁄₈ and ½ are what 1/8 and 1/2 look like
 _TIGHT = re.compile(r"\s+(?=[)\]}%,;:!?↑↓→←°†‡*∗′″])|(?<=[(\[{])\s+")  # "RA ↑", "( 12 )": spacing only
 # 1.2 × 10⁻³, 1.2x10^{-3}, 1.2·10^-3: one number, written as 1.2e-3 (as parsers also write it)
-_SCIENTIFIC = re.compile(r"(\d)\s*[×x·*]\s*10(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+_SCIENTIFIC = re.compile(r"(\d)\s*[×x·⋅∙*]\s*10(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
 _FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TAG = re.compile(r"<[^>]{0,200}>")
 _MD_EMPH = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
-# Characters that print alike: one spelling each (minus signs, quotes, Greek variants, spaces).
-_ALIKE = str.maketrans({"−": "-", "–": "-", "‐": "-", "‑": "-", "﹣": "-", "－": "-", "’": "'", "‘": "'", "“": '"',
-                        "”": '"', "µ": "μ", "ϵ": "ε", "ϕ": "φ", "ϑ": "θ", "ϱ": "ρ", "ϖ": "π", "ℓ": "l", "∗": "*",
-                        "\u00a0": " ", "\u2009": " ", "\u202f": " "})
+# _italic_ as parsers write it, also glued to what follows (`_W_mix`), never inside a word (`MAE_AST`)
+_MD_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]+?)(?<=\S)_")
 # A number: optional minus, digits and/or a fraction, an optional exponent; thousands may be
 # grouped by commas or by (thin) spaces (1,000 = 1 000 = 1000). The lookahead makes a digit
 # obligatory: the pattern never matches the empty string.
 _NUMBER = re.compile(r"(?<![\w.])(-?)(?=\.?\d)(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?: \d{3})+(?!\d)|\d+)?(\.\d+)?"
                      r"(?:e([-+]?\d+))?(?![\w])")
-_SYMBOL = re.compile(r"[^\W\d_][₀-₉ₐ-ₜ⁰-⁹ⁱⁿ′″'*]*$")  # one letter, perhaps indexed or primed: N, k₁, T′
+# one letter, perhaps indexed (a folded sub/superscript follows after a space) or primed: N, k₁, T′
+_SYMBOL = re.compile(r"[^\W\d_](?: \w{1,3})?['′*]*$")
 
-try:  # the LaTeX reader's converter knows far more commands than the fallback below
-    from harness.readers.latex_math import latex_to_text as _latex_text
-except ImportError:  # pragma: no cover - depends on what else is installed
-    _latex_text = None
 _MD_ESCAPE = re.compile(r"\\([@|*<>+=!?])")  # Markdown escapes that mean nothing in LaTeX
 
 
 @lru_cache(maxsize=65536)
 def normalize(text: str) -> str:
     """What a reader sees, in one canonical spelling: entities, markup and math resolved,
-    dashes and quotes unified, case folded (not that of Greek letters or of a one-letter cell:
-    there case names different things), white space collapsed; null markers become `NULL`."""
+    glyphs that print alike folded (`semantic_glyphs`), case folded (not that of Greek letters
+    or of a one-letter cell: there case names different things), white space collapsed; null
+    markers become `NULL`."""
     t = html.unescape(html.unescape(text)) if "&" in text else text
     if "<" in t:
-        t = _TAG.sub(" ", t)
+        t = _TAG.sub(" ", t)  # <sup>1</sup> -> " 1", as a folded superscript reads (see semantic_glyphs)
     if "\\" in t or "$" in t or "^" in t:
         t = _latex_to_text(t)
     if "*" in t or "_" in t or "`" in t:
         t = _MD_EMPH.sub(r"\2", t)
-    t = unicodedata.normalize("NFC", t).translate(_ALIKE)
+        if "_" in t:
+            t = _MD_UNDERSCORE.sub(r"\1", t)
+    t = unicodedata.normalize("NFC", t)
     if "⁄" in t or _VULGAR.search(t):
         t = _FRACTION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)).replace("⁄", "/"), t)
-    t = " ".join(t.split())
+    if "10" in t:
+        t = _SCIENTIFIC.sub(_e_notation, t)
+    t = " ".join(fold_glyphs(t).split())
     if not _SYMBOL.match(t):  # a cell that is one letter (N vs n, K₁ vs k₁) is a symbol: its case is its name
         t = "".join(ch if "\u0370" <= ch <= "\u03ff" else ch.casefold() for ch in t)  # Γ ≠ γ, Ω ≠ ω
     t = _TIGHT.sub("", t)
-    if "10" in t:
-        t = _SCIENTIFIC.sub(_e_notation, t)
     if t.replace(" ", "").casefold() in _NULLS:
         return NULL
     return t
@@ -107,26 +82,13 @@ def _e_notation(m: re.Match[str]) -> str:
 
 
 def _latex_to_text(t: str) -> str:
-    """Residual LaTeX (and Markdown escapes) in a cell -> its text, by `latex_math` when present."""
+    """Residual LaTeX (and Markdown escapes) in a cell -> its text, by the LaTeX reader's converter;
+    markup it cannot read is left as written (garbage must not sink the score)."""
     t = _MD_ESCAPE.sub(r"\1", t)
-    if _latex_text is not None:
-        try:
-            return _latex_text(t)
-        except Exception:  # noqa: BLE001 - garbage markup must not sink the score; fall back
-            pass
-    t = t.replace("\\(", " ").replace("\\)", " ").replace("$", "").replace("\\\\", " ")
-    t = _STYLE.sub("", t)
-    t = _SCRIPT.sub(_script, t)
-    t = _CMD.sub(lambda m: _SYMBOLS.get(m.group(1), ""), t)
-    t = _ESCAPE.sub(r"\1", t)  # Markdown escapes: \@ \| \* are the character itself
-    t = t.replace("{", "").replace("}", "").replace("~", " ")
-    return t
-
-
-def _script(m: re.Match[str]) -> str:
-    body = m.group(3) if m.group(3) is not None else m.group(2)
-    conv = to_superscript(body) if m.group(1) == "^" else to_subscript(body)
-    return conv if conv is not None else body
+    try:
+        return latex_to_text(t)
+    except Exception:  # noqa: BLE001 - any failure: the cell as written
+        return t
 
 
 @lru_cache(maxsize=65536)
@@ -218,12 +180,11 @@ def _distinct(values: list[str]) -> tuple[list[str], np.ndarray]:
 
 
 def key_similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
-    """How surely two header keys name the same row or column, in [0, 1].
-
-    Like `similarity_matrix`, except that a key whose words all occur in the other (a header
-    path that lost or gained a level, "A" vs "Parameter set A") still agrees by `SUBSET`:
-    the reader can still tell the column, if with less certainty. Numbers must agree.
-    """
+    """How surely two header keys name the same row or column, in [0, 1], for aligning and
+    attributing: like `similarity_matrix`, except that a key whose words all occur in the other
+    (a header path that lost or gained a level, "Top-1" vs "ImageNet Top-1") names it as surely
+    as an equal one. Whether the shorter key still names *one* row or column is the caller's
+    question (it may name several: see `semantic_align`). Numbers must agree."""
     sim = similarity_matrix(left, right)
     if not left or not right:
         return sim
@@ -233,6 +194,4 @@ def key_similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
     nl = [numbers(x) for x in ul]
     nr = [numbers(x) for x in ur]
     ok = np.array([[set(a) <= set(b) or set(b) <= set(a) for b in nr] for a in nl], dtype=bool)
-    sub = SUBSET * ts * ok
-    return np.maximum(sim, sub[np.ix_(il, ir)])
-
+    return np.maximum(sim, (ts * ok)[np.ix_(il, ir)])

@@ -28,7 +28,8 @@ from numba import njit
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
-from harness.table import MAX_SPAN, Cell, TableLike, _clamp, as_table
+from harness.readers.html import as_table
+from harness.table import MAX_SPAN, Cell, TableLike, _clamp
 
 __all__ = ["teds", "tree_edit_distance"]
 

@@ -25,7 +25,8 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 from scipy.optimize import linear_sum_assignment
 
-from harness.table import MAX_SPAN, Table, TableLike, as_table
+from harness.readers.html import as_table
+from harness.table import MAX_SPAN, Table, TableLike
 
 NULL = "[NULL]"  # the reference's marker; a cell whose text normalises to it is null
 _NULL_FORMS = frozenset(["", "-", "\u2013", "\u2014", "...", "\u2026", "n/a", "na", "none", "nil", "--", "---"])

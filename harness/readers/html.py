@@ -14,8 +14,9 @@ import re
 import lxml.html
 from lxml import etree
 
+from harness.readers.latex_math import math_to_unicode
 from harness.readers.scripts import to_subscript, to_superscript
-from harness.table import Cell, NoTableError, Table
+from harness.table import Cell, NoTableError, Table, TableLike
 
 _TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>", re.IGNORECASE)
 _SPAN_VALUE = re.compile(r"\s*[\"']?\s*(\d+)")
@@ -66,6 +67,21 @@ def read_html(text: str, collapse_whitespace: bool = True) -> list[Table]:
     if not tables:
         raise NoTableError("no HTML <table> with cells found")
     return tables
+
+
+def table_from_html(text: str) -> Table:
+    """The first table of an HTML string (canonical or not), whitespace kept verbatim: the
+    inverse of `Table.to_html`."""
+    return read_html(text, collapse_whitespace=False)[0]
+
+
+def as_table(value: TableLike) -> Table:
+    """Accept a Table or an HTML string (as the metrics do); strings are read verbatim."""
+    if isinstance(value, Table):
+        return value
+    if isinstance(value, str):
+        return table_from_html(value)
+    raise TypeError(f"expected a Table or an HTML string, got {type(value).__name__}")
 
 
 def _parse_fragment(fragment: str) -> etree._Element | None:
@@ -162,10 +178,6 @@ def _math_text(el: etree._Element) -> str:
 
 def _math_text_of(latex: str) -> str:
     """LaTeX as Unicode through `latex_math` (its source when that fails: never sink a page)."""
-    try:
-        from harness.readers.latex_math import math_to_unicode
-    except ImportError:  # pragma: no cover - the LaTeX reader ships with the package
-        return latex
     try:
         return math_to_unicode(latex)
     except Exception:  # noqa: BLE001 - garbage math in one cell must not lose the whole table

@@ -9,7 +9,14 @@ that is not empty stops the span there, since LaTeX would print both on top of e
 
 Rows are kept as written (a short row is not padded); the column spec is parsed to check
 rows with `strict=True`. Rows above the first `\\hline`/`\\midrule` that follows content are
-header rows (when that rule is not the table's last line).
+header rows (when that rule is not the table's last line); a table without such a rule ends
+its header at the first row boundary whose `\\cline`/`\\cmidrule`s cover every column, or else
+at the first of them after content.
+
+Simple macros the input defines (`\\newcommand`, `\\def`, see `latex_macros.py`) are expanded
+in the cells that use them, within that module's bounds (past them, the cell is read as if
+the macros were unknown); the definitions themselves print nothing. A `\\multirow` keeps its
+span when wrapped in a style command (`\\textbf{\\multirow{2}{*}{x}}`).
 """
 
 from __future__ import annotations
@@ -31,10 +38,12 @@ from harness.readers.latex_math import (
     star,
     tokenize,
 )
+from harness.readers.latex_macros import Definition, Expander, MacroExpansionError, find_definitions, strip_definitions
 from harness.table import Cell, NoTableError, Table
 
 # Rules and spacing that sit between rows: dropped; the first group also ends the header.
 _HEADER_RULES = frozenset({"hline", "midrule", "Xhline", "hhline", "thickhline"})
+_PARTIAL_RULES = frozenset({"cline", "cmidrule", "Xcline", "cdashline"})  # end a header only without the above
 _ROW_RULES = _HEADER_RULES | frozenset({
     "toprule", "bottomrule", "cmidrule", "cline", "specialrule", "addlinespace", "arrayrulecolor",
     "cdashline", "hdashline", "Xcline", "noalign", "morecmidrules", "firsthline", "lasthline",
@@ -43,6 +52,10 @@ _ROW_RULES = _HEADER_RULES | frozenset({
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
 _LONGTABLE_MARKS = frozenset({"endfirsthead", "endhead", "endfoot", "endlastfoot"})
 _INT = re.compile(r"[-+]?\d+(?:\.\d*)?")
+_RANGE = re.compile(r"(\d+)(?:\s*-\s*(\d+))?")
+_DEFINES = re.compile(r"\\(?:newcommand|renewcommand|providecommand|DeclareRobustCommand|def|DeclareMathOperator)"
+                      r"(?![A-Za-z@])")
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 # Column letters whose arguments follow in braces: p{3cm}, w{l}{1cm}, D{.}{.}{2}, @{..}.
 _SPEC_ARGS = {"p": 1, "m": 1, "b": 1, "w": 2, "W": 2, "D": 3, "@": 1, "!": 1, ">": 1, "<": 1,
               "P": 1, "M": 1, "B": 1}
@@ -64,9 +77,17 @@ class _Slot:
 
 
 @dataclass(slots=True)
+class _Macros:
+    """The input's own macro definitions, and the expander of the table being read."""
+
+    definitions: list[Definition]
+    expander: Expander
+
+
+@dataclass(slots=True)
 class _Row:
     slots: list[_Slot]
-    rules: set[str]  # rules written just before this row
+    rules: set[str | int]  # rules written just before this row; ints: columns a \cline-like rule covers
     section: str = "body"  # longtable head/foot section
 
 
@@ -83,10 +104,45 @@ def read_latex(text: str, strict: bool = False) -> list[Table]:
     envs = _environments(toks, text)
     if not envs:
         raise NoTableError("no LaTeX tabular/tabularx/array/longtable environment found")
-    return [_read_env(text, toks, env, strict) for env in envs]
+    definitions = _definitions(text)
+    return [_read_env(text, toks, env, strict, definitions) for env in envs]
+
+
+def _definitions(text: str) -> list[Definition]:
+    """The input's simple macro definitions (not those in comments); [] without any (fast)."""
+    if not _DEFINES.search(text):
+        return []
+    return find_definitions(_COMMENT.sub(lambda m: " " * len(m.group()), text))
 
 
 # -- environments ----------------------------------------------------------------------
+class EnvironmentSpan(NamedTuple):
+    """Where a tabular-like environment sits: `text[start:end]` is all of it (`\\begin` to
+    `\\end{..}`), `text[body_start:body_end]` its rows; `closed` is False when it runs to the end."""
+
+    name: str
+    start: int
+    end: int
+    body_start: int
+    body_end: int
+    closed: bool
+
+
+def environment_spans(text: str) -> list[EnvironmentSpan]:
+    """Every top-level tabular-like environment of `text`, in order.
+
+    The finder `read_latex` uses (comments and `\\verb` cannot fake or hide one), for callers
+    that want the environments' source rather than `Table`s (`tablebench harvest`, `stats.py`).
+    """
+    toks = tokenize(text)
+    n = len(toks)
+
+    def at(k: int) -> int:
+        return toks[k][2] if k < n else len(text)
+
+    return [EnvironmentSpan(e.name, *e.span, at(e.body), at(e.end), e.end < n) for e in _environments(toks, text)]
+
+
 class _Env(NamedTuple):
     """A tabular-like environment: token positions of its parts and its literal span in the text."""
 
@@ -200,8 +256,9 @@ def _validate(rows: list[_Row], columns: int) -> None:
 
 
 # -- rows and cells --------------------------------------------------------------------
-def _read_env(text: str, toks: list[Token], env: _Env, strict: bool) -> Table:
-    rows = _split_rows(text, toks, env.body, env.end, math=env.name == "array")  # array cells are math
+def _read_env(text: str, toks: list[Token], env: _Env, strict: bool, definitions: list[Definition]) -> Table:
+    macros = _Macros(definitions, Expander({d.name: d.macro for d in definitions})) if definitions else None
+    rows = _split_rows(text, toks, env.body, env.end, env.name == "array", macros)  # array cells are math
     if strict:
         _validate(rows, spec_columns(toks, *env.spec))
     rows = _longtable_sections(rows) if env.name.startswith("longtable") else rows
@@ -216,11 +273,11 @@ def _read_env(text: str, toks: list[Token], env: _Env, strict: bool) -> Table:
     return Table(out, fmt="latex", span=env.span)
 
 
-def _split_rows(text: str, toks: list[Token], i: int, j: int, math: bool) -> list[_Row]:
+def _split_rows(text: str, toks: list[Token], i: int, j: int, math: bool, macros: _Macros | None = None) -> list[_Row]:
     """Split the body on depth-0 `&` and row ends; rules before a row's first cell are noted, not kept."""
     rows: list[_Row] = []
     cells: list[tuple[int, int]] = []
-    row_rules: set[str] = set()  # rules seen since the last row was closed
+    row_rules: set[str | int] = set()  # rules seen since the last row was closed
     section_marks: list[tuple[int, str]] = []
     k = _skip_rules(toks, i, j, row_rules)
     start = k
@@ -239,7 +296,7 @@ def _split_rows(text: str, toks: list[Token], i: int, j: int, math: bool) -> lis
             start = k + 1
         elif depth == 0 and kind == "cmd" and (value in _ROW_ENDS or value in _LONGTABLE_MARKS):
             cells.append((start, k))
-            if _close_row(text, toks, rows, cells, row_rules, math):
+            if _close_row(text, toks, rows, cells, row_rules, math, macros):
                 row_rules = set()
             if value in _LONGTABLE_MARKS:
                 section_marks.append((len(rows), value))
@@ -254,14 +311,15 @@ def _split_rows(text: str, toks: list[Token], i: int, j: int, math: bool) -> lis
             continue
         k += 1
     cells.append((start, j))
-    _close_row(text, toks, rows, cells, row_rules, math)  # rules after the last row are dropped
+    _close_row(text, toks, rows, cells, row_rules, math, macros)  # rules after the last row are dropped
     for r_end, mark in section_marks:
         _mark_section(rows, r_end, mark)
     return rows
 
 
-def _skip_rules(toks: list[Token], k: int, j: int, found: set[str]) -> int:
-    """Skip rule commands (with their arguments) and white space at a row's start."""
+def _skip_rules(toks: list[Token], k: int, j: int, found: set[str | int]) -> int:
+    """Skip rule commands (with their arguments) and white space at a row's start; note their
+    names in `found`, and the (1-based) columns a `\\cline`-like rule covers."""
     while True:
         k = skip_space(toks, k, j)
         if k >= j or toks[k][0] != "cmd" or toks[k][1] not in _ROW_RULES:
@@ -277,19 +335,30 @@ def _skip_rules(toks: list[Token], k: int, j: int, found: set[str]) -> int:
                 continue
             else:
                 a = group_arg(toks, k, j)
+                if a is not None and name in _PARTIAL_RULES:
+                    found.update(_rule_columns(toks, a))
             if a is not None:
                 k = a[2]
 
 
+def _rule_columns(toks: list[Token], arg: tuple[int, int, int]) -> range:
+    """The columns `{2-4}` names (`{3}` is one column); empty when it is not a range."""
+    m = _RANGE.fullmatch("".join(t[1] for t in toks[arg[0]:arg[1]]).strip())
+    if m is None:
+        return range(0)
+    lo = int(m.group(1))
+    return range(lo, min(int(m.group(2) or lo), lo + 1000) + 1)
+
+
 def _close_row(text: str, toks: list[Token], rows: list[_Row], cells: list[tuple[int, int]],
-               rules: set[str], math: bool) -> bool:
+               rules: set[str | int], math: bool, macros: _Macros | None) -> bool:
     """Append the row made of these cell token ranges; False for a blank line or a caption."""
     if len(cells) == 1 and (skip_space(toks, *cells[0]) >= cells[0][1] or _is_caption(toks, *cells[0])):
         return False
     slots: list[_Slot] = []
     col = 0
     for a, b in cells:
-        cell, colspan, rowspan = _read_cell(text, toks, a, b, math)
+        cell, colspan, rowspan = _read_cell(text, toks, a, b, math, macros)
         slots.append(_Slot(col, colspan, rowspan, cell))
         col += colspan
     rows.append(_Row(slots, set(rules)))
@@ -301,8 +370,37 @@ def _is_caption(toks: list[Token], a: int, b: int) -> bool:
     return k < b and toks[k][0] == "cmd" and toks[k][1] == "caption"
 
 
-def _read_cell(text: str, toks: list[Token], a: int, b: int, math: bool) -> tuple[Cell, int, int]:
+def _read_cell(text: str, toks: list[Token], a: int, b: int, math: bool,
+               macros: _Macros | None = None) -> tuple[Cell, int, int]:
     """One cell: its rendered text, raw LaTeX, and spans from `\\multicolumn` / `\\multirow`."""
+    s = skip_space(toks, a, b)
+    raw = text[toks[s][2]:toks[b - 1][3]].strip() if s < b else ""
+    expanded = _expanded(text, toks, s, b, macros) if macros is not None and s < b else None
+    if expanded is not None:
+        etoks = tokenize(expanded)
+        rendered, colspan, rowspan = _cell_content(etoks, 0, len(etoks), math)
+    else:
+        rendered, colspan, rowspan = _cell_content(toks, a, b, math)
+    return Cell(text=rendered, raw=raw), colspan, rowspan
+
+
+def _expanded(text: str, toks: list[Token], a: int, b: int, macros: _Macros) -> str | None:
+    """The cell's source with its definitions dropped and macros expanded; None when it has
+    neither, or when the expansion exceeds its bounds (then the macros read as unknown)."""
+    start, end = toks[a][2], toks[b - 1][3]
+    source = text[start:end]
+    inside = [Definition(d.name, d.macro, d.start - start, d.end - start)
+              for d in macros.definitions if start <= d.start and d.end <= end]
+    if not inside and not macros.expander.uses(source):
+        return None
+    try:
+        return macros.expander.expand(strip_definitions(source, inside))
+    except MacroExpansionError:
+        return None
+
+
+def _cell_content(toks: list[Token], a: int, b: int, math: bool) -> tuple[str, int, int]:
+    """Rendered text, colspan and rowspan of the cell toks[a:b]."""
     colspan, rowspan = 1, 1
     lo, hi = a, b
     mc = _find_cmd(toks, a, b, "multicolumn")
@@ -313,27 +411,27 @@ def _read_cell(text: str, toks: list[Token], a: int, b: int, math: bool) -> tupl
         colspan = _span_count(toks, n, 1)
         if content:
             lo, hi = content[0], content[1]
-    mr = _find_cmd(toks, lo, hi, "multirow")
+    mr = _find_cmd(toks, lo, hi, "multirow", any_depth=True)  # \textbf{\multirow{..}} spans too
     if mr is not None:
         k = optional_arg(toks, mr + 1, hi)
         n = group_arg(toks, k[2] if k else mr + 1, hi)
         rowspan = _span_count(toks, n, 1)
-    s = skip_space(toks, a, b)
-    raw = text[toks[s][2]:toks[b - 1][3]].strip() if s < b else ""
-    cell = Cell(text=render_tokens(toks, a, b, math), raw=raw)
-    return cell, max(colspan, 1), rowspan if rowspan != 0 else 1
+    return render_tokens(toks, a, b, math), max(colspan, 1), rowspan if rowspan != 0 else 1
 
 
-def _find_cmd(toks: list[Token], a: int, b: int, name: str) -> int | None:
-    """Index of a depth-0 `\\name` in toks[a:b]."""
-    depth = 0
+def _find_cmd(toks: list[Token], a: int, b: int, name: str, any_depth: bool = False) -> int | None:
+    """Index of a depth-0 `\\name` in toks[a:b]; with `any_depth`, also inside groups (never
+    inside a nested environment, whose cells are its own)."""
+    depth = envs = 0
     for k in range(a, b):
         kind = toks[k][0]
         if kind == "{":
             depth += 1
         elif kind == "}":
             depth -= 1
-        elif depth == 0 and kind == "cmd" and toks[k][1] == name:
+        elif kind == "cmd" and toks[k][1] in ("begin", "end"):
+            envs = max(envs + (1 if toks[k][1] == "begin" else -1), 0)
+        elif (depth == 0 or any_depth) and envs == 0 and kind == "cmd" and toks[k][1] == name:
             return k
     return None
 
@@ -408,8 +506,13 @@ def _longtable_sections(rows: list[_Row]) -> list[_Row]:
 
 
 def _header_rows(rows: list[_Row]) -> int:
-    """Rows before the first header-ending rule that follows content and is not the last line."""
-    for r in range(1, len(rows)):
-        if rows[r].rules & _HEADER_RULES:
-            return r
-    return 0
+    """Rows before the first header-ending rule that follows content and is not the last line.
+
+    Without one, a header set off only by `\\cline`-like rules ends at the first row boundary
+    whose partial rules together cover every column, else at the first partial rule."""
+    first = [r for r in range(1, len(rows)) if rows[r].rules & _HEADER_RULES]
+    if first:
+        return first[0]
+    width = set(range(1, max((sum(s.colspan for s in row.slots) for row in rows), default=0) + 1))
+    partial = [r for r in range(1, len(rows)) if rows[r].rules & _PARTIAL_RULES]
+    return next((r for r in partial if width <= rows[r].rules), partial[0] if partial else 0)

@@ -12,6 +12,10 @@ Conventions (every rendering shows these numbers, none recomputes them):
 - median: over the tables that have the value (a quality summary of what was found).
 - seconds per page and cost are per *unique page* (results repeat them for every table of a page).
 
+Tables and formulas (`TableResult.kind`) are different tracks with different metrics: `boards`
+aggregates each kind into its own leaderboard (formulas grouped inline / display where tables
+are grouped by complexity); `leaderboard` aggregates what it is given.
+
 Values that do not exist (no table found, no page) are None, never NaN, so the numbers go
 to JSON as they are.
 """
@@ -23,13 +27,15 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
+from harness.formulas.registry import SCALE as _FORMULA_SCALE
 from harness.metrics.registry import SCALE as _REGISTRY_SCALE
-from harness.results import OUTCOMES, TableResult
+from harness.results import ITEM_KINDS, OUTCOMES, TableResult
 
 # Headline values in display order; any other score present follows, alphabetically.
-HEADLINE_ORDER = ("semantic", "judge", "teds", "teds_struct", "grits_con", "grits_top", "tlag")
-SCALE: dict[str, float] = {**_REGISTRY_SCALE, "judge": 10.0}
-COMPLEXITY_ORDER = ("simple", "moderate", "complex")
+HEADLINE_ORDER = ("semantic", "judge", "teds", "teds_struct", "grits_con", "grits_top", "tlag",
+                  "formula_score", "token_edit", "cdm_like")
+SCALE: dict[str, float] = {**_REGISTRY_SCALE, **_FORMULA_SCALE, "judge": 10.0}
+COMPLEXITY_ORDER = ("simple", "moderate", "complex", "inline", "display")
 _EPS = 1e-9
 
 
@@ -94,6 +100,12 @@ class Leaderboard:
     primary: str | None
     complexities: list[str]
     scale: dict[str, float] = field(default_factory=dict)  # metrics not on 0-1
+    kind: str = "table"  # the item kind it ranks: "table" | "formula" (set by `boards`)
+
+    @property
+    def unit(self) -> str:
+        """'tables' / 'formulas': what its rows count, for titles and notes."""
+        return "formulas" if self.kind == "formula" else "tables"
 
     @property
     def headline(self) -> list[str]:
@@ -132,7 +144,7 @@ def leaderboard(results: Iterable[TableResult | dict], primary: str | None = Non
     results = as_results(results)
     metrics = _metric_names(results)
     if primary is None:
-        primary = next((m for m in ("semantic", "teds") if m in metrics), metrics[0] if metrics else None)
+        primary = next((m for m in ("semantic", "teds", "formula_score") if m in metrics), metrics[0] if metrics else None)
     elif primary not in metrics:
         raise ValueError(f"primary metric {primary!r} is in no result; present: {', '.join(metrics) or 'none'}")
     complexities = _ordered({complexity_of(r) for r in results}, COMPLEXITY_ORDER)
@@ -145,6 +157,24 @@ def leaderboard(results: Iterable[TableResult | dict], primary: str | None = Non
     rows = [replace(row, rank=i + 1) for i, row in enumerate(rows)]
     scale = {m: full_scale(m) for m in metrics if full_scale(m) != 1.0}
     return Leaderboard(rows, metrics, primary, complexities, scale)
+
+
+def by_kind(results: Iterable[TableResult | dict]) -> dict[str, list[TableResult]]:
+    """Results per item kind, tables first; only kinds that have results."""
+    results = as_results(results)
+    return {k: rs for k in ITEM_KINDS if (rs := [r for r in results if r.kind == k])}
+
+
+def boards(results: Iterable[TableResult | dict], primary: str | None = None) -> dict[str, Leaderboard]:
+    """One leaderboard per item kind present ({"table": ..., "formula": ...}, tables first).
+
+    `primary` ranks the kinds that have it; the others rank by their default. An empty
+    `results` gives {"table": <empty board>}, so a report still has one to show."""
+    kinds = by_kind(results)
+    if primary is not None and kinds and not any(primary in _metric_names(rs) for rs in kinds.values()):
+        leaderboard([r for rs in kinds.values() for r in rs], primary)  # the one-line error naming what is present
+    return {k: replace(leaderboard(rs, primary if primary in _metric_names(rs) else None), kind=k)
+            for k, rs in kinds.items()} or {"table": leaderboard([], None)}
 
 
 def group_stats(results: Sequence[TableResult], metrics: Sequence[str]) -> Group:
@@ -227,3 +257,21 @@ def _rank_key(row: ParserRow, primary: str | None) -> tuple:
     cov = row.coverage if row.coverage is not None else -math.inf
     return (-incl, -excl, -cov, row.parser)
 
+
+def run_counts(results: Iterable[TableResult]) -> dict[str, int]:
+    """{"tables": distinct ground-truth tables, ["formulas": distinct formulas,] "parsers": n,
+    "cases": items x parsers as run} ("formulas" only when there are any)."""
+    results = list(results)
+    formulas = len({(r.case_set, r.page, r.table) for r in results if r.kind == "formula"})
+    return {"tables": len({(r.case_set, r.page, r.table) for r in results if r.kind != "formula"}),
+            **({"formulas": formulas} if formulas else {}),
+            "parsers": len({r.parser for r in results}), "cases": len(results)}
+
+
+def cache_summary(results: Iterable[TableResult]) -> str:
+    """'3 of 4 pages from the cache': (parser, page) parses read from the parse cache, not run."""
+    pages: dict[tuple[str, str, str], bool] = {}
+    for r in results:
+        key = (r.parser, r.case_set, r.page)
+        pages[key] = pages.get(key, True) and bool(r.extra.get("parse_cached"))
+    return f"{sum(pages.values())} of {len(pages)} pages from the cache"

@@ -5,9 +5,18 @@ from __future__ import annotations
 from harness.report.aggregate import Leaderboard, MetricStats, ParserRow, full_scale
 
 DASH = "–"
-OUTCOME_LABELS = {"ok": "ok", "missing": "missing", "parse_error": "error", "timeout": "timeout", "empty": "empty"}
+# "error" is the harness's (a table it could not score); a parser's failure is "parse error"
+OUTCOME_LABELS = {"ok": "ok", "missing": "missing", "parse_error": "parse error", "timeout": "timeout",
+                  "empty": "empty", "error": "error"}
 LEGEND = ("Each score: mean with missing tables as 0 (mean over found tables only); "
           "semantic and judge are on 0-10, the rest on 0-1")
+FORMULA_LEGEND = ("Each score: mean with missing formulas as 0 (mean over found formulas only); "
+                  "formula_score and judge are on 0-10, the rest on 0-1")
+
+
+def legend(board: Leaderboard) -> str:
+    """The legend under a leaderboard of tables or of formulas."""
+    return FORMULA_LEGEND if board.kind == "formula" else LEGEND
 
 
 def score(value: float | None, metric: str) -> str:
@@ -47,9 +56,9 @@ def metric_label(metric: str) -> str:
     return f"{metric} (0-{scale:g})" if scale != 1.0 else metric
 
 
-def outcomes(row: ParserRow) -> str:
-    """'ok 40 · missing 12 · error 3' (zero counts left out)."""
-    parts = [f"{OUTCOME_LABELS.get(k, k)} {n}" for k, n in row.outcomes.items() if n]
+def outcomes(row: ParserRow, only: tuple[str, ...] | None = None) -> str:
+    """'ok 40 · missing 12 · parse error 3' (zero counts left out; `only` these outcomes when given)."""
+    parts = [f"{OUTCOME_LABELS.get(k, k)} {n}" for k, n in row.outcomes.items() if n and (only is None or k in only)]
     return " · ".join(parts) or DASH
 
 

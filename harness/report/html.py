@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 from harness.report import fmt
-from harness.report.aggregate import Leaderboard, MetricStats, complexity_of, full_scale
+from harness.report.aggregate import Leaderboard, MetricStats, complexity_of, full_scale, run_counts
 from harness.report.html_assets import CSS, JS
 from harness.results import OUTCOMES, TableResult
-from harness.table import Table
+from harness.readers.html import table_from_html
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
@@ -49,23 +49,29 @@ def safe_table_html(markup: str | None) -> str:
     if not markup:
         return '<p class="none">no table</p>'
     try:
-        return Table.from_html(markup).to_html(headers=True)
+        return table_from_html(markup).to_html(headers=True)
     except Exception:  # noqa: BLE001 -- untrusted input must never break the report: show it as text
         return '<p class="none">not readable as a table; as stored:</p>' + _pre(markup)
 
 
 def render_html(board: Leaderboard, results: Sequence[TableResult], meta: Mapping[str, object] | None = None,
-                csp: bool = True) -> str:
-    """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone)."""
+                csp: bool = True, formulas: Leaderboard | None = None) -> str:
+    """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone).
+
+    `formulas` is the formula track's leaderboard when the run has formulas besides tables:
+    it gets its own leaderboard and inline / display sections; the drill-down holds both kinds."""
     meta = dict(meta or {})
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
+    formula_only = board.kind == "formula"
     body = "".join([
         f"<h1>{e(title)}</h1>",
         _meta_html(meta),
-        _leaderboard_html(board),
-        _complexity_html(board),
-        _histograms_html(board),
-        _drilldown_html(board, results),
+        _leaderboard_html(board, *(("Formula leaderboard", "formulas") if formula_only else ())),
+        _complexity_html(board, *(("Formulas: inline / display", "formulas") if formula_only else ())),
+        _leaderboard_html(formulas, "Formula leaderboard", "formulas") if formulas else "",
+        _complexity_html(formulas, "Formulas: inline / display", "formulas") if formulas else "",
+        _histograms_html(board, results),
+        _drilldown_html(board, results, formulas),
     ])
     data = json_for_script(_script_data(board, results))
     policy = ""
@@ -94,6 +100,8 @@ def _meta_html(meta: Mapping[str, object]) -> str:
 def _meta_text(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):  # e.g. parser_specs {label: spec}, min_scores {metric: floor}
+        return ", ".join(f"{k} = {v}" for k, v in value.items())
     return str(value)
 
 
@@ -116,14 +124,14 @@ def _pair_cell(stats: MetricStats | None, metric: str, primary: bool) -> str:
             f' <span class="excl">({fmt.score(stats.exclude_missing, metric)})</span></td>')
 
 
-def _leaderboard_html(board: Leaderboard) -> str:
+def _leaderboard_html(board: Leaderboard, title: str = "Leaderboard", unit: str = "tables") -> str:
     if not board.rows:
-        return "<h2>Leaderboard</h2><p class=\"none\">No results.</p>"
+        return f"<h2>{e(title)}</h2><p class=\"none\">No results.</p>"
     primary = board.primary
     heads = ['<th data-type="number">#</th>', '<th data-type="text" class="name">parser</th>',
-             '<th title="located tables / all tables">found</th>']
+             f'<th title="located {unit} / all {unit}">found</th>']
     heads += [f"<th>{e(fmt.metric_label(m))}</th>" for m in board.headline]
-    heads += [f'<th title="share of all tables with {e(primary)} at full score">perfect</th>',
+    heads += [f'<th title="share of all {unit} with {e(primary)} at full score">perfect</th>',
               f'<th title="median {e(primary)} over found tables">median</th>', "<th>s/page</th>", "<th>cost</th>"]
     heads += [f"<th>{e(fmt.OUTCOME_LABELS.get(o, o))}</th>" for o in OUTCOMES[1:]]  # ok = found
     rows = []
@@ -141,14 +149,14 @@ def _leaderboard_html(board: Leaderboard) -> str:
                   f'<td data-v="{_num(row.cost)}">{fmt.usd(row.cost)}</td>']
         cells += [f'<td data-v="{row.outcomes.get(o, 0)}">{row.outcomes.get(o, 0)}</td>' for o in OUTCOMES[1:]]
         rows.append(f'<tr data-rank="{row.rank}">{"".join(cells)}</tr>')
-    return ("<h2>Leaderboard</h2>"
-            f'<p class="note">Ranked by <b>{e(primary)}</b>. {e(fmt.LEGEND)}. Perfect = share of all tables '
+    return (f"<h2>{e(title)}</h2>"
+            f'<p class="note">Ranked by <b>{e(primary)}</b>. {e(fmt.legend(board))}. Perfect = share of all {unit} '
             "at full score; median over found tables; seconds and cost per unique page. Click a header to sort.</p>"
             f'<div class="scroll"><table class="board sortable-table"><thead><tr>{"".join(heads)}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
-def _complexity_html(board: Leaderboard) -> str:
+def _complexity_html(board: Leaderboard, title: str = "By complexity", unit: str = "tables") -> str:
     if not board.rows:
         return ""
     heads = "".join(["<th class=\"name\">parser</th><th class=\"name\"></th><th>all</th>"]
@@ -162,19 +170,37 @@ def _complexity_html(board: Leaderboard) -> str:
             cells = "".join(_pair_cell(g.metrics.get(metric), metric, False) if g else f"<td>{fmt.DASH}</td>"
                             for g in groups)
             rows.append(f'<tr><td></td><td class="name">{e(fmt.metric_label(metric))}</td>{cells}</tr>')
-    return ("<h2>By complexity</h2>"
-            '<p class="note">Mean with missing tables as 0 (mean over found tables).</p>'
+    return (f"<h2>{e(title)}</h2>"
+            f'<p class="note">Mean with missing {unit} as 0 (mean over found {unit}).</p>'
             f'<div class="scroll"><table class="board"><thead><tr>{heads}</tr></thead>'
             f'<tbody class="flat">{"".join(rows)}</tbody></table></div>')
 
 
-def _histograms_html(board: Leaderboard) -> str:
+def _histograms_html(board: Leaderboard, results: Sequence[TableResult]) -> str:
     if not board.metrics:
         return ""
+    outside = out_of_scale(results)
+    clamp = ""
+    if outside:
+        counts = ", ".join(f"{e(m)}: {n} table{'s' if n != 1 else ''}" for m, n in sorted(outside.items()))
+        clamp = (f" Values outside a metric's scale are drawn in its end bin ({counts} here; TEDS, like its "
+                 "reference, can go slightly below 0); every other number on this page is exact.")
     return ("<h2>Score distributions</h2>"
             '<p class="note">Per parser: tables by score (found tables), and the tables without a value '
-            '(grey). Same vertical scale for every parser. <label>metric <select id="hist-metric"></select>'
+            f'(grey). Same vertical scale for every parser.{clamp} <label>metric <select id="hist-metric"></select>'
             '</label></p><div class="hists" id="hists"></div>')
+
+
+def out_of_scale(results: Sequence[TableResult]) -> dict[str, int]:
+    """{metric: tables whose value lies outside [0, full scale]} among found tables (display clamps them)."""
+    out: dict[str, int] = {}
+    for r in results:
+        if r.outcome != "ok":
+            continue
+        for metric, value in r.scores.items():
+            if isinstance(value, (int, float)) and math.isfinite(value) and not 0 <= value <= full_scale(metric):
+                out[metric] = out.get(metric, 0) + 1
+    return out
 
 
 def _script_data(board: Leaderboard, results: Sequence[TableResult]) -> dict:
@@ -192,9 +218,12 @@ def _script_data(board: Leaderboard, results: Sequence[TableResult]) -> dict:
             "parsers": [row.parser for row in board.rows], "hist": hist}
 
 
-def _drilldown_html(board: Leaderboard, results: Sequence[TableResult]) -> str:
+def _drilldown_html(board: Leaderboard, results: Sequence[TableResult], formulas: Leaderboard | None = None) -> str:
     rank = {row.parser: row.rank for row in board.rows}
-    ordered = sorted(results, key=lambda r: (r.case_set, r.page, r.table, rank.get(r.parser, 0), r.parser))
+    ordered = sorted(results, key=lambda r: (r.case_set, r.page, r.kind != "table", r.table, rank.get(r.parser, 0),
+                                             r.parser))
+    primaries = {"table": board.primary, "formula": (formulas or board).primary}
+    levels = list(dict.fromkeys([*board.complexities, *(formulas.complexities if formulas else [])]))
     present = {r.outcome for r in results}
     outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
     order = ('<label>order <select id="case-order"><option value="page">by page</option>'
@@ -202,15 +231,19 @@ def _drilldown_html(board: Leaderboard, results: Sequence[TableResult]) -> str:
              f'<option value="best">best {e(board.primary or "")} first</option></select></label>')
     controls = "".join([
         _select("parser", [row.parser for row in board.rows]),
-        _select("complexity", board.complexities),
+        _select("complexity", levels),
         _select("outcome", outcomes),
         order,
         '<span class="note" id="case-count"></span>',
     ])
     gt_cache: dict[str, str] = {}  # every parser repeats the same ground truth: render it once
-    cases = "".join(_case_html(r, board.primary, gt_cache, hidden=i >= _FIRST_SHOWN)
+    cases = "".join(_case_html(r, primaries.get(r.kind, board.primary), gt_cache, hidden=i >= _FIRST_SHOWN)
                     for i, r in enumerate(ordered))
-    return (f"<h2>Tables ({len(results)})</h2>"
+    counts = run_counts(results)
+    items = f"{counts['tables']} tables" if not counts.get("formulas") else (
+        f"{counts['tables']} tables + {counts['formulas']} formulas" if counts["tables"] else f"{counts['formulas']} formulas")
+    return (f"<h2>Cases ({counts['cases']}: {items} × {counts['parsers']} "
+            f"parser{'s' if counts['parsers'] != 1 else ''})</h2>"
             f'<div class="controls">{controls}</div><div id="cases">{cases}</div>'
             '<button class="more" id="more" hidden>show more</button>')
 
@@ -229,6 +262,37 @@ def _case_html(r: TableResult, primary: str | None, gt_cache: dict[str, str], hi
               f'<span class="badge {outcome_cls}">{e(r.outcome)}</span><span class="cx">{e(r.complexity)}</span>'
               f'<span class="scores">{scores}{located}</span></header>')
     message = f'<p class="message">{e(r.message)}</p>' if r.message else ""
+    if r.semantic_errors:
+        items = "".join(f"<li>{e(err)}</li>" for err in r.semantic_errors)
+        message += f'<div class="errors"><b>semantic errors</b><ul>{items}</ul></div>'
+    if r.kind == "formula":
+        gt, pred = _formula_sides(r)
+    else:
+        gt, pred = _table_sides(r, gt_cache)
+    value = r.scores.get(primary) if primary and r.outcome == "ok" else None
+    score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
+    return (f'<article class="case" data-parser="{e(r.parser)}" data-complexity="{e(complexity_of(r))}" '
+            f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
+            f'<div class="side"><h4>ground truth</h4>{gt}</div>'
+            f'<div class="side"><h4>extraction</h4>{pred}</div></div></article>')
+
+
+def _formula_sides(r: TableResult) -> tuple[str, str]:
+    """A formula case: the ground truth's LaTeX and the matched output side by side, as escaped source
+    (and the LaTeX that was scored, when the match was MathML or plain text)."""
+    gt = _pre(r.gt_latex) if r.gt_latex else '<p class="none">no ground truth</p>'
+    if r.matched_text is None:
+        return gt, '<p class="none">nothing matched</p>'
+    span = f" [{e(r.matched_span[0])}, {e(r.matched_span[1])})" if r.matched_span else ""
+    pred = f'<p class="note">matched text{span}</p>{_pre(r.matched_text)}'
+    scored = r.extra.get("scored_latex") if isinstance(r.extra, dict) else None
+    if isinstance(scored, str) and scored != r.matched_text:
+        pred += f'<p class="note">scored as LaTeX</p>{_pre(scored)}'
+    return gt, pred
+
+
+def _table_sides(r: TableResult, gt_cache: dict[str, str]) -> tuple[str, str]:
+    """A table case: both tables rendered from canonical HTML, with the LaTeX and the matched text."""
     if r.gt_html not in gt_cache:
         gt_cache[r.gt_html] = safe_table_html(r.gt_html)
     gt = f'<div class="rendered">{gt_cache[r.gt_html]}</div>'
@@ -241,12 +305,7 @@ def _case_html(r: TableResult, primary: str | None, gt_cache: dict[str, str], hi
             pred += f'<p class="note">matched text{span}</p>{_pre(r.matched_text)}'
     else:
         pred = '<p class="none">nothing matched</p>'
-    value = r.scores.get(primary) if primary and r.outcome == "ok" else None
-    score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
-    return (f'<article class="case" data-parser="{e(r.parser)}" data-complexity="{e(complexity_of(r))}" '
-            f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
-            f'<div class="side"><h4>ground truth</h4>{gt}</div>'
-            f'<div class="side"><h4>extraction</h4>{pred}</div></div></article>')
+    return gt, pred
 
 
 def _pre(text: str) -> str:

@@ -52,10 +52,13 @@ article.case .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; 
                    overflow-wrap: anywhere; }
 .badge { font-size: 11.5px; font-weight: 600; border-radius: 10px; padding: 1px 8px; color: #fff; }
 .o-ok { background: #1a7f37; } .o-missing { background: #bf8700; } .o-parse_error { background: #cf222e; }
-.o-timeout { background: #8250df; } .o-empty { background: #6e7781; } .o-other { background: #57606a; }
+.o-timeout { background: #8250df; } .o-empty { background: #6e7781; } .o-error { background: #82071e; }
+.o-other { background: #57606a; }
 .cx { font-size: 12px; color: var(--muted); }
 .scores { font-size: 12px; font-variant-numeric: tabular-nums; color: var(--fg); }
 .scores b { font-weight: 600; color: var(--muted); }
+.errors { margin: 0; padding: 4px 12px; font-size: 12.5px; }
+.errors ul { margin: 2px 0; padding-left: 20px; }
 .message { margin: 0; padding: 6px 12px; font-size: 12.5px; color: #6e4b00; background: #fff8c5;
            overflow-wrap: anywhere; }
 .sides { display: grid; grid-template-columns: 1fr 1fr; gap: 0; }

@@ -22,18 +22,31 @@ def md_text(value: object) -> str:
     return _MD_SPECIAL.sub(r"\\\1", text)
 
 
-def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None) -> str:
-    """The whole file: run facts, the leaderboard, means per metric, per complexity, outcomes."""
+def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None,
+                    formulas: Leaderboard | None = None) -> str:
+    """The whole file: run facts, the leaderboard, means per metric, per complexity, outcomes.
+
+    `formulas`, the formula track's leaderboard of a run with tables too, follows as a
+    "Formulas" part with the same sections (inline / display in place of complexity)."""
     parts = ["# tablebench leaderboard", ""]
     if meta:
         parts += [f"- **{md_text(k)}**: {md_text(_meta_value(v))}" for k, v in meta.items()] + [""]
     if not board.rows:
         return "\n".join(parts + ["No results.", ""])
-    parts += [leaderboard_md(board), "", f"_{md_text(fmt.LEGEND)}._", ""]
-    parts += ["## Every metric", "", metrics_md(board), ""]
-    parts += ["## By complexity", "", complexity_md(board), ""]
-    parts += ["## Outcomes", "", outcomes_md(board), ""]
+    parts += _sections(board, "##")
+    if formulas is not None and formulas.rows:
+        parts += ["## Formulas", ""] + _sections(formulas, "###")
     return "\n".join(parts)
+
+
+def _sections(board: Leaderboard, h: str) -> list[str]:
+    """One track's leaderboard and its sections, under headings of level `h`."""
+    formula = board.kind == "formula"
+    parts = [leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", ""]
+    parts += [f"{h} Every {'formula ' if formula else ''}metric", "", metrics_md(board), ""]
+    parts += [f"{h} {'Inline / display' if formula else 'By complexity'}", "", complexity_md(board), ""]
+    parts += [f"{h} {'Formula outcomes' if formula else 'Outcomes'}", "", outcomes_md(board), ""]
+    return parts
 
 
 def leaderboard_md(board: Leaderboard) -> str:
@@ -82,7 +95,7 @@ def complexity_md(board: Leaderboard) -> str:
 def outcomes_md(board: Leaderboard) -> str:
     """How every table ended, per parser."""
     names = list(dict.fromkeys(name for row in board.rows for name in row.outcomes))
-    head = ["parser", "tables", "pages"] + [md_text(fmt.OUTCOME_LABELS.get(n, n)) for n in names]
+    head = ["parser", board.unit, "pages"] + [md_text(fmt.OUTCOME_LABELS.get(n, n)) for n in names]
     rows = [[md_text(r.parser), str(r.total), str(r.pages)] + [str(r.outcomes.get(n, 0)) for n in names]
             for r in board.rows]
     return _table(head, rows, right_from=1)
@@ -97,4 +110,6 @@ def _table(head: list[str], rows: list[list[str]], right_from: int) -> str:
 def _meta_value(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):  # e.g. parser_specs {label: spec}, min_scores {metric: floor}
+        return ", ".join(f"{k} = {v}" for k, v in value.items())
     return str(value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich import box
 from rich.console import Group
 from rich.table import Table as RichTable
@@ -34,51 +36,60 @@ def _key(value: float) -> float:
     return float("-inf") if value != value else value
 
 
+NAME_WIDTH = 20  # parser labels fold beyond this, so the numbers keep their columns at 80 columns
+FAILED = ("parse_error", "timeout", "empty", "error")  # "failed" in the terminal; each apart in the files
+
+
 def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
     """The overall leaderboard: one row per parser, best first, by the primary metric.
 
-    Compact on purpose (fits 100 columns; only the parser name folds); every other metric
-    is in `complexity_table`.
+    Fits 80 columns without breaking a header or a number mid-word: headers are single words
+    (or wrap at a space), the parser label folds beyond `NAME_WIDTH`, a two-number cell wraps
+    at its space. The median and every other metric are in `complexity_table` and the files.
     """
     primary = board.primary
     table = RichTable(title=title or None, caption=_caption(board), caption_justify="left", box=box.SIMPLE_HEAD,
                       padding=(0, 0), pad_edge=False)
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("parser", overflow="fold", style="bold", min_width=10)
+    table.add_column("parser", overflow="fold", style="bold", max_width=NAME_WIDTH)
     with_cost = any(row.cost for row in board.rows)
-    numbers = ["found"]
+    table.add_column("found", justify="right", no_wrap=True)
     if primary:
-        numbers += [fmt.metric_label(primary).replace(" (", "\n("), "perfect", "median"]
-    numbers += ["s/page"] + ["cost"] * with_cost
-    for name in numbers:
-        table.add_column(name, justify="right", no_wrap=True)
-    for name in ("missing", "error", "timeout", "empty"):  # their headers give way first on narrow terminals
-        table.add_column(name, justify="right", overflow="fold")
+        table.add_column(fmt.metric_label(primary), justify="right")
+        table.add_column("perfect", justify="right", no_wrap=True)
+    table.add_column("s/page", justify="right")
+    if with_cost:
+        table.add_column("cost", justify="right", no_wrap=True)
+    table.add_column("missing", justify="right", no_wrap=True)
+    table.add_column("failed", justify="right", no_wrap=True)
     for row in board.rows:
         cells = [str(row.rank), row.parser, f"{row.found}/{row.total}"]
         if primary:
             stats = fmt.primary_stats(board, row)
-            cells += [fmt.pair(stats, primary), fmt.pct(stats.perfect_rate if stats else None),
-                      fmt.score(stats.median if stats else None, primary)]
+            cells += [fmt.pair(stats, primary), fmt.pct(stats.perfect_rate if stats else None)]
         cells += [fmt.seconds(row.seconds_per_page)] + [fmt.usd(row.cost)] * with_cost
-        cells += [str(row.outcomes.get(o, 0)) for o in ("missing", "parse_error", "timeout", "empty")]
+        cells += [str(row.outcomes.get("missing", 0)), str(sum(row.outcomes.get(o, 0) for o in FAILED))]
         table.add_row(*(Text(c) for c in cells))  # Text: parser names are never read as markup
     return table
 
 
 def complexity_table(board: Leaderboard, title: str = "") -> RichTable:
-    """Every headline metric, overall and per complexity: a block of rows per parser."""
-    table = RichTable(title=title or None, caption=fmt.LEGEND, caption_justify="left", box=box.SIMPLE_HEAD)
-    table.add_column("parser", overflow="fold", style="bold", min_width=10)
-    table.add_column("", no_wrap=True)
-    table.add_column("all", justify="right", style="bold", no_wrap=True)
+    """Found and every headline metric, overall and per complexity: a block of rows per parser
+    (its label on the first row), so no column is spent on repeating the parser."""
+    table = RichTable(title=title or None, caption=fmt.legend(board), caption_justify="left", box=box.SIMPLE_HEAD,
+                      padding=(0, 1, 0, 0), pad_edge=False)
+    labels = [" found"] + [" " + fmt.metric_label(m) for m in board.headline]
+    table.add_column("", overflow="fold", no_wrap=True,  # keeps "teds_struct" and "formula_score (0-10)" whole
+                     max_width=max(NAME_WIDTH, *map(len, labels)))
+    table.add_column("all", justify="right", style="bold", min_width=8)
     for level in board.complexities:
-        table.add_column(level, justify="right", no_wrap=True)
+        table.add_column(level, justify="right", min_width=8)
     for row in board.rows:
         groups = [row.overall] + [row.by_complexity.get(level) for level in board.complexities]
-        table.add_row(Text(row.parser), "found", *(fmt.found(g) if g else fmt.DASH for g in groups))
-        for metric in board.headline:
-            table.add_row("", fmt.metric_label(metric),
+        table.add_row(Text(row.parser, style="bold", overflow="fold", no_wrap=False), *[""] * len(groups))
+        table.add_row(labels[0], *(fmt.found(g) if g else fmt.DASH for g in groups))
+        for label, metric in zip(labels[1:], board.headline):
+            table.add_row(label,
                           *(fmt.pair(g.metrics.get(metric), metric) if g else fmt.DASH for g in groups),
                           end_section=metric == board.headline[-1])
     return table
@@ -87,8 +98,13 @@ def complexity_table(board: Leaderboard, title: str = "") -> RichTable:
 def _caption(board: Leaderboard) -> str:
     if not board.primary:
         return "no scores"
-    return (f"ranked by {board.primary}: mean with missing tables as 0 (mean over found tables); "
-            f"perfect = share of all tables at full score; median over found tables")
+    unit = board.unit
+    text = (f"ranked by {board.primary}: mean with missing {unit} as 0 (mean over found {unit}); "
+            f"perfect = share of all {unit} at full score; failed = parse error, timeout, empty output "
+            "or harness error")
+    details = [f"{row.parser}: {fmt.outcomes(row, FAILED)}" for row in board.rows
+               if any(row.outcomes.get(o, 0) for o in FAILED)]
+    return text + ("\nfailed: " + "; ".join(details) if details else "")
 
 
 def leaderboard_group(board: Leaderboard, title: str = "tablebench leaderboard") -> Group:
@@ -96,4 +112,10 @@ def leaderboard_group(board: Leaderboard, title: str = "tablebench leaderboard")
     if not board.rows:
         return Group(Text(f"{title}: no results" if title else "no results"))
     return Group(leaderboard_table(board, title=title),
-                 complexity_table(board, title="by complexity"))
+                 complexity_table(board, title="inline / display" if board.kind == "formula" else "by complexity"))
+
+
+def tracks_group(tracks: Mapping[str, Leaderboard], title: str = "") -> Group:
+    """Every track's leaderboard (from `aggregate.boards`): tables, then formulas under their own title."""
+    titles = {"table": title or ("tables" if len(tracks) > 1 else ""), "formula": "formulas"}
+    return Group(*(leaderboard_group(board, title=titles.get(kind, kind)) for kind, board in tracks.items()))

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from harness.files import write_atomic
-from harness.report.aggregate import Leaderboard, as_results, leaderboard
+from harness.report.aggregate import Leaderboard, as_results, boards
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
 from harness.results import TableResult
@@ -33,13 +33,15 @@ def write_report(results: Iterable[TableResult | dict], out_dir: str | os.PathLi
     """
     results = as_results(results)
     meta = dict(meta or {})
-    board = leaderboard(results, primary=primary)
+    tracks = boards(results, primary=primary)  # tables first; formulas as their own track
+    board = next(iter(tracks.values()))
+    formulas = tracks.get("formula") if board.kind != "formula" else None
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)  # created if needed
     texts = {
-        "json": results_json(board, results, meta),
-        "markdown": render_markdown(board, meta),
-        "html": render_html(board, results, meta),
+        "json": results_json(board, results, meta, formulas),
+        "markdown": render_markdown(board, meta, formulas),
+        "html": render_html(board, results, meta, formulas=formulas),
     }
     paths = {}
     for kind, text in texts.items():
@@ -48,20 +50,41 @@ def write_report(results: Iterable[TableResult | dict], out_dir: str | os.PathLi
     return paths
 
 
-def results_json(board: Leaderboard, results: list[TableResult], meta: Mapping[str, object]) -> str:
-    """meta + leaderboard + every TableResult, as strict JSON (NaN scores become null)."""
-    data = {"schema": SCHEMA, "meta": dict(meta), "leaderboard": board.to_dict(),
-            "results": [_finite(r.to_dict()) for r in results]}
+def results_json(board: Leaderboard, results: list[TableResult], meta: Mapping[str, object],
+                 formulas: Leaderboard | None = None) -> str:
+    """meta + leaderboard (+ formula_leaderboard of a run with both tracks) + every TableResult,
+    as strict JSON (NaN scores become null)."""
+    data = {"schema": SCHEMA, "meta": dict(meta), "leaderboard": board.to_dict()}
+    if formulas is not None:
+        data["formula_leaderboard"] = formulas.to_dict()
+    data = _finite({**data, "results": [r.to_dict() for r in results]})
     return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=1, default=str) + "\n"
 
 
 def read_results(path: str | os.PathLike) -> tuple[dict, list[TableResult]]:
-    """(meta, results) from a results.json written by `write_report`."""
+    """(meta, results) from a results.json written by `write_report`, or from the report folder holding one."""
+    path = Path(path)
+    if path.is_dir():
+        if not (path / FILES["json"]).is_file():
+            raise ValueError(f"{path}: a folder without {FILES['json']} (give a run's report folder or its results.json)")
+        path = path / FILES["json"]
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        return data.get("meta", {}), [TableResult.from_dict(r) for r in data["results"]]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"{path}: not a tablebench results.json ({exc})") from None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        raise ValueError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise ValueError(f"{path}: not a tablebench results.json (expected an object with a 'results' list)")
+    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+    try:
+        results = [TableResult.from_dict(r) for r in data["results"]]
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise ValueError(f"{path}: not a tablebench results.json (a result is malformed: {exc})") from None
+    bad = next((r for r in results if not isinstance(r.parser, str) or not isinstance(r.scores, dict)), None)
+    if bad is not None:
+        raise ValueError(f"{path}: not a tablebench results.json (a result has no parser label or scores)")
+    return meta, results
 
 
 def _finite(value: object) -> object:

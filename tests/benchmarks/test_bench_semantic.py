@@ -1,8 +1,9 @@
-"""Semantic score speed: the issue asks < 10 ms for a typical 30-cell pair; a large 60x20 pair
-(1,200 cells a side) must stay under 50 ms (its rows are aligned without comparing every cell
-with every cell, see `FULL_COMPARISON`).
+"""Semantic score speed: a typical 30-cell pair should take at most 2 ms (median, one core);
+the asserted budgets below are looser, for shared machines. A large 60x20 pair (1,200 cells a
+side) must stay under 50 ms (its rows are aligned without comparing every cell with every
+cell, see `semantic_align.FULL_COMPARISON`).
 
-Text caches (`normalize`, `numbers`) are cleared before every round, so each round pays for
+Text caches (`normalize`, `numbers`, `is_numeric`) are cleared before every round, so each round pays for
 reading every cell afresh, as a new pair does; a 200-cell pair shows how it grows.
 Run: python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks/test_bench_semantic.py
 """
@@ -13,7 +14,7 @@ import random
 
 import pytest
 
-from harness.metrics import semantic_text
+from harness.metrics import semantic_struct, semantic_text
 from harness.metrics.semantic import semantic
 from harness.table import Table
 
@@ -49,6 +50,7 @@ def _clear() -> None:
     semantic_text.normalize.cache_clear()
     semantic_text.numbers.cache_clear()
     semantic_text.residue.cache_clear()
+    semantic_struct.is_numeric.cache_clear()
 
 
 @pytest.mark.parametrize("shape", [(6, 5), (20, 10), (60, 20)], ids=["30-cells", "200-cells", "60x20-cells"])

@@ -13,6 +13,7 @@ import random
 import pytest
 
 from harness.metrics.tlag import tlag
+from harness.readers.html import table_from_html
 from harness.table import Table
 from tests.benchmarks.pairs import realistic_pair
 from tests.conftest import shared_path
@@ -47,6 +48,6 @@ def test_bench_tlag_conformance_large_60x20(benchmark) -> None:
     """The conformance pair `large-3-60x20` (1,111 / 1,091 cells), checked against its reference score."""
     path = shared_path("conformance", "metric_pairs.jsonl")
     pair = next(p for p in map(json.loads, path.read_text(encoding="utf-8").splitlines()) if p["id"].startswith("large-3"))
-    gt, pred = Table.from_html(pair["gt_html"]), Table.from_html(pair["pred_html"])
+    gt, pred = table_from_html(pair["gt_html"]), table_from_html(pair["pred_html"])
     result = _run(benchmark, gt, pred)
     assert result["f1"] == pytest.approx(pair["tlag"], abs=1e-9)

@@ -1,0 +1,316 @@
+"""The aggregate gate: did a run get worse than its baseline, by how much, with what confidence?
+
+Why not per-table tolerances alone: a stochastic parser (a VLM) fails a few tables by chance
+on every run, and a change that costs a little on every table never crosses a per-table
+tolerance. The gate looks at the tables the run and the baseline both have, pairs them, and
+asks two questions of the per-table differences d = run - baseline:
+
+- effect: is the mean difference beyond `min_effect` (given on the 0-1 scale, x10 for
+  semantic / judge, like `--baseline-tolerance`)?
+- confidence: is it significant? A paired sign-flip permutation test on the mean (the test
+  `scipy.stats.permutation_test` runs on paired samples; exact for up to 13 tables, 9,999
+  seeded resamples beyond), one-sided in the direction of the change; the p-value must be
+  below `alpha`.
+
+Only both together make a regression (or an improvement). The report also gives a seeded
+paired bootstrap confidence interval of the mean difference (tables resampled, level
+1 - alpha, two-sided). A table that was found in the baseline and is lost now counts 0 in
+the run (include-missing, as the leaderboard ranks): losing tables is a regression too.
+
+Everything here is pure arithmetic on numbers keyed by case; the pytest plugin and
+`tablebench report merge` build the pairs. No pytest, no files.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+DEFAULT_MIN_EFFECT = 0.01
+DEFAULT_ALPHA = 0.05
+DEFAULT_BOOTSTRAP = 10_000
+DEFAULT_PERMUTATIONS = 9_999
+COMPLEXITIES = ("simple", "moderate", "complex")
+BREAKDOWN = ("language", "variant")  # case attributes broken down when a run has several values
+
+
+@dataclass(frozen=True)
+class GateSpec:
+    """`--gate=METRIC[:SUBSET]`: SUBSET is a complexity (`complex`) or `KEY=VALUE` on a case attribute."""
+
+    metric: str
+    subset: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.metric + (f":{self.subset}" if self.subset else "")
+
+    def selects(self, attrs: Mapping[str, object]) -> bool:
+        """Does a case with these attributes (complexity, language, ...) belong to the subset?"""
+        if not self.subset:
+            return True
+        key, eq, value = self.subset.partition("=")
+        if not eq:
+            key, value = "complexity", self.subset
+        return str(attrs.get(key.strip(), "")) == value.strip()
+
+
+def parse_gate(text: str) -> GateSpec:
+    """'teds' / 'semantic:complex' / 'teds:language=de' -> GateSpec; one-line ValueError otherwise."""
+    metric, _, subset = text.strip().partition(":")
+    metric, subset = metric.strip(), subset.strip()
+    if not metric or (":" in text and not subset) or (subset.startswith("=") or subset.endswith("=")):
+        raise ValueError(f"--gate {text!r}: expected METRIC[:SUBSET], e.g. teds or semantic:complex or teds:language=de")
+    return GateSpec(metric, subset or None)
+
+
+def parse_fraction(option: str, text: str | float, *, upper: float | None = None, positive: bool = False) -> float:
+    """A finite number >= 0 (> 0 when `positive`, <= `upper` when given), or a one-line ValueError."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = math.nan
+    bad = not math.isfinite(value) or value < 0 or (positive and value == 0) or (upper is not None and value > upper)
+    if bad:
+        bounds = f"{'>' if positive else '>='} 0" + (f" and <= {upper:g}" if upper is not None else "")
+        raise ValueError(f"{option} must be a finite number {bounds}, got {text!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One case in both runs: its id, the attributes subsets select on, and each side's values.
+
+    A value of None means "not scored on this metric at all" (the metric was not computed):
+    the case is left out of that metric's comparison. A lost table has value 0, not None.
+    """
+
+    key: str
+    group: str  # comparisons are made per group (the parser label)
+    attrs: Mapping[str, object]
+    base: Mapping[str, float | None]
+    run: Mapping[str, float | None]
+
+
+@dataclass
+class Comparison:
+    """The gate's numbers for one (group, metric, subset)."""
+
+    group: str
+    metric: str
+    subset: str | None
+    n: int
+    base_mean: float | None
+    run_mean: float | None
+    diff: float | None  # run - baseline, mean over paired tables
+    ci_low: float | None
+    ci_high: float | None
+    p_drop: float | None  # one-sided p-value of "the run is worse"
+    p_rise: float | None  # one-sided p-value of "the run is better"
+    min_effect: float  # on the metric's own scale
+    alpha: float
+    verdict: str  # regression | improvement | no change | no data
+    gating: bool = True  # False: shown for information (a per-complexity breakdown)
+    run_sd: float | None = None  # mean per-table standard deviation over --repeat runs
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return self.metric + (f":{self.subset}" if self.subset else "")
+
+    @property
+    def failed(self) -> bool:
+        """A gating comparison fails on a significant drop beyond the minimum effect, or on no data."""
+        return self.gating and self.verdict in ("regression", "no data")
+
+    def to_dict(self) -> dict:
+        return asdict(self) | {"failed": self.failed}
+
+    def line(self) -> str:
+        """One line for the terminal, the report and the junit message."""
+        verdict = self.verdict.upper() if self.failed else self.verdict
+        head = f"{verdict}{'' if self.gating else ' (not gated)'}: {self.label} [{self.group}]"
+        if self.n == 0 or self.diff is None:
+            return f"{head}: no table is scored in both the baseline and this run"
+        digits = 3 if self.min_effect < 0.5 else 2
+        text = (f"{head}: {self.base_mean:.{digits}f} -> {self.run_mean:.{digits}f}, "
+                f"mean diff {self.diff:+.{digits}f}")
+        if self.ci_low is not None:
+            text += f" (CI {1 - self.alpha:.0%} {self.ci_low:+.{digits}f}..{self.ci_high:+.{digits}f})"
+        p = self.p_drop if (self.diff or 0) <= 0 else self.p_rise
+        text += f", p{_p_text(p)}, n={self.n} tables; min effect {self.min_effect:g}, alpha {self.alpha:g}"
+        if self.run_sd is not None:
+            text += f"; per-table sd over repeats {self.run_sd:.{digits}f}"
+        return text
+
+
+def _p_text(p: float | None) -> str:
+    if p is None:
+        return " n/a"
+    return f"={p:.2g}" if p >= 0.001 else "<0.001"
+
+
+def compare(base: Sequence[float], run: Sequence[float], *, min_effect: float = DEFAULT_MIN_EFFECT,
+            alpha: float = DEFAULT_ALPHA, seed: int = 0, n_boot: int = DEFAULT_BOOTSTRAP,
+            n_perm: int = DEFAULT_PERMUTATIONS) -> dict:
+    """Paired statistics of `run` against `base` (same order, same cases) and the verdict.
+
+    `min_effect` is on the metric's own scale here (callers scale it). Returns the
+    Comparison fields n, base_mean, run_mean, diff, ci_low, ci_high, p_drop, p_rise, verdict.
+    """
+    b = np.asarray(base, dtype=float)
+    r = np.asarray(run, dtype=float)
+    if b.shape != r.shape:
+        raise ValueError(f"paired values differ in length: {b.size} baseline vs {r.size} run")
+    n = int(b.size)
+    if n == 0:
+        return dict(n=0, base_mean=None, run_mean=None, diff=None, ci_low=None, ci_high=None,
+                    p_drop=None, p_rise=None, verdict="no data")
+    d = r - b
+    diff = float(d.mean())
+    low, high = bootstrap_ci(d, alpha, seed=seed, n_boot=n_boot)
+    p_drop, p_rise = sign_flip_p(d, seed=seed, n_perm=n_perm)
+    tol = 1e-12
+    if diff < -min_effect - tol and p_drop < alpha:
+        verdict = "regression"
+    elif diff > min_effect + tol and p_rise < alpha:
+        verdict = "improvement"
+    else:
+        verdict = "no change"
+    return dict(n=n, base_mean=float(b.mean()), run_mean=float(r.mean()), diff=diff, ci_low=low, ci_high=high,
+                p_drop=p_drop, p_rise=p_rise, verdict=verdict)
+
+
+def bootstrap_ci(d: np.ndarray, alpha: float, *, seed: int = 0, n_boot: int = DEFAULT_BOOTSTRAP) -> tuple[float, float]:
+    """Percentile bootstrap interval (level 1 - alpha) of the mean of `d`, tables resampled, seeded."""
+    if d.size == 1 or np.all(d == d[0]):
+        return float(d[0]), float(d[0])
+    rng = np.random.default_rng(seed)
+    means = np.empty(n_boot)
+    chunk = max(1, 2_000_000 // d.size)  # bounded memory for large case sets
+    for start in range(0, n_boot, chunk):
+        stop = min(n_boot, start + chunk)
+        means[start:stop] = d[rng.integers(0, d.size, size=(stop - start, d.size))].mean(axis=1)
+    low, high = np.quantile(means, [alpha / 2, 1 - alpha / 2])
+    return float(low), float(high)
+
+
+def sign_flip_p(d: np.ndarray, *, seed: int = 0, n_perm: int = DEFAULT_PERMUTATIONS) -> tuple[float, float]:
+    """One-sided p-values (drop, rise) of the paired sign-flip permutation test on the mean.
+
+    Under "no change" each difference is as likely positive as negative. All 2^n sign
+    patterns are enumerated when that is at most `n_perm` (exact p-values), else `n_perm`
+    random patterns are drawn (seeded) and p = (hits + 1) / (n_perm + 1). This is the test
+    `scipy.stats.permutation_test(..., permutation_type="samples")` runs on one sample
+    (checked against it in tests/test_gate.py); done here with one matrix product, because
+    scipy's loop over tables costs ~0.4 s per comparison at 441 tables.
+    """
+    d = np.asarray(d, dtype=float)
+    if not np.any(d):
+        return 1.0, 1.0
+    n = d.size
+    observed = float(d.mean())
+    gamma = abs(observed) * 1e-14 + 1e-15  # ties in floating point count as ties (as scipy does)
+    if 2**n <= n_perm:
+        patterns = ((np.arange(2**n)[:, None] >> np.arange(n)) & 1) * 2.0 - 1.0
+        null = patterns @ d / n
+        return (float(np.count_nonzero(null <= observed + gamma)) / null.size,
+                float(np.count_nonzero(null >= observed - gamma)) / null.size)
+    rng = np.random.default_rng(seed)
+    low = high = 0
+    chunk = max(1, 4_000_000 // n)
+    for start in range(0, n_perm, chunk):
+        size = min(chunk, n_perm - start)
+        null = (rng.integers(0, 2, size=(size, n), dtype=np.int8) * 2 - 1).astype(float) @ d / n
+        low += int(np.count_nonzero(null <= observed + gamma))
+        high += int(np.count_nonzero(null >= observed - gamma))
+    return (low + 1) / (n_perm + 1), (high + 1) / (n_perm + 1)
+
+
+def evaluate(pairs: Iterable[Pair], gates: Sequence[GateSpec], *, min_effect: float = DEFAULT_MIN_EFFECT,
+             alpha: float = DEFAULT_ALPHA, seed: int = 0, scale: Mapping[str, float] | None = None,
+             breakdown: bool = True, run_sd: Mapping[tuple[str, str], Mapping[str, float]] | None = None,
+             groups: Sequence[str] = (),
+             ) -> list[Comparison]:
+    """Every gate for every group (parser), plus rows for information per complexity and per
+    language / variant when the cases have more than one.
+
+    `scale` maps a metric to its full scale (10 for semantic / judge) so `min_effect` means
+    the same for every metric. `run_sd` maps (group, key) to per-metric standard deviations
+    over repeated runs (reported, not tested: the test pairs the per-table means). `groups`
+    names every parser of the run: one without a single paired table gets "no data" (a
+    failed gate), never silence.
+    """
+    pairs = list(pairs)
+    groups = list(dict.fromkeys([*groups, *(p.group for p in pairs)]))
+    out: list[Comparison] = []
+    for gate in gates:
+        effect = min_effect * (scale or {}).get(gate.metric, 1.0)
+        rows: list[tuple[GateSpec, bool]] = [(gate, True)]
+        if breakdown and gate.subset is None:
+            levels = [c for c in COMPLEXITIES if any(p.attrs.get("complexity") == c for p in pairs)]
+            rows += [(GateSpec(gate.metric, c), False) for c in levels]
+            for key in BREAKDOWN:
+                values = sorted({str(p.attrs[key]) for p in pairs if p.attrs.get(key) not in (None, "")})
+                if len(values) > 1:  # one value only: the same numbers as the overall row
+                    rows += [(GateSpec(gate.metric, f"{key}={v}"), False) for v in values]
+        for group in groups or ["(no run results)"]:
+            for spec, gating in rows:
+                chosen = [p for p in pairs if p.group == group and spec.selects(p.attrs)
+                          and p.base.get(spec.metric) is not None and p.run.get(spec.metric) is not None]
+                stats = compare([p.base[spec.metric] for p in chosen], [p.run[spec.metric] for p in chosen],
+                                min_effect=effect, alpha=alpha, seed=seed)
+                sds = [run_sd[(group, p.key)][spec.metric] for p in chosen
+                       if run_sd and spec.metric in run_sd.get((group, p.key), {})]
+                out.append(Comparison(group=group, metric=spec.metric, subset=spec.subset, min_effect=effect,
+                                      alpha=alpha, gating=gating, run_sd=float(np.mean(sds)) if sds else None,
+                                      **stats))
+    return out
+
+
+def summary_lines(comparisons: Sequence[Comparison]) -> list[str]:
+    """The gating lines first, then the breakdown rows, one line each."""
+    ordered = sorted(comparisons, key=lambda c: not c.gating)
+    return [("  " if not c.gating else "") + c.line() for c in ordered]
+
+
+def baseline_values(baseline: Any, result: Any) -> dict[str, float] | None:
+    """A run case's baseline scores: None when the baseline lacks the case, {} when it had the
+    table as not found (every metric counts 0 there), else its scores. `baseline` is a
+    `harness.gating.baseline.Baseline` (anything with `get(test_id) -> entry | None`)."""
+    entry = baseline.get(result.test_id) if baseline is not None else None
+    if entry is None:
+        return None
+    return dict(entry.scores) if entry.outcome == "ok" else {}
+
+
+def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, float] | None]) -> list[Pair]:
+    """Pairs of (baseline, run) values per case, for every metric either side has.
+
+    A case not in the baseline is left out (it cannot be compared); a case the baseline or
+    the run has as not found / failed counts 0 (include-missing); a metric a side did not
+    compute is None there (that pair is left out of that metric).
+    """
+    pairs = []
+    for r in results:
+        base = baseline(r)
+        if base is None:
+            continue
+        run_ok = r.outcome == "ok"
+        names = set(base) | set(r.scores)
+        run_values = {m: (_finite(r.scores.get(m)) if run_ok else 0.0) for m in names}
+        base_values = {m: (_finite(base.get(m)) if base else 0.0) for m in names}
+        attrs = {"complexity": r.complexity or "unknown", "case_set": r.case_set, "page": r.page,
+                 **{k: v for k, v in (r.extra or {}).items() if isinstance(v, (str, int, float))}}
+        pairs.append(Pair(key=r.test_id, group=r.parser, attrs=attrs, base=base_values, run=run_values))
+    return pairs
+
+
+def _finite(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+
+

@@ -1,0 +1,6 @@
+"""Pass/fail rules for benchmark cases, kept out of the pytest plugin so any runner can apply them.
+
+- `thresholds`: `--min-score` floors, regression against baseline scores, number checks;
+- `baseline`: the baseline file (save, load, how many entries match a run);
+- `rules`: one case's verdict (pass / fail / known failure) from the above.
+"""

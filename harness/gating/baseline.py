@@ -1,0 +1,108 @@
+"""Baseline files: every case's outcome and scores, so a later run compares table by table.
+
+Entries are keyed by case id plus parser label (`set/page/tN[label]`, the result's
+`test_id`). The file also records what the scores depend on: each parser's spec and version,
+the case set's name and manifest hash, and the metrics, so a run can say why fewer entries
+match than expected. Format 2 is written; format 1 (keyed by the raw spec) is still read,
+its keys re-labelled the way unnamed specs are now (`dir:/x/` -> `dir:/x`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from harness.files import write_atomic
+from harness.labels import default_label
+from harness.results import TableResult
+
+FORMAT = "tablebench-baseline/2"
+READABLE = ("tablebench-baseline/1", FORMAT)
+_KEY = re.compile(r"^(?P<case>[^[]*)\[(?P<label>.*)\]$", re.S)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One case of a baseline: how it ended and its scores."""
+
+    outcome: str
+    scores: dict[str, float]
+
+
+@dataclass
+class Baseline:
+    """A loaded baseline file (see the module docstring)."""
+
+    path: Path
+    format: str
+    cases: dict[str, Entry]
+    parsers: dict[str, dict] = field(default_factory=dict)  # label -> {"spec", "version"}
+    case_set: dict = field(default_factory=dict)  # {"name", "manifest_sha256"}
+    metrics: list[str] = field(default_factory=list)
+
+    def get(self, test_id: str) -> Entry | None:
+        return self.cases.get(test_id)
+
+    def matched(self, case_ids: Iterable[str]) -> int:
+        """How many of this baseline's entries are among `case_ids`."""
+        return len(self.cases.keys() & set(case_ids))
+
+    def labels(self) -> list[str]:
+        """The parser labels the entries are keyed by, in first-seen order."""
+        found = (m["label"] for m in map(_KEY.match, self.cases) if m)
+        return list(dict.fromkeys(found))
+
+
+def save_baseline(results: Iterable[TableResult], path: Path | str, *, parsers: Mapping[str, Mapping] | None = None,
+                  case_set: Mapping | None = None, metrics: Iterable[str] = ()) -> Path:
+    """Write every case's outcome and scores with the run's facts, atomically (a killed run leaves the old file)."""
+    from harness import __version__
+
+    cases = {r.test_id: {"outcome": r.outcome, "scores": {k: v for k, v in sorted(r.scores.items())
+                                                         if isinstance(v, (int, float)) and math.isfinite(v)}}
+             for r in sorted(results, key=lambda r: r.test_id)}
+    data = {"format": FORMAT, "created": datetime.now(UTC).isoformat(timespec="seconds"), "tablebench": __version__,
+            "case_set": dict(case_set or {}), "metrics": list(metrics),
+            "parsers": {k: dict(v) for k, v in (parsers or {}).items()}, "cases": cases}
+    return write_atomic(Path(path), json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def load_baseline(path: Path | str) -> Baseline:
+    """A baseline file, format 1 or 2; a one-line ValueError when it is not one."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"baseline {path}: cannot read ({exc.strerror or exc})") from None
+    except ValueError as exc:
+        raise ValueError(f"baseline {path}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") not in READABLE or not isinstance(data.get("cases"), dict):
+        raise ValueError(f"baseline {path}: not a {FORMAT} file (write one with --save-baseline)")
+    try:
+        cases = {key: _entry(case) for key, case in data["cases"].items()}
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise ValueError(f"baseline {path}: malformed entry ({exc})") from None
+    if data["format"] != FORMAT:
+        cases = {_relabel(key): entry for key, entry in cases.items()}
+    parsers, case_set, metrics = data.get("parsers"), data.get("case_set"), data.get("metrics")
+    return Baseline(path, data["format"], cases, parsers if isinstance(parsers, dict) else {},
+                    case_set if isinstance(case_set, dict) else {},
+                    [str(m) for m in metrics] if isinstance(metrics, list) else [])
+
+
+def _entry(case: Mapping) -> Entry:
+    scores = {str(m): float(v) for m, v in case.get("scores", {}).items()}
+    if not all(math.isfinite(v) for v in scores.values()):
+        raise ValueError("a score is not a finite number")
+    return Entry(str(case.get("outcome", "ok")), scores)
+
+
+def _relabel(key: str) -> str:
+    """A format-1 key `set/page/tN[spec]` -> `set/page/tN[label]`."""
+    m = _KEY.match(key)
+    return f"{m['case']}[{default_label(m['label'])}]" if m else key

@@ -1,0 +1,100 @@
+"""One case's verdict: pass, fail (with reasons), or a known failure the baseline already had.
+
+- A table that is not `ok` (missing, parser failure, harness error) fails, unless the baseline
+  has it not `ok` too: then it is a *known* failure (the plugin reports it as xfail), so a
+  baseline gates regressions only.
+- A located table fails below a `--min-score` floor or below its baseline score by more than
+  the tolerance.
+- In report-only mode every case passes; outcomes and scores are still recorded.
+
+A failure's message ends with the semantic score's main errors, when there are any: they say
+what went wrong in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from harness.gating.baseline import Baseline
+from harness.gating.thresholds import DEFAULT_TOLERANCE, baseline_failures, min_score_failures
+from harness.messages import one_line
+from harness.results import TableResult
+
+SHOWN_ERRORS = 3  # semantic errors quoted in a failure message
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str  # "pass" | "fail" | "known"
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def message(self) -> str:
+        return "; ".join(self.reasons)
+
+
+@dataclass
+class Gate:
+    """The pass/fail rules of one run."""
+
+    floors: Mapping[str, float] = field(default_factory=dict)
+    baseline: Baseline | None = None
+    tolerance: float = DEFAULT_TOLERANCE
+    report_only: bool = False
+
+    def check(self, result: TableResult) -> Verdict:
+        if self.report_only:
+            return Verdict("pass")
+        base = self.baseline.get(result.test_id) if self.baseline else None
+        if result.outcome != "ok":
+            reason = result.message or result.outcome
+            if base is not None and base.outcome != "ok":
+                return Verdict("known", [f"known failure ({base.outcome} in the baseline): {reason}"])
+            return Verdict("fail", [reason])
+        reasons = min_score_failures(result.scores, floors_for(self.floors, result.kind))
+        if base is not None:
+            reasons += baseline_failures(result.scores, base.scores, self.tolerance)
+        if not reasons:
+            return Verdict("pass")
+        if result.semantic_errors:
+            shown = "; ".join(one_line(e, 120) for e in result.semantic_errors[:SHOWN_ERRORS])
+            reasons.append(f"semantic errors: {shown}")
+        return Verdict("fail", reasons)
+
+
+def floors_for(floors: Mapping[str, float], kind: str) -> dict[str, float]:
+    """The `--min-score` floors that apply to an item of `kind`: formula metrics to formulas,
+    table metrics to tables, the judge to both (a table has no formula_score to fall below)."""
+    from harness.items import formula_metric
+
+    return {name: floor for name, floor in floors.items()
+            if name == "judge" or formula_metric(name) == (kind == "formula")}
+
+
+def baseline_notes(baseline: Baseline, case_ids: Iterable[str], *, parsers: Mapping[str, Mapping],
+                   case_set: Mapping, metrics: Iterable[str]) -> list[str]:
+    """What differs between the baseline and this run, one line each (empty when nothing does).
+
+    Raises a one-line ValueError when not one baseline entry matches the run's cases: gating
+    against such a baseline would silently pass everything."""
+    ids = set(case_ids)
+    matched = baseline.matched(ids)
+    where = f"baseline {baseline.path}"
+    if not matched:
+        raise ValueError(f"{where}: none of its {len(baseline.cases)} entries match this run's {len(ids)} cases "
+                         f"(baseline parsers: {', '.join(baseline.labels()) or 'none'}; this run: "
+                         f"{', '.join(parsers) or 'none'}); name a parser as in the baseline with --parser LABEL=SPEC")
+    notes = [f"{where}: {matched} of {len(baseline.cases)} entries match this run's {len(ids)} cases"]
+    old_set = baseline.case_set.get("manifest_sha256")
+    if old_set and case_set.get("manifest_sha256") and old_set != case_set["manifest_sha256"]:
+        notes.append(f"{where}: case set {baseline.case_set.get('name', '?')} had another manifest "
+                     "(ground truth changed since the baseline)")
+    for label, facts in parsers.items():
+        old = baseline.parsers.get(label, {}).get("version")
+        if old is not None and facts.get("version") is not None and str(old) != str(facts["version"]):
+            notes.append(f"{where}: parser {label} was version {old}, now {facts['version']}")
+    unscored = sorted(set(baseline.metrics) - set(metrics))
+    if unscored:
+        notes.append(f"{where}: metrics {', '.join(unscored)} are in the baseline but not computed now")
+    return notes

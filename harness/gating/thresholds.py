@@ -1,0 +1,85 @@
+"""Score floors (`--min-score`) and regression tolerances, and the number checks every option gets.
+
+Tolerances are given on the 0-1 scale and scaled for metrics on 0-10 (semantic, judge), so
+one `--baseline-tolerance` means the same for every metric. Messages name the metric, the
+value and the threshold. A NaN, an infinity or a negative number would silently turn a gate
+off (every comparison with NaN is false), so `number` refuses them at the door.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+DEFAULT_TOLERANCE = 0.01
+
+
+def number(option: str, text: object, *, positive: bool = False, upper: float | None = None) -> float:
+    """`text` as a finite float >= 0 (> 0 with `positive`, <= `upper` when given); a one-line ValueError else."""
+    try:
+        value = float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{option}: expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{option}: expected a finite number, got {text!r}")
+    if value < 0 or (positive and value == 0):
+        raise ValueError(f"{option} must be {'positive' if positive else '>= 0'}, got {text!r}")
+    if upper is not None and value > upper:
+        raise ValueError(f"{option} must be <= {upper:g}, got {text!r}")
+    return value
+
+
+def full_scale(metric: str) -> float:
+    """10 for semantic / judge, else 1 (imported late: the metrics package loads numba, and
+    this module is imported by the plugin on every pytest start)."""
+    from harness.report.aggregate import full_scale as scale
+
+    return scale(metric)
+
+
+def parse_min_score(text: str) -> tuple[str, float]:
+    """'teds=0.8' -> ('teds', 0.8); a one-line ValueError for anything else."""
+    name, eq, value = text.partition("=")
+    name = name.strip()
+    try:
+        floor = float(value)
+    except ValueError:
+        floor = math.nan
+    if not eq or not name or not math.isfinite(floor):
+        raise ValueError(f"--min-score {text!r}: expected METRIC=VALUE with a finite VALUE, e.g. teds=0.8")
+    if not 0.0 <= floor <= full_scale(name):
+        raise ValueError(f"--min-score {text!r}: {name} is on 0-{full_scale(name):g}")
+    return name, floor
+
+
+def _fmt(value: float, other: float) -> str:
+    """Two decimals, more when two decimals would hide the difference to `other`."""
+    for digits in (2, 4, 6):
+        if f"{value:.{digits}f}" != f"{other:.{digits}f}":
+            return f"{value:.{digits}f}"
+    return f"{value:.2f}"
+
+
+def min_score_failures(scores: Mapping[str, float], floors: Mapping[str, float]) -> list[str]:
+    """'teds 0.62 < min 0.80' for each floor a score falls below; an absent score is named too."""
+    out = []
+    for name, floor in floors.items():
+        value = scores.get(name)
+        if value is None or not math.isfinite(value):
+            out.append(f"{name} not computed (scores: {', '.join(sorted(scores)) or 'none'})")
+        elif value < floor:
+            out.append(f"{name} {_fmt(value, floor)} < min {_fmt(floor, value)}")
+    return out
+
+
+def baseline_failures(scores: Mapping[str, float], base: Mapping[str, float], tolerance: float) -> list[str]:
+    """'grits_con 0.71 < baseline 0.85 - 0.01' for each score below its baseline by more than the tolerance."""
+    out = []
+    for name, old in base.items():
+        value = scores.get(name)
+        if value is None or old is None:
+            continue
+        tol = tolerance * full_scale(name)
+        if not math.isfinite(value) or value < old - tol - 1e-12:
+            out.append(f"{name} {_fmt(value, old)} < baseline {_fmt(old, value)} - {tol:g}")
+    return out

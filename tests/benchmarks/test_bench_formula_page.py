@@ -1,0 +1,37 @@
+"""Formula half of a page's evaluation: locate every formula of a page and score it, cold caches.
+
+The page with the most formulas of the pdf-parse-bench formula sample, its output holding every
+ground-truth formula (what a good parser's page costs the harness after the parse).
+Run: python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks/test_bench_formula_page.py
+"""
+
+from __future__ import annotations
+
+from harness.cases import load_case_set
+from harness.formulas.locate import content_key
+from harness.formulas.parse import canonical_tokens
+from harness.formulas.registry import DEFAULT_FORMULA_METRICS
+from harness.formulas.score import encode
+from harness.run import _formula_results
+from harness.run_formulas import score_formulas
+from harness.parse import ParseResult
+from tests.conftest import shared_path
+
+
+def test_bench_formula_page(benchmark) -> None:
+    cases = load_case_set(shared_path("data", "pdf-parse-bench-2026q1-formulas-sample"))
+    page = max(cases.pages, key=lambda p: len(p.formulas))
+    text = "\n\nSome words between.\n\n".join(f.latex for f in page.formulas)
+    parsed = ParseResult(outcome="ok", text=text, message="", meta={}, parser="x", version="1", config={},
+                         pdf_sha256="")
+
+    def run() -> list:
+        for cache in (canonical_tokens, encode, content_key):
+            cache.cache_clear()
+        results = _formula_results(page, "dir:x", "x", parsed)
+        score_formulas(page, results, text, DEFAULT_FORMULA_METRICS)
+        return results
+
+    results = benchmark(run)
+    benchmark.extra_info["formulas"] = len(page.formulas)
+    assert all(r.scores.get("formula_score") == 10.0 for r in results)

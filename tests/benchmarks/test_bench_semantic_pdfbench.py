@@ -1,0 +1,65 @@
+"""The semantic score of `pymupdf4llm` on the 20 shared pdf-parse-bench table pages, by complexity.
+
+Not a test of speed but of scale use: the published LLM-judge scores of pymupdf4llm on the
+full 2026-q1 table set (100 pages) are simple / moderate / complex 6.45 / 4.29 / 2.97, overall
+4.66 (a table the parser lost counts 0). Our means on the 20-page sample should sit near them;
+the sample is a fifth of the set, so expect differences of a few tenths from sampling alone.
+Prints both the means with missing tables as 0 (as the judge figures count them) and over the
+located tables only. Parser outputs are cached under `.tablebench-cache/` (pass
+`TABLEBENCH_BENCH_CACHE` to put them elsewhere), so a rerun only scores again.
+
+Run: .venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable -s \\
+         tests/benchmarks/test_bench_semantic_pdfbench.py
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from pathlib import Path
+
+from harness.cases import load_case_set
+from harness.run import RunnerPool, evaluate_page
+from harness.results import TableResult
+
+JUDGE = {"simple": 6.45, "moderate": 4.29, "complex": 2.97, "overall": 4.66}  # published, full 100-page set
+REPO = Path(__file__).resolve().parents[2]
+
+
+def per_complexity(results: list[TableResult]) -> dict[str, dict[str, float]]:
+    """Mean semantic score per complexity and overall: missing tables as 0, and located only."""
+    groups: dict[str, list[TableResult]] = defaultdict(list)
+    for r in results:
+        groups[r.complexity].append(r)
+        groups["overall"].append(r)
+    out = {}
+    for name, rs in groups.items():
+        found = [r.scores["semantic"] for r in rs if r.outcome == "ok"]
+        out[name] = {"n": len(rs), "found": len(found), "as_zero": sum(found) / len(rs),
+                     "located": sum(found) / len(found) if found else float("nan")}
+    return out
+
+
+def test_bench_pymupdf4llm_semantic_by_complexity(benchmark, bench_sample_dir: Path, capsys) -> None:
+    pages = load_case_set(bench_sample_dir).pages
+    cache = Path(os.environ.get("TABLEBENCH_BENCH_CACHE", REPO / ".tablebench-cache"))
+    pool = RunnerPool()
+    try:
+        for page in pages:  # parse (or read the cache) outside the timing
+            evaluate_page(page, "pymupdf4llm", [], cache_dir=cache, pool=pool)
+        results = benchmark.pedantic(
+            lambda: [r for page in pages for r in evaluate_page(page, "pymupdf4llm", ["semantic"], cache_dir=cache,
+                                                                 pool=pool)], rounds=1, iterations=1)
+    finally:
+        pool.close()
+    table = per_complexity(results)
+    benchmark.extra_info["semantic_by_complexity"] = table
+    with capsys.disabled():
+        print("\npymupdf4llm semantic on the 20-page sample (judge: published, 100 pages)")
+        print(f"{'complexity':<10} {'tables':>6} {'found':>5} {'missing=0':>9} {'located':>8} {'judge':>6}")
+        for name in ("simple", "moderate", "complex", "overall"):
+            row = table.get(name)
+            if row:
+                print(f"{name:<10} {row['n']:>6} {row['found']:>5} {row['as_zero']:>9.2f} {row['located']:>8.2f} "
+                      f"{JUDGE[name]:>6.2f}")
+    assert table["overall"]["n"] == 91

@@ -1,0 +1,85 @@
+"""Rendered formula comparison: glyph matching (pure) and real pdflatex renders (cached)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.formulas.cdm import cdm_like, glyph_f1
+from harness.formulas.render import (
+    Glyph, RenderError, check_formula, formula_body, formula_source, render_glyphs,
+)
+from harness.generate.latex_runner import have_pdflatex
+
+needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
+
+
+def g(char: str, x: float, y: float = 50.0) -> Glyph:
+    return Glyph(char, x, y, x + 5.0, y + 10.0)
+
+
+def test_glyph_f1_matches_by_character_and_position() -> None:
+    gt = [g("x", 0), g("2", 5, 46), g("+", 10), g("y", 15)]
+    assert glyph_f1(gt, gt) == 1.0
+    assert glyph_f1(gt, [g("x", 0), g("3", 5, 46), g("+", 10), g("y", 15)]) == pytest.approx(6 / 8)
+    # the exponent dropped to the baseline: same character, 0.4 em lower is still close...
+    assert glyph_f1(gt, [g("x", 0), g("2", 5, 50), g("+", 10), g("y", 15)]) == 1.0
+    # ...but a glyph far from where it should be does not match
+    assert glyph_f1(gt, [g("y", 0), g("2", 5, 46), g("+", 10), g("x", 15)]) == pytest.approx(4 / 8)
+    assert glyph_f1([], []) == 1.0 and glyph_f1(gt, []) == 0.0
+
+
+def test_glyph_f1_is_one_to_one() -> None:
+    assert glyph_f1([g("a", 0)], [g("a", 0), g("a", 0.1)]) == pytest.approx(2 / 3)
+
+
+def test_body_strips_delimiters_and_display_environments() -> None:
+    assert formula_body("$$ x^2 $$") == "x^2"
+    assert formula_body(r"\[x\]") == "x"
+    assert formula_body(r"\begin{equation*} a=b \end{equation*}") == "a=b"
+    assert formula_body("$a$ and $b$") == "$a$ and $b$"
+
+
+def test_unsafe_formula_is_refused_before_compiling_but_math_environments_pass() -> None:
+    check_formula(r"\begin{alignedat}{2} a &= b \end{alignedat}")
+    with pytest.raises(RenderError, match=r"unsafe LaTeX refused before compiling: \\input"):
+        formula_source(r"$x \input{/etc/passwd}$")
+    with pytest.raises(RenderError, match="environment not allowed"):
+        check_formula(r"\begin{verbatim}x\end{verbatim}")
+
+
+def test_mixed_text_and_math_is_set_as_a_paragraph() -> None:
+    assert "\\noindent $a$ and $b$" in formula_source("$a$ and $b$")
+    assert "\\begin{align*}\na=b\n\\end{align*}" in formula_source("$$a=b$$")
+
+
+@needs_tex
+def test_render_same_typesetting_scores_one_and_changes_score_less(tmp_path: Path) -> None:
+    gt = r"$${\frac {a}{b+c}}=x^{2}$$"
+    assert cdm_like(gt, r"\[ \dfrac{a}{b+c} = x^2 \]", tmp_path) == 1.0
+    wrong = cdm_like(gt, r"$\frac{a}{b+c}=x^{3}$", tmp_path)
+    assert wrong is not None and 0.7 < wrong < 1.0
+    assert cdm_like(gt, r"$\frac{a}{b+c}=\undefinedmacro$", tmp_path) == 0.0  # does not compile
+    assert cdm_like(r"$\input{x}$", "$x$", tmp_path) is None  # no score without a ground truth
+
+
+@needs_tex
+def test_render_is_cached_by_content(tmp_path: Path) -> None:
+    glyphs = render_glyphs("$x+1$", tmp_path)
+    assert [x.char for x in glyphs] == ["x", "+", "1"]
+    files = list(tmp_path.glob("*/*.json"))
+    assert len(files) == 1
+    data = json.loads(files[0].read_text())
+    data["glyphs"][0][0] = "cached"  # the cache is what a second call reads
+    files[0].write_text(json.dumps(data))
+    assert render_glyphs("$x+1$", tmp_path)[0].char == "cached"
+    with pytest.raises(RenderError, match="pdflatex failed"):
+        render_glyphs(r"$\frac{x$", tmp_path)
+    assert len(list(tmp_path.glob("*/*.json"))) == 2  # failures are cached too
+
+
+def test_definitions_are_refused_too() -> None:
+    with pytest.raises(RenderError, match="defines"):
+        check_formula(r"\def\x{\x}\x")

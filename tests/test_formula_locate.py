@@ -1,0 +1,161 @@
+"""Formula locator on synthetic parser outputs; MathML reading; the pdf-parse-bench importer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.formulas.importer import formula_pages, page_formulas
+from harness.formulas.locate import locate_formulas, math_candidates, similarity, unicode_form
+from harness.formulas.mathml import MathMLError, mathml_to_latex
+from harness.formulas.parse import canonical_tokens
+from tests.conftest import shared_path
+
+GT = [r"$$\omega _{n}^{k}=e^{-{\frac {2\pi ik}{n}}}$$", r"$x_{i}\leq y$", r"$\alpha+\beta=\gamma$",
+      r"$$\sum_{k=1}^{n} k = \frac{n(n+1)}{2}$$"]
+MATHML = ("<math><mrow><munderover><mo>∑</mo><mrow><mi>k</mi><mo>=</mo><mn>1</mn></mrow><mi>n</mi>"
+          "</munderover><mi>k</mi><mo>=</mo><mfrac><mrow><mi>n</mi><mo>(</mo><mi>n</mi><mo>+</mo><mn>1</mn>"
+          "<mo>)</mo></mrow><mn>2</mn></mfrac></mrow></math>")
+
+
+def test_every_delimiter_mathml_and_plain_text_are_found() -> None:
+    out = ("Some text \\(x_i \\le y\\) and more.\n\n\\begin{equation}\\omega_n^k = e^{-\\frac{2 \\pi i k}{n}}"
+           "\\end{equation}\n\nText where α+β=γ appears plain.\n\n" + MATHML + "\n")
+    located = locate_formulas(GT, out)
+    assert [r.source for r in located] == ["latex", "latex", "text", "mathml"]
+    assert all(r.score == 1.0 for r in located)
+    for r in located:
+        assert r.span is not None and r.text is not None
+        if r.source != "mathml":
+            assert out[r.span[0]:r.span[1]] == r.text
+    assert located[2].text == "α+β=γ"
+
+
+def test_assignment_is_optimal_not_greedy() -> None:
+    import numpy as np
+
+    from harness.formulas.locate import Candidate, LocatedFormula, _assign
+
+    # greedy would give GT 0 its best candidate 0 (0.9) and leave GT 1 candidate 1 (0.5): 1.4;
+    # the optimal assignment pairs GT 0 with candidate 1 and GT 1 with candidate 0: 1.65
+    scores = np.array([[0.9, 0.8], [0.85, 0.5]])
+    cands = [Candidate("$p$", (0, 3), "latex"), Candidate("$q$", (4, 7), "latex")]
+    result = [LocatedFormula(g, None, None, "", 0.0) for g in range(2)]
+    _assign(scores, cands, result, 0.5)
+    assert [r.text for r in result] == ["$q$", "$p$"]
+    assert [r.score for r in result] == [0.8, 0.85]
+
+
+def test_output_text_serves_one_formula_only() -> None:
+    # the optimal assignment pairs GT 0 with the joined pair and GT 1 with its second half:
+    # overlapping picks; the better (then earlier) keeps the text, the other gets a new round
+    located = locate_formulas(["$a+b\\quad c+d$", "$c+d$"], "$a+b$ $c+d$")
+    assert located[0].span == (0, 11) and located[0].score == 1.0
+    assert not located[1].found
+
+
+def test_missing_formula_is_reported_with_its_best_score() -> None:
+    located = locate_formulas(["$x^2+y^2=z^2$", "$E=mc^2$"], "only $x^2+y^2=z^2$ here, nothing else")
+    assert located[0].found and not located[1].found
+    assert located[1].text is None and located[1].span is None and 0 <= located[1].score < 0.5
+
+
+def test_grouped_display_is_split_into_its_rows() -> None:
+    out = "$$\\begin{aligned} a &= b + c \\\\ d &= e - f \\end{aligned}$$"
+    located = locate_formulas(["$a=b+c$", "$d=e-f$"], out)
+    assert all(r.found for r in located)
+    assert canonical_tokens(located[0].text) == canonical_tokens("a=b+c")
+    assert canonical_tokens(located[1].text) == canonical_tokens("d=e-f")
+    assert located[0].span[1] <= located[1].span[0]  # disjoint rows of one block
+
+
+def test_formula_split_in_two_by_the_parser_is_joined() -> None:
+    out = "$\\partial_{x} u=\\partial_{y} v, \\quad$$\\partial_{y} u=-\\partial_{x} v$"
+    located = locate_formulas(["$\\partial_x u = \\partial_y v, \\quad \\partial_y u = -\\partial_x v$"], out)
+    assert located[0].score == 1.0 and located[0].span == (0, len(out))
+
+
+def test_short_formulas_are_not_looked_for_in_plain_words() -> None:
+    assert not locate_formulas(["$x$"], "an example text")[0].found
+
+
+def test_candidates_skip_escaped_dollars() -> None:
+    cands = math_candidates(r"costs \$5 and \$6, but $y$ is math")
+    assert [c.latex for c in cands] == ["$y$"]
+
+
+def test_similarity_ignores_markup_but_not_content() -> None:
+    assert similarity(r"\frac{a}{b}", "$a/b$") < 1.0
+    assert similarity(r"\mathbf{x}^{2}", r"\(x^2\)") == 1.0
+    assert similarity("abc", "xyz") == 0.0
+    assert unicode_form(r"$x^{2}\le y$") == "x²≤y"
+
+
+def test_mathml_to_latex_structures_and_annotation() -> None:
+    x = ('<math xmlns="http://www.w3.org/1998/Math/MathML"><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>'
+         '<mfrac><mi>a</mi><mi>b</mi></mfrac><mo>≤</mo><mroot><mi>y</mi><mn>3</mn></mroot>'
+         '<mover><mi>v</mi><mo>^</mo></mover><mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>2</mn></mtd></mtr></mtable></math>')
+    assert canonical_tokens(mathml_to_latex(x)) == canonical_tokens(
+        r"x^2+\frac ab\le\sqrt[3]{y}\hat v\begin{matrix}1&2\end{matrix}")
+    tex = '<m:math xmlns:m="u"><m:semantics><m:mi>x</m:mi><m:annotation encoding="application/x-tex">x^{2}</m:annotation></m:semantics></m:math>'
+    assert mathml_to_latex(tex) == "x^{2}"
+    with pytest.raises(MathMLError, match="unreadable MathML"):
+        mathml_to_latex("no xml at all")
+
+
+def _bench_folder(tmp_path: Path, blocks: object) -> Path:
+    (tmp_path / "pdfs").mkdir()
+    (tmp_path / "ground_truth").mkdir()
+    (tmp_path / "pdfs" / "001.pdf").write_bytes(b"%PDF-1.4\n")
+    (tmp_path / "ground_truth" / "001.json").write_text(json.dumps(blocks))
+    return tmp_path
+
+
+def test_importer_reads_formula_blocks_in_order(tmp_path: Path) -> None:
+    src = _bench_folder(tmp_path, [{"type": "text", "data": "Hello"}, {"type": "display-formula", "data": "$$a$$"},
+                                   {"type": "inline-formula", "data": "$b$"}])
+    pages = formula_pages(src)
+    assert len(pages) == 1
+    assert pages[0].page == "001" and pages[0].pdf == src / "pdfs" / "001.pdf"
+    assert pages[0].formulas == (("$$a$$", "display"), ("$b$", "inline"))
+
+
+def test_importer_errors_are_one_line(tmp_path: Path) -> None:
+    src = _bench_folder(tmp_path, [{"type": "inline-formula", "data": ""}])
+    with pytest.raises(ValueError, match="inline-formula block 0 without LaTeX"):
+        formula_pages(src)
+    with pytest.raises(ValueError, match="not a pdf-parse-bench folder"):
+        formula_pages(tmp_path / "pdfs")
+    (tmp_path / "ground_truth" / "001.json").write_text('{"blocks": 3}')
+    with pytest.raises(ValueError, match="expected a list of blocks"):
+        page_formulas(tmp_path / "ground_truth" / "001.json")
+
+
+@pytest.mark.shared
+def test_importer_on_the_sample_and_perfect_output_is_located_exactly() -> None:
+    pages = formula_pages(shared_path("data", "pdf-parse-bench-2026q1-formulas-sample"))
+    assert len(pages) == 20
+    assert sum(len(p.formulas) for p in pages) == 402
+    assert {k for p in pages for _, k in p.formulas} == {"inline", "display"}
+    from harness.formulas.score import formula_score
+
+    for page in pages:  # a perfect parser (ground truth written back) gets every formula, full marks
+        gt = [latex for latex, _ in page.formulas]
+        output = "\n\nfiller text\n\n".join(gt)
+        located = locate_formulas(gt, output)
+        assert all(r.found and r.score == 1.0 for r in located), page.page
+        assert all(formula_score(g, r.text) == 10.0 for r, g in zip(located, gt)), page.page
+
+
+def test_plain_text_math_is_read_back_as_latex() -> None:
+    from harness.formulas.locate import plain_to_latex
+    from harness.formulas.score import formula_score
+
+    assert plain_to_latex("_x_<sup>2</sup> + a₁₂ = **y**") == "x^{2} + a_{12} = y"
+    assert plain_to_latex("x² ≤ y") == "x^{2} ≤ y"
+    out = "Film member. _e_<sup>_iπ_</sup> + 1 = 0 Continue assume form."
+    located = locate_formulas([r"$e^{i\pi}+1=0$"], out)[0]
+    assert located.source == "text" and out[located.span[0]:located.span[1]].startswith("e_<sup>")
+    assert formula_score(r"$e^{i\pi}+1=0$", located.text) == 10.0

@@ -1,0 +1,102 @@
+"""Formula meta-evaluation: study loader, weight fitting, leave-one-formula-out CV."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from harness.formulas import metaeval
+from harness.formulas.metaeval import (
+    FormulaPair, cross_validated_scores, feature_matrix, fit_weights, is_formula_study,
+    load_formula_pairs, meta_evaluate_formulas,
+)
+from harness.formulas.score import FEATURES, Weights, score_from_features
+from tests.conftest import shared_path
+
+ROW = {"gt_id": "g1", "gt_formula": "$a+b$", "extracted_formula": "$a-b$",
+       "metrics": {"bleu_score": 0.5, "cdm_score": 0.9}, "llm_scores": [{"judge_model": "m", "score": 4}],
+       "human_study_scores": [3, 4, 5]}
+
+
+def test_loader_reads_the_study_format(tmp_path: Path) -> None:
+    path = tmp_path / "dev.json"
+    path.write_text(json.dumps([ROW, {**ROW, "gt_id": "g2", "human_study_scores": []}]))
+    pairs = load_formula_pairs(path)
+    assert len(pairs) == 1  # the unrated pair is left out
+    p = pairs[0]
+    assert (p.gt_id, p.gt, p.pred, p.human) == ("g1", "$a+b$", "$a-b$", 4.0)
+    assert p.stored == {"bleu_score": 0.5, "cdm_score": 0.9, "judge:m": 4.0}
+
+
+def test_loader_refuses_other_formats_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "tables.json"
+    path.write_text(json.dumps([{"gt_table": "x", "extractions": []}]))
+    assert not is_formula_study(json.loads(path.read_text()))
+    with pytest.raises(ValueError, match="not the formula study format"):
+        load_formula_pairs(path)
+    bad = tmp_path / "bad.json"
+    bad.write_text("[{")
+    with pytest.raises(ValueError, match="invalid JSON"):
+        load_formula_pairs(bad)
+
+
+def test_fit_recovers_the_weights_that_generated_the_ratings() -> None:
+    rng = np.random.default_rng(1)
+    counts = rng.poisson(0.6, size=(300, len(FEATURES))).astype(float)
+    lengths = rng.integers(5, 80, size=300).astype(float)
+    true = Weights((2.0, 3.0, 1.0, 1.5, 0.5, 0.5, 0.2, 1.0), 0.5)
+    human = score_from_features(counts, lengths, true)
+    fitted = fit_weights(counts, lengths, human)
+    assert fitted.beta == 0.5
+    pred = score_from_features(counts, lengths, fitted)
+    assert np.abs(pred - human).mean() < 0.1 and np.abs(pred - human).max() < 0.5
+    assert np.allclose(fitted.w[:2], true.w[:2], rtol=0.15)
+
+
+def test_cv_fits_each_fold_without_its_ground_truth(monkeypatch: pytest.MonkeyPatch) -> None:
+    pairs = [FormulaPair(f"g{i % 4}", f"x^{i}+y", f"x^{i}-y" if i % 2 else f"x^{i}+y", float(5 + i % 2 * 3))
+             for i in range(8)]
+    seen: list[int] = []
+    real_fit = metaeval.fit_weights
+
+    def spy(counts, lengths, human):
+        seen.append(len(human))
+        return real_fit(counts, lengths, human)
+
+    monkeypatch.setattr(metaeval, "fit_weights", spy)
+    scores = cross_validated_scores(pairs)
+    assert seen == [6, 6, 6, 6]  # four folds (one per gt_id), each trained on the 6 other pairs
+    assert scores.shape == (8,) and np.all((0 <= scores) & (scores <= 10))
+
+
+def test_feature_matrix_shape() -> None:
+    pairs = [FormulaPair("g", "a+b", "a-b", 5.0), FormulaPair("h", "x", "x", 10.0)]
+    counts, lengths = feature_matrix(pairs)
+    assert counts.shape == (2, len(FEATURES)) and list(lengths) == [3, 1]
+    assert counts[1].sum() == 0 and counts[0, FEATURES.index("operator")] == 1
+
+
+@pytest.mark.shared
+def test_dev_split_cross_validated_pearson_reaches_the_best_judge_level() -> None:
+    pairs = load_formula_pairs(shared_path("data", "formula-metric-study", "dev.json"))
+    results = meta_evaluate_formulas(pairs, render=False, n_boot=200)
+    assert len(pairs) == 106
+    assert results["cdm_score"]["pearson"] == pytest.approx(0.261, abs=0.001)  # the study's README value
+    assert results["cv:formula_score"]["pearson"] >= 0.80
+    assert results["ours:formula_score"]["pearson"] >= results["cv:formula_score"]["pearson"] - 0.05
+    assert results["ours:token_edit"]["pearson"] > results["levenshtein_similarity"]["pearson"]
+
+
+@pytest.mark.shared
+def test_shipped_weights_are_the_fit_on_the_dev_split() -> None:
+    """Changing the tokens or the alignment means refitting WEIGHTS (see score.py for how)."""
+    from harness.formulas.score import WEIGHTS
+
+    pairs = load_formula_pairs(shared_path("data", "formula-metric-study", "dev.json"))
+    counts, lengths = feature_matrix(pairs)
+    fitted = fit_weights(counts, lengths, np.array([p.human for p in pairs]))
+    assert fitted.beta == WEIGHTS.beta
+    assert np.allclose(fitted.w, WEIGHTS.w, atol=0.002)

@@ -1,0 +1,154 @@
+"""The aggregate gate's statistics: effect and significance together, seeded, per parser and subset."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from harness.gate import (
+    GateSpec,
+    Pair,
+    baseline_values,
+    bootstrap_ci,
+    compare,
+    evaluate,
+    gate_pairs,
+    parse_fraction,
+    parse_gate,
+    sign_flip_p,
+    summary_lines,
+)
+from harness.gating.baseline import Entry
+from harness.results import TableResult
+
+
+def test_a_small_drop_on_every_table_is_a_regression_and_the_same_rise_an_improvement():
+    rng = np.random.default_rng(0)
+    base = rng.uniform(0.6, 1.0, 40)
+    drop = compare(base, base - 0.008, min_effect=0.005)
+    assert drop["verdict"] == "regression" and drop["diff"] == pytest.approx(-0.008)
+    assert drop["p_drop"] < 0.001 and drop["p_rise"] == 1.0
+    assert drop["ci_low"] == pytest.approx(-0.008) and drop["ci_high"] == pytest.approx(-0.008)
+    rise = compare(base, base + 0.008, min_effect=0.005)
+    assert rise["verdict"] == "improvement" and rise["p_rise"] < 0.001
+
+
+def test_a_significant_drop_below_the_minimum_effect_passes_and_so_does_a_big_insignificant_one():
+    base = np.full(40, 0.9)
+    assert compare(base, base - 0.004, min_effect=0.005)["verdict"] == "no change"
+    few = compare([0.9, 0.9, 0.9], [0.5, 0.9, 0.9], min_effect=0.01)  # -0.13 mean, one table: not significant
+    assert few["diff"] < -0.1 and few["p_drop"] > 0.05 and few["verdict"] == "no change"
+
+
+def test_exact_sign_flip_p_values_for_few_tables():
+    # all five differences negative: 1 of 2^5 sign patterns is as extreme
+    p_drop, p_rise = sign_flip_p(np.array([-0.1, -0.2, -0.1, -0.3, -0.1]))
+    assert p_drop == pytest.approx(1 / 32) and p_rise == pytest.approx(1.0)
+    assert sign_flip_p(np.zeros(7)) == (1.0, 1.0)
+
+
+@pytest.mark.parametrize("n", [5, 9, 13, 60, 441])
+def test_sign_flip_p_values_agree_with_scipy_permutation_test(n):
+    from scipy.stats import permutation_test
+
+    d = np.random.default_rng(n).normal(-0.004, 0.03, n)
+    ours = sign_flip_p(d, seed=1)
+    for alternative, p in zip(("less", "greater"), ours):
+        ref = permutation_test((d,), lambda x, axis=-1: np.mean(x, axis=axis), permutation_type="samples",
+                               vectorized=True, n_resamples=9_999, alternative=alternative,
+                               rng=np.random.default_rng(2)).pvalue
+        if 2**n <= 9_999:
+            assert p == pytest.approx(ref, abs=1e-12), "exact enumeration: identical"
+        else:
+            assert p == pytest.approx(ref, abs=0.012), "sampled: within Monte Carlo error"
+
+
+def test_no_paired_table_is_no_data_and_fails():
+    stats = compare([], [])
+    assert stats["verdict"] == "no data" and stats["n"] == 0
+    (row,) = evaluate([], [GateSpec("teds")])
+    assert row.failed and "no table is scored in both" in row.line()
+
+
+def test_bootstrap_is_seeded_and_covers_the_mean():
+    d = np.random.default_rng(3).normal(-0.01, 0.05, 200)
+    assert bootstrap_ci(d, 0.05, seed=1) == bootstrap_ci(d, 0.05, seed=1)
+    low, high = bootstrap_ci(d, 0.05, seed=1)
+    assert low < d.mean() < high and high - low < 0.03
+
+
+def test_false_alarms_stay_near_alpha_under_pure_noise():
+    """Calibration: runs that differ from the baseline by noise alone fail at most ~alpha of the time."""
+    rng = np.random.default_rng(7)
+    base = rng.uniform(0.2, 0.8, 60)  # away from 0 and 1: clipping would bias the noise
+    fails = sum(compare(base, base + rng.normal(0, 0.05, 60), min_effect=0.0, alpha=0.05,
+                        seed=i, n_boot=200, n_perm=999)["verdict"] == "regression" for i in range(200))
+    assert fails <= 20, f"{fails}/200 false regressions at alpha 0.05"
+
+
+def test_min_effect_is_scaled_for_ten_point_metrics():
+    pairs = [Pair(f"k{i}", "p", {"complexity": "simple"}, {"semantic": 8.0, "teds": 0.8},
+                  {"semantic": 7.95, "teds": 0.795}) for i in range(30)]
+    rows = evaluate(pairs, [GateSpec("semantic"), GateSpec("teds")], min_effect=0.01, scale={"semantic": 10.0})
+    gating = {r.metric: r for r in rows if r.gating}
+    assert gating["semantic"].min_effect == pytest.approx(0.1) and gating["semantic"].verdict == "no change"
+    assert gating["teds"].verdict == "no change"  # -0.005 < 0.01
+    rows = evaluate(pairs, [GateSpec("semantic")], min_effect=0.001, scale={"semantic": 10.0})
+    assert [r.verdict for r in rows if r.gating] == ["regression"]
+
+
+def test_gates_run_per_parser_with_a_per_complexity_breakdown_and_subsets():
+    pairs = []
+    for i in range(24):
+        level = ("simple", "complex")[i % 2]
+        pairs.append(Pair(f"a{i}", "a", {"complexity": level, "language": "de"}, {"teds": 0.9},
+                          {"teds": 0.8 if level == "complex" else 0.9}))
+        pairs.append(Pair(f"b{i}", "b", {"complexity": level}, {"teds": 0.9}, {"teds": 0.9}))
+    rows = evaluate(pairs, [GateSpec("teds")], min_effect=0.01)
+    assert [(r.group, r.subset, r.gating, r.verdict) for r in rows] == [
+        ("a", None, True, "regression"), ("a", "simple", False, "no change"), ("a", "complex", False, "regression"),
+        ("b", None, True, "no change"), ("b", "simple", False, "no change"), ("b", "complex", False, "no change")]
+    assert [r.failed for r in rows] == [True, False, False, False, False, False], "breakdown rows never fail"
+    simple = evaluate(pairs, [parse_gate("teds:simple")])
+    assert [(r.group, r.n, r.verdict) for r in simple] == [("a", 12, "no change"), ("b", 12, "no change")]
+    german = evaluate(pairs, [parse_gate("teds:language=de")])
+    assert [(r.group, r.n) for r in german] == [("a", 24), ("b", 0)]
+    mixed = pairs + [Pair("c0", "a", {"complexity": "simple", "language": "fr"}, {"teds": 0.9}, {"teds": 0.9})]
+    labels = [r.label for r in evaluate(mixed, [GateSpec("teds")]) if r.group == "a"]
+    assert labels == ["teds", "teds:simple", "teds:complex", "teds:language=de", "teds:language=fr"]
+    lines = summary_lines(rows)
+    assert lines[0].startswith("REGRESSION: teds [a]: 0.900 -> 0.850, mean diff -0.050")
+    assert any(ln.startswith("  regression (not gated): teds:complex [a]") for ln in lines[2:])
+    unpaired = evaluate(pairs, [GateSpec("teds")], groups=["a", "b", "c"], breakdown=False)
+    assert [(r.group, r.verdict, r.failed) for r in unpaired][-1] == ("c", "no data", True), "no silent pass"
+
+
+def test_pairs_count_lost_tables_as_zero_and_skip_cases_the_baseline_lacks():
+    def result(i: int, outcome: str = "ok", **scores: float) -> TableResult:
+        return TableResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome=outcome,
+                           scores=scores)
+
+    baseline = {"s/p001/t0[p]": Entry("ok", {"teds": 0.9}), "s/p001/t1[p]": Entry("missing", {}),
+                "s/p001/t2[p]": Entry("ok", {"teds": 0.7})}
+
+    class Base:
+        def get(self, key: str) -> Entry | None:
+            return baseline.get(key)
+
+    results = [result(0, "missing"), result(1, teds=0.8), result(2, teds=0.75), result(3, teds=1.0)]
+    pairs = gate_pairs(results, lambda r: baseline_values(Base(), r))
+    assert [(p.key, p.base["teds"], p.run["teds"]) for p in pairs] == [
+        ("s/p001/t0[p]", 0.9, 0.0), ("s/p001/t1[p]", 0.0, 0.8), ("s/p001/t2[p]", 0.7, 0.75)]
+
+
+@pytest.mark.parametrize("text", ["", ":complex", "teds:", "teds:=x", "teds:lang="])
+def test_bad_gate_specs_are_one_line_errors(text):
+    with pytest.raises(ValueError, match="expected METRIC"):
+        parse_gate(text)
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-0.1", "x", "2"])
+def test_non_finite_negative_or_too_large_numbers_are_refused(text):
+    with pytest.raises(ValueError, match="--gate-alpha must be a finite number > 0 and <= 0.5"):
+        parse_fraction("--gate-alpha", text, upper=0.5, positive=True)
+    assert parse_fraction("--gate-min-effect", "0", upper=1.0) == 0.0

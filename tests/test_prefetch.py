@@ -1,0 +1,76 @@
+"""`ParsePool`: pages parsed ahead on N threads, each parse used once, none done twice."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import textwrap
+from pathlib import Path
+
+from harness.cases import load_case_set
+from harness.prefetch import ParsePool
+from harness.run import evaluate_page
+from tests.ci_cases import case_set, write_pages
+
+# Logs "start"/"end" per page with a timestamp, sleeping in between: overlaps are measurable.
+SLOW_PARSER = textwrap.dedent("""\
+    import pathlib, sys, time, fcntl
+    pdf, pages, logs = map(pathlib.Path, sys.argv[1:4])
+    def log(what):
+        with open(logs / "events.log", "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            handle.write(f"{time.monotonic()} {what} {pdf.stem}\\n")
+    log("start")
+    time.sleep(0.6)
+    log("end")
+    print((pages / (pdf.stem + ".md")).read_text(encoding="utf-8"))
+""")
+
+
+def max_overlap(events: list[str]) -> int:
+    now = best = 0
+    for line in sorted(events, key=lambda ln: float(ln.split()[0])):
+        now += 1 if line.split()[1] == "start" else -1
+        best = max(best, now)
+    return best
+
+
+def test_prefetched_pages_run_n_at_a_time_and_each_is_parsed_once(tmp_path: Path):
+    cases = case_set(tmp_path / "cases", 6)
+    pages = write_pages(tmp_path / "exact", cases)
+    script, logs = tmp_path / "slow_parser.py", tmp_path / "logs"
+    script.write_text(SLOW_PARSER)
+    logs.mkdir()
+    spec = f"command:{shlex.quote(sys.executable)} {script} {{pdf}} {pages} {logs}"
+    loaded = [p for p in load_case_set(cases).pages if p.tables]
+    pool = ParsePool(3)
+    try:
+        queued = pool.prefetch([(spec, p.pdf, 0) for p in loaded], tmp_path / "cache", 60.0)
+        assert queued == 6 and pool.prefetch([(spec, loaded[0].pdf, 0)], tmp_path / "cache", 60.0) == 0
+        results = [evaluate_page(p, spec, ["teds"], cache_dir=tmp_path / "cache", timeout=60.0, pool=pool.view(0))
+                   for p in loaded]
+        assert pool.prefetch([(spec, p.pdf, 0) for p in loaded], tmp_path / "cache", 60.0) == 0, \
+            "a page already handed out is not parsed again"
+    finally:
+        pool.close()
+    events = (logs / "events.log").read_text().splitlines()
+    assert sorted(ln.split()[2] for ln in events if " start " in ln) == [f"{i:03d}" for i in range(1, 7)], \
+        "each page parsed once"
+    assert max_overlap(events) == 3, "three pages in flight at a time"
+    assert all(r.outcome == "ok" and r.scores["teds"] == 1.0 for page in results for r in page)
+
+
+def test_without_look_ahead_pages_are_parsed_one_by_one(tmp_path: Path):
+    cases = case_set(tmp_path / "cases", 3)
+    pages = write_pages(tmp_path / "exact", cases)
+    script, logs = tmp_path / "slow_parser.py", tmp_path / "logs"
+    script.write_text(SLOW_PARSER)
+    logs.mkdir()
+    spec = f"command:{shlex.quote(sys.executable)} {script} {{pdf}} {pages} {logs}"
+    pool = ParsePool(1)
+    try:
+        for page in load_case_set(cases).pages:
+            evaluate_page(page, spec, ["teds"], cache_dir=tmp_path / "cache", timeout=60.0, pool=pool.view(0))
+    finally:
+        pool.close()
+    assert max_overlap((logs / "events.log").read_text().splitlines()) == 1
