@@ -13,7 +13,14 @@ cd "$(dirname "$0")"
 
 APT_PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-latex-extra texlive-science
               texlive-fonts-recommended lmodern tex-gyre poppler-utils chromium
-              tesseract-ocr tesseract-ocr-eng)
+              tesseract-ocr tesseract-ocr-eng
+              # generate --languages: xelatex, Russian patterns, fonts for ru/zh/ja/ar/hi (never cm-super:
+              # it swaps the bitmap fallback fonts of default pages and so changes synth-v1's bytes)
+              texlive-xetex texlive-lang-cyrillic fonts-paratype fonts-arphic-uming fonts-ipaexfont-mincho
+              fonts-hosny-amiri fonts-lohit-deva
+              # OCR in the languages of the multilingual pages
+              tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-rus tesseract-ocr-ell
+              tesseract-ocr-chi-sim tesseract-ocr-jpn tesseract-ocr-ara tesseract-ocr-hin)
 
 setup_system() {
     local missing=0
@@ -22,9 +29,13 @@ setup_system() {
     kpsewhich tgtermes.sty >/dev/null 2>&1 || missing=1
     command -v chromium >/dev/null || missing=1
     command -v tesseract >/dev/null || missing=1
+    command -v xelatex >/dev/null || missing=1
+    kpsewhich hyph-ru.tex >/dev/null 2>&1 || missing=1
+    fc-list ':family=Amiri' 2>/dev/null | grep -q . || missing=1
+    [ -f /usr/share/tesseract-ocr/5/tessdata/hin.traineddata ] || missing=1
     if [ "$missing" = 1 ]; then
         if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-            echo "dev.sh: installing TeX Live, poppler-utils, chromium and tesseract-ocr from apt (about 2 min)" >&2
+            echo "dev.sh: installing TeX Live (+xelatex, script fonts), poppler-utils, chromium and tesseract-ocr (+language packs) from apt (about 3 min)" >&2
             apt-get update -qq
             DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
                 "${APT_PACKAGES[@]}" >/dev/null

@@ -24,6 +24,7 @@ from scipy.optimize import linear_sum_assignment
 
 from harness.messages import one_line
 from harness.readers import read_tables
+from harness.readers.textnorm import MARKS
 from harness.table import Cell, NoTableError, Table
 
 # Calibrated on the 20-page pdf-parse-bench sample (pymupdf4llm, pdfplumber, pypdf outputs): a
@@ -41,8 +42,11 @@ LOOSE_MIN_GRAMS = 10  # shared char trigrams a loose run needs: one stray word o
 
 _STRUCTURED = ("html", "latex", "markdown")
 _NOISE = str.maketrans("", "", "*_`~")  # Markdown emphasis / code marks parsers sprinkle in cells
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)+|[^\W_]+")  # decimals stay whole; words split at punctuation
-_DROP = re.compile(r"[\W_]+")  # what char trigrams ignore: spacing and punctuation differ freely
+# Combining marks (Devanagari vowel signs and virama, Arabic harakat) are not `\w` to `re`:
+# they belong to the word they sit in, or "किसान" would read as the skeleton "क स न".
+_MARKS = MARKS
+_TOKEN = re.compile(rf"\d+(?:[.,٫٬]\d+)+|(?:[^\W_]|[{_MARKS}])+")  # decimals stay whole; words split at punctuation
+_DROP = re.compile(rf"(?:[^\w{_MARKS}]|_)+")  # what char trigrams ignore: spacing and punctuation differ freely
 
 
 @dataclass

@@ -8,7 +8,9 @@ With it, the case set becomes a collector added to the session's collection (the
 way to test things that are not Python files), one item per (page, parser, table), so
 `-k`, `-m complex`, `--lf` and xdist work on benchmark cases like on any test. Item ids are
 `SET/PAGE::tN[LABEL]` for tables and `SET/PAGE::fN[LABEL]` for formulas (marked `inline` /
-`display`; junit: classname `SET.PAGE`, name `tN[LABEL]`): one item type with a kind. With `--parser` and
+`display`; junit: classname `SET.PAGE`, name `tN[LABEL]`): one item type with a kind. Every item
+is also marked by its page's variant (`digital`, `scan`, `photo`) and language (`lang_en`,
+`lang_ru`, ...; `lang_unknown` where the ground truth names none). With `--parser` and
 no path arguments only the benchmark is collected.
 
 Across processes only plain data travels: each item's report carries its `TableResult` as a
@@ -31,7 +33,18 @@ from typing import Any
 
 import pytest
 
-from harness.cases import COMPLEXITIES, DEFAULT_SET, FORMULA_KINDS, CaseSet, GroundTruthFormula, GroundTruthTable, Page
+from harness.cases import (
+    COMPLEXITIES,
+    DEFAULT_SET,
+    FORMULA_KINDS,
+    VARIANTS,
+    CaseSet,
+    GroundTruthFormula,
+    GroundTruthTable,
+    Page,
+    language_marker,
+    variant_marker,
+)
 from harness.gating import thresholds
 from harness.results import TableResult, case_id, item_name
 
@@ -58,11 +71,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "formula ones (default formula_score,token_edit; cdm_like renders with pdflatex). "
                          "A kind none of whose metrics is named keeps its defaults.")
     group.addoption("--judge", dest="tb_judge", metavar="MODEL", default=None,
-                    help="also score located tables with an LLM judge (litellm model string; off by default).")
+                    help="also score located tables and formulas with an LLM judge (litellm model string; off by default).")
     group.addoption("--llm-api-base", "--judge-api-base", dest="tb_judge_api_base", metavar="URL", default=None,
                     help="send judge and LLM-locator requests to this OpenAI-compatible server (e.g. a local one).")
     group.addoption("--locator", dest="tb_locator", choices=("offline", "llm"), default="offline",
-                    help="how ground-truth tables are found in the output: offline content matching "
+                    help="how ground-truth tables and formulas are found in the output: offline content matching "
                          "(default) or an LLM that quotes each table's span (re-found literally).")
     group.addoption("--locator-model", dest="tb_locator_model", metavar="MODEL", default=None,
                     help="litellm model for --locator llm (default: the --judge model).")
@@ -88,7 +101,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "cached errors are always retried.")
     group.addoption("--parse-cache", dest="tb_cache", metavar="DIR", default=None,
                     help="parser output cache (default: .tablebench-cache/ under rootdir).")
-    from harness.ci import add_options  # --gate, --repeat, --shard, --parse-concurrency (harness.ci)
+    from harness.plugin_ci import add_options  # --gate, --repeat, --shard, --parse-concurrency (harness.plugin_ci)
 
     add_options(parser)
 
@@ -98,12 +111,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("markers", f"{level}: a benchmark table of {level} complexity (tablebench)")
     for kind in FORMULA_KINDS:
         config.addinivalue_line("markers", f"{kind}: a benchmark formula set {kind} (tablebench)")
+    for variant in VARIANTS:
+        config.addinivalue_line("markers", f"{variant_marker(variant)}: a benchmark item on a {variant} page (tablebench)")
     specs = split_specs(config.getoption("tb_parsers"))
     if not specs:
         return
     try:
         bench = BenchSession(config, specs)
-        from harness.ci import CIPlugin
+        from harness.plugin_ci import CIPlugin
 
         bench.ci = CIPlugin(config, bench)
     except ValueError as exc:
@@ -114,6 +129,16 @@ def pytest_configure(config: pytest.Config) -> None:
             config.option.tbstyle = "no"  # one short-summary line per failing table, not a block each
     config.pluginmanager.register(bench, PLUGIN_NAME)
     config.pluginmanager.register(bench.ci, PLUGIN_NAME + "-ci")
+
+
+def register_page_markers(config: pytest.Config, cases: CaseSet) -> None:
+    """Register the language marker (`lang_ru`, ...) of every language in the case set, and any
+    variant beyond the built-in ones, so `--strict-markers` accepts what the items carry."""
+    languages = sorted({p.language for p in cases.pages})
+    for code in languages:
+        config.addinivalue_line("markers", f"{language_marker(code)}: a benchmark item on a page in language {code} (tablebench)")
+    for variant in sorted({p.variant for p in cases.pages} - set(VARIANTS)):
+        config.addinivalue_line("markers", f"{variant_marker(variant)}: a benchmark item on a {variant} page (tablebench)")
 
 
 def split_specs(values: list[str]) -> list[str]:
@@ -178,6 +203,7 @@ class BenchSession:
         if self.verified:
             check_case_set(self.cases.root)
         self.case_set = {"name": self.cases.name, "manifest_sha256": manifest_sha256(self.cases.root)}
+        register_page_markers(config, self.cases)
         kinds = [k for k, n in (("table", self.cases.n_tables), ("formula", self.cases.n_formulas)) if n]
         self.metrics = metric_names(config.getoption("tb_metrics"), kinds or ["table"])
         self.judge = config.getoption("tb_judge")
@@ -238,7 +264,7 @@ class BenchSession:
             from harness.run import evaluate_page, page_error_results
 
             spec = self.labels[label]
-            ci = getattr(self, "ci", None)  # --repeat / --parse-concurrency (harness.ci)
+            ci = getattr(self, "ci", None)  # --repeat / --parse-concurrency (harness.plugin_ci)
             evaluate = ci.evaluate if ci is not None else evaluate_page
             try:
                 self._pages[key] = evaluate(page, spec, self.metrics, cache_dir=self.cache_dir,
@@ -434,7 +460,8 @@ def _name(gt: GroundTruthTable | GroundTruthFormula) -> str:
 
 class TableItem(pytest.Item):
     """One (parser, page, ground-truth item) case, a table or a formula (`kind`): passes when
-    found and above every threshold. Tables are marked by complexity, formulas inline / display."""
+    found and above every threshold. Tables are marked by complexity, formulas inline / display,
+    both by their page's variant and language."""
 
     def __init__(self, *, bench: BenchSession, page: Page, label: str, gt: GroundTruthTable | GroundTruthFormula,
                  **kwargs: Any) -> None:
@@ -444,6 +471,8 @@ class TableItem(pytest.Item):
         self.result_json: str | None = None
         if gt.complexity in (*COMPLEXITIES, *FORMULA_KINDS):
             self.add_marker(gt.complexity)
+        self.add_marker(variant_marker(page.variant))
+        self.add_marker(language_marker(page.language))
 
     def runtest(self) -> None:
         result = self.bench.result(self.label, self.page, self.gt.index, self.kind)

@@ -2,7 +2,8 @@
 
 One `TableResult` per (parser, page, ground-truth item): an item is a table or a formula
 (`kind`); for a formula, `table` is its index among the page's formulas, `complexity` its
-kind of formula (inline / display), `gt_latex` / `matched_text` the two formulas. The plugin records it as a test
+kind of formula (inline / display), `gt_latex` / `matched_text` the two formulas. `language`
+and `variant` are the page's (what the leaderboard's per-language / per-variant columns group by). The plugin records it as a test
 property (JSON), so it survives xdist and junit XML; the report aggregates lists of them.
 """
 
@@ -38,6 +39,8 @@ class TableResult:
     spec: str = ""  # the parser spec as given (`pdfplumber`, `dir:/x/`, `command:...`)
     semantic_errors: list[str] = field(default_factory=list)  # the semantic score's main errors, worst first
     kind: str = "table"  # one of ITEM_KINDS; results.json files from before formulas read as tables
+    language: str = "unknown"  # the page's language (`Page.language`); older results.json files read as unknown
+    variant: str = "digital"  # the page's variant (`Page.variant`); older files had born-digital pages only
 
     @property
     def test_id(self) -> str:

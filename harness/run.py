@@ -190,12 +190,14 @@ def _locate(tables: Sequence[Any], text: str, locator: str, model: str | None, c
 
 def _table_result(page: Page, gt: Any, parser_spec: str, label: str) -> TableResult:
     return TableResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
-                       complexity=gt.complexity, outcome="ok", gt_latex=gt.latex, gt_html=gt.stored_html or "")
+                       complexity=gt.complexity, outcome="ok", gt_latex=gt.latex, gt_html=gt.stored_html or "",
+                       language=page.language, variant=page.variant)
 
 
 def _formula_result(page: Page, gt: Any, parser_spec: str, label: str) -> TableResult:
     return TableResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
-                       complexity=gt.kind, outcome="ok", gt_latex=gt.latex, kind="formula")
+                       complexity=gt.kind, outcome="ok", gt_latex=gt.latex, kind="formula",
+                       language=page.language, variant=page.variant)
 
 
 def _formula_results(page: Page, parser_spec: str, label: str, parsed: ParseResult) -> list[TableResult]:

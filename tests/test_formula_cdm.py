@@ -83,3 +83,17 @@ def test_render_is_cached_by_content(tmp_path: Path) -> None:
 def test_definitions_are_refused_too() -> None:
     with pytest.raises(RenderError, match="defines"):
         check_formula(r"\def\x{\x}\x")
+
+
+def test_unicode_math_becomes_macros_that_typeset() -> None:
+    from harness.formulas.unicode_latex import unicode_to_latex
+
+    assert unicode_to_latex("x + 1") == "x + 1"
+    assert unicode_to_latex("ν ∈ ℝ, 𝑥 ≠ ∞ − 1") == "\\nu  \\in  \\mathbb{R}, x \\neq  \\infty  - 1"
+
+
+@needs_tex
+def test_a_plain_text_extraction_is_rendered_not_zeroed(tmp_path: Path) -> None:
+    """What a text-only parser writes (Unicode) typesets like the LaTeX it stands for."""
+    assert cdm_like(r"$\nu \in (0,1)\cup (1,2)$", "ν ∈ (0,1) ∪ (1,2)", cache_dir=tmp_path) == 1.0
+    assert cdm_like(r"$\nu \in (0,1)\cup (1,2)$", "ν ∈ (0,1) ∪ (1,3)", cache_dir=tmp_path) < 1.0

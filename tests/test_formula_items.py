@@ -332,3 +332,42 @@ def test_llm_locator_unreachable_falls_back_to_the_offline_locator(fcases, tmp_p
     located, notes = locate_formulas_llm([(f.latex, f.kind) for f in page.formulas], text, "openai/nowhere",
                                          api_base="http://127.0.0.1:9/v1", retries=0, timeout=5)
     assert all(loc.found for loc in located) and all("offline locator used" in n for n in notes)
+
+
+# -- typeset formulas in report.html -----------------------------------------------------------------
+def test_formulas_are_typeset_as_allowlisted_mathml_only() -> None:
+    from harness.report.formula_html import formula_mathml, sanitise_mathml
+
+    inline = formula_mathml(r"$\frac{a}{b}<\alpha_{i}$", display=False)
+    assert inline is not None and inline.startswith('<math display="inline">') and "<mfrac>" in inline
+    assert "&lt;" in inline and "<\\" not in inline
+    assert formula_mathml(r"$$\begin{aligned}a&=b\\c&=d\end{aligned}$$", display=True).count("<mi>&amp;") == 0
+    assert "<mtable>" in formula_mathml(r"\begin{pmatrix}a&b\\c&d\end{pmatrix}", display=True)
+    hostile = ('<math><mi onclick="x" mathvariant="bold">a</mi><script>alert(1)</script>'
+               '<foreignObject><img src=x onerror=y></foreignObject><mtext>&lt;b&gt;</mtext></math>')
+    clean = sanitise_mathml(hostile)
+    assert clean == '<math><mi mathvariant="bold">a</mi>alert(1)<mtext>&lt;b&gt;</mtext></math>'
+    assert sanitise_mathml("<math><mrow><mi>x</math>") == "<math><mrow><mi>x</mi></mrow></math>"
+
+
+def test_the_drilldown_shows_both_formulas_typeset_and_as_source(tmp_path: Path) -> None:
+    results = _results()
+    results[1].gt_latex, results[1].matched_text = r"$\frac{1}{2}$", r"\(\frac{1}{2}\)"
+    html = write_report(results, tmp_path)["html"].read_text(encoding="utf-8")
+    case = html[html.index("set/p001/f0[pp]"):html.index("set/p001/f1[pp]")]
+    assert case.count('<div class="rendered formula"><math display="inline">') == 2
+    assert case.count("<mfrac>") == 2 and r"<pre>\(\frac{1}{2}\)</pre>" in case
+
+
+def test_inline_display_sections_show_the_perfect_share_per_kind(tmp_path: Path) -> None:
+    results = _results()
+    paths = write_report(results, tmp_path)
+    md = paths["markdown"].read_text(encoding="utf-8")
+    assert "|  | perfect formula\\_score | 33.3% | 100.0% | 0.0% |" in md
+    assert "perfect teds" not in md.split("## Formulas")[0].split("## By complexity")[1], "tables: unchanged"
+    html = paths["html"].read_text(encoding="utf-8")
+    assert '<td class="name">perfect formula_score</td><td>33.3%</td><td>100.0%</td><td>0.0%</td>' in html
+    console = Console(width=120, record=True, color_system=None)
+    console.print(tracks_group(boards(results)))
+    line = next(ln for ln in console.export_text().splitlines() if ln.strip().startswith("perfect"))
+    assert line.split()[1:] == ["33.3%", "100.0%", "0.0%"]

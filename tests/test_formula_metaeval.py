@@ -100,3 +100,24 @@ def test_shipped_weights_are_the_fit_on_the_dev_split() -> None:
     fitted = fit_weights(counts, lengths, np.array([p.human for p in pairs]))
     assert fitted.beta == WEIGHTS.beta
     assert np.allclose(fitted.w, WEIGHTS.w, atol=0.002)
+
+
+def test_cli_meta_eval_picks_the_formula_track_from_the_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """`tablebench meta-eval FILE` on the formula study format reports ours, cross-validated ours
+    and the stored metrics; the table-study reader would refuse this file."""
+    from harness.cli import main
+
+    rows = []
+    for i in range(8):  # 4 ground-truth formulas, 2 extractions each: a good and a worse one
+        gt = f"$x_{i} = a^{{2}} + b_{i}$"
+        rows.append({"gt_id": f"g{i // 2}", "gt_formula": gt, "extracted_formula": gt if i % 2 else f"$x_{i} = a + c$",
+                     "metrics": {"bleu_score": 0.5 + i / 20}, "llm_scores": [],
+                     "human_study_scores": [10, 9, 10] if i % 2 else [3, 4, 2]})
+    path = tmp_path / "formulas.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    assert main(["meta-eval", str(path), "--no-render", "--json", "--bootstrap", "50"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert {"ours:formula_score", "ours:token_edit", "cv:formula_score", "bleu_score"} <= set(results)
+    assert results["ours:formula_score"]["pearson"] > 0.8
+    assert main(["meta-eval", str(path), "--judge", "m"]) == 1
+    assert "not supported for the formula study" in capsys.readouterr().err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.gate import (
+from harness.gating.aggregate import (
     GateSpec,
     Pair,
     baseline_values,

@@ -232,7 +232,7 @@ def test_formula_ground_truth_records_kind_and_exact_latex(page) -> None:
     for b in formulas:
         if b["kind"] == "inline":
             assert b["type"] == "inline-formula" and b["data"] == b["latex"] and b["data"].startswith("$")
-            assert f"\\tbin{{" in page.source and b["latex"] in page.source
+            assert "\\tbin{" in page.source and b["latex"] in page.source
         else:
             assert b["type"] == "display-formula" and b["data"].startswith("$$")
             assert b["env"] in ("equation", "equation*", "\\[", "align", "align*")

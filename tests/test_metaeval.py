@@ -135,3 +135,19 @@ def test_cli_cv_prints_the_held_out_numbers(tmp_path, capsys):
     assert "cross-validated (held-out tables)" in out and "g2" in out
     assert main(["meta-eval", str(_ratable_study(tmp_path)), "--cv", "--bootstrap", "20", "--json"]) == 0
     assert set(json.loads(capsys.readouterr().out)) >= {"cv", "in_sample", "default", "folds", "complexity"}
+
+
+def test_the_fit_weighs_every_ground_truth_table_alike():
+    from harness.metrics.semantic_fit import fit_weights, table_weights
+
+    assert table_weights(["a", "a", "a", "b"], 4).tolist() == pytest.approx([2 / 3, 2 / 3, 2 / 3, 2])
+    assert table_weights(None, 3).tolist() == [1.0, 1.0, 1.0]
+    # one feature; table "a" (9 pairs) wants it cheap, table "b" (1 pair) wants it dear
+    rows = [np.array([[0, 1.0, 0, 0, 0, 0]])] * 10
+    human = np.array([9.0] * 9 + [2.0])
+    groups = ["a"] * 9 + ["b"]
+    per_pair = fit_weights(rows, human)[1]
+    per_table = fit_weights(rows, human, groups=groups)[1]
+    # per pair, "a" decides (close to -log 0.9); per table, both count: the cost lies between
+    assert per_pair == pytest.approx(-np.log(0.83), abs=0.05)
+    assert per_table > per_pair + 0.3

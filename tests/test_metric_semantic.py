@@ -194,7 +194,8 @@ def test_severe_costs_more_than_any_harmless_difference() -> None:
 def test_group_header_over_the_wrong_columns() -> None:
     result = semantic(grouped(), grouped(task1_span=3))
     assert result.score <= SEVERE
-    assert result.errors[0].startswith("column header 'Task 2 / Acc' attached to wrong columns")
+    # two columns now read 'Task 1 / Acc': a reader cannot tell which holds Task 1's values
+    assert result.errors[0].startswith("column label 'Task 1 / Acc' given to two columns the table tells apart")
 
 
 def sectioned(rows: list[list[str]], spanned: bool) -> Table:
@@ -380,7 +381,7 @@ def test_real_tables_read_as_their_authors_marked_them() -> None:
 
 
 # -- agreement with humans on the study's dev split ---------------------------------------
-DEV_PEARSON_FLOOR = 0.94  # in-sample 0.944 (the constants were fit on dev); cross-validated 0.930
+DEV_PEARSON_FLOOR = 0.94  # in-sample 0.948 (the constants were fit on dev); cross-validated 0.939
 
 
 def test_agrees_with_human_ratings_on_dev() -> None:
@@ -477,9 +478,50 @@ def two_groups(leaves_only: bool, rename: bool = False) -> tuple[Table, Table]:
 def test_a_lost_level_that_makes_columns_ambiguous_is_worse_than_one_that_does_not() -> None:
     ambiguous = semantic(*two_groups(leaves_only=True))
     unique = semantic(*two_groups(leaves_only=True, rename=True))
-    assert ambiguous.features["unattributed"] > 0 and unique.features["unattributed"] == 0
+    # ambiguous: no value keeps its key; unique leaves keep part of it (the group level is still lost)
+    assert ambiguous.features["unattributed"] == 1.0
+    assert 0 < unique.features["unattributed"] < 0.6
     assert any("ambiguous" in e for e in ambiguous.errors)
     assert ambiguous.score < unique.score
+
+
+def two_tasks(head: list[list[str]] | None = None) -> Table:
+    """Task 1 over Acc/F1 and Task 2 over BLEU/ROUGE (unique leaves); `head`: header rows as written."""
+    rows = [["Ours", "1.1", "2.2", "3.3", "4.4"], ["Base", "5.5", "6.6", "7.7", "8.8"]]
+    if head is not None:
+        return Table.from_rows([*head, *rows], header_rows=1)
+    h = True
+    return Table([[Cell("Model", rowspan=2, header=h), Cell("Task 1", colspan=2, header=h),
+                   Cell("Task 2", colspan=2, header=h)],
+                  [Cell(t, header=h) for t in ("Acc", "F1", "BLEU", "ROUGE")],
+                  *([Cell(t) for t in row] for row in rows)])
+
+
+def test_a_lost_group_level_costs_attribution_by_the_share_of_values_under_it() -> None:
+    half = semantic(two_tasks(), two_tasks([["Model", "Task 1 Acc", "Task 1 F1", "BLEU", "ROUGE"]]))
+    both = semantic(two_tasks(), two_tasks([["Model", "Acc", "F1", "BLEU", "ROUGE"]]))
+    written_once = semantic(two_tasks(), two_tasks([["Model", "Task 1", "", "Task 2", ""],
+                                                     ["", "Acc", "F1", "BLEU", "ROUGE"]]))
+    assert written_once.features["unattributed"] == 0  # Markdown's group label over blank cells: a reader spreads it
+    assert 0 < half.features["unattributed"] < both.features["unattributed"]
+    assert both.score < half.score
+    assert any("'Task 2 / BLEU' read as 'BLEU': part of its header path is lost" in e for e in half.errors)
+
+
+def test_one_label_given_to_two_columns_the_table_tells_apart_attributes_neither() -> None:
+    h = True
+    gt = Table([[Cell("Model", rowspan=2, header=h), Cell("Clean", colspan=2, header=h),
+                 Cell("Noisy", colspan=2, header=h)],
+                [Cell(t, header=h) for t in ("Acc", "F1", "Acc", "F1")],
+                [Cell("Ours"), Cell("1.1"), Cell("2.2"), Cell("3.3"), Cell("4.4")],
+                [Cell("Base"), Cell("5.5"), Cell("6.6"), Cell("7.7"), Cell("8.8")]])
+    # the group labels garbled into a fragment both columns share: "lean Acc" twice
+    pred = flat(["Model", "lean Acc", "lean F1", "lean Acc", "lean F1"],
+                [["Ours", "1.1", "2.2", "3.3", "4.4"], ["Base", "5.5", "6.6", "7.7", "8.8"]])
+    result = semantic(gt, pred)
+    assert result.features["unattributed"] == 1.0
+    assert "column label 'lean Acc' given to two columns the table tells apart" in result.errors[0]
+    assert result.score < 6
 
 
 def test_params_are_validated_and_change_the_score() -> None:

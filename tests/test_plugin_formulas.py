@@ -83,3 +83,34 @@ def test_perfect_outputs_pass_floors_and_a_lost_formula_fails_against_the_baseli
                                       f"--baseline={tmp_path / 'base.json'}"))
     second.assert_outcomes(passed=cases.n_tables + 1, failed=1)
     assert any("mix/p002::f1[mine]" in ln and "not found" in ln for ln in second.stdout.lines)
+
+
+def test_shards_split_formula_pages_and_together_cover_every_formula(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    from tests.test_formula_items import copy_formula_pages
+
+    cases = copy_formula_pages(tmp_path / "fb")
+    seen = []
+    for shard in ("1/2", "2/2"):
+        result = pytester.runpytest(*args(cases, tmp_path / "c", "--parser=pypdf", "--collect-only", "-q",
+                                          f"--shard={shard}"))
+        seen.append([ln for ln in result.stdout.lines if ln.startswith("fb/")])
+    assert all(seen) and not set(seen[0]) & set(seen[1])
+    assert len(seen[0]) + len(seen[1]) == load_case_set(cases).n_formulas
+
+
+def test_the_case_set_fingerprint_covers_formulas(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from harness.shard import fingerprint
+    from tests.test_formula_items import copy_formula_pages
+
+    page = load_case_set(copy_formula_pages(tmp_path / "fb", pages=("004",))).pages[0]
+    changed = replace(page, formulas=[replace(page.formulas[0], latex="$changed$"), *page.formulas[1:]])
+    assert fingerprint([page]) != fingerprint([changed])
+    import hashlib
+
+    from parsers.fingerprint import sha256_file
+
+    bare = replace(page, formulas=[])  # a page without formulas keeps the digest it had before formulas
+    old = hashlib.sha256(json.dumps([bare.page_id, sha256_file(bare.pdf), []]).encode()).hexdigest()[:16]
+    assert fingerprint([bare]) == old != fingerprint([page])

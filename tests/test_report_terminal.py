@@ -82,3 +82,12 @@ def test_fits_in_100_columns_and_handles_no_results() -> None:
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 100
     assert "pymupdf4llm" in text and "vlm:gpt-x" in text
     assert "no results" in _text(leaderboard_group(leaderboard([])))
+
+
+def test_a_run_where_no_table_got_a_score_still_renders() -> None:
+    """Every page failed to parse (e.g. a model server down): no metric has a value, the
+    leaderboard still shows the parser with 0 found instead of crashing the session end."""
+    rs = [TableResult("vlm:x", "s", f"p{i}", 0, "simple", "parse_error", message="parse_error: refused")
+          for i in range(3)]
+    text = _text(leaderboard_group(leaderboard(rs)))
+    assert "vlm:x" in text and "0/3" in text

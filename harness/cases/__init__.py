@@ -11,6 +11,7 @@ Both keep ground truth as ordered blocks `{"type": "text"|"table"|"inline-formul
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -25,6 +26,20 @@ REPO_CASES = Path(__file__).resolve().parents[2] / "cases"
 DEFAULT_SET = "synth-v1"
 COMPLEXITIES = ("simple", "moderate", "complex")
 FORMULA_KINDS = ("inline", "display")  # what a formula item is marked and grouped by
+DIGITAL = "digital"  # the variant of a born-digital page (one with a text layer)
+VARIANTS = (DIGITAL, "scan", "photo")  # page variants: born-digital and `harness.generate.variants.VARIANTS`
+UNKNOWN_LANGUAGE = "unknown"  # a page whose ground truth names no language (pdf-parse-bench folders)
+
+
+def language_marker(code: str) -> str:
+    """'ru' -> 'lang_ru': the `-m` marker of a page's language (a prefix, so `el` or `hi` can
+    never clash with another marker; characters other than letters, digits and _ become _)."""
+    return "lang_" + re.sub(r"\W", "_", code.strip().lower())
+
+
+def variant_marker(name: str) -> str:
+    """'scan' -> 'scan': the `-m` marker of a page's variant (`digital` for born-digital pages)."""
+    return re.sub(r"\W", "_", name.strip().lower())
 
 
 @dataclass(frozen=True)
@@ -74,6 +89,14 @@ class Page:
     tables: list[GroundTruthTable]
     layout: dict = field(default_factory=dict)
     formulas: list[GroundTruthFormula] = field(default_factory=list)
+    variant: str = DIGITAL  # "digital", or the name of the degradation (`scan`, `photo`) it was made with
+
+    @property
+    def language(self) -> str:
+        """The page's language code as the generator recorded it (`layout.language`: "en" for
+        synth-v1, "ru", "zh", ...); "unknown" when the ground truth does not say."""
+        value = self.layout.get("language") if isinstance(self.layout, dict) else None
+        return value if isinstance(value, str) and value else UNKNOWN_LANGUAGE
 
     @property
     def n_items(self) -> int:
@@ -145,8 +168,20 @@ def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
                                        source=block.get("source", ""), stored_html=block.get("html")))
     layout = record.get("layout", {}) if isinstance(record, dict) else {}
     formulas = _formulas(record, blocks, gt_path)
-    return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, tables=tables, layout=layout,
-                formulas=formulas)
+    return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, tables=tables,
+                layout=layout if isinstance(layout, dict) else {}, formulas=formulas,
+                variant=_variant(record, gt_path))
+
+
+def _variant(record: object, gt_path: Path) -> str:
+    """'digital' for a page without a `variant` record, else the variant's `name` (`scan`, `photo`)."""
+    variant = record.get("variant") if isinstance(record, dict) else None
+    if variant is None:
+        return DIGITAL
+    name = variant.get("name") if isinstance(variant, dict) else None
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"{gt_path}: 'variant' must be an object with a 'name' (scan, photo, ...)")  # noqa: TRY004
+    return name.strip()
 
 
 def _formulas(record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:

@@ -13,8 +13,9 @@ so two spellings that typeset the same (`\\dfrac` vs `\\frac` in display, `\\lef
    `scipy.optimize.linear_sum_assignment`;
 4. score = F1 = 2 * matches / (GT glyphs + predicted glyphs), in [0, 1].
 
-A prediction that does not compile scores 0 (nothing rendered); a ground truth that does
-not compile gives None (no score). Tolerances are fixed, not fitted to any rating.
+Unicode math symbols (plain-text extractions: `ν ∈ ℝ`) are set as their LaTeX macros first
+(`unicode_latex`), so they typeset. A prediction that does not compile scores 0 (nothing
+rendered); a ground truth that does not compile gives None (no score). Tolerances are fixed, not fitted to any rating.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from harness.formulas.render import RENDER_CACHE, Glyph, RenderError, render_glyphs
+from harness.formulas.unicode_latex import unicode_to_latex
 
 DX, DY, EM = 0.1, 0.5, 10.0
 _NO = 1e6
@@ -60,11 +62,11 @@ def glyph_f1(gt: list[Glyph], pred: list[Glyph]) -> float:
 def cdm_like(gt: str, pred: str, cache_dir: Path | str | None = RENDER_CACHE) -> float | None:
     """Rendered glyph-match F1 of two formulas (LaTeX, any delimiters); None if the GT does not render."""
     try:
-        gt_glyphs = render_glyphs(gt, cache_dir)
+        gt_glyphs = render_glyphs(unicode_to_latex(gt), cache_dir)
     except RenderError:
         return None
     try:
-        pred_glyphs = render_glyphs(pred, cache_dir)
+        pred_glyphs = render_glyphs(unicode_to_latex(pred), cache_dir)
     except RenderError:
         return 0.0
     return glyph_f1(gt_glyphs, pred_glyphs)

@@ -14,7 +14,7 @@ from lxml import etree
 
 _ACCENT = {"^": "hat", "ˆ": "hat", "\u0302": "hat", "~": "tilde", "˜": "tilde", "\u0303": "tilde",
            "¯": "bar", "‾": "bar", "_": "bar", "\u0304": "bar", "\u0305": "bar", "→": "vec",
-           "⃗": "vec", "\u20d7": "vec", "˙": "dot", "\u0307": "dot", "¨": "ddot", "\u0308": "ddot"}
+           "\u20d7": "vec", "˙": "dot", "\u0307": "dot", "¨": "ddot", "\u0308": "ddot"}
 _SKIP = frozenset({"mspace", "mphantom", "none", "mprescripts", "maligngroup", "malignmark"})
 _ESCAPE = {"{": r"\{", "}": r"\}", "%": r"\%", "#": r"\#", "&": r"\&", "$": r"\$", "\\": r"\backslash "}
 

@@ -3,4 +3,5 @@
 - `thresholds`: `--min-score` floors, regression against baseline scores, number checks;
 - `baseline`: the baseline file (save, load, how many entries match a run);
 - `rules`: one case's verdict (pass / fail / known failure) from the above.
+- `aggregate`: the aggregate gate (paired statistics of a run against its baseline).
 """

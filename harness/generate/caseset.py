@@ -22,6 +22,8 @@ from harness.files import read_json
 from harness.generate import GENERATOR_VERSION
 from harness.generate.formula_page import build_formula_page
 from harness.generate.formula_pool import FormulaPool
+from harness.generate.languages import localize
+from harness.generate.layouts import sample_layout
 from harness.generate.page import Page, PageError, build_page, derive_seed
 from harness.generate.variants import DEFAULT_DPI, check_variant, page_variant_seed, variant_bytes, variant_summary
 
@@ -35,15 +37,19 @@ ATTEMPTS = 4  # a page that cannot be made clean is redrawn from a derived seed
 FORMULA_KINDS = {"inline-formula": "inline", "display-formula": "display"}  # block type -> kind
 
 
-def make_page(seed: int, index: int, pool: TablePool | FormulaPool | None = None) -> Page:
+def make_page(seed: int, index: int, pool: TablePool | FormulaPool | None = None, language: str | None = None) -> Page:
     """Page `index` of the set with seed `seed`; redrawn (deterministically) if it fails.
-    A `FormulaPool` makes it a formula page (same layout as the table page of that seed)."""
+    A `FormulaPool` makes it a formula page (same layout as the table page of that seed);
+    a `language` (from `--languages`) sets its language, tables and TeX engine."""
     last: Exception | None = None
     for attempt in range(ATTEMPTS):
         try:
             page_seed = derive_seed(seed, "page", index, attempt)
             if isinstance(pool, FormulaPool):
                 return build_formula_page(page_seed, pool, tables=pool.tables)
+            if language is not None:
+                layout = localize(sample_layout(page_seed), language, page_seed)
+                return build_page(page_seed, layout=layout, pool=pool)
             return build_page(page_seed, pool=pool)
         except PageError as exc:
             last = exc
@@ -80,9 +86,9 @@ def _set_pool(pool: TablePool | None) -> None:
     _POOL = pool
 
 
-def _job(args: tuple[int, int, str | None, int]) -> tuple[int, bytes, dict]:
-    seed, index, variant, dpi = args
-    page = make_page(seed, index, _POOL)
+def _job(args: tuple) -> tuple[int, bytes, dict]:
+    seed, index, variant, dpi, *language = args
+    page = make_page(seed, index, _POOL, *language)
     record = page_record(page, seed, index)
     if variant is None:
         return index, page.pdf, record
@@ -111,6 +117,7 @@ def write_caseset(
     pool: TablePool | FormulaPool | None = None,
     variant: str | None = None,
     dpi: int = DEFAULT_DPI,
+    languages: tuple[str, ...] | None = None,
 ) -> dict:
     """Generate `pages` pages into `out` (created; must not hold a case set) and the manifest.
 
@@ -121,6 +128,8 @@ def write_caseset(
         check_variant(variant, dpi)  # before any page is compiled
     out.mkdir(parents=True, exist_ok=True)
     tasks = [(seed, i, variant, dpi) for i in range(1, pages + 1)]
+    if languages:  # pages cycle through the languages: 12 pages, 6 languages -> 2 each
+        tasks = [(*t, languages[(t[1] - 1) % len(languages)]) for t in tasks]
     records: dict[int, dict] = {}
 
     def store(index: int, pdf: bytes, record: dict) -> None:
@@ -167,6 +176,9 @@ def build_manifest(folder: Path, seed: int | None, records: list[dict]) -> dict:
         "pdflatex_runs": sum(r.get("pdflatex_runs", 0) for r in records),
         "files": {p.name: _sha256(p) for p in files},
     }
+    engines = Counter(r["layout"]["engine"] for r in laid_out if r["layout"].get("engine"))
+    if engines:  # --languages sets: pages per TeX engine (default sets keep their manifest unchanged)
+        manifest["engines"] = dict(sorted(engines.items()))
     variants = variant_summary(records)
     if variants:
         manifest["variant"] = variants
@@ -221,6 +233,7 @@ def caseset_info(folder: Path | str) -> dict:
         "imported_from": manifest.get("imported_from"),
         "pool": manifest.get("pool"),
         "formulas": manifest.get("formulas"),
+        "engines": manifest.get("engines"),
         "variant": manifest.get("variant"),
         "variant_of": manifest.get("variant_of"),
         "bytes": size,

@@ -24,6 +24,14 @@ def run_generate(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
     check_output(args.out, args.pages)
+    languages = None
+    if getattr(args, "languages", None):
+        from harness.generate.languages import check_engines, parse_languages
+
+        languages = parse_languages(args.languages)
+        if getattr(args, "track", "tables") != "tables" or getattr(args, "pool", None):
+            raise ValueError("--languages makes its own tables in each language: use it without --pool and --track")
+        check_engines(languages)  # xelatex and the fonts, before any page
     console = Console(stderr=True)
     start = time.perf_counter()
     pool = None
@@ -56,7 +64,7 @@ def run_generate(args: argparse.Namespace) -> int:
 
         variant = getattr(args, "variant", None)
         manifest = write_caseset(Path(args.out), args.pages, args.seed, jobs=args.jobs, on_page=on_page, pool=pool,
-                                 variant=variant, dpi=getattr(args, "dpi", DEFAULT_DPI))
+                                 variant=variant, dpi=getattr(args, "dpi", DEFAULT_DPI), languages=languages)
     minutes = (time.perf_counter() - start) / 60
     pages = manifest["pages"]
     console.print(
@@ -77,6 +85,8 @@ def run_cases_info(args: argparse.Namespace) -> int:
         table.add_row(key, str(info[key]))
     if info.get("formulas"):
         table.add_row("formulas", str(info["formulas"]))
+    if info.get("engines"):  # --languages sets: pages per TeX engine
+        table.add_row("engines", str(info["engines"]))
     table.add_row("generator", f"{info['generator'].get('name')} v{info['generator'].get('version')}")
     for key, counts in info["layouts"].items():
         if counts:

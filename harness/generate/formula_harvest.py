@@ -158,18 +158,10 @@ def write_formula_pool(formulas: list[Formula], out: Path | str) -> None:
 
 def run_formula_harvest(args) -> int:
     """`tablebench harvest SRC --formulas --out pool.jsonl`: harvest, write, print counts by reason."""
-    from rich.console import Console
-    from rich.table import Table as RichTable
+    from harness.generate.harvest import print_harvest
 
     report = harvest_formulas(Path(args.src))
     write_formula_pool(report.kept, args.out)
-    table = RichTable(title=f"harvest --formulas {args.src}: {report.files} .tex files -> {args.out}")
-    table.add_column("outcome")
-    table.add_column("formulas", justify="right")
-    for reason, n in report.counts().items():
-        table.add_row(reason if reason.startswith("kept") else f"rejected: {reason}", str(n))
-    Console().print(table)
-    if getattr(args, "verbose", False):
-        for r in report.rejected:
-            print(f"{r.source}: {r.reason}: {r.detail}")
+    print_harvest(report, f"harvest --formulas {args.src}: {report.files} .tex files -> {args.out}", "formulas",
+                  verbose=getattr(args, "verbose", False))
     return 0

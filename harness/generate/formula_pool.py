@@ -28,7 +28,7 @@ import numpy as np
 from harness.files import write_atomic
 from harness.generate.latex_runner import LatexError, run_pdflatex
 from harness.generate.layouts import PageLayout
-from harness.generate.pool import Rejected, unsafe_reasons
+from harness.generate.pool import Rejected, read_pool_lines, unsafe_reasons
 
 KINDS = ("inline", "display")
 REFERENCE = PageLayout()  # where pool formulas are compiled for vetting
@@ -207,27 +207,7 @@ def vet_formulas(candidates: list[tuple[str, str | None, str]]) -> tuple[list[Fo
 
 def read_jsonl(path: Path | str) -> list[tuple[str, str | None, str]]:
     """(latex, kind or None, source) per line of a formula pool file; one-line errors."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"formula pool file {path} not found")
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{n}: invalid JSON ({exc.msg})") from None
-        if not isinstance(entry, dict) or not isinstance(entry.get("latex"), str) or not entry["latex"].strip():
-            raise ValueError(f'{path}:{n}: expected an object with a non-empty "latex" string')
-        kind = entry.get("kind")
-        if kind is not None and kind not in KINDS:
-            raise ValueError(f"{path}:{n}: kind {kind!r} is not one of {', '.join(KINDS)}")
-        source = entry.get("source")
-        out.append((entry["latex"], kind, str(source) if source else f"{path.name}:{n}"))
-    if not out:
-        raise ValueError(f"{path}: no formulas in the pool file")
-    return out
+    return read_pool_lines(path, "kind", KINDS, what="formula pool file", items="formulas")
 
 
 class FormulaPool:

@@ -190,18 +190,25 @@ def write_pool(tables: list[PoolTable], out: Path | str) -> None:
 
 def run_harvest(args) -> int:
     """`tablebench harvest SRC --out pool.jsonl`: harvest, write, print counts by reason."""
+    report = harvest(Path(args.src))
+    write_pool(report.kept, args.out)
+    print_harvest(report, f"harvest {args.src}: {report.files} .tex files -> {args.out}", "tables",
+                  verbose=getattr(args, "verbose", False))
+    return 0
+
+
+def print_harvest(report, title: str, items: str, verbose: bool = False) -> None:
+    """Counts by outcome as a rich table (kept first, then each refusal reason); with `verbose`
+    one line per refused item. Shared by the table and the formula harvest."""
     from rich.console import Console
     from rich.table import Table as RichTable
 
-    report = harvest(Path(args.src))
-    write_pool(report.kept, args.out)
-    table = RichTable(title=f"harvest {args.src}: {report.files} .tex files -> {args.out}")
+    table = RichTable(title=title)
     table.add_column("outcome")
-    table.add_column("tables", justify="right")
+    table.add_column(items, justify="right")
     for reason, n in report.counts().items():
-        table.add_row(reason if reason == "kept" else f"rejected: {reason}", str(n))
+        table.add_row(reason if reason.startswith("kept") else f"rejected: {reason}", str(n))
     Console().print(table)
-    if getattr(args, "verbose", False):
+    if verbose:
         for r in report.rejected:
             print(f"{r.source}: {r.reason}: {r.detail}")
-    return 0

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 PDFLATEX = "pdflatex"
+ENGINES = ("pdflatex", "xelatex")  # xelatex: `generate --languages` pages in CJK, Arabic, Devanagari
 FLAGS = ("-no-shell-escape", "-interaction=nonstopmode", "-halt-on-error", "-file-line-error")
 
 
@@ -51,16 +52,29 @@ class LatexResult:
         return self.log.pages
 
 
-def have_pdflatex() -> bool:
-    return shutil.which(PDFLATEX) is not None
+def have_pdflatex(engine: str = PDFLATEX) -> bool:
+    return shutil.which(engine) is not None
 
 
 _ERROR = re.compile(r"^(?:! (.+)|\S+?:(\d+): (.+))$", re.M)
 _CONTEXT = re.compile(r"^l\.\d+ (.*)$", re.M)
 _OVERFULL = re.compile(r"^Overfull \\[hv]box \(([\d.]+)pt too (?:wide|high)\)", re.M)
 _UNDERFULL = re.compile(r"^Underfull \\[hv]box", re.M)
-_PAGES = re.compile(r"^Output written on .*?\((\d+) pages?,", re.M | re.S)
+_PAGES = re.compile(r"^Output written on .*?\((\d+) pages?[,)]", re.M | re.S)  # xelatex: "(4 pages)."
 _NO_PAGES = re.compile(r"^No pages of output\.", re.M)
+# a glyph the font lacks (\tracinglostchars) or a character inputenc cannot map (pdflatex)
+_MISSING = re.compile(r"^(?:! )?(Missing character: There is no .+?|(?:LaTeX|Package inputenc) Error: Unicode character .+?)"
+                      r"(?: not set up for use with LaTeX)?\.?$", re.M)
+
+
+def missing_glyphs(log_text: str) -> list[str]:
+    """The log's missing-character reports: a page with any shows boxes or gaps, not text."""
+    return [m.group(1).strip() for m in _MISSING.finditer(log_text)]
+
+
+def is_missing_glyph(message: str) -> bool:
+    """Whether an error message (a `LatexError`'s one line) is a missing-character report."""
+    return "Missing character: There is no" in message or re.search(r"Unicode character .+? \(U\+[0-9A-F]+\)", message) is not None
 
 
 def parse_log(text: str, tag: str = "TB") -> LatexLog:
@@ -117,16 +131,19 @@ def _read_log(path: Path) -> str:
         return handle.read().decode("utf-8", errors="replace")
 
 
-def run_pdflatex(source: str, *, timeout: float = 60.0, check: bool = True) -> LatexResult:
-    """Compile `source` once; with `check`, raise `LatexError` (one line) when it fails."""
-    if not have_pdflatex():
-        raise OSError("pdflatex not found: install TeX Live (see README)")
+def run_pdflatex(source: str, *, timeout: float = 60.0, check: bool = True, engine: str = PDFLATEX) -> LatexResult:
+    """Compile `source` once with `engine` (pdflatex or xelatex, same sandbox for both);
+    with `check`, raise `LatexError` (one line) when it fails."""
+    if engine not in ENGINES:
+        raise ValueError(f"unknown TeX engine {engine!r}: expected one of {', '.join(ENGINES)}")
+    if not have_pdflatex(engine):
+        raise OSError(f"{engine} not found: install TeX Live (see README)")
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="tb-tex-") as tmp:
         tex = Path(tmp, "page.tex")
         tex.write_text(source, encoding="utf-8")
         proc = subprocess.Popen(
-            [PDFLATEX, *FLAGS, "page.tex"],
+            [engine, *FLAGS, "page.tex"],
             cwd=tmp,
             env=_env(),
             stdin=subprocess.DEVNULL,
@@ -140,7 +157,7 @@ def run_pdflatex(source: str, *, timeout: float = 60.0, check: bool = True) -> L
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-            raise LatexError(f"pdflatex timed out after {timeout:g} s") from None
+            raise LatexError(f"{engine} timed out after {timeout:g} s") from None
         log_text = _read_log(Path(tmp, "page.log"))
         pdf_path = Path(tmp, "page.pdf")
         pdf = pdf_path.read_bytes() if pdf_path.exists() else None
@@ -153,5 +170,5 @@ def run_pdflatex(source: str, *, timeout: float = 60.0, check: bool = True) -> L
             first = "no PDF produced (no pages of output)"
         else:
             first = f"exited with status {proc.returncode}"
-        raise LatexError(f"pdflatex failed: {first}")
+        raise LatexError(f"{engine} failed: {first}")
     return result

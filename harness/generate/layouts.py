@@ -48,10 +48,13 @@ class PageLayout:
     columns: int = 1
     columnsep_mm: float = 8.0
     language: str = "en"
+    engine: str = ""  # "" = pdflatex with the default setup; set by `generate --languages`
 
     def to_dict(self) -> dict:
         d = asdict(self)
         d["margins_mm"] = list(self.margins_mm)
+        if not self.engine:
+            del d["engine"]  # default pages keep their ground truth byte-identical
         return d
 
     @classmethod
@@ -72,7 +75,12 @@ class PageLayout:
 
     def preamble(self) -> str:
         """Documentclass to `\\begin{document}`-ready preamble (packages the tables need too)."""
-        if self.docclass not in DOCCLASSES or self.font not in FONTS or self.language not in LANGUAGES:
+        extra = ""
+        if self.engine:  # --languages pages: engine, fonts and babel per language
+            from harness.generate.languages import preamble_lines
+
+            setup, extra = preamble_lines(self)
+        elif self.docclass not in DOCCLASSES or self.font not in FONTS or self.language not in LANGUAGES:
             raise ValueError(f"unknown layout: {self.docclass}/{self.font}/{self.language}")
         koma = self.docclass.startswith("scr")
         opts = [f"{self.fontsize}pt", "a4paper" if self.paper == "a4" else "letterpaper"]
@@ -83,18 +91,17 @@ class PageLayout:
         if koma:
             opts.append("parskip=false")
         t, r, b, l = self.margins_mm
-        lang = LANGUAGES[self.language]
-        babel = (
-            r"\usepackage[english]{babel}"
-            if self.language == "en"
-            else "\\usepackage{babel}\n" + f"\\babelprovide[import,main,hyphenrules=english]{{{lang}}}"
-        )
+        if not self.engine:
+            lang = LANGUAGES[self.language]
+            babel = (
+                r"\usepackage[english]{babel}"
+                if self.language == "en"
+                else "\\usepackage{babel}\n" + f"\\babelprovide[import,main,hyphenrules=english]{{{lang}}}"
+            )
+            setup = [r"\usepackage[T1]{fontenc}", r"\usepackage[utf8]{inputenc}", FONTS[self.font], babel]
         lines = [
             f"\\documentclass[{','.join(opts)}]{{{self.docclass}}}",
-            r"\usepackage[T1]{fontenc}",
-            r"\usepackage[utf8]{inputenc}",
-            FONTS[self.font],
-            babel,
+            *setup,
             f"\\usepackage[top={t}mm,right={r}mm,bottom={b}mm,left={l}mm,columnsep={self.columnsep_mm}mm]{{geometry}}",
             r"\usepackage{setspace}",
             r"\usepackage{amsmath,amssymb}",
@@ -106,6 +113,7 @@ class PageLayout:
             r"\setlength{\emergencystretch}{3em}",
             r"\raggedbottom",
             r"\pagestyle{plain}",
+            extra,
         ]
         return "\n".join(line for line in lines if line) + "\n"
 

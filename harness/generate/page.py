@@ -20,11 +20,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from harness.generate.latex_runner import LatexResult, run_pdflatex
+from harness.generate.latex_runner import LatexError, LatexResult, is_missing_glyph, missing_glyphs, run_pdflatex
 from harness.generate.layouts import PAPERS, PageLayout, sample_layout
 from harness.generate.safety import check_latex
 from harness.generate.tables import COMPLEXITIES, GeneratedTable, generate_table
+from harness.generate.tables_i18n import generate_i18n_table
 from harness.generate.text import TextSource, escape_latex
+from harness.generate.vocab_i18n import VOCAB
 
 if TYPE_CHECKING:
     from harness.generate.pool import TablePool
@@ -56,6 +58,16 @@ MACROS = r"""
     \fi
   \fi}
 """.replace("@MAXW@", str(MAX_SCALE_DOWN)).replace("@MAXH@", str(MAX_HEIGHT))
+# --languages pages: a second `\pdfsavepos` after the table, because right-to-left lines are
+# reversed (TeX--XeT) and the mark's `\write` then reads that one, the table's left edge,
+# instead of the previous table's; the `\hbox{}` keeps the last `\hfil` from being dropped
+# at `\par`, so tables are centred. `\tbltr` (`\beginL..\endL` in right-to-left documents)
+# keeps xdvipdfmx's scaling specials in order: reversed, they lose all that follows.
+MACROS_I18N = "\\providecommand\\tbltr[1]{#1}" + MACROS.replace(
+    r"\usebox\tbfin\hfil\par}", r"\usebox\tbfin\pdfsavepos\hfil\hbox{}\par}"
+).replace(r"\sbox\tbfin{\adjustbox{max width=\columnwidth}{\usebox\tbnat}}",
+          r"\sbox\tbfin{\tbltr{\adjustbox{max width=\columnwidth}{\usebox\tbnat}}}")
+assert MACROS_I18N.count("tbltr") == 2 and r"\pdfsavepos\hfil\hbox{}\par" in MACROS_I18N
 
 
 Planner = Callable[[int, PageLayout, TextSource], list["Block"]]  # (seed, layout, text) -> blocks
@@ -140,7 +152,9 @@ def plan_blocks(seed: int, layout: PageLayout, text: TextSource, pool: TablePool
         blocks.append(Block("text", para))
         used += sum(len(s) for s in para) / cpl + 1
         table = None
-        if pool is not None:
+        if layout.engine and layout.language in VOCAB:  # --languages: a table in the page's language
+            table = generate_i18n_table(derive_seed(seed, "table", j), complexity, layout.language, max_cols=max_cols)
+        elif pool is not None:
             table = pool.draw(derive_seed(seed, "pool", j), complexity, layout, used_pool)
             if table is not None:
                 used_pool.add(table.latex)
@@ -160,7 +174,7 @@ def plan_blocks(seed: int, layout: PageLayout, text: TextSource, pool: TablePool
 
 def document(layout: PageLayout, blocks: list[Block], macros: str = "") -> str:
     body = "".join(b.latex(f"b{i}") for i, b in enumerate(blocks))
-    return layout.preamble() + MACROS + macros + "\\begin{document}\n" + body + "\\end{document}\n"
+    return layout.preamble() + (MACROS_I18N if layout.engine else MACROS) + macros + "\\begin{document}\n" + body + "\\end{document}\n"
 
 
 # -- reading the markers --------------------------------------------------------------------
@@ -236,7 +250,15 @@ def cut_to_page(blocks: list[Block], marks: Marks) -> tuple[list[Block], bool]:
 
 def _compile(layout: PageLayout, blocks: list[Block], macros: str = "") -> tuple[LatexResult, Marks, str]:
     src = document(layout, blocks, macros)
-    res = run_pdflatex(src)
+    try:
+        res = run_pdflatex(src, engine=layout.engine or "pdflatex")
+    except LatexError as exc:  # a glyph the font lacks: refuse the page (it is redrawn), never print boxes
+        if is_missing_glyph(str(exc)):
+            raise PageError(f"missing glyph: {exc}") from None
+        raise
+    lost = missing_glyphs(res.log_text)
+    if lost:
+        raise PageError(f"missing glyph: {lost[0]}")
     return res, read_marks(res), src
 
 

@@ -179,9 +179,16 @@ def vet_tables(
 
 def read_jsonl(path: Path | str) -> list[tuple[str, str | None, str]]:
     """(latex, complexity, source) per line of a pool file; a one-line error for a bad line."""
+    return read_pool_lines(path, "complexity", COMPLEXITIES, what="pool file", items="tables")
+
+
+def read_pool_lines(path: Path | str, label: str, allowed: tuple[str, ...], *, what: str,
+                    items: str) -> list[tuple[str, str | None, str]]:
+    """(latex, optional `label` value, source) per line of a JSONL pool (tables or formulas);
+    one-line errors naming the file and line."""
     path = Path(path)
     if not path.is_file():
-        raise ValueError(f"pool file {path} not found")
+        raise ValueError(f"{what} {path} not found")
     out = []
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -192,13 +199,13 @@ def read_jsonl(path: Path | str) -> list[tuple[str, str | None, str]]:
             raise ValueError(f"{path}:{n}: invalid JSON ({exc.msg})") from None
         if not isinstance(entry, dict) or not isinstance(entry.get("latex"), str) or not entry["latex"].strip():
             raise ValueError(f'{path}:{n}: expected an object with a non-empty "latex" string')
-        complexity = entry.get("complexity")
-        if complexity is not None and complexity not in COMPLEXITIES:
-            raise ValueError(f"{path}:{n}: complexity {complexity!r} is not one of {', '.join(COMPLEXITIES)}")
+        value = entry.get(label)
+        if value is not None and value not in allowed:
+            raise ValueError(f"{path}:{n}: {label} {value!r} is not one of {', '.join(allowed)}")
         source = entry.get("source")
-        out.append((entry["latex"], complexity, str(source) if source else f"{path.name}:{n}"))
+        out.append((entry["latex"], value, str(source) if source else f"{path.name}:{n}"))
     if not out:
-        raise ValueError(f"{path}: no tables in the pool file")
+        raise ValueError(f"{path}: no {items} in the {what}")
     return out
 
 

@@ -14,11 +14,17 @@ counted as a reader counts mistakes, by cause, not by the cells a cause touches:
 - `attached`: rows or columns whose values stand under a label that names another ground-truth
   row or column better, one per displacement (labels shifted by one column over five columns
   are one mistake; two swapped labels are two);
-- `unattributed`: the share of values that can no longer be attributed: their predicted row or
-  column label is missing where the ground truth has one, garbled so that it names its own
-  less than half, or names two or more ground-truth rows or columns equally well ("M3FD" where
-  the ground truth has "Visible / M3FD" and "Infrared / M3FD"). Losing a level that leaves
-  every label unique is only a `headers` cause;
+- `unattributed`: the share of the ground truth's values whose key (row path, column path) a
+  reader of the prediction can no longer recover, each value by how much of its key is lost
+  (`_key_loss`). All of it where the predicted label is missing, garbled so that it names its
+  own less than half, names two or more ground-truth rows/columns equally well ("M3FD" where
+  the ground truth has "Visible / M3FD" and "Infrared / M3FD"), is given to two rows/columns
+  the ground truth tells apart, or names another one (the values above, attached elsewhere);
+  otherwise the share of the path's levels no longer found in the predicted path (a group
+  label lost or garbled over some columns takes part of the key of every value under them,
+  less than where the leaves become ambiguous). One structural mistake is one cause whose
+  weight grows with the values it affects, not one cause per cell and not one regardless of
+  extent;
 - `share`: -log of the soft F1 over all facts (cells and column header paths; a path counts
   as right when its words are, so a lost level is not a wrong fact in every column), so a
   table mostly wrong is scored as such whatever its count of causes.
@@ -110,22 +116,28 @@ def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
 
     # lost and invented rows and columns: one each
     dead = _lost_lines(g, p, ri, rj, ci, cj, pair_value, rows[0], causes)
-    # a row label only attributes the row's other values: none (one column of labels) or a row
-    # already counted as replaced by another leaves nothing to attribute
-    rows[2][[i in dead or cg <= g.stub_cols for i in ri.tolist()]] = False
     if blank > 0:
         causes.append(Cause("lines", float(blank), f"{blank} blank row{'s' if blank > 1 else ''} or column"
                                                    f"{'s' if blank > 1 else ''} not in the table"))
-    # values under labels that name other rows/columns, and labels that name several
-    causes += _attached(g.row_shown, p.row_shown, row_key, ri, rj, rows[1], "row", dead)
-    causes += _attached(g.col_shown, p.col_shown, col_key, ci, cj, cols[1], "column", set())
-    row_loss = _key_loss(g.row_levels or [], g.row_keys, p.row_keys, p.row_keys, ri, rj, rows[2])
+    # one label given to rows/columns the ground truth tells apart: their values are not attached
+    # to a wrong label, they cannot be attributed at all (below)
+    row_twins, col_twins = _collides(g.row_keys, p.row_keys, ri, rj), _collides(g.col_keys, p.col_keys, ci, cj)
+    # values under labels that name other rows/columns
+    attached = _attached(g.row_shown, p.row_shown, row_key, ri, rj, rows[1] & ~row_twins, "row", dead) + \
+        _attached(g.col_shown, p.col_shown, col_key, ci, cj, cols[1] & ~col_twins, "column", set())
+    causes += attached
+    # values whose row or column key a reader can no longer recover (or recovers as another's),
+    # by the share of values affected
+    row_loss = _key_loss(g.row_levels or [], g.row_keys, p.row_keys, p.row_keys, ri, rj, rows[2] | rows[1] | row_twins)
+    # a row label only attributes the row's other values: none (one column of labels) or a row
+    # already counted as replaced by another leaves nothing to attribute
     row_loss[[i in dead or cg <= g.stub_cols for i in ri.tolist()]] = 0.0
     col_loss = _key_loss(g.col_levels or [], g.col_keys, p.col_keys, [f"{p.title} {k}" for k in p.col_keys],
-                         ci, cj, cols[2])
-    share = _unattributed_share(g, ri, ci, row_loss, col_loss, dead)
+                         ci, cj, cols[2] | cols[1] | col_twins)
+    share = _unattributed_share(g, ri, ci, row_loss, col_loss)
     if share > 0:
-        causes += _unattributed(g, p, ri, rj, ci, cj, row_loss, col_loss, row_key, col_key, share)
+        causes += _unattributed(g, p, ri, rj, ci, cj, row_loss, col_loss, row_key, col_key, share,
+                                rows[1] & ~row_twins, cols[1] & ~col_twins, attached)
     # header text: grouped by the words that differ
     head_agree, head_causes = _headers(g, p, ci, cj, cols[1])
     causes += head_causes
@@ -236,27 +248,36 @@ def _attached(g_shown: list[str], p_shown: list[str], key: np.ndarray, gi: np.nd
     return out
 
 
-def _key_loss(g_levels: list[tuple[str, ...]], g_keys: list[str], p_keys: list[str], p_paths: list[str],
-              gi: np.ndarray, pj: np.ndarray, lost: np.ndarray) -> np.ndarray:
-    """Per aligned pair: how much of the ground truth's key (row or column path, every level) a
-    reader of the prediction can no longer recover, in [0, 1]. All of it when the label is
-    missing, garbled or names several ground-truth keys alike (`lost`, see `_attribution`), or
-    when the prediction gives one label to two rows/columns the ground truth tells apart ("M3FD"
-    twice once the group level is lost: a reader cannot tell them apart either). Otherwise the
-    worst-found level of the key (`_level_found`): a value is attributed when its whole path
-    is, so a group label lost or garbled over a column takes it from every value under it."""
-    out = np.zeros(len(gi))
+def _collides(g_keys: list[str], p_keys: list[str], gi: np.ndarray, pj: np.ndarray) -> np.ndarray:
+    """Per aligned pair: its predicted label is also the label of a row/column aligned with a
+    ground-truth row/column labelled differently ("M3FD" twice where the ground truth has
+    "Visible / M3FD" and "Infrared / M3FD"): a reader cannot tell the two apart."""
     owner: dict[str, set[str]] = {}
     for i, j in zip(gi.tolist(), pj.tolist()):
-        if p_keys[j]:
+        if p_keys[j] and g_keys[i]:
             owner.setdefault(p_keys[j], set()).add(g_keys[i])
+    return np.asarray([bool(g_keys[i]) and len(owner.get(p_keys[j], ())) > 1 for i, j in zip(gi.tolist(), pj.tolist())],
+                      dtype=bool)
+
+
+def _key_loss(g_levels: list[tuple[str, ...]], g_keys: list[str], p_keys: list[str], p_paths: list[str],
+              gi: np.ndarray, pj: np.ndarray, lost: np.ndarray) -> np.ndarray:
+    """Per aligned pair: how much of the ground truth's key (row or column path) a reader of the
+    prediction can no longer recover, in [0, 1]. All of it when the label is missing, garbled,
+    names several ground-truth keys alike, is given to two rows/columns the ground truth tells
+    apart, or names another row/column better (`lost`, see `_attribution` and `_collides`: a
+    value attached to another's label is not attributed to its own). Otherwise the share of
+    the key's levels a reader no longer finds in the predicted path (`_level_found`): a group
+    label lost or garbled over a column takes its part of the key from every value under it,
+    even where the leaves stay unique (then less than when they become ambiguous)."""
+    out = np.zeros(len(gi))
     for x, (i, j) in enumerate(zip(gi.tolist(), pj.tolist())):
         if not g_keys[i]:
             continue
-        if lost[x] or len(owner.get(p_keys[j], ())) > 1:
+        if lost[x]:
             out[x] = 1.0
-        elif i < len(g_levels):
-            out[x] = max((1.0 - _level_found(lv, p_paths[j]) for lv in g_levels[i]), default=0.0)
+        elif i < len(g_levels) and g_keys[i] != p_keys[j]:
+            out[x] = float(np.mean([1.0 - _level_found(lv, p_paths[j]) for lv in g_levels[i]] or [0.0]))
     return out
 
 
@@ -270,11 +291,10 @@ def _level_found(level: str, path: str) -> float:
     return min(1.0, LCSseq.similarity(a, b) / len(a) / RECOGNISED)
 
 
-def _unattributed_share(g: View, ri: np.ndarray, ci: np.ndarray, row_loss: np.ndarray, col_loss: np.ndarray,
-                        dead: set[int]) -> float:
-    """The share of the ground truth's values (cells right of the stub columns; all cells when
-    there are none) whose key a reader cannot recover: a value needs both its row's and its
-    column's key. Rows counted as replaced by another are counted as values, not here."""
+def _unattributed_share(g: View, ri: np.ndarray, ci: np.ndarray, row_loss: np.ndarray, col_loss: np.ndarray) -> float:
+    """The share of the ground truth's values (cells right of the stub columns in rows that hold
+    any; all cells when there are none) whose key a reader cannot recover, each by how much of
+    it is lost: a value needs both its row's and its column's key."""
     rg, cg = len(g.body), len(g.col_keys)
     if not rg or not cg:
         return 0.0
@@ -282,16 +302,26 @@ def _unattributed_share(g: View, ri: np.ndarray, ci: np.ndarray, row_loss: np.nd
     c = np.zeros(cg)
     r[ri] = row_loss
     c[ci] = col_loss
-    r[list(dead)] = 0.0
-    by_row = (np.arange(cg) >= g.stub_cols) if cg > g.stub_cols else np.ones(cg, dtype=bool)
-    lost = 1.0 - (1.0 - r[:, None] * by_row[None, :]) * (1.0 - c)[None, :]
+    lost = 1.0 - (1.0 - r)[:, None] * (1.0 - c)[None, :]
+    if cg > g.stub_cols:
+        # rows holding no value (a section row, a row of labels only) have nothing to attribute
+        holding = [i for i, row in enumerate(g.body) if any(t != NULL for t in row[g.stub_cols:])]
+        lost = lost[holding, g.stub_cols:] if holding else lost[:, g.stub_cols:]
     return float(lost.mean())
 
 
 def _unattributed(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray, cj: np.ndarray,
                   row_loss: np.ndarray, col_loss: np.ndarray, row_key: np.ndarray, col_key: np.ndarray,
-                  share: float) -> list[Cause]:
-    """One cause for all values that cannot be (fully) attributed, named by the label that loses most."""
+                  share: float, row_attached: np.ndarray, col_attached: np.ndarray,
+                  attached: list[Cause]) -> list[Cause]:
+    """One cause for all values that cannot be (fully) attributed, named by the label that loses
+    most among those not attached to another's label (when there is none, by the first
+    attachment: the same words, listed once)."""
+    col_loss = np.where(col_attached, 0.0, col_loss)
+    row_loss = np.where(row_attached, 0.0, row_loss)
+    if not col_loss.any() and not row_loss.any():
+        text = attached[0].text if attached else "values stand under the labels of other rows/columns"
+        return [Cause("unattributed", share, text)]
     if col_loss.max(initial=0) >= row_loss.max(initial=0):
         y = int(np.argmax(col_loss))
         c, d, keys, shown, key, label, kind, worst = int(ci[y]), int(cj[y]), g.col_keys, g.col_shown, col_key, \
@@ -310,13 +340,11 @@ def _unattributed(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarr
     if worst < 1.0:
         return [Cause("unattributed", share, f"{kind} '{shown[c]}' read as '{label}': part of its header path "
                                              f"is lost, its values cannot be fully attributed{more}{pct}")]
+    own = p.col_keys if kind == "column" else p.row_keys
+    if key[c, d] >= 0.5 and not alike and own.count(own[d]) > 1:
+        return [Cause("unattributed", share, f"{kind} label '{label}' given to two {kind}s the table tells apart: "
+                                             f"their values cannot be attributed{more}{pct}")]
     if key[c, d] < 0.5 or not alike:
-        twin = [k for k in range(len(p.col_keys if kind == "column" else p.row_keys)) if k != d and
-                (p.col_keys if kind == "column" else p.row_keys)[k] == (p.col_keys if kind == "column" else
-                                                                         p.row_keys)[d]]
-        if twin and key[c, d] >= 0.5:
-            return [Cause("unattributed", share, f"{kind} label '{label}' given to two {kind}s the table tells "
-                                                 f"apart: their values cannot be attributed{more}{pct}")]
         return [Cause("unattributed", share, f"{kind} '{shown[c]}' read as '{label}': its values cannot be "
                                              f"attributed{more}{pct}")]
     names = " or ".join(f"'{shown[k]}'" for k in [c, *alike[:2]])

@@ -2,7 +2,9 @@
 
 The score is `10 * exp(-w . features)` with `w >= 0` (`semantic.combine`). Given rated pairs,
 `fit` chooses `w` by least squares against the mean human rating (bounded to w >= 0, so every
-error keeps costing; a tiny ridge keeps unused features at 0), for each `key_weight` of
+error keeps costing; a tiny ridge keeps unused features at 0; each ground-truth table weighs
+alike, however many of its extractions were rated, as each weighs alike when held out in
+cross-validation), for each `key_weight` of
 `KEY_WEIGHTS`, and keeps the `key_weight` with the smallest squared error. Least squares
 rather than correlation, because a leaderboard reader reads the number, not only the order:
 the score should use the scale as the raters do. Each pair may be read several ways (header
@@ -45,7 +47,7 @@ def table_weights(groups: Sequence[str] | None, n: int) -> np.ndarray:
     without groups."""
     if groups is None:
         return np.ones(n)
-    names, index, counts = np.unique(np.asarray(groups, dtype=object), return_inverse=True, return_counts=True)
+    _, index, counts = np.unique(np.asarray(groups, dtype=object), return_inverse=True, return_counts=True)
     w = 1.0 / counts[index]
     return w * n / w.sum()
 

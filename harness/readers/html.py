@@ -16,6 +16,7 @@ from lxml import etree
 
 from harness.readers.latex_math import math_to_unicode
 from harness.readers.scripts import to_subscript, to_superscript
+from harness.readers.textnorm import cell_text_form
 from harness.table import Cell, NoTableError, Table, TableLike
 
 _TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>", re.IGNORECASE)
@@ -138,7 +139,7 @@ def _read_row(elements: list[etree._Element], in_head: bool, collapse: bool) -> 
         text = _text(el)
         text = " ".join(text.split()) if collapse else text
         raw = etree.tostring(el, encoding="unicode", with_tail=False)
-        cells.append(Cell(text=text, rowspan=_span(el.get("rowspan")), colspan=_span(el.get("colspan")),
+        cells.append(Cell(text=cell_text_form(text), rowspan=_span(el.get("rowspan")), colspan=_span(el.get("colspan")),
                           header=in_head or tag == "th", raw=raw))
     return cells
 

@@ -39,6 +39,7 @@ from harness.readers.latex_math import (
     tokenize,
 )
 from harness.readers.latex_macros import Definition, Expander, MacroExpansionError, find_definitions, strip_definitions
+from harness.readers.textnorm import cell_text_form
 from harness.table import Cell, NoTableError, Table
 
 # Rules and spacing that sit between rows: dropped; the first group also ends the header.
@@ -381,7 +382,7 @@ def _read_cell(text: str, toks: list[Token], a: int, b: int, math: bool,
         rendered, colspan, rowspan = _cell_content(etoks, 0, len(etoks), math)
     else:
         rendered, colspan, rowspan = _cell_content(toks, a, b, math)
-    return Cell(text=rendered, raw=raw), colspan, rowspan
+    return Cell(text=cell_text_form(rendered), raw=raw), colspan, rowspan
 
 
 def _expanded(text: str, toks: list[Token], a: int, b: int, macros: _Macros) -> str | None:

@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 
 from harness.readers.scripts import to_subscript, to_superscript
+from harness.readers.textnorm import cell_text_form
 from harness.table import Cell, NoTableError, Table
 
 _PIPE_OR_ESCAPE = re.compile(r"\\.|\|", re.DOTALL)
@@ -89,7 +90,7 @@ def _block_table(block: list[_Line]) -> Table | None:
         rows = rows[:1] + rows[2:]
     elif len(rows) < 2:
         return None
-    out = [[Cell(cell_text(raw), header=has_separator and r == 0, raw=raw.strip()) for raw in row]
+    out = [[Cell(cell_text_form(cell_text(raw)), header=has_separator and r == 0, raw=raw.strip()) for raw in row]
            for r, row in enumerate(rows)]
     if not any(cell.text for row in out for cell in row):
         return None

@@ -15,6 +15,7 @@ from collections import Counter
 
 import numpy as np
 
+from harness.readers.textnorm import cell_text_form
 from harness.table import Cell, NoTableError, Table
 
 _TOKEN = re.compile(r"\S+(?: \S+)*")  # text runs separated by 2+ spaces (single spaces stay inside)
@@ -84,7 +85,7 @@ def read_delimited(text: str, delimiter: str | None = None) -> list[Table]:
             group.pop()
         if len(group) < 2:
             continue
-        rows = [[Cell(field.strip(), raw=field) for field in fields] for _, _, fields in group]
+        rows = [[Cell(cell_text_form(field.strip()), raw=field) for field in fields] for _, _, fields in group]
         start, first = lines[group[0][0]]
         end, last = lines[group[-1][1]]
         span = (start + len(first) - len(first.lstrip()), end + len(last.rstrip()))
@@ -247,12 +248,12 @@ def _grid(lines: list[list[tuple[int, int, str]]]) -> list[list[Cell]] | None:
         for (_, _, text), (c0, c1) in zip(runs, touched):
             if row and c0 < used:  # same column(s) as the previous run: one cell
                 prev = row[-1]
-                prev.text = f"{prev.text} {text}"
+                prev.text = f"{prev.text} {cell_text_form(text)}"
                 prev.colspan += max(0, c1 + 1 - used)
                 used = max(used, c1 + 1)
                 continue
             row.extend(Cell("") for _ in range(c0 - used))
-            row.append(Cell(text, colspan=c1 - c0 + 1))
+            row.append(Cell(cell_text_form(text), colspan=c1 - c0 + 1))
             used = c1 + 1
         row.extend(Cell("") for _ in range(n_cols - used))
         rows.append(row)

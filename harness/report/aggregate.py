@@ -12,6 +12,10 @@ Conventions (every rendering shows these numbers, none recomputes them):
 - median: over the tables that have the value (a quality summary of what was found).
 - seconds per page and cost are per *unique page* (results repeat them for every table of a page).
 
+Beside complexity, a board groups by the page's language and variant (`TableResult.language`,
+`.variant`) when the run has more than one of either; with one value those groups are empty,
+so a single-language born-digital run reads as before.
+
 Tables and formulas (`TableResult.kind`) are different tracks with different metrics: `boards`
 aggregates each kind into its own leaderboard (formulas grouped inline / display where tables
 are grouped by complexity); `leaderboard` aggregates what it is given.
@@ -36,6 +40,10 @@ HEADLINE_ORDER = ("semantic", "judge", "teds", "teds_struct", "grits_con", "grit
                   "formula_score", "token_edit", "cdm_like")
 SCALE: dict[str, float] = {**_REGISTRY_SCALE, **_FORMULA_SCALE, "judge": 10.0}
 COMPLEXITY_ORDER = ("simple", "moderate", "complex", "inline", "display")
+VARIANT_ORDER = ("digital", "scan", "photo")
+# case attributes (TableResult fields) a leaderboard also groups by, beside complexity, when a run
+# has more than one value of them: one value only would repeat the overall numbers
+BREAKDOWNS = ("language", "variant")
 _EPS = 1e-9
 
 
@@ -77,6 +85,12 @@ class ParserRow:
     cost: float  # USD over unique pages: what parsing cost
     cost_per_page: float | None
     judge_cost: float = 0.0  # USD of LLM-judge calls (per table, `extra["judge_cost"]`): what scoring cost
+    by_language: dict[str, Group] = field(default_factory=dict)  # only when the run has several languages
+    by_variant: dict[str, Group] = field(default_factory=dict)  # only when the run has several variants
+
+    def by(self, attribute: str) -> dict[str, Group]:
+        """The groups of one breakdown: "complexity", "language" or "variant"."""
+        return {"complexity": self.by_complexity, "language": self.by_language, "variant": self.by_variant}[attribute]
 
     @property
     def total(self) -> int:
@@ -101,6 +115,17 @@ class Leaderboard:
     complexities: list[str]
     scale: dict[str, float] = field(default_factory=dict)  # metrics not on 0-1
     kind: str = "table"  # the item kind it ranks: "table" | "formula" (set by `boards`)
+    languages: list[str] = field(default_factory=list)  # per-language groups: empty unless the run has several
+    variants: list[str] = field(default_factory=list)  # per-variant groups (digital, scan, photo): likewise
+
+    def values(self, attribute: str) -> list[str]:
+        """The groups a breakdown shows, in display order ([] for a language / variant with one value)."""
+        return {"complexity": self.complexities, "language": self.languages, "variant": self.variants}[attribute]
+
+    @property
+    def breakdowns(self) -> list[str]:
+        """The language / variant breakdowns this board shows (those with more than one value)."""
+        return [b for b in BREAKDOWNS if self.values(b)]
 
     @property
     def unit(self) -> str:
@@ -118,8 +143,9 @@ class Leaderboard:
         for row, data in zip(self.rows, out["rows"]):
             data["coverage"] = row.coverage
             data["overall"]["coverage"] = row.overall.coverage
-            for name, group in row.by_complexity.items():
-                data["by_complexity"][name]["coverage"] = group.coverage
+            for attribute in ("complexity", *BREAKDOWNS):
+                for name, group in row.by(attribute).items():
+                    data[f"by_{attribute}"][name]["coverage"] = group.coverage
         return out
 
 
@@ -148,15 +174,22 @@ def leaderboard(results: Iterable[TableResult | dict], primary: str | None = Non
     elif primary not in metrics:
         raise ValueError(f"primary metric {primary!r} is in no result; present: {', '.join(metrics) or 'none'}")
     complexities = _ordered({complexity_of(r) for r in results}, COMPLEXITY_ORDER)
+    languages = _several(_ordered({language_of(r) for r in results}, ("en",), last="unknown"))
+    variants = _several(_ordered({variant_of(r) for r in results}, VARIANT_ORDER))
 
     by_parser: dict[str, list[TableResult]] = {}
     for r in results:
         by_parser.setdefault(r.parser, []).append(r)
-    rows = [_parser_row(name, rs, metrics, complexities) for name, rs in by_parser.items()]
+    rows = [_parser_row(name, rs, metrics, complexities, languages, variants) for name, rs in by_parser.items()]
     rows.sort(key=lambda row: _rank_key(row, primary))
     rows = [replace(row, rank=i + 1) for i, row in enumerate(rows)]
     scale = {m: full_scale(m) for m in metrics if full_scale(m) != 1.0}
-    return Leaderboard(rows, metrics, primary, complexities, scale)
+    return Leaderboard(rows, metrics, primary, complexities, scale, languages=languages, variants=variants)
+
+
+def _several(values: list[str]) -> list[str]:
+    """The values when there are two or more; one value only is the overall group again."""
+    return values if len(values) > 1 else []
 
 
 def by_kind(results: Iterable[TableResult | dict]) -> dict[str, list[TableResult]]:
@@ -199,7 +232,8 @@ def metric_stats(values: Sequence[float | None], scale: float = 1.0) -> MetricSt
     )
 
 
-def _parser_row(name: str, results: list[TableResult], metrics: list[str], complexities: list[str]) -> ParserRow:
+def _parser_row(name: str, results: list[TableResult], metrics: list[str], complexities: list[str],
+                languages: Sequence[str] = (), variants: Sequence[str] = ()) -> ParserRow:
     outcomes = dict.fromkeys(OUTCOMES, 0)
     for r in results:
         outcomes[r.outcome] = outcomes.get(r.outcome, 0) + 1
@@ -212,6 +246,8 @@ def _parser_row(name: str, results: list[TableResult], metrics: list[str], compl
     seconds = math.fsum(s for s, _ in pages.values())
     cost = math.fsum(c for _, c in pages.values())
     by_complexity = {c: group_stats([r for r in results if complexity_of(r) == c], metrics) for c in complexities}
+    by_language = {v: group_stats([r for r in results if language_of(r) == v], metrics) for v in languages}
+    by_variant = {v: group_stats([r for r in results if variant_of(r) == v], metrics) for v in variants}
     return ParserRow(
         rank=0,
         parser=name,
@@ -223,6 +259,8 @@ def _parser_row(name: str, results: list[TableResult], metrics: list[str], compl
         cost=cost,
         cost_per_page=cost / n_pages if n_pages else None,
         judge_cost=math.fsum(float(r.extra.get("judge_cost") or 0.0) for r in results),
+        by_language={v: g for v, g in by_language.items() if g.total},
+        by_variant={v: g for v, g in by_variant.items() if g.total},
     )
 
 
@@ -241,13 +279,25 @@ def complexity_of(result: TableResult) -> str:
     return result.complexity or "unknown"
 
 
+def language_of(result: TableResult) -> str:
+    """The language a result is grouped under (its page's; "unknown" when the ground truth has none)."""
+    return result.language or "unknown"
+
+
+def variant_of(result: TableResult) -> str:
+    """The variant a result is grouped under: "digital" (born-digital page), "scan", "photo"."""
+    return result.variant or "digital"
+
+
 def _metric_names(results: list[TableResult]) -> list[str]:
     names = {k for r in results for k in r.scores}
     return _ordered(names, HEADLINE_ORDER)
 
 
-def _ordered(names: set[str], first: Sequence[str]) -> list[str]:
-    return [n for n in first if n in names] + sorted(n for n in names if n not in first)
+def _ordered(names: set[str], first: Sequence[str], last: str | None = None) -> list[str]:
+    """`first` in its order, then the rest sorted, `last` at the very end."""
+    rest = sorted(n for n in names if n not in first and n != last)
+    return [n for n in first if n in names] + rest + ([last] if last in names and last not in first else [])
 
 
 def _rank_key(row: ParserRow, primary: str | None) -> tuple:

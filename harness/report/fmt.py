@@ -62,5 +62,16 @@ def outcomes(row: ParserRow, only: tuple[str, ...] | None = None) -> str:
     return " · ".join(parts) or DASH
 
 
+def perfect_rows(board: Leaderboard) -> bool:
+    """Whether the per-group section shows a "perfect" row (formulas: the share at full score per kind)."""
+    return board.kind == "formula" and board.primary is not None
+
+
+def perfect(board: Leaderboard, group) -> str:
+    """'42.0%': a group's share of all items at full primary score ('–' for a group without items)."""
+    stats = group.metrics.get(board.primary) if group is not None and board.primary else None
+    return pct(stats.perfect_rate) if stats is not None else DASH
+
+
 def primary_stats(board: Leaderboard, row: ParserRow) -> MetricStats | None:
     return row.overall.metrics.get(board.primary) if board.primary else None

@@ -4,7 +4,8 @@ Everything that comes from a parser or a case set is untrusted. The rules this m
 
 - text goes through `html.escape` for its context (element text or a quoted attribute);
 - tables are rendered only from canonical HTML re-generated here from parsed `Table`s
-  (`safe_table_html`), never from the markup stored in a result;
+  (`safe_table_html`), never from the markup stored in a result; formulas are typeset only as
+  MathML re-serialised through an element and attribute allowlist (`formula_html`);
 - data for the script travels as JSON in a non-executed ``<script type="application/json">``,
   with ``<``, ``>``, ``&`` and U+2028/2029 escaped (`json_for_script`);
 - no event-handler attributes: the script attaches its listeners itself;
@@ -22,7 +23,15 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 from harness.report import fmt
-from harness.report.aggregate import Leaderboard, MetricStats, complexity_of, full_scale, run_counts
+from harness.report.aggregate import (
+    Leaderboard,
+    MetricStats,
+    complexity_of,
+    full_scale,
+    language_of,
+    run_counts,
+    variant_of,
+)
 from harness.report.html_assets import CSS, JS
 from harness.results import OUTCOMES, TableResult
 from harness.readers.html import table_from_html
@@ -68,8 +77,10 @@ def render_html(board: Leaderboard, results: Sequence[TableResult], meta: Mappin
         _meta_html(meta),
         _leaderboard_html(board, *(("Formula leaderboard", "formulas") if formula_only else ())),
         _complexity_html(board, *(("Formulas: inline / display", "formulas") if formula_only else ())),
+        _breakdowns_html(board),
         _leaderboard_html(formulas, "Formula leaderboard", "formulas") if formulas else "",
         _complexity_html(formulas, "Formulas: inline / display", "formulas") if formulas else "",
+        _breakdowns_html(formulas) if formulas else "",
         _histograms_html(board, results),
         _drilldown_html(board, results, formulas),
     ])
@@ -156,20 +167,32 @@ def _leaderboard_html(board: Leaderboard, title: str = "Leaderboard", unit: str 
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
-def _complexity_html(board: Leaderboard, title: str = "By complexity", unit: str = "tables") -> str:
+def _breakdowns_html(board: Leaderboard) -> str:
+    """'By language' / 'By variant' sections, for the breakdowns with more than one value in the run."""
+    prefix = "Formulas by" if board.kind == "formula" else "By"
+    return "".join(_complexity_html(board, f"{prefix} {attribute}", board.unit, attribute)
+                   for attribute in board.breakdowns)
+
+
+def _complexity_html(board: Leaderboard, title: str = "By complexity", unit: str = "tables",
+                     attribute: str = "complexity") -> str:
     if not board.rows:
         return ""
+    values = board.values(attribute)
     heads = "".join(["<th class=\"name\">parser</th><th class=\"name\"></th><th>all</th>"]
-                    + [f"<th>{e(c)}</th>" for c in board.complexities])
+                    + [f"<th>{e(c)}</th>" for c in values])
     rows = []
     for row in board.rows:
-        groups = [row.overall] + [row.by_complexity.get(c) for c in board.complexities]
+        groups = [row.overall] + [row.by(attribute).get(c) for c in values]
         found = "".join(f"<td>{e(fmt.found(g)) if g else fmt.DASH}</td>" for g in groups)
         rows.append(f'<tr class="block"><td class="name">{e(row.parser)}</td><td class="name">found</td>{found}</tr>')
         for metric in board.headline:
             cells = "".join(_pair_cell(g.metrics.get(metric), metric, False) if g else f"<td>{fmt.DASH}</td>"
                             for g in groups)
             rows.append(f'<tr><td></td><td class="name">{e(fmt.metric_label(metric))}</td>{cells}</tr>')
+        if fmt.perfect_rows(board):
+            cells = "".join(f"<td>{e(fmt.perfect(board, g))}</td>" for g in groups)
+            rows.append(f'<tr><td></td><td class="name">perfect {e(board.primary)}</td>{cells}</tr>')
     return (f"<h2>{e(title)}</h2>"
             f'<p class="note">Mean with missing {unit} as 0 (mean over found {unit}).</p>'
             f'<div class="scroll"><table class="board"><thead><tr>{heads}</tr></thead>'
@@ -224,6 +247,8 @@ def _drilldown_html(board: Leaderboard, results: Sequence[TableResult], formulas
                                              r.parser))
     primaries = {"table": board.primary, "formula": (formulas or board).primary}
     levels = list(dict.fromkeys([*board.complexities, *(formulas.complexities if formulas else [])]))
+    breakdowns = {a: list(dict.fromkeys([*board.values(a), *(formulas.values(a) if formulas else [])]))
+                  for a in ("language", "variant")}
     present = {r.outcome for r in results}
     outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
     order = ('<label>order <select id="case-order"><option value="page">by page</option>'
@@ -232,6 +257,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[TableResult], formulas
     controls = "".join([
         _select("parser", [row.parser for row in board.rows]),
         _select("complexity", levels),
+        *(_select(a, values) for a, values in breakdowns.items() if values),
         _select("outcome", outcomes),
         order,
         '<span class="note" id="case-count"></span>',
@@ -272,23 +298,35 @@ def _case_html(r: TableResult, primary: str | None, gt_cache: dict[str, str], hi
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
     return (f'<article class="case" data-parser="{e(r.parser)}" data-complexity="{e(complexity_of(r))}" '
+            f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
             f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
             f'<div class="side"><h4>ground truth</h4>{gt}</div>'
             f'<div class="side"><h4>extraction</h4>{pred}</div></div></article>')
 
 
 def _formula_sides(r: TableResult) -> tuple[str, str]:
-    """A formula case: the ground truth's LaTeX and the matched output side by side, as escaped source
-    (and the LaTeX that was scored, when the match was MathML or plain text)."""
-    gt = _pre(r.gt_latex) if r.gt_latex else '<p class="none">no ground truth</p>'
+    """A formula case: the ground truth and the matched output side by side, each typeset (MathML,
+    when it converts) above its escaped source (and the LaTeX that was scored, when the match was
+    MathML or plain text)."""
+    display = r.complexity == "display"
+    gt = (_typeset(r.gt_latex, display) + _pre(r.gt_latex)) if r.gt_latex else '<p class="none">no ground truth</p>'
     if r.matched_text is None:
         return gt, '<p class="none">nothing matched</p>'
     span = f" [{e(r.matched_span[0])}, {e(r.matched_span[1])})" if r.matched_span else ""
-    pred = f'<p class="note">matched text{span}</p>{_pre(r.matched_text)}'
     scored = r.extra.get("scored_latex") if isinstance(r.extra, dict) else None
+    typeset = _typeset(scored if isinstance(scored, str) else r.matched_text, display)
+    pred = f'{typeset}<p class="note">matched text{span}</p>{_pre(r.matched_text)}'
     if isinstance(scored, str) and scored != r.matched_text:
         pred += f'<p class="note">scored as LaTeX</p>{_pre(scored)}'
     return gt, pred
+
+
+def _typeset(latex: str, display: bool) -> str:
+    """The formula as sanitised MathML (the browser typesets it), or nothing when it cannot be converted."""
+    from harness.report.formula_html import formula_mathml
+
+    mathml = formula_mathml(latex, display)
+    return f'<div class="rendered formula">{mathml}</div>' if mathml else ""
 
 
 def _table_sides(r: TableResult, gt_cache: dict[str, str]) -> tuple[str, str]:

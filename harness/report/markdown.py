@@ -24,7 +24,8 @@ def md_text(value: object) -> str:
 
 def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None,
                     formulas: Leaderboard | None = None) -> str:
-    """The whole file: run facts, the leaderboard, means per metric, per complexity, outcomes.
+    """The whole file: run facts, the leaderboard, means per metric, per complexity (and per
+    language / variant when the run has several), outcomes.
 
     `formulas`, the formula track's leaderboard of a run with tables too, follows as a
     "Formulas" part with the same sections (inline / display in place of complexity)."""
@@ -45,6 +46,8 @@ def _sections(board: Leaderboard, h: str) -> list[str]:
     parts = [leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", ""]
     parts += [f"{h} Every {'formula ' if formula else ''}metric", "", metrics_md(board), ""]
     parts += [f"{h} {'Inline / display' if formula else 'By complexity'}", "", complexity_md(board), ""]
+    for attribute in board.breakdowns:  # only when the run has several languages / variants
+        parts += [f"{h} {'Formulas by' if formula else 'By'} {attribute}", "", complexity_md(board, attribute), ""]
     parts += [f"{h} {'Formula outcomes' if formula else 'Outcomes'}", "", outcomes_md(board), ""]
     return parts
 
@@ -79,16 +82,20 @@ def metrics_md(board: Leaderboard) -> str:
     return _table(head, rows, right_from=2)
 
 
-def complexity_md(board: Leaderboard) -> str:
-    """Found and every headline metric per complexity level, one block of rows per parser."""
-    head = ["parser", "", "all"] + [md_text(c) for c in board.complexities]
+def complexity_md(board: Leaderboard, attribute: str = "complexity") -> str:
+    """Found and every headline metric per complexity level (or per `attribute`: language,
+    variant), one block of rows per parser."""
+    values = board.values(attribute)
+    head = ["parser", "", "all"] + [md_text(c) for c in values]
     rows = []
     for row in board.rows:
-        groups = [row.overall] + [row.by_complexity.get(c) for c in board.complexities]
+        groups = [row.overall] + [row.by(attribute).get(c) for c in values]
         rows.append([md_text(row.parser), "found"] + [fmt.found(g) if g else fmt.DASH for g in groups])
         for metric in board.headline:
             rows.append(["", md_text(fmt.metric_label(metric))]
                         + [fmt.pair(g.metrics.get(metric), metric) if g else fmt.DASH for g in groups])
+        if fmt.perfect_rows(board):
+            rows.append(["", md_text(f"perfect {board.primary}")] + [fmt.perfect(board, g) for g in groups])
     return _table(head, rows, right_from=2)
 
 

@@ -156,7 +156,7 @@ def run_merge(argv: Sequence[str]) -> int:
     """`tablebench report merge`: 0 when merged (and every gate passed), 1 when a gate failed."""
     from rich.console import Console
 
-    from harness.gate import baseline_values, evaluate, gate_pairs, parse_fraction, parse_gate, summary_lines
+    from harness.gating.aggregate import baseline_values, evaluate, gate_pairs, parse_fraction, parse_gate, summary_lines
     from harness.report.aggregate import SCALE, boards
     from harness.report.terminal import tracks_group
     from harness.report.write import write_report

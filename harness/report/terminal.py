@@ -88,10 +88,56 @@ def complexity_table(board: Leaderboard, title: str = "") -> RichTable:
         groups = [row.overall] + [row.by_complexity.get(level) for level in board.complexities]
         table.add_row(Text(row.parser, style="bold", overflow="fold", no_wrap=False), *[""] * len(groups))
         table.add_row(labels[0], *(fmt.found(g) if g else fmt.DASH for g in groups))
+        last = None if fmt.perfect_rows(board) or not board.headline else board.headline[-1]
         for label, metric in zip(labels[1:], board.headline):
             table.add_row(label,
                           *(fmt.pair(g.metrics.get(metric), metric) if g else fmt.DASH for g in groups),
-                          end_section=metric == board.headline[-1])
+                          end_section=metric == last)
+        if fmt.perfect_rows(board):
+            table.add_row(" perfect", *(fmt.perfect(board, g) for g in groups), end_section=True)
+    return table
+
+
+BREAKDOWN_TITLES = {"language": "by language", "variant": "by variant"}
+_CELL = 7  # a compact breakdown column: "10.00" / "0.912" / "100.0%" and a space
+
+
+def breakdown_tables(board: Leaderboard, attribute: str, width: int = 80) -> list[RichTable]:
+    """The primary metric and the share found per language (or variant), one row pair per parser:
+    compact, so many languages fit; split into several tables when they would not fit `width`.
+    Every other metric per language is in leaderboard.md, report.html and results.json."""
+    values = board.values(attribute)
+    if not values or not board.rows:
+        return []
+    label_width = max(NAME_WIDTH, len(" found"), len(" " + fmt.metric_label(board.primary or "")))
+    per_table = max(1, (width - label_width - 1) // max(_CELL, *(len(v) + 1 for v in values)))
+    chunks = [values[i:i + per_table] for i in range(0, len(values), per_table)]
+    title = BREAKDOWN_TITLES.get(attribute, f"by {attribute}")
+    return [_breakdown_table(board, attribute, chunk, label_width,
+                             title + (f" ({n + 1}/{len(chunks)})" if len(chunks) > 1 else ""),
+                             caption=n == len(chunks) - 1)
+            for n, chunk in enumerate(chunks)]
+
+
+def _breakdown_table(board: Leaderboard, attribute: str, values: list[str], label_width: int, title: str,
+                     caption: bool) -> RichTable:
+    primary = board.primary
+    note = (f"{fmt.metric_label(primary)}: mean with missing {board.unit} as 0; found = share of "
+            f"{board.unit} located" if primary else f"found = share of {board.unit} located")
+    table = RichTable(title=title, caption=note if caption else None, caption_justify="left", box=box.SIMPLE_HEAD,
+                      padding=(0, 1, 0, 0), pad_edge=False)
+    table.add_column("", overflow="fold", no_wrap=True, max_width=label_width)
+    for value in values:
+        table.add_column(Text(value), justify="right", no_wrap=True)
+    for row in board.rows:
+        groups = [row.by(attribute).get(v) for v in values]
+        table.add_row(Text(row.parser, style="bold", overflow="fold", no_wrap=False), *[""] * len(groups))
+        table.add_row(" found", *(fmt.pct(g.coverage) if g else fmt.DASH for g in groups),
+                      end_section=primary is None)
+        if primary:
+            table.add_row(" " + fmt.metric_label(primary),
+                          *(fmt.score(g.metrics[primary].include_missing, primary) if g else fmt.DASH
+                            for g in groups), end_section=True)
     return table
 
 
@@ -108,11 +154,13 @@ def _caption(board: Leaderboard) -> str:
 
 
 def leaderboard_group(board: Leaderboard, title: str = "tablebench leaderboard") -> Group:
-    """Both leaderboard tables, ready for `Console.print` (what the pytest plugin shows at session end)."""
+    """The leaderboard and per-complexity tables, then per language / variant when the run has
+    several, ready for `Console.print` (what the pytest plugin shows at session end)."""
     if not board.rows:
         return Group(Text(f"{title}: no results" if title else "no results"))
     return Group(leaderboard_table(board, title=title),
-                 complexity_table(board, title="inline / display" if board.kind == "formula" else "by complexity"))
+                 complexity_table(board, title="inline / display" if board.kind == "formula" else "by complexity"),
+                 *(t for attribute in board.breakdowns for t in breakdown_tables(board, attribute)))
 
 
 def tracks_group(tracks: Mapping[str, Leaderboard], title: str = "") -> Group:

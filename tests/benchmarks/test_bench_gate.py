@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.gate import compare
+from harness.gating.aggregate import compare
 
 
 @pytest.mark.parametrize("n", [441, 5000])

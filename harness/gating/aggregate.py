@@ -304,7 +304,10 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
         names = set(base) | set(r.scores)
         run_values = {m: (_finite(r.scores.get(m)) if run_ok else 0.0) for m in names}
         base_values = {m: (_finite(base.get(m)) if base else 0.0) for m in names}
+        # the page's language / variant (TableResult fields); results.json files from before those
+        # fields carried the language in `extra`, which therefore comes last
         attrs = {"complexity": r.complexity or "unknown", "case_set": r.case_set, "page": r.page,
+                 **{k: getattr(r, k) for k in BREAKDOWN if isinstance(getattr(r, k, None), str)},
                  **{k: v for k, v in (r.extra or {}).items() if isinstance(v, (str, int, float))}}
         pairs.append(Pair(key=r.test_id, group=r.parser, attrs=attrs, base=base_values, run=run_values))
     return pairs

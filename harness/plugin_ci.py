@@ -1,7 +1,7 @@
 """The plugin's CI options: aggregate gate, repeats, shards, parse look-ahead.
 
 `harness.plugin` registers `CIPlugin` next to its `BenchSession` when `--parser` is given;
-the work is in `harness.gate` (statistics), `harness.shard` (which pages), `harness.repeat`
+the work is in `harness.gating.aggregate` (statistics), `harness.shard` (which pages), `harness.repeat`
 (K parses per page) and `harness.prefetch` (N parses in flight).
 
 How a gate reaches every output: after the last table is reported (in the controller under
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from harness.gate import Comparison, GateSpec
+    from harness.gating.aggregate import Comparison, GateSpec
     from harness.results import TableResult
 
 GATE_NODE = "tablebench::gate"
@@ -69,7 +69,7 @@ class CIPlugin:
     """Options and hooks of the CI features for one session (one per process)."""
 
     def __init__(self, config: pytest.Config, bench: Any) -> None:
-        from harness.gate import parse_fraction, parse_gate
+        from harness.gating.aggregate import parse_fraction, parse_gate
         from harness.prefetch import ParsePool
         from harness.shard import parse_shard
 
@@ -114,12 +114,7 @@ class CIPlugin:
         from harness.repeat import evaluate_repeated
 
         options.pop("pool", None)
-        results = evaluate_repeated(page, spec, metrics, repeat=self.repeat, pool=self.pool, **options)
-        language = (page.layout or {}).get("language")
-        if isinstance(language, str) and language:
-            for r in results:  # what `--gate=METRIC:language=de` and the gate's breakdown select on
-                r.extra.setdefault("language", language)
-        return results
+        return evaluate_repeated(page, spec, metrics, repeat=self.repeat, pool=self.pool, **options)
 
     def meta(self) -> dict:
         """Facts for the report: what a merge checks and what the gate said."""
@@ -133,7 +128,7 @@ class CIPlugin:
             facts["shard"] = f"{self.shard[0]}/{self.shard[1]}"
             facts["shard_pages"] = len(self.shard_pages or ())
         if self.comparisons:
-            from harness.gate import summary_lines
+            from harness.gating.aggregate import summary_lines
 
             facts["gate"] = summary_lines(self.comparisons)
         return facts
@@ -204,7 +199,7 @@ class CIPlugin:
     # -- the gate ----------------------------------------------------------------------------------
     def run_gates(self, session: pytest.Session) -> None:
         """Evaluate every --gate on the collected results and log each as a test report."""
-        from harness.gate import evaluate, gate_pairs
+        from harness.gating.aggregate import evaluate, gate_pairs
         from harness.report.aggregate import SCALE
 
         started = time.perf_counter()
@@ -223,7 +218,7 @@ class CIPlugin:
 
     def baseline_scores(self, result: TableResult) -> dict[str, float] | None:
         """The baseline entry of a run's case ({} for a case the baseline had as not found), or None."""
-        from harness.gate import baseline_values
+        from harness.gating.aggregate import baseline_values
 
         return baseline_values(self.bench.gate.baseline, result)
 

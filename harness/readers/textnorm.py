@@ -1,0 +1,28 @@
+"""One Unicode form for cell text, whatever code points a parser chose for the same glyphs.
+
+Why in the readers: metrics keep their reference definitions (TEDS, GriTS, T-LAG compare code
+points), so equal text must arrive as equal code points. Parsers write Greek tonos, Cyrillic
+й or Arabic hamza decomposed (base letter + combining mark) or composed, and pdftotext writes
+shaped Arabic as presentation forms (U+FB50-FDFF, U+FE70-FEFF). Each base+marks cluster is
+composed (NFC) and those forms are folded to their letters: the text a reader of the page
+sees. Nothing else changes: singletons such as the OHM SIGN stay distinct from Ω, as the
+reference implementations keep them (a conformance pair checks exactly that).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# combining marks of the BMP (vowel signs, virama, harakat, accents); `re`'s \w leaves them out
+MARKS = "".join(chr(c) for c in range(0x300, 0x10000) if unicodedata.category(chr(c)) in ("Mn", "Mc", "Me"))
+_CLUSTER = re.compile(f"[^{MARKS}][{MARKS}]+")
+_PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]+")
+
+
+def cell_text_form(text: str) -> str:
+    """`text` with base+mark clusters composed and Arabic presentation forms folded to letters."""
+    if text.isascii():
+        return text
+    text = _PRESENTATION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
+    return _CLUSTER.sub(lambda m: unicodedata.normalize("NFC", m.group(0)), text)
