@@ -28,9 +28,10 @@ def test_every_delimiter_mathml_and_plain_text_are_found() -> None:
     assert all(r.score == 1.0 for r in located)
     for r in located:
         assert r.span is not None and r.text is not None
-        if r.source != "mathml":
+        if r.source == "latex":
             assert out[r.span[0]:r.span[1]] == r.text
-    assert located[2].text == "α+β=γ"
+    assert out[located[2].span[0]:located[2].span[1]] == "α+β=γ"
+    assert canonical_tokens(located[2].text) == canonical_tokens("α+β=γ")  # the text as a reader reads it
 
 
 def test_assignment_is_optimal_not_greedy() -> None:
@@ -159,3 +160,72 @@ def test_plain_text_math_is_read_back_as_latex() -> None:
     located = locate_formulas([r"$e^{i\pi}+1=0$"], out)[0]
     assert located.source == "text" and out[located.span[0]:located.span[1]].startswith("e_<sup>")
     assert formula_score(r"$e^{i\pi}+1=0$", located.text) == 10.0
+
+
+# Markdown/HTML-decorated Unicode, as pymupdf4llm writes inline math (spellings copied by hand).
+DECORATED = [
+    (r"$\xi^{2}$", "whose variance _ξ_<sup>2</sup> grows"),
+    (r"$\bar{n}$", "the mean _n_ ¯ simply"),
+    (r"$\mathbb{N}^{d}$", "a lattice N<sup>_d_</sup> here"),
+    (r"$\sigma^{2}$", "noise _σ_<sup>2</sup> memory"),
+    (r"$k \mapsto e^{-k}$", "the map _k_ ↦ _e_<sup>−</sup><sup>_k_</sup> decays"),
+    (r"$\mathbb{Q}^{m}$", "over ℚ<sup>_m_</sup> only"),
+    (r"$(u + 1)/8$", "take ( _u_ + 1) _/_ 8 now"),
+    (r"$x^{2} \le y$", "so 𝑥² ≤ 𝑦 holds"),
+    (r"$t \notin A \cup B$", "assume _t ∈/ A ∪ B_ now"),
+    (r"$q \notin A \cup B$", "near _q /∈ A∪B_ attack"),
+    (r"$\lambda_{\max}$", "the top _λ_ max of the spectrum"),  # subscript lost: content tokens only
+]
+
+
+@pytest.mark.parametrize(("latex", "text"), DECORATED)
+def test_decorated_unicode_is_read_like_a_reader(latex: str, text: str) -> None:
+    from harness.formulas.score import formula_score
+
+    located = locate_formulas([latex], text)[0]
+    assert located.found and located.source == "text" and located.score == 1.0
+    assert text[located.span[0]:located.span[1]].strip("_ ") != ""
+    if "max" not in latex and "{N}" not in latex:  # a plain N cannot say it was double-struck
+        assert formula_score(latex, located.text) == 10.0  # the reading, not the decorated source
+
+
+def test_reader_tokens_keep_offsets_and_structure() -> None:
+    from harness.formulas.reader import reader_tokens
+
+    text = "_n_ ¯ and x₁₂ and souffrir ¯ _a_"
+    toks = reader_tokens(text)
+    assert [t for t, _, _ in toks[:3]] == ["\\bar{", "n", "}"]
+    assert text[toks[1][1]:toks[1][2]] == "n"
+    assert [t for t, _, _ in toks[6:11]] == ["x", "_{", "1", "2", "}"]  # one subscript run
+    assert [t for t, _, _ in toks[-3:]] == ["\\bar{", "a", "}"]  # a word's end takes no accent
+
+
+def test_formulas_absent_from_the_text_stay_missing() -> None:
+    out = ("The mean _m_ ¯ of ( _m_ + 1) _/_ 8 items; a log file, the long road, an example text with "
+           "_σ_<sup>3</sup> and _x_<sub>2</sub> and wm over an x-ray.")
+    gt = [r"$\bar{n}$", r"$(y + 1)/8$", r"$\log g$", r"$\sigma^{2}$", r"$x^{2}$", r"$\hat{w}_{m}$", r"$\tilde{m}$",
+          r"$x$", r"$a$", r"$O(n \log n)$"]
+    located = locate_formulas(gt, out)
+    assert [r.found for r in located] == [False] * len(gt)
+
+
+def test_short_formula_needs_a_unique_whole_word() -> None:
+    assert locate_formulas([r"$\alpha$"], "where α is fixed")[0].found
+    assert not locate_formulas([r"$\alpha$"], "where α is fixed and α varies")[0].found  # ambiguous
+    two = locate_formulas([r"$\alpha$", r"$\alpha$"], "where α is fixed and α varies")
+    assert all(r.found for r in two) and two[0].span != two[1].span
+    assert not locate_formulas(["$x$"], "an x-ray of xylophones, max")[0].found  # x-ray: not a lone x
+    assert not locate_formulas(["$a$"], "a log file")[0].found and locate_formulas(["$a$"], "a _a_ file")[0].found
+    assert not locate_formulas([r"$\xi$"], "whose variance _ξ_<sup>2</sup> grows")[0].found  # base of a script
+
+
+def test_glued_text_and_line_breaks() -> None:
+    # some parsers drop every space (pdfplumber): a formula with operators or non-Latin letters is
+    # still distinctive; one reading like a word is not (`log u` inside "catalogue")
+    assert locate_formulas([r"$T = 335\,\mathrm{K}$"], "electionT =335Ksinglesoon")[0].found
+    assert locate_formulas([r"$\chi > 0$"], "Manosχ>0primer")[0].found
+    assert not locate_formulas([r"$\log u$"], "a catalogue of things")[0].found
+    assert locate_formulas([r"$\log u$"], "a log u of things")[0].found
+    # a single line break is a space (Markdown paragraph); a blank line ends the paragraph
+    assert locate_formulas([r"$(c + 1)/7$"], "seem (c +\n1)/7 human")[0].found
+    assert not locate_formulas([r"$(c + 1)/7$"], "seem (c +\n\n1)/7 human")[0].found

@@ -11,10 +11,13 @@ A candidate is recognised by what it says: `similarity` compares the formulas' c
 tokens (canonical tokens without structure markers or letter styles; order kept, Indel).
 An optimal one-to-one assignment (`scipy.optimize.linear_sum_assignment`) picks the pairs;
 overlapping picks are resolved by score, and the ground truths left over get another round
-on the candidates still free. Last, a formula still missing is looked for as Unicode plain
-text (`α² ≤ β`, what text-only parsers write) in the output outside every math candidate:
-the best-aligned substring of a line (rapidfuzz partial alignment) against the formula's
-Unicode rendering.
+on the candidates still free. Then a formula still missing is looked for in the plain text
+outside every math candidate, read as a reader sees it (`reader.reader_tokens`: `_ξ_<sup>2</sup>`
+is `ξ^{2}`, `_n_ ¯` is `\\bar{n}`): an exact run of its canonical tokens, then of its content
+tokens only (text that lost the layout), see `_find_tokens_in_text` for the short-formula rule.
+Last, a formula of at least `MIN_TEXT_CHARS` characters still missing is aligned fuzzily: the
+best-aligned substring of a line (rapidfuzz partial alignment) against its Unicode rendering
+(shorter ones are not: one edit in a few characters is another formula, `(y+1)/8` vs `(m+1)/8`).
 """
 
 from __future__ import annotations
@@ -31,15 +34,18 @@ from rapidfuzz.process import cdist
 from scipy.optimize import linear_sum_assignment
 
 from harness.formulas.mathml import MathMLError, mathml_to_latex
-from harness.formulas.parse import FormulaError, canonical_tokens
+from harness.formulas.parse import _DOUBLE_STRUCK, FormulaError, canonical_tokens
+from harness.formulas.reader import gt_tokens, reader_tokens
 from harness.formulas.render import formula_body
-from harness.formulas.score import CONTENT, DELIMITER, OPERATOR, PUNCTUATION, token_class
+from harness.formulas.score import CONTENT, DELIMITER, OPERATOR, PUNCTUATION, STRUCTURE, token_class
 from harness.readers.latex_math import math_to_unicode
 from harness.readers.scripts import to_subscript, to_superscript
 
 MIN_SCORE = 0.5  # content similarity a math candidate needs to count as the formula
 MIN_TEXT_SCORE = 0.7  # plain text is noisier (any word shares letters): a stricter bar
-MIN_TEXT_CHARS = 3  # shorter formulas (`x`, `n_i`) are not looked for in plain text
+MIN_TOKENS = 3  # fewer canonical tokens than this (`x`, `xy`): matched in text only as a unique word
+MIN_TEXT_CHARS = 8  # shorter formulas are matched in plain text only exactly (token runs), not fuzzily
+_PARAGRAPH = re.compile(r"(?:[^\n]|\n(?![ \t]*\n))+")
 JOIN_GAP = re.compile(r"[\s,;.:]{0,4}")
 
 _MATH = re.compile(
@@ -116,6 +122,7 @@ def content_key(latex: str) -> str:
 
 
 _CHARS: dict[str, str] = {}
+_CONTENT_CLASSES = (CONTENT, OPERATOR, DELIMITER, PUNCTUATION)
 
 
 def _char(token: str) -> str:
@@ -187,7 +194,10 @@ def locate_formulas(gt: list[str], output: str, min_score: float = MIN_SCORE) ->
         for g in range(len(gt)):
             result[g].score = float(scores[g].max())
         _assign(scores, cands, result, min_score)
-    _find_in_text(gt, output, cands, result)
+    masked = _masked(output, cands)
+    _find_tokens_in_text(gt, masked, result, flat=False)
+    _find_tokens_in_text(gt, masked, result, flat=True)
+    _find_in_text(gt, _masked(masked, [Candidate("", r.span, "") for r in result if r.span]), result)
     return result
 
 
@@ -228,15 +238,101 @@ def _fold(ch: str) -> str:
     return folded if len(folded) == 1 else ch
 
 
-def _find_in_text(gt: list[str], output: str, cands: list[Candidate], result: list[LocatedFormula]) -> None:
+def _masked(output: str, cands: list[Candidate]) -> str:
+    """The output with every math candidate blanked (offsets kept): what is left is plain text."""
+    masked = list(output)
+    for cand in cands:
+        masked[cand.span[0]:cand.span[1]] = " " * (cand.span[1] - cand.span[0])
+    return "".join(masked)
+
+
+def _find_tokens_in_text(gt: list[str], output: str, result: list[LocatedFormula], flat: bool) -> None:
+    """Missing formulas whose canonical tokens are exactly a span of the plain text as a reader sees it.
+
+    `reader.reader_tokens` reads emphasis, `<sup>`/`<sub>`, accents and math letters; a formula
+    matches where its tokens (letter styles dropped) occur as a run of a paragraph's tokens, not
+    inside a word and not as the base of a script it lacks (`_bounded`). A formula of fewer than `MIN_TOKENS` tokens
+    (`x`, `xy`, `α`) is ambiguous in prose: it counts only as a whole word (Latin letters only when
+    emphasised, `_x_`, as math is set), and only when the page text has no more such words than
+    the page has ground-truth formulas reading the same.
+    The optimal assignment then pairs formulas with non-overlapping occurrences.
+    `flat`: compare content tokens only, at least `MIN_TOKENS` of them (scripts, fractions and
+    accents dropped on both sides), for text that lost the layout (`λ max` for `\\lambda_{\\max}`); run after the structured pass.
+    """
+    missing = [g for g, r in enumerate(result) if not r.found]
+    if not missing:
+        return
+    toks: list[tuple[str, int, int]] = []
+    for m in _PARAGRAPH.finditer(output):  # a single line break is a space in Markdown
+        toks += [(t, a + m.start(), b + m.start()) for t, a, b in reader_tokens(m.group(0))
+                 if not flat or token_class(t) in _CONTENT_CLASSES]
+        toks.append(("\n", m.end(), m.end()))
+    stream = "".join(_char(t) for t, _, _ in toks)
+    keys = {g: "".join(_char(t) for t in gt_tokens(gt[g]) if not flat or token_class(t) in _CONTENT_CLASSES)
+            for g in range(len(gt))}
+    cands: list[Candidate] = []
+    cand_keys: list[str] = []
+    for g in missing:
+        key = keys[g]
+        if not key or key in cand_keys or (flat and len(key) < MIN_TOKENS):
+            continue  # flat, a short formula has lost what told it from a letter or two of prose
+        hits = [i for i in _occurrences(stream, key) if _bounded(toks, output, i, i + len(key), len(key) < MIN_TOKENS)]
+        same = sum(k == key for k in keys.values())
+        if len(key) < MIN_TOKENS and len(hits) > same:
+            continue  # a short formula that reads like more words on the page than it has formulas
+        for i in hits:
+            part = toks[i:i + len(key)]
+            span = (min(a for _, a, _ in part), max(b for _, _, b in part))
+            cands.append(Candidate(" ".join(_reading(t, output[a:b]) for t, a, b in part), span, "text"))
+            cand_keys.append(key)
+    if cands:
+        scores = np.array([[1.0 if keys[g] == k else 0.0 for k in cand_keys] for g in range(len(gt))])
+        _assign(scores, cands, result, 1.0)
+
+
+def _reading(token: str, source: str) -> str:
+    """What to score for one token: the source letter when it carries a style (`ℚ`), else the token."""
+    return source if source in _DOUBLE_STRUCK else token
+
+
+def _occurrences(stream: str, key: str) -> list[int]:
+    """Start of every (possibly overlapping) occurrence of `key` in `stream`."""
+    found, i = [], stream.find(key)
+    while i >= 0:
+        found.append(i)
+        i = stream.find(key, i + 1)
+    return found
+
+
+def _bounded(toks: list[tuple[str, int, int]], output: str, i: int, j: int, whole_word: bool) -> bool:
+    """Tokens i..j are a formula of their own: not the base of a script, and, when they read like a
+    word or number (`log u`, `x2`), not glued to letters or digits (some parsers drop all spaces)."""
+    if j < len(toks) and toks[j][0] in ("^{", "_{"):
+        return False
+    before = output[max(0, toks[i][1] - 8):toks[i][1]].rstrip("_*")[-1:]
+    after = output[toks[j - 1][2]:toks[j - 1][2] + 8].lstrip("_*")[:1]
+    if whole_word:
+        if all(t.isascii() and t.isalpha() for t, _, _ in toks[i:j]) and not (
+                output[toks[i][1] - 1:toks[i][1]] in ("_", "*") or output[toks[j - 1][2]:toks[j - 1][2] + 1] in ("_", "*")):
+            return False  # a bare `a`, `x` is prose ("a log file"); math letters come emphasised
+        return not (before.strip() and before not in "([,;:") and not (after.strip() and after not in ").,;:")
+    if not all(t.isascii() and t.isalnum() for t, _, _ in toks[i:j] if token_class(t) != STRUCTURE):
+        return True  # operators, brackets or non-Latin letters: distinctive even in glued text
+    return not _glued(before, toks[i][0]) and not _glued(after, toks[j - 1][0])
+
+
+def _glued(a: str, b: str) -> bool:
+    """Two touching characters read as one word or number: letter+letter or digit+digit."""
+    return (a.isalpha() and b.isalpha()) or (a.isdigit() and b.isdigit())
+
+
+def _find_in_text(gt: list[str], text: str, result: list[LocatedFormula]) -> None:
     """Missing formulas as Unicode plain text, outside every math candidate (longest first)."""
     missing = [g for g, r in enumerate(result) if not r.found]
     if not missing:
         return
-    masked = list(output)
-    for cand in cands:
-        masked[cand.span[0]:cand.span[1]] = " " * (cand.span[1] - cand.span[0])
-    text = _TAG.sub(lambda m: " " * len(m.group(0)), "".join(masked))  # tags out, offsets kept
+    output = text
+    text = _TAG.sub(lambda m: " " * len(m.group(0)), text)  # tags out, offsets kept
     lines = [(m.start(), m.group(0)) for m in re.finditer(r"[^\n]+", text)]
     for g in sorted(missing, key=lambda g: -len(unicode_form(gt[g]))):
         target = "".join(map(_fold, unicode_form(gt[g])))
