@@ -460,14 +460,14 @@ def test_header_labels_shifted_over_many_columns_are_one_cause() -> None:
 
 
 def two_groups(leaves_only: bool, rename: bool = False) -> tuple[Table, Table]:
-    """A ground truth with Visible/Infrared groups over the same leaves, and a prediction that
+    """A ground truth with Train/Test groups over the same leaves, and a prediction that
     dropped the group level (leaves repeat: ambiguous) or dropped it where leaves stay unique."""
     h = True
-    leaves = ["M3FD", "LLVIP"] if not rename else ["M3FD", "LLVIP", "TNO", "RoadScene"]
+    leaves = ["Set A", "Set B"] if not rename else ["Set A", "Set B", "Set C", "Set D"]
     second = leaves if not rename else leaves[2:]
     first = leaves if not rename else leaves[:2]
-    gt = Table([[Cell("Method", rowspan=2, header=h), Cell("Visible", colspan=2, header=h),
-                 Cell("Infrared", colspan=2, header=h)],
+    gt = Table([[Cell("Method", rowspan=2, header=h), Cell("Train", colspan=2, header=h),
+                 Cell("Test", colspan=2, header=h)],
                 [*(Cell(t, header=h) for t in first), *(Cell(t, header=h) for t in second)],
                 [Cell("Ours"), Cell("1.1"), Cell("2.2"), Cell("3.3"), Cell("4.4")],
                 [Cell("Base"), Cell("5.5"), Cell("6.6"), Cell("7.7"), Cell("8.8")]])

@@ -17,8 +17,8 @@ counted as a reader counts mistakes, by cause, not by the cells a cause touches:
 - `unattributed`: the share of the ground truth's values whose key (row path, column path) a
   reader of the prediction can no longer recover, each value by how much of its key is lost
   (`_key_loss`). All of it where the predicted label is missing, garbled so that it names its
-  own less than half, names two or more ground-truth rows/columns equally well ("M3FD" where
-  the ground truth has "Visible / M3FD" and "Infrared / M3FD"), is given to two rows/columns
+  own less than half, names two or more ground-truth rows/columns equally well ("Set A" where
+  the ground truth has "Train / Set A" and "Test / Set A"), is given to two rows/columns
   the ground truth tells apart, or names another one (the values above, attached elsewhere);
   otherwise the share of the path's levels no longer found in the predicted path (a group
   label lost or garbled over some columns takes part of the key of every value under them,
@@ -250,8 +250,8 @@ def _attached(g_shown: list[str], p_shown: list[str], key: np.ndarray, gi: np.nd
 
 def _collides(g_keys: list[str], p_keys: list[str], gi: np.ndarray, pj: np.ndarray) -> np.ndarray:
     """Per aligned pair: its predicted label is also the label of a row/column aligned with a
-    ground-truth row/column labelled differently ("M3FD" twice where the ground truth has
-    "Visible / M3FD" and "Infrared / M3FD"): a reader cannot tell the two apart."""
+    ground-truth row/column labelled differently ("Set A" twice where the ground truth has
+    "Train / Set A" and "Test / Set A"): a reader cannot tell the two apart."""
     owner: dict[str, set[str]] = {}
     for i, j in zip(gi.tolist(), pj.tolist()):
         if p_keys[j] and g_keys[i]:
