@@ -56,12 +56,17 @@ Never write text that is not in the output.
 Answer with only a JSON object: {"tables": [{"index": <number>, "span": "<verbatim text>"}, ...]}
 with one entry per ground-truth table."""
 
-SCHEMA: dict[str, Any] = {
-    "type": "object", "additionalProperties": False, "required": ["tables"],
-    "properties": {"tables": {"type": "array", "items": {
-        "type": "object", "additionalProperties": False, "required": ["index", "span"],
-        "properties": {"index": {"type": "integer"}, "span": {"type": "string"}}}}},
-}
+def spans_schema(key: str) -> dict[str, Any]:
+    """The answer's JSON schema: `{key: [{"index": int, "span": str}, ...]}` (tables, formulas)."""
+    return {
+        "type": "object", "additionalProperties": False, "required": [key],
+        "properties": {key: {"type": "array", "items": {
+            "type": "object", "additionalProperties": False, "required": ["index", "span"],
+            "properties": {"index": {"type": "integer"}, "span": {"type": "string"}}}}},
+    }
+
+
+SCHEMA: dict[str, Any] = spans_schema("tables")
 
 
 @dataclass(frozen=True)

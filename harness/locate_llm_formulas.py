@@ -18,7 +18,7 @@ from typing import Any
 
 from harness.formulas.locate import LocatedFormula, locate_formulas, math_candidates, plain_to_latex, similarity
 from harness.llm import LLMError, complete
-from harness.locate_llm import MIN_ALIGNMENT, refind
+from harness.locate_llm import MIN_ALIGNMENT, refind, spans_schema
 from harness.messages import one_line
 
 PROMPT_VERSION = "locate-formula-2026.11-1"
@@ -38,12 +38,7 @@ output, give an empty string. Never write text that is not in the output.
 Answer with only a JSON object: {"formulas": [{"index": <number>, "span": "<verbatim text>"}, ...]}
 with one entry per ground-truth formula."""
 
-SCHEMA: dict[str, Any] = {
-    "type": "object", "additionalProperties": False, "required": ["formulas"],
-    "properties": {"formulas": {"type": "array", "items": {
-        "type": "object", "additionalProperties": False, "required": ["index", "span"],
-        "properties": {"index": {"type": "integer"}, "span": {"type": "string"}}}}},
-}
+SCHEMA: dict[str, Any] = spans_schema("formulas")
 
 
 def locate_messages(formulas: list[tuple[str, str]], text: str) -> list[dict[str, str]]:
