@@ -46,6 +46,7 @@ _NOISE = str.maketrans("", "", "*_`~")  # Markdown emphasis / code marks parsers
 # they belong to the word they sit in, or "किसान" would read as the skeleton "क स न".
 _MARKS = MARKS
 _TOKEN = re.compile(rf"\d+(?:[.,٫٬]\d+)+|(?:[^\W_]|[{_MARKS}])+")  # decimals stay whole; words split at punctuation
+_TAG = re.compile(r"</?[A-Za-z][^<>]{0,200}>")  # <u>, <sup>, <br/>: markup, never a cell's words
 _DROP = re.compile(rf"(?:[^\w{_MARKS}]|_)+")  # what char trigrams ignore: spacing and punctuation differ freely
 
 
@@ -87,7 +88,9 @@ class Profile:
 
 
 def normalise(text: str) -> str:
-    """NFKC, case-folded, emphasis marks dropped, whitespace collapsed."""
+    """NFKC, case-folded, HTML tags and emphasis marks dropped, whitespace collapsed."""
+    if "<" in text:
+        text = _TAG.sub(" ", text)
     return " ".join(unicodedata.normalize("NFKC", text).translate(_NOISE).casefold().split())
 
 

@@ -177,13 +177,17 @@ def recomputed_scorers(metrics: Iterable[str]) -> dict[str, Scorer]:
 def _read_pair(gt_latex: str, extraction: str):
     from harness.readers import read_tables
     from harness.readers.latex import read_latex
+    from harness.readers.text import read_lines
     from harness.table import NoTableError
 
     gt = read_latex(gt_latex)[0]
     try:
         candidates = read_tables(extraction)
     except NoTableError:
-        return gt, None
+        try:  # no grid: its lines, as the locator gives a table's run of plain lines
+            return gt, read_lines(extraction)
+        except NoTableError:
+            return gt, None
     return gt, max(candidates, key=lambda t: len(t.cells()))
 
 

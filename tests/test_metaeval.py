@@ -10,6 +10,7 @@ from scipy import stats
 
 from harness.cli import main
 from harness.metaeval import correlate, load_rated_pairs, meta_evaluate
+from harness.metrics.semantic_align import FEATURES
 
 
 def _study_file(tmp_path, n=12):
@@ -123,7 +124,7 @@ def test_cross_validation_holds_each_table_out_and_refits(tmp_path):
 
     result = cross_validate(load_rated_pairs(_ratable_study(tmp_path)), n_boot=20)
     assert [f["table"] for f in result["folds"]] == ["g0", "g1", "g2"]
-    assert all(f["n"] == 4 and len(f["weights"]) == 6 for f in result["folds"])
+    assert all(f["n"] == 4 and len(f["weights"]) == len(FEATURES) for f in result["folds"])
     assert result["cv"]["n"] == 12 and result["cv"]["pearson"] > 0.9  # lost rows order the ratings, held out too
     lo, hi = result["cv"]["ci95"]["pearson"]
     assert lo <= result["cv"]["pearson"] <= hi
@@ -143,7 +144,7 @@ def test_the_fit_weighs_every_ground_truth_table_alike():
     assert table_weights(["a", "a", "a", "b"], 4).tolist() == pytest.approx([2 / 3, 2 / 3, 2 / 3, 2])
     assert table_weights(None, 3).tolist() == [1.0, 1.0, 1.0]
     # one feature; table "a" (9 pairs) wants it cheap, table "b" (1 pair) wants it dear
-    rows = [np.array([[0, 1.0, 0, 0, 0, 0]])] * 10
+    rows = [np.eye(len(FEATURES))[[1]]] * 10  # the second feature only
     human = np.array([9.0] * 9 + [2.0])
     groups = ["a"] * 9 + ["b"]
     per_pair = fit_weights(rows, human)[1]

@@ -25,6 +25,8 @@ counted as a reader counts mistakes, by cause, not by the cells a cause touches:
   less than where the leaves become ambiguous). One structural mistake is one cause whose
   weight grows with the values it affects, not one cause per cell and not one regardless of
   extent;
+- `undelimited`: the table's grid is lost, its rows written as lines of text that a reader
+  splits into cells by their content (`semantic_split`): one cause, whatever the table's size;
 - `share`: -log of the soft F1 over all facts (cells and column header paths; a path counts
   as right when its words are, so a lost level is not a wrong fact in every column), so a
   table mostly wrong is scored as such whatever its count of causes.
@@ -43,7 +45,7 @@ from scipy.optimize import linear_sum_assignment
 from harness.metrics.semantic_struct import View
 from harness.metrics.semantic_text import NULL, key_similarity_matrix, numbers, similarity_matrix
 
-FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed")
+FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "undelimited")
 # Cell pairs (gt body cells x pred body cells) up to which every cell is compared with every
 # cell to align rows; beyond it (about 500 cells a side) rows are aligned on the cells they
 # share exactly, and cells are compared only within aligned rows. A matter of speed, not of scoring.
@@ -80,6 +82,17 @@ def nothing_read(n_gt: int) -> Comparison:
     features = np.zeros(len(FEATURES))
     features[FEATURES.index("share")] = -np.log(_FLOOR)
     return Comparison(features, [Cause("share", 1.0, "the prediction has no cells")], 0.0, 0.0, 0.0, n_gt, 0)
+
+
+def undelimited(comparison: Comparison, n_lines: int) -> Comparison:
+    """`comparison` of a prediction read from lines of text (`semantic_split`), charged once for
+    the grid a reader had to rebuild."""
+    cause = Cause("undelimited", 1.0, f"no cell boundaries: the table is {n_lines} lines of text, "
+                                      "split into cells here by their content")
+    features = comparison.features.copy()
+    features[FEATURES.index("undelimited")] += 1.0
+    return Comparison(features, [cause, *comparison.causes], comparison.f1, comparison.recall,
+                      comparison.precision, comparison.n_gt, comparison.n_pred)
 
 
 def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:

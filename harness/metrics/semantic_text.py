@@ -33,6 +33,10 @@ _TIGHT = re.compile(r"\s+(?=[)\]}%,;:!?↑↓→←°†‡*∗′″])|(?<=[(\[
 _SCIENTIFIC = re.compile(r"(\d)\s*[×x·⋅∙*]\s*10(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
 _FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TAG = re.compile(r"<[^>]{0,200}>")
+# Tags that only style the text they wrap (underline, bold, highlight): nothing a reader reads
+# as a separation, so they go without a trace (and **<u>x</u>** is then plain emphasis)
+_STYLE_TAG = re.compile(r"</?(?:u|b|i|em|strong|mark|span|s|del|ins|small|big|font|code|tt)(?:\s[^>]{0,200})?>",
+                        re.IGNORECASE)
 _MD_EMPH = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
 # _italic_ as parsers write it, also glued to what follows (`_W_mix`), never inside a word (`MAE_AST`)
 _MD_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]+?)(?<=\S)_")
@@ -55,7 +59,7 @@ def normalize(text: str) -> str:
     markers become `NULL`."""
     t = html.unescape(html.unescape(text)) if "&" in text else text
     if "<" in t:
-        t = _TAG.sub(" ", t)  # <sup>1</sup> -> " 1", as a folded superscript reads (see semantic_glyphs)
+        t = _TAG.sub(" ", _STYLE_TAG.sub("", t))  # <sup>1</sup> -> " 1", as a folded superscript reads (see semantic_glyphs)
     if "\\" in t or "$" in t or "^" in t:
         t = _latex_to_text(t)
     if "*" in t or "_" in t or "`" in t:

@@ -27,6 +27,16 @@ PROSE_RUN_CHARS = 25  # a run this long with 5+ words is prose (used to recognis
 DELIMITERS = ("\t", ",", ";", "|")  # ties go to the earlier: a tab is the strongest signal
 
 
+def read_lines(text: str) -> Table:
+    """`text` as a table of one cell per non-blank line: what is left of a table whose parser
+    wrote each row as a line of text without column marks (the semantic score splits such
+    lines again, `harness.metrics.semantic_split`). Raises `NoTableError` for blank text."""
+    rows = [[Cell(line.strip())] for line in text.splitlines() if line.strip()]
+    if not rows:
+        raise NoTableError("no text")
+    return Table(rows, fmt="lines", span=(0, len(text)))
+
+
 def read_text(text: str) -> list[Table]:
     """Every column-aligned block of >= 2 rows and >= 2 columns in `text`, in order.
 

@@ -3,6 +3,9 @@ the asserted budgets below are looser, for shared machines. A large 60x20 pair (
 side) must stay under 50 ms (its rows are aligned without comparing every cell with every
 cell, see `semantic_align.FULL_COMPARISON`).
 
+A prediction that lost its grid (each row one line of text) is also split back into cells
+(`semantic_split`): the flattened benchmarks time that extra reading.
+
 Text caches (`normalize`, `numbers`, `is_numeric`) are cleared before every round, so each round pays for
 reading every cell afresh, as a new pair does; a 200-cell pair shows how it grows.
 Run: python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks/test_bench_semantic.py
@@ -16,6 +19,7 @@ import pytest
 
 from harness.metrics import semantic_struct, semantic_text
 from harness.metrics.semantic import semantic
+from harness.readers.text import read_lines
 from harness.table import Table
 
 BUDGET_SECONDS = {(6, 5): 0.010, (60, 20): 0.050}
@@ -67,3 +71,18 @@ def test_bench_semantic(benchmark, shape: tuple[int, int]) -> None:
     benchmark.extra_info["cells"] = shape[0] * shape[1]
     if shape in BUDGET_SECONDS:
         assert benchmark.stats.stats.median < BUDGET_SECONDS[shape]
+
+
+@pytest.mark.parametrize("shape", [(6, 5), (60, 20)], ids=["30-cells-flattened", "60x20-cells-flattened"])
+def test_bench_semantic_flattened(benchmark, shape: tuple[int, int]) -> None:
+    gt, pred = _pair(*shape)
+    lines = read_lines("\n".join(" ".join(c.text for c in row) for row in pred.rows))
+    semantic(gt, lines)
+
+    def setup():
+        _clear()
+        return (gt, lines), {}
+
+    result = benchmark.pedantic(semantic, setup=setup, rounds=100 if shape[0] < 10 else 10, iterations=1)
+    assert 0 < result.score < 10 and result.features["undelimited"] == 1.0
+    benchmark.extra_info["cells"] = shape[0] * shape[1]

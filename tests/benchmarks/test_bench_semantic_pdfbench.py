@@ -4,7 +4,16 @@ Not a test of speed but of scale use: the published LLM-judge scores of pymupdf4
 full 2026-q1 table set (100 pages) are simple / moderate / complex 6.45 / 4.29 / 2.97, overall
 4.66 (a table the parser lost counts 0). Our means on the 20-page sample should sit near them;
 the sample is a fifth of the set, so expect differences of a few tenths from sampling alone.
-Prints both the means with missing tables as 0 (as the judge figures count them) and over the
+
+Which pymupdf4llm output did the judge see? pdf-parse-bench reports 30 s for 100 pages and a
+TEDS of 0.11 for it. That fits the classic export, `pymupdf4llm?layout=off` here (0.13 s a
+page; 72 of 91 tables come out as lines of text, TEDS over its Markdown tables 0.05), not the
+layout model this project installs by default (3.5 s a page, Markdown tables for 86 of 91
+tables, TEDS 0.80). So both are printed: `layout=off`
+is the output the judge figures describe, `layout=on` the default one, which no published
+judge figure describes.
+
+Prints the means with missing tables as 0 (as the judge figures count them) and over the
 located tables only. Parser outputs are cached under `.tablebench-cache/` (pass
 `TABLEBENCH_BENCH_CACHE` to put them elsewhere), so a rerun only scores again.
 
@@ -18,9 +27,11 @@ import os
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 from harness.cases import load_case_set
-from harness.run import RunnerPool, evaluate_page
 from harness.results import TableResult
+from harness.run import RunnerPool, evaluate_page
 
 JUDGE = {"simple": 6.45, "moderate": 4.29, "complex": 2.97, "overall": 4.66}  # published, full 100-page set
 REPO = Path(__file__).resolve().parents[2]
@@ -40,22 +51,23 @@ def per_complexity(results: list[TableResult]) -> dict[str, dict[str, float]]:
     return out
 
 
-def test_bench_pymupdf4llm_semantic_by_complexity(benchmark, bench_sample_dir: Path, capsys) -> None:
+@pytest.mark.parametrize("spec", ["pymupdf4llm?layout=off", "pymupdf4llm?layout=on"], ids=["classic", "layout"])
+def test_bench_pymupdf4llm_semantic_by_complexity(benchmark, bench_sample_dir: Path, capsys, spec: str) -> None:
     pages = load_case_set(bench_sample_dir).pages
     cache = Path(os.environ.get("TABLEBENCH_BENCH_CACHE", REPO / ".tablebench-cache"))
     pool = RunnerPool()
     try:
         for page in pages:  # parse (or read the cache) outside the timing
-            evaluate_page(page, "pymupdf4llm", [], cache_dir=cache, pool=pool)
+            evaluate_page(page, spec, [], cache_dir=cache, pool=pool)
         results = benchmark.pedantic(
-            lambda: [r for page in pages for r in evaluate_page(page, "pymupdf4llm", ["semantic"], cache_dir=cache,
+            lambda: [r for page in pages for r in evaluate_page(page, spec, ["semantic"], cache_dir=cache,
                                                                  pool=pool)], rounds=1, iterations=1)
     finally:
         pool.close()
     table = per_complexity(results)
     benchmark.extra_info["semantic_by_complexity"] = table
     with capsys.disabled():
-        print("\npymupdf4llm semantic on the 20-page sample (judge: published, 100 pages)")
+        print(f"\n{spec} semantic on the 20-page sample (judge: published, 100 pages, of the classic export)")
         print(f"{'complexity':<10} {'tables':>6} {'found':>5} {'missing=0':>9} {'located':>8} {'judge':>6}")
         for name in ("simple", "moderate", "complex", "overall"):
             row = table.get(name)

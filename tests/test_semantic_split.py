@@ -1,0 +1,114 @@
+"""A table written as lines of text (its grid lost) is read as a reader reads it: split into
+cells by content, the lost grid charged once, its real errors still counted."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from harness.locate import locate_tables
+from harness.metaeval import _read_pair
+from harness.metrics.semantic import DEFAULT, semantic
+from harness.metrics.semantic_align import FEATURES
+from harness.metrics.semantic_split import is_flattened, split_lines
+from harness.metrics.semantic_struct import to_grid
+from harness.readers.text import read_lines
+from harness.table import Cell, NoTableError, Table
+
+GT = Table.from_rows([["Soil type", "K [m/d]"], ["Clay", "0.20"], ["Fine sand", "4.15"], ["Coarse sand", "24.12"],
+                      ["Fine gravel mix", "84.40"], ["Coarse gravel mix", "99.05"]], header_rows=1)
+LINES = "Soil type K [m/d]\nClay 0.20\nFine sand 4.15\nCoarse sand 24.12\nFine gravel mix 84.40\nCoarse gravel mix 99.05\n"
+UNDELIMITED = DEFAULT.weights[FEATURES.index("undelimited")]
+
+
+def test_lines_read_as_one_cell_per_line() -> None:
+    table = read_lines("\n  a b  \n\nc d\n")
+    assert [[c.text for c in row] for row in table.rows] == [["a b"], ["c d"]]
+    assert table.fmt == "lines"
+    with pytest.raises(NoTableError):
+        read_lines(" \n\n")
+
+
+def test_flattened_table_costs_its_grid_once() -> None:
+    result = semantic(GT, read_lines(LINES))
+    assert result.score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
+    assert result.errors[0].startswith("no cell boundaries: the table is 6 lines of text")
+    assert result.features["undelimited"] == 1.0 and result.features["values"] == 0.0
+    # the same table with its grid is perfect; a one-column reading alone would lose every value
+    assert semantic(GT, GT).score == 10.0
+    assert UNDELIMITED > 0
+
+
+def test_multi_word_cells_are_split_by_content() -> None:
+    split = split_lines(to_grid(GT), LINES.splitlines())
+    assert [[c.text for c in row] for row in split.rows] == [
+        ["Soil type", "K [m/d]"], ["Clay", "0.20"], ["Fine sand", "4.15"], ["Coarse sand", "24.12"],
+        ["Fine gravel mix", "84.40"], ["Coarse gravel mix", "99.05"]]
+
+
+def test_errors_in_flattened_lines_still_count() -> None:
+    clean = semantic(GT, read_lines(LINES)).score
+    wrong = semantic(GT, read_lines(LINES.replace("4.15", "415")))
+    assert wrong.score < clean
+    assert any("4.15" in e for e in wrong.errors)
+    lost = semantic(GT, read_lines(LINES.replace("Coarse sand 24.12\n", "")))
+    assert lost.score < clean and any("Coarse sand" in e and "missing" in e for e in lost.errors)
+    invented = semantic(GT, read_lines(LINES.replace("Clay 0.20", "Clay 0.20 99.9")))
+    assert invented.score < clean
+
+
+def test_group_header_span_is_kept_only_alone_on_its_line() -> None:
+    gt = Table([[Cell("Model", rowspan=2, header=True), Cell("Task", colspan=2, header=True)],
+                [Cell("Acc", header=True), Cell("F1", header=True)],
+                [Cell("A"), Cell("1.0"), Cell("2.0")], [Cell("B"), Cell("3.0"), Cell("4.0")]])
+    alone = split_lines(to_grid(gt), ["Task", "Model", "Acc F1", "A 1.0 2.0", "B 3.0 4.0"])
+    assert [(c.text, c.colspan) for c in alone.rows[0]] == [("Model", 1), ("Task", 2)]  # the label line joins its row
+    shared = split_lines(to_grid(gt), ["Model Task", "Acc F1", "A 1.0 2.0", "B 3.0 4.0"])
+    assert [(c.text, c.colspan) for c in shared.rows[0]] == [("Model", 1), ("Task", 1), ("", 1)]
+    # where "Task" spans a reader of "Model Task" cannot tell: that costs, the separate line does not
+    assert semantic(gt, read_lines("Model Task\nAcc F1\nA 1.0 2.0\nB 3.0 4.0")).score < \
+        semantic(gt, read_lines("Task\nModel\nAcc F1\nA 1.0 2.0\nB 3.0 4.0")).score
+
+
+def test_only_one_column_predictions_against_wider_tables_are_split() -> None:
+    assert is_flattened(to_grid(read_lines(LINES)), to_grid(GT))
+    assert not is_flattened(to_grid(GT), to_grid(GT))
+    one_col = Table.from_rows([["Name"], ["Clay"], ["Fine sand"]], header_rows=1)
+    assert not is_flattened(to_grid(read_lines("Name\nClay\nFine sand")), to_grid(one_col))
+
+
+def test_meta_eval_reads_a_gridless_extraction_as_lines() -> None:
+    gt, pred = _read_pair("\\begin{tabular}{cc}\nName & Value \\\\\n\\hline\nA & 1.5 \\\\\nB & 2.5 \\\\\n\\end{tabular}",
+                          "Name Value\nA 1.5\nB 2.5\n")
+    assert pred is not None and pred.fmt == "lines"
+    assert semantic(gt, pred).score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
+    assert _read_pair("\\begin{tabular}{cc}\nA & 1 \\\\\n\\end{tabular}", "  \n")[1] is None
+
+
+def test_locator_reads_lines_through_html_markup() -> None:
+    """Markup a parser wraps around a plain line (<u>, <sup>) is not the table's words: a
+    header line underlined by the parser still belongs to the table's run of lines."""
+    gt = Table.from_rows([["Quantity", "North Site", "South Site"], ["Mean depth", "-1.204517", "0.330912"],
+                          ["Peak flow", "0.058213", "0.200000"], ["Gauges", "12", "9"]], header_rows=1)
+    output = ("Some prose before the table that says nothing of it.\n\n"
+              "**<u>Quantity</u>** **<u>North Site</u>** **<u>South Site</u>**\n"
+              "Mean depth -1.204517 0.330912\nPeak flow 0.058213 0.200000\n<u>Gauges</u> <u>12</u> <u>9</u>\n\n"
+              "More prose after it, about something else entirely.\n")
+    found = locate_tables([gt], output)[0]
+    assert found.found
+    assert "Quantity</u>**" in found.text and "<u>9</u>" in found.text
+    assert semantic(gt, found.table).score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
+
+
+def test_a_blank_inside_a_row_shifts_what_follows_as_a_reader_reads_it() -> None:
+    gt = Table.from_rows([["Model", "Acc", "F1", "Time"], ["A", "91.2", "", "3.5"], ["B", "89.4", "0.81", "2.5"]],
+                         header_rows=1)
+    split = split_lines(to_grid(gt), ["Model Acc F1 Time", "A 91.2 3.5", "B 89.4 0.81 2.5"])
+    assert [c.text for c in split.rows[1]] == ["A", "91.2", "3.5", ""]  # 3.5 read under F1, not under Time
+    result = semantic(gt, read_lines("Model Acc F1 Time\nA 91.2 3.5\nB 89.4 0.81 2.5"))
+    assert result.score < 10 * math.exp(-UNDELIMITED) - 0.5
+    # a row group's label written once (blank first cell) is told by count: no cost beyond the grid
+    grouped = Table.from_rows([["Group", "Model", "Acc"], ["CNN", "A", "91.2"], ["", "B", "89.4"]], header_rows=1)
+    assert semantic(grouped, read_lines("Group Model Acc\nCNN A 91.2\nB 89.4")).score == \
+        pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
