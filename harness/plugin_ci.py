@@ -75,6 +75,7 @@ class CIPlugin:
 
         self.config, self.bench = config, bench
         self.gates: list[GateSpec] = [parse_gate(g) for g in config.getoption("tb_gates")]
+        self.gate_skipped = False  # the session stopped early (-x / --maxfail): the gate could not run
         self.min_effect = parse_fraction("--gate-min-effect", config.getoption("tb_gate_min_effect"), upper=1.0)
         self.alpha = parse_fraction("--gate-alpha", config.getoption("tb_gate_alpha"), upper=0.5, positive=True)
         self.per_table = config.getoption("tb_baseline_per_table") != "off"
@@ -158,9 +159,16 @@ class CIPlugin:
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtestloop(self, session: pytest.Session) -> Iterator[None]:
-        result = yield
-        if self.gates and not self.is_worker and not session.shouldfail and not session.shouldstop:
-            self.run_gates(session)
+        try:
+            result = yield
+        except (session.Failed, session.Interrupted):  # -x / --maxfail: the loop stopped, not every table was scored
+            self.gate_skipped = bool(self.gates)
+            raise
+        if self.gates and not self.is_worker:
+            if session.shouldfail or session.shouldstop:
+                self.gate_skipped = True
+            else:
+                self.run_gates(session)
         return result
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -185,6 +193,9 @@ class CIPlugin:
             return
         if self.repeat > 1 and self.bench.results:
             terminalreporter.write_line(f"tablebench repeats: {repeat_summary(list(self.bench.results.values()))}")
+        if self.gate_skipped:
+            terminalreporter.write_line("tablebench gate: not run: the session stopped early (-x / --maxfail), "
+                                        "and the gate compares every table", yellow=True, bold=True)
         if not self.comparisons:
             return
         failed = [c for c in self.comparisons if c.failed]

@@ -112,6 +112,19 @@ def test_a_small_loss_on_every_table_passes_per_table_but_fails_the_gate(pyteste
     report_only.assert_outcomes(passed=59, failed=1)
 
 
+def test_a_session_stopped_early_says_the_gate_did_not_run(pytester: pytest.Pytester, cases: Path, outputs,
+                                                          tmp_path: Path):
+    base = tmp_path / "base.json"
+    assert pytester.runpytest(*args(cases, tmp_path, f"--parser=mine=dir:{outputs['exact']}",
+                                    f"--save-baseline={base}", f"--report-dir={tmp_path / 'r1'}")).ret == 0
+    run = pytester.runpytest(*args(cases, tmp_path, f"--parser=mine=dir:{outputs['shifted']}", f"--baseline={base}",
+                                   "--baseline-tolerance=0", "--gate=teds", "-x", f"--report-dir={tmp_path / 'r2'}"))
+    assert run.ret == pytest.ExitCode.TESTS_FAILED
+    out = run.stdout.str()
+    assert "tablebench gate: not run: the session stopped early (-x / --maxfail)" in out
+    assert "tablebench::gate[teds]" not in out
+
+
 def test_gate_under_xdist_is_one_testcase_in_the_controller(pytester: pytest.Pytester, cases: Path, outputs,
                                                             tmp_path: Path):
     base = tmp_path / "base.json"
