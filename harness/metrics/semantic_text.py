@@ -19,6 +19,7 @@ from rapidfuzz import fuzz, process
 
 from harness.metrics.semantic_glyphs import fold_glyphs
 from harness.readers.latex_math import latex_to_text
+from harness.readers.textnorm import STYLE_TAGS, tag_pattern
 
 NULL = "∅"  # the one form of every "no value here" marker
 
@@ -33,10 +34,7 @@ _TIGHT = re.compile(r"\s+(?=[)\]}%,;:!?↑↓→←°†‡*∗′″])|(?<=[(\[
 _SCIENTIFIC = re.compile(r"(\d)\s*[×x·⋅∙*]\s*10(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
 _FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TAG = re.compile(r"<[^>]{0,200}>")
-# Tags that only style the text they wrap (underline, bold, highlight): nothing a reader reads
-# as a separation, so they go without a trace (and **<u>x</u>** is then plain emphasis)
-_STYLE_TAG = re.compile(r"</?(?:u|b|i|em|strong|mark|span|s|del|ins|small|big|font|code|tt)(?:\s[^>]{0,200})?>",
-                        re.IGNORECASE)
+_STYLE_TAG = tag_pattern(STYLE_TAGS)  # **<u>x</u>** is plain emphasis once its styling goes
 _MD_EMPH = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
 # _italic_ as parsers write it, also glued to what follows (`_W_mix`), never inside a word (`MAE_AST`)
 _MD_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]+?)(?<=\S)_")

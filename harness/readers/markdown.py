@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 
 from harness.readers.scripts import to_subscript, to_superscript
-from harness.readers.textnorm import cell_text_form
+from harness.readers.textnorm import STYLE_TAGS, cell_text_form, tag_pattern
 from harness.table import Cell, NoTableError, Table
 
 _PIPE_OR_ESCAPE = re.compile(r"\\.|\|", re.DOTALL)
@@ -107,8 +107,8 @@ _MATH = re.compile(r"\$\$(.+?)\$\$|\\\((.+?)\\\)|\\\[(.+?)\\\]"
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 _SCRIPT = re.compile(r"<(sup|sub)\b[^<>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
-_TAG = re.compile(r"</?(?:a|abbr|b|big|bdi|bdo|cite|code|del|dfn|div|em|font|i|ins|kbd|mark|p|q|s|samp|small"
-                  r"|span|strike|strong|sub|sup|tt|u|var|wbr)\b[^<>]*>", re.IGNORECASE)
+_TAG = tag_pattern((*STYLE_TAGS, "a", "abbr", "bdi", "bdo", "cite", "dfn", "div", "kbd", "p", "q", "samp", "strike",
+                    "sub", "sup", "var", "wbr"))
 _EMPHASIS = [
     re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.DOTALL),
     re.compile(r"(?<![^\W_])__(?=\S)(.+?)(?<=\S)__(?![^\W_])", re.DOTALL),

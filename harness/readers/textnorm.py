@@ -20,6 +20,16 @@ _CLUSTER = re.compile(f"[^{MARKS}][{MARKS}]+")
 _PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]+")
 
 
+# Inline HTML tags that only style the text they wrap: a reader of the page sees the text alone,
+# so readers and scores drop them without a trace (others, like <sup> or <br>, separate).
+STYLE_TAGS = ("b", "big", "code", "del", "em", "font", "i", "ins", "mark", "s", "small", "span", "strong", "tt", "u")
+
+
+def tag_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    """Opening or closing tags of `names`, with any attributes (case-insensitive)."""
+    return re.compile(r"</?(?:" + "|".join(sorted(names)) + r")\b[^<>]*>", re.IGNORECASE)
+
+
 def cell_text_form(text: str) -> str:
     """`text` with base+mark clusters composed and Arabic presentation forms folded to letters."""
     if text.isascii():
