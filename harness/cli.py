@@ -67,7 +67,7 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
     imp.add_argument("--out", required=True, help="an empty or new folder for the case set")
 
     def run_import(args: argparse.Namespace) -> int:
-        from harness.cases.importer import run_import
+        from harness.generate.importer import run_import
 
         return run_import(args)
 
@@ -82,7 +82,7 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
 
     def run_variant(args: argparse.Namespace) -> int:
         from harness.cases import resolve_case_set
-        from harness.cases.twin import run_variant
+        from harness.generate.twin import run_variant
 
         args.src = str(resolve_case_set(args.src))
         return run_variant(args)
@@ -169,24 +169,24 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
 def _run_meta_eval(args: argparse.Namespace) -> int:
     import json
 
-    from harness.files import read_json
-    from harness.formulas.metaeval import is_formula_study
-    from harness.metaeval import load_rated_pairs, meta_evaluate, recomputed_scorers
-    from harness.metrics.registry import parse_metric_list
+    from harness.core.files import read_json
+    from harness.evaluate.metaeval_formulas import is_formula_study
+    from harness.evaluate.metaeval import load_rated_pairs, meta_evaluate, recomputed_scorers
+    from harness.metrics.tables.registry import parse_metric_list
 
     if is_formula_study(read_json(args.file)):
         return _run_formula_meta_eval(args)
     metrics = parse_metric_list(args.metrics) if args.metrics else []
     pairs = load_rated_pairs(args.file)
     if args.cv:
-        from harness.metaeval import cross_validate, cv_report
+        from harness.evaluate.metaeval import cross_validate, cv_report
 
         result = cross_validate(pairs, n_boot=args.bootstrap, seed=args.seed)
         print(json.dumps(result, indent=2) if args.json else cv_report(result))
         return 0
     scorers = recomputed_scorers(metrics)
     if args.judge:
-        from harness.judge import judge_scorer
+        from harness.metrics.judge import judge_scorer
 
         name, scorer = judge_scorer([(p.gt_latex, p.extraction) for p in pairs], args.judge,
                                     variant=args.judge_variant, cache_dir=args.llm_cache, api_base=args.api_base)
@@ -207,7 +207,7 @@ def _run_formula_meta_eval(args: argparse.Namespace) -> int:
     """The formula study: stored metrics and judges, ours, and ours cross-validated (always: ~6 s)."""
     import json
 
-    from harness.formulas.metaeval import load_formula_pairs, meta_evaluate_formulas
+    from harness.evaluate.metaeval_formulas import load_formula_pairs, meta_evaluate_formulas
 
     if args.judge:
         raise ValueError("--judge is not supported for the formula study yet (its stored judges are reported)")

@@ -1,10 +1,5 @@
-"""Parser adapters: PDF page in, text out (tables as Markdown / HTML where they stand).
+"""The built-in parser adapters: PDF page in, text out (tables as Markdown / HTML where they stand).
 
-`resolve("pdfplumber")` turns a spec string into a parser; `harness.parse` runs it
-isolated and cached. See `parsers.base` for the protocol a third-party parser implements.
+Each registers under the `tablebench.parsers` entry-point group (see pyproject.toml), exactly
+as a third-party parser does; `harness.parse` finds them there and never imports this package.
 """
-
-from parsers.base import ParseOutput, Parser, ParserError
-from parsers.registry import BUILTINS, resolve
-
-__all__ = ["BUILTINS", "ParseOutput", "Parser", "ParserError", "resolve"]

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from harness.table import Table
+from harness.core.table import Table
 
 TABLE_FORMATS = ("html", "markdown")
 

@@ -16,7 +16,7 @@ from statistics import median
 
 import numpy as np
 
-from harness.table import Cell, Table
+from harness.core.table import Cell, Table
 from parsers.ocr_image import Rule
 
 GAP = 0.6  # a gap wider than GAP x the median word height separates cells

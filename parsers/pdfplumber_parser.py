@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from parsers.base import ParseOutput, check_choice, output, package_version, require
+from harness.parse.protocol import ParseOutput, check_choice, output, package_version, require
 from parsers.layout import TABLE_FORMATS, Block, compose, inside, render_table
 
 ADAPTER_REVISION = "1"

@@ -23,9 +23,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from harness.raster import RasterError, rasterise
-from harness.table import Table
-from parsers.base import ParseOutput, ParserError, check_choice, output
+from harness.core.raster import RasterError, rasterise
+from harness.core.table import Table
+from harness.parse.protocol import ParseOutput, ParserError, check_choice, output
 from parsers.layout import TABLE_FORMATS, Block, compose, rows_to_markdown
 from parsers.ocr_image import deskew, erase_lines, find_rules, flatten, skew_angle
 from parsers.ocr_tables import Region, Word, build_table, table_regions

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from harness.cases import DEFAULT_SET, REPO_CASES, load_case_set, resolve_case_set
-from harness.cases.importer import import_bench
+from harness.generate.importer import import_bench
 from harness.cli import main
 from harness.generate.caseset import dump_json, make_page, page_record, verify_caseset
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 
 TABLE = r"\begin{tabular}{cc} a & b \\ 1 & 2 \\ \end{tabular}"
 SPANNED = r"\begin{tabular}{cc} \multicolumn{2}{c}{h} \\ 1 & 2 \\ \end{tabular}"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.formulas.cdm import cdm_like, glyph_f1
-from harness.formulas.render import (
+from harness.metrics.formulas.cdm import cdm_like, glyph_f1
+from harness.tex.render import (
     Glyph, RenderError, check_formula, formula_body, formula_source, render_glyphs,
 )
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 
 needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 
@@ -86,7 +86,7 @@ def test_definitions_are_refused_too() -> None:
 
 
 def test_unicode_math_becomes_macros_that_typeset() -> None:
-    from harness.formulas.unicode_latex import unicode_to_latex
+    from harness.tex.unicode_latex import unicode_to_latex
 
     assert unicode_to_latex("x + 1") == "x + 1"
     assert unicode_to_latex("ν ∈ ℝ, 𝑥 ≠ ∞ − 1") == "\\nu  \\in  \\mathbb{R}, x \\neq  \\infty  - 1"

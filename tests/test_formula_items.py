@@ -10,15 +10,15 @@ import pytest
 from rich.console import Console
 
 from harness.cases import GroundTruthFormula, load_case_set
-from harness.cases.importer import import_bench
+from harness.generate.importer import import_bench
 from harness.gating.rules import Gate, floors_for
-from harness.items import metric_names, split_metrics
+from harness.metrics.select import metric_names, split_metrics
 from harness.report.aggregate import boards
 from harness.report.markdown import render_markdown
 from harness.report.terminal import tracks_group
 from harness.report.write import read_results, write_report
-from harness.results import TableResult
-from harness.run import RunnerPool, evaluate_page, page_error_results
+from harness.core.results import TableResult
+from harness.evaluate.page import RunnerPool, evaluate_page, page_error_results
 from tests.conftest import shared_path
 from tests.test_run import copy_pages, write_outputs
 
@@ -132,7 +132,7 @@ def test_import_keeps_formulas_and_their_kinds(tmp_path: Path) -> None:
 
 # -- metrics selection -------------------------------------------------------------------------------
 def test_metrics_split_by_kind_with_defaults_for_a_kind_not_named() -> None:
-    from harness.metrics.registry import DEFAULT_METRICS
+    from harness.metrics.tables.registry import DEFAULT_METRICS
 
     assert split_metrics(None) == (list(DEFAULT_METRICS), ["formula_score", "token_edit"])
     assert split_metrics("teds") == (["teds"], ["formula_score", "token_edit"])
@@ -252,8 +252,8 @@ def test_results_from_before_formulas_read_as_tables() -> None:
 
 # -- judge -------------------------------------------------------------------------------------------
 def test_formula_judge_prompt_through_a_real_server(tmp_path: Path) -> None:
-    from harness import llm
-    from harness.judge import FORMULA_PROMPT_VERSION, PROMPT_VERSION, judge_formula
+    from harness.core import llm
+    from harness.metrics.judge import FORMULA_PROMPT_VERSION, PROMPT_VERSION, judge_formula
     from tests.llm_server import LLMServer, Reply
 
     verdict = json.dumps({"errors": ["the exponent 2 reads 3"], "score": 6})
@@ -277,7 +277,7 @@ def test_formula_judge_prompt_through_a_real_server(tmp_path: Path) -> None:
 
 
 def test_judge_scores_found_formulas_and_gives_missing_ones_zero(fcases, tmp_path: Path, pool: RunnerPool) -> None:
-    from harness import llm
+    from harness.core import llm
     from tests.llm_server import LLMServer, Reply
 
     page = fcases.pages[0]
@@ -298,8 +298,8 @@ def test_llm_locator_finds_formulas_by_quoted_spans_refound_literally(fcases, tm
                                                                       pool: RunnerPool) -> None:
     """The model quotes formula 0 exactly and invents formula 1's span: 0 is found where the output
     has it, 1 is missing (no match can be fabricated); the others have no span and are missing."""
-    from harness import llm
-    from harness.locate_llm_formulas import PROMPT_VERSION, SYSTEM_PROMPT
+    from harness.core import llm
+    from harness.locate.llm_formulas import PROMPT_VERSION, SYSTEM_PROMPT
     from tests.llm_server import LLMServer, Reply
 
     page = fcases.pages[0]
@@ -325,7 +325,7 @@ def test_llm_locator_finds_formulas_by_quoted_spans_refound_literally(fcases, tm
 
 
 def test_llm_locator_unreachable_falls_back_to_the_offline_locator(fcases, tmp_path: Path, pool: RunnerPool) -> None:
-    from harness.locate_llm_formulas import locate_formulas_llm
+    from harness.locate.llm_formulas import locate_formulas_llm
 
     page = fcases.pages[0]
     text = write_perfect(tmp_path / "out", fcases).joinpath(f"{page.pdf.stem}.md").read_text(encoding="utf-8")

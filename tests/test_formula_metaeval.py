@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from harness.formulas import metaeval
-from harness.formulas.metaeval import (
+from harness.evaluate import metaeval_formulas as metaeval
+from harness.evaluate.metaeval_formulas import (
     FormulaPair, cross_validated_scores, feature_matrix, fit_weights, is_formula_study,
     load_formula_pairs, meta_evaluate_formulas,
 )
-from harness.formulas.score import FEATURES, Weights, score_from_features
+from harness.metrics.formulas.score import FEATURES, Weights, score_from_features
 from tests.conftest import shared_path
 
 ROW = {"gt_id": "g1", "gt_formula": "$a+b$", "extracted_formula": "$a-b$",
@@ -93,7 +93,7 @@ def test_dev_split_cross_validated_pearson_reaches_the_best_judge_level() -> Non
 @pytest.mark.shared
 def test_shipped_weights_are_the_fit_on_the_dev_split() -> None:
     """Changing the tokens or the alignment means refitting WEIGHTS (see score.py for how)."""
-    from harness.formulas.score import WEIGHTS
+    from harness.metrics.formulas.score import WEIGHTS
 
     pairs = load_formula_pairs(shared_path("data", "formula-metric-study", "dev.json"))
     counts, lengths = feature_matrix(pairs)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.formulas.score import (
+from harness.metrics.formulas.score import (
     FEATURES, WEIGHTS, Weights, edit_features, formula_score, score_from_features, token_class,
     token_edit_similarity,
 )
@@ -84,7 +84,7 @@ def test_score_from_features_is_vectorised() -> None:
 
 
 def test_registry_scores_by_name_and_refuses_unknown_names() -> None:
-    from harness.formulas.registry import score_formula
+    from harness.metrics.formulas.registry import score_formula
 
     out = score_formula("$a+b$", r"\(a-b\)")
     assert set(out) == {"formula_score", "token_edit"}
@@ -94,7 +94,7 @@ def test_registry_scores_by_name_and_refuses_unknown_names() -> None:
 
 
 def test_unreadable_prediction_scores_zero_unreadable_truth_raises() -> None:
-    from harness.formulas.parse import FormulaError
+    from harness.tex.formula import FormulaError
 
     deep = "{" * 300 + "x" + "}" * 300
     assert formula_score("x", deep) == 0.0 and token_edit_similarity("x", deep) == 0.0

@@ -19,7 +19,7 @@ from harness.gating.aggregate import (
     summary_lines,
 )
 from harness.gating.baseline import Entry
-from harness.results import TableResult
+from harness.core.results import TableResult
 
 
 def test_a_small_drop_on_every_table_is_a_regression_and_the_same_rise_an_improvement():

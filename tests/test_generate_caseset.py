@@ -10,7 +10,7 @@ import pytest
 
 from harness.cli import main
 from harness.generate.caseset import caseset_info, load_pages, verify_caseset
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 
 pytestmark = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 

@@ -25,11 +25,11 @@ from harness.generate.formula_pool import (
     split_delimiters,
     vet_formulas,
 )
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 from harness.generate.page import Block, build_page
 from harness.generate.text import TextSource
 from harness.generate.layouts import PageLayout
-from harness.readers.latex_math import math_to_unicode
+from harness.tex.latex_math import math_to_unicode
 
 needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 

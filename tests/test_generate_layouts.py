@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from harness.generate.latex_runner import have_pdflatex, run_pdflatex
+from harness.tex.runner import have_pdflatex, run_pdflatex
 from harness.generate.layouts import DOCCLASSES, FONTS, LANGUAGES, PageLayout, sample_layout
 
 

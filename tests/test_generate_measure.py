@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 import harness.generate.measure as measure
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 from harness.generate.rendered import have_pdftotext
 from harness.generate.layouts import PageLayout
-from harness.generate.safety import find_unsafe
+from harness.tex.safety import find_unsafe
 from harness.generate.tables import COMPLEXITIES, generate_table
 
 

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 from harness.generate.layouts import PAPERS, PageLayout
 from harness.generate.page import build_page, derive_seed
 from harness.readers.latex import read_latex

@@ -9,7 +9,7 @@ import pytest
 
 from harness.cli import main
 from harness.generate import measure
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 from harness.generate.rendered import have_pdftotext
 from harness.generate.layouts import PageLayout
 from harness.generate.page import build_page

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import harness.generate.measure as measure
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 from harness.generate.rendered import content_words, have_pdftotext, missing_words
 
 

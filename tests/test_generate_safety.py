@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.generate.safety import UnsafeLatexError, check_latex, find_unsafe
+from harness.tex.safety import UnsafeLatexError, check_latex, find_unsafe
 
 SAFE = r"""\begin{tabular}{lcc}\toprule Method & Acc. ($\uparrow$) & F1 \\ \midrule
 \multirow{2}{*}{CNN} & \textbf{71.2} $\pm$ 0.3 & 64.0\% \\ & -- & $\alpha_{1}$ \\ \bottomrule\end{tabular}"""

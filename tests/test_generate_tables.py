@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from harness.generate.latex_runner import have_pdflatex, run_pdflatex
+from harness.tex.runner import have_pdflatex, run_pdflatex
 from harness.generate.layouts import PageLayout
 from harness.generate.stats import classify_complexity, split_tabular, table_stats
 from harness.generate.tables import COMPLEXITIES, generate_table

@@ -12,10 +12,10 @@ import pytest
 
 from harness.cli import main
 from harness.generate.harvest import extract_tables, harvest, iter_sources
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 from harness.generate.rendered import have_pdftotext
 from harness.readers.latex import read_latex
-from harness.readers.latex_macros import MacroExpansionError, expand_macros, find_macros
+from harness.tex.macros import MacroExpansionError, expand_macros, find_macros
 
 needs_tex = pytest.mark.skipif(not (have_pdflatex() and have_pdftotext()),
                                reason="pdflatex or pdftotext is not installed (apt texlive-latex-base, poppler-utils)")

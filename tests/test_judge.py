@@ -1,4 +1,4 @@
-"""harness.judge through litellm against a real local OpenAI-compatible server."""
+"""harness.metrics.judge through litellm against a real local OpenAI-compatible server."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness import judge, llm
-from harness.judge import JudgeResult, judge_messages, judge_table, read_verdict
+from harness.core import llm
+from harness.metrics import judge
+from harness.metrics.judge import JudgeResult, judge_messages, judge_table, read_verdict
 from tests.llm_server import LLMServer, Reply
 
 GT = r"""\begin{tabular}{lcc}

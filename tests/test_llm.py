@@ -1,4 +1,4 @@
-"""harness.llm through litellm against a real local OpenAI-compatible server (no mocks)."""
+"""harness.core.llm through litellm against a real local OpenAI-compatible server (no mocks)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import llm
-from harness.llm import LLMError, complete, parse_json
+from harness.core import llm
+from harness.core.llm import LLMError, complete, parse_json
 from tests.llm_server import LLMServer, Reply
 
 SCHEMA = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"],

@@ -1,4 +1,4 @@
-"""harness.locate_llm through litellm against a real local OpenAI-compatible server."""
+"""harness.locate.llm through litellm against a real local OpenAI-compatible server."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness import llm
-from harness.locate_llm import locate_tables_llm, read_spans, refind
+from harness.core import llm
+from harness.locate.llm import locate_tables_llm, read_spans, refind
 from tests.llm_server import LLMServer, Reply
 
 GT = [
@@ -155,8 +155,8 @@ def test_read_spans_validates_the_answer() -> None:
 
 
 def test_read_region_keeps_tables_and_substantial_loose_lines_in_order() -> None:
-    from harness.locate import candidates
-    from harness.locate_llm import read_region
+    from harness.locate.tables import candidates
+    from harness.locate.llm import read_region
 
     page = f"Prose before.\n\nTable 1: Accuracy.\n{T0}\n\nProse after."
     table = read_region(page, page.index("Table 1"), page.index(T0) + len(T0), candidates(page)[0])

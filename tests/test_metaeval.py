@@ -9,8 +9,8 @@ import pytest
 from scipy import stats
 
 from harness.cli import main
-from harness.metaeval import correlate, load_rated_pairs, meta_evaluate
-from harness.metrics.semantic_align import FEATURES
+from harness.evaluate.metaeval import correlate, load_rated_pairs, meta_evaluate
+from harness.metrics.tables.semantic_align import FEATURES
 
 
 def _study_file(tmp_path, n=12):
@@ -120,7 +120,7 @@ def _ratable_study(tmp_path):
 
 
 def test_cross_validation_holds_each_table_out_and_refits(tmp_path):
-    from harness.metaeval import cross_validate
+    from harness.evaluate.metaeval import cross_validate
 
     result = cross_validate(load_rated_pairs(_ratable_study(tmp_path)), n_boot=20)
     assert [f["table"] for f in result["folds"]] == ["g0", "g1", "g2"]
@@ -139,7 +139,7 @@ def test_cli_cv_prints_the_held_out_numbers(tmp_path, capsys):
 
 
 def test_the_fit_weighs_every_ground_truth_table_alike():
-    from harness.metrics.semantic_fit import fit_weights, table_weights
+    from harness.metrics.tables.semantic_fit import fit_weights, table_weights
 
     assert table_weights(["a", "a", "a", "b"], 4).tolist() == pytest.approx([2 / 3, 2 / 3, 2 / 3, 2])
     assert table_weights(None, 3).tolist() == [1.0, 1.0, 1.0]

@@ -9,11 +9,11 @@ from difflib import SequenceMatcher
 import numpy as np
 import pytest
 
-import harness.metrics.grits  # noqa: F401  (the package re-exports the function under the same name)
+import harness.metrics.tables.grits  # noqa: F401  (the package re-exports the function under the same name)
 from harness.readers.html import table_from_html
-from harness.table import Cell, NoTableError, Table
+from harness.core.table import Cell, NoTableError, Table
 
-G = sys.modules["harness.metrics.grits"]
+G = sys.modules["harness.metrics.tables.grits"]
 grits = G.grits
 TOL = 1e-9
 KEYS = ("top", "precision_top", "recall_top", "con", "precision_con", "recall_con")

@@ -8,12 +8,12 @@ import json
 
 import pytest
 
-from harness.metrics.semantic import SemanticResult, semantic
-from harness.metrics.semantic_struct import (header_rows, inferred_header_rows, is_numeric, is_section, stub_columns,
+from harness.metrics.tables.semantic import SemanticResult, semantic
+from harness.metrics.tables.semantic_struct import (header_rows, inferred_header_rows, is_numeric, is_section, stub_columns,
                                              to_grid, view)
-from harness.metrics.semantic_text import NULL, cell_similarity, normalize, numbers, residue
+from harness.metrics.tables.semantic_text import NULL, cell_similarity, normalize, numbers, residue
 from harness.readers.html import read_html
-from harness.table import Cell, NoTableError, Table
+from harness.core.table import Cell, NoTableError, Table
 from tests.conftest import shared_path
 
 HEAD = ["Model", "Acc", "F1", "Δ"]
@@ -350,7 +350,7 @@ def test_rows_under_a_section_are_keyed_by_it() -> None:
 
 
 def test_large_tables_align_rows_cheaply_and_score_alike() -> None:
-    semantic_module = importlib.import_module("harness.metrics.semantic_align")
+    semantic_module = importlib.import_module("harness.metrics.tables.semantic_align")
     gt, bad = _scores_table(40, 10)
     exact = semantic(gt, bad).score
     saved = semantic_module.FULL_COMPARISON
@@ -386,7 +386,7 @@ DEV_PEARSON_FLOOR = 0.94  # in-sample 0.948 (the constants were fit on dev); cro
 
 def test_agrees_with_human_ratings_on_dev() -> None:
     path = shared_path("data", "table-metric-study", "dev.json")
-    from harness.metaeval import load_rated_pairs, meta_evaluate, recomputed_scorers
+    from harness.evaluate.metaeval import load_rated_pairs, meta_evaluate, recomputed_scorers
 
     pairs = load_rated_pairs(path)
     result = meta_evaluate(pairs, recomputed_scorers(["semantic"]), n_boot=20)["ours:semantic"]
@@ -396,7 +396,7 @@ def test_agrees_with_human_ratings_on_dev() -> None:
 
 
 def result_of(pairs: list, stored: str) -> float:
-    from harness.metaeval import correlate
+    from harness.evaluate.metaeval import correlate
 
     rated = [(p.stored[stored], p.human) for p in pairs if stored in p.stored]
     xs, ys = zip(*rated)
@@ -525,7 +525,7 @@ def test_one_label_given_to_two_columns_the_table_tells_apart_attributes_neither
 
 
 def test_params_are_validated_and_change_the_score() -> None:
-    from harness.metrics.semantic import DEFAULT, Params
+    from harness.metrics.tables.semantic import DEFAULT, Params
 
     with pytest.raises(ValueError):
         Params(weights=(1.0, -0.1, 0, 0, 0, 0))
@@ -535,7 +535,7 @@ def test_params_are_validated_and_change_the_score() -> None:
 
 
 def test_cross_validated_agreement_on_dev_reaches_the_target() -> None:
-    from harness.metaeval import cross_validate, load_rated_pairs
+    from harness.evaluate.metaeval import cross_validate, load_rated_pairs
 
     result = cross_validate(load_rated_pairs(shared_path("data", "table-metric-study", "dev.json")), n_boot=50)
     assert len(result["folds"]) == 15 and result["cv"]["n"] == 205

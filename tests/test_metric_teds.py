@@ -2,7 +2,7 @@
 
 The oracle is the textbook Zhang-Shasha tree edit distance over the tree lxml builds from
 the canonical HTML (as the reference does), with a plain-Python Levenshtein: it shares no
-code with `harness.metrics.teds`. It is itself checked against the reference values on the
+code with `harness.metrics.tables.teds`. It is itself checked against the reference values on the
 small conformance pairs, then used where the reference has no value (the `large-*` pairs)
 and on random tables with spans, ragged rows, empty rows and empty cells.
 """
@@ -18,7 +18,7 @@ import pytest
 
 from harness.metrics import teds
 from harness.readers.html import table_from_html
-from harness.table import MAX_SPAN, Cell, NoTableError, Table
+from harness.core.table import MAX_SPAN, Cell, NoTableError, Table
 
 TOL = 1e-9
 

@@ -19,7 +19,7 @@ from harness.generate.languages import missing_setup
 from harness.generate.variants import VARIANTS as DEGRADED
 from harness.report.aggregate import leaderboard
 from harness.report.markdown import render_markdown
-from harness.run import RunnerPool, evaluate_page
+from harness.evaluate.page import RunnerPool, evaluate_page
 from tests.test_plugin import PLUGIN
 from tests.test_run import write_outputs
 

@@ -1,4 +1,4 @@
-"""harness.parse: isolation (crash, segfault, hang, garbage), outcomes, the on-disk cache."""
+"""harness.parse.runner: isolation (crash, segfault, hang, garbage), outcomes, the on-disk cache."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse import (
+from harness.parse.runner import (
     ParseCache,
     ParseResult,
     ParseRunner,
@@ -25,7 +25,7 @@ from harness.parse import (
     settle,
     sha256_file,
 )
-from parsers.base import ParseOutput, require
+from harness.parse.protocol import ParseOutput, require
 
 
 # -- parsers that misbehave; module level so the worker process can unpickle them ----------
@@ -414,7 +414,7 @@ def test_command_script_edit_reparses_and_unchanged_script_is_a_hit(tmp_path: Pa
 
 
 def test_command_keys_on_files_named_anywhere_in_the_command_line(tmp_path: Path) -> None:
-    from parsers.command import CommandParser, named_files
+    from harness.parse.command import CommandParser, named_files
 
     script, model = tmp_path / "run.py", tmp_path / "weights.bin"
     script.write_text("pass\n")
@@ -433,7 +433,7 @@ def test_importable_parser_code_edit_reparses_without_a_version_bump(tmp_path: P
     cache, src = tmp_path / "cache", tmp_path / "src"
     src.mkdir()
     module = src / "tb_edit_me.py"
-    body = ("from parsers.base import ParseOutput\n\nclass P:\n    name, version = 'edit-me', '1'\n\n"
+    body = ("from harness.parse.protocol import ParseOutput\n\nclass P:\n    name, version = 'edit-me', '1'\n\n"
             "    def parse(self, pdf_path):\n        return ParseOutput({!r})\n")
     module.write_text(body.format("| first |"))
     monkeypatch.syspath_prepend(str(src))
@@ -451,12 +451,12 @@ def test_importable_parser_code_edit_reparses_without_a_version_bump(tmp_path: P
 
 
 def test_code_files_are_the_module_and_what_it_imports_from_its_package(monkeypatch) -> None:
-    import parsers.vlm  # noqa: F401 — imported or not, other submodules do not count
-    from parsers import fingerprint
+    import harness.parse.vlm  # noqa: F401 — imported or not, other submodules do not count
+    from harness.parse import fingerprint
     from parsers.pdfplumber_parser import PdfplumberParser
 
     files = [p.name for p in fingerprint.code_files(PdfplumberParser())]
-    assert "pdfplumber_parser.py" in files and "layout.py" in files and "base.py" in files
+    assert "pdfplumber_parser.py" in files and "layout.py" in files and "__init__.py" in files
     assert "vlm.py" not in files and "pypdf_parser.py" not in files
     assert [p.name for p in fingerprint.code_files(Echo())] == ["__init__.py", "test_parse.py"]
     monkeypatch.setattr(fingerprint, "CODE_FILES", 1)
@@ -482,7 +482,7 @@ def test_cached_flag_on_hit_miss_refresh_error_retry_and_uncached(tmp_path: Path
 
 def test_run_puts_the_cached_flag_into_each_table_result(tmp_path: Path) -> None:
     from harness.cases import load_case_set
-    from harness.run import RunnerPool, evaluate_page
+    from harness.evaluate.page import RunnerPool, evaluate_page
     from tests.test_run import copy_pages
 
     page = load_case_set(copy_pages(tmp_path / "bench", ("002",))).pages[0]
@@ -552,7 +552,7 @@ def test_ctrl_c_mid_page_kills_the_worker_and_its_files(private_tmp: Path, tmp_p
 def test_killed_run_leaves_nothing_in_the_temp_folder(private_tmp: Path, tmp_path: Path) -> None:
     """kill -9 of the benchmark process: the orphaned worker cleans up before it dies."""
     (pdf,) = _pdfs(tmp_path, "a")
-    code = ("import sys; from harness.parse import ParseRunner\n"
+    code = ("import sys; from harness.parse.runner import ParseRunner\n"
             "ParseRunner(\"command:sh -c 'echo x > {out}; exec sleep 60' {pdf} {out}\", timeout=60).run(sys.argv[1])")
     proc = subprocess.Popen([sys.executable, "-c", code, str(pdf)], cwd=Path(__file__).resolve().parents[1])
     try:
@@ -611,7 +611,7 @@ def test_one_line_is_defined_once() -> None:
     repo = Path(__file__).resolve().parents[1]
     defs = [f"{p.relative_to(repo)}:{m.group(0)}" for folder in ("harness", "parsers") for p in (repo / folder).rglob("*.py")
             for m in re_.finditer(r"^def _?(one_line|first_line)\b", p.read_text(encoding="utf-8"), re_.M)]
-    assert defs == ["harness/messages.py:def one_line"]
+    assert defs == ["harness/core/messages.py:def one_line"]
 
 
 def test_no_usable_temp_folder_is_an_error_outcome_not_a_crash(tmp_path: Path, monkeypatch) -> None:

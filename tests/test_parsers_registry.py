@@ -1,4 +1,4 @@
-"""parsers.registry and parsers.layout: spec strings, entry points, tables put back in text."""
+"""harness.parse.registry and parsers.layout: spec strings, entry points, tables put back in text."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from harness.readers.html import read_html
-from parsers import BUILTINS, ParseOutput, ParserError, resolve
-from parsers.base import require
-from parsers.command import CommandParser
-from parsers.directory import DirParser
+from harness.parse import ParseOutput, ParserError, builtin_parsers, resolve
+from harness.parse.protocol import require
+from harness.parse.command import CommandParser
+from harness.parse.directory import DirParser
 from parsers.layout import Block, compose, rows_to_html, rows_to_markdown
-from parsers.registry import ENTRY_POINT_GROUP, split_options
-from parsers.vlm import VlmParser
+from harness.parse.registry import ENTRY_POINT_GROUP, split_options
+from harness.parse.vlm import VlmParser
 
 
 class ThirdParty:
@@ -35,7 +35,7 @@ def _ep(name: str, target: str) -> EntryPoint:
     return EntryPoint(name=name, value=f"{__name__}:{target}", group=ENTRY_POINT_GROUP)
 
 
-@pytest.mark.parametrize("name", sorted(BUILTINS))
+@pytest.mark.parametrize("name", sorted(builtin_parsers()))
 def test_builtin_names_resolve_with_versions_and_config(name: str) -> None:
     parser = resolve(name)
     assert parser.name == name and "+a" in parser.version and "missing" not in parser.version
@@ -52,7 +52,7 @@ def test_options_reach_the_parser_and_its_cache_config() -> None:
     ("spec", "match"),
     [
         ("", "empty parser spec"),
-        ("nosuch", rf"unknown parser 'nosuch'; known: {', '.join(sorted(BUILTINS))}, (.+, )?command:CLI"),
+        ("nosuch", rf"unknown parser 'nosuch'; known: {', '.join(sorted(builtin_parsers()))}, (.+, )?command:CLI"),
         ("pdfplumber?colour=red", r"parser 'pdfplumber': bad options \['colour'\]"),
         ("pdfplumber?tables=latex", r"tables='latex' is not one of html, markdown"),
         ("pdfplumber?tables=html&tables=markdown", "repeats option 'tables'"),
@@ -83,7 +83,7 @@ def test_entry_point_parsers_resolve_with_options() -> None:
     parser = resolve("thirdparty?flavour=spicy", eps=eps)
     assert parser.config == {"flavour": "spicy"}
     assert parser.parse(Path("p1.pdf")).text == "spicy p1.pdf"
-    with pytest.raises(ValueError, match=rf"known: {', '.join(sorted(BUILTINS))}, thirdparty, command:CLI"):
+    with pytest.raises(ValueError, match=rf"known: {', '.join(sorted(builtin_parsers()))}, thirdparty, command:CLI"):
         resolve("other", eps=eps)
 
 

@@ -19,7 +19,7 @@ pytest_plugins = ["pytester"]
 
 # An installed package loads the plugin by its entry point; a checkout needs -p.
 INSTALLED = any(ep.name == "tablebench" for ep in entry_points(group="pytest11"))
-PLUGIN = [] if INSTALLED else ["-p", "harness.plugin"]
+PLUGIN = [] if INSTALLED else ["-p", "harness.plugin.hooks"]
 IDS = ["bench/p002::t0", "bench/p002::t1", "bench/p074::t0", "bench/p074::t1", "bench/p074::t2"]
 REPO = Path(__file__).resolve().parents[1]
 
@@ -28,8 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 def warm_metrics() -> None:
     """Run every metric once in this process before any in-process pytester run: pytester
     drops the modules a run imported, and numba's lazily imported parts cannot load twice."""
-    from harness.metrics.registry import DEFAULT_METRICS, score
-    from harness.table import Table
+    from harness.metrics.tables.registry import DEFAULT_METRICS, score
+    from harness.core.table import Table
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table, DEFAULT_METRICS)
@@ -85,7 +85,7 @@ def results_json(report: Path) -> dict:
 
 
 def test_parser_specs_split_on_commas_except_inside_command_and_dir():
-    from harness.plugin import split_specs
+    from harness.plugin.hooks import split_specs
 
     assert split_specs(["pypdf,pdfplumber", "pypdf", " camelot "]) == ["pypdf", "pdfplumber", "camelot"]
     assert split_specs(["pypdf,command:tool --cols a,b {pdf}", "dir:/x,y"]) == [
@@ -126,7 +126,7 @@ def test_collection_ids_order_markers_and_selection(pytester: pytest.Pytester, b
 
 
 def test_ids_carry_the_label_not_the_command_line(pytester: pytest.Pytester, bench: Path, cache: Path):
-    from harness.labels import default_label
+    from harness.core.labels import default_label
 
     command = f"command:{sys.executable} -c 'import sys; print(sys.argv)' --long-option-a --long-option-b {{pdf}}"
     result = pytester.runpytest(*args(bench, cache, f"--parser={command}", f"--parser=mine=dir:{cache}/",
@@ -170,7 +170,7 @@ def test_missing_case_set_and_baseline_files_are_usage_errors(pytester: pytest.P
 
 def test_crashing_hanging_and_garbage_parsers_each_get_their_outcome(pytester: pytest.Pytester, bench: Path,
                                                                     tmp_path: Path):
-    from harness.labels import default_label
+    from harness.core.labels import default_label
 
     crash = "command:sh -c 'echo boom >&2; exit 1' sh {pdf}"
     hang = "command:sh -c 'sleep 30' sh {pdf}"
@@ -289,7 +289,7 @@ def test_root_conftest_registers_the_plugin_once_with_or_without_the_entry_point
     dist = site / "tablebench_fake-0.0.dist-info"
     dist.mkdir(parents=True)
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablebench-fake\nVersion: 0.0\n")
-    (dist / "entry_points.txt").write_text("[pytest11]\ntablebench = harness.plugin\n")
+    (dist / "entry_points.txt").write_text("[pytest11]\ntablebench = harness.plugin.hooks\n")
     for env in ("", str(site)):
         monkeypatch.setenv("PYTHONPATH", env)
         result = pytester.runpytest_subprocess("--help")

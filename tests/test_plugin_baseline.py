@@ -10,7 +10,7 @@ import pytest
 from harness.gating.baseline import Entry, load_baseline, save_baseline
 from harness.gating.rules import Verdict
 from harness.gating.thresholds import baseline_failures, min_score_failures, number, parse_min_score
-from harness.results import TableResult
+from harness.core.results import TableResult
 
 
 def result(table: int, outcome: str = "ok", **scores: float) -> TableResult:

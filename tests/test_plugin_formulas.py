@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.cases import load_case_set
-from harness.plugin import page_scope
+from harness.plugin.hooks import page_scope
 from tests.test_formula_items import write_perfect
 from tests.test_plugin import PLUGIN, junit
 from tests.test_run import copy_pages
@@ -19,9 +19,9 @@ pytest_plugins = ["pytester"]
 @pytest.fixture(scope="module", autouse=True)
 def warm_metrics() -> None:
     """Every metric once in this process before in-process pytester runs (see tests/test_plugin.py)."""
-    from harness.formulas.registry import score_formula
-    from harness.metrics.registry import DEFAULT_METRICS, score
-    from harness.table import Table
+    from harness.metrics.formulas.registry import score_formula
+    from harness.metrics.tables.registry import DEFAULT_METRICS, score
+    from harness.core.table import Table
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table, DEFAULT_METRICS)
@@ -101,7 +101,7 @@ def test_shards_split_formula_pages_and_together_cover_every_formula(pytester: p
 def test_the_case_set_fingerprint_covers_formulas(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from harness.shard import fingerprint
+    from harness.cases.shard import fingerprint
     from tests.test_formula_items import copy_formula_pages
 
     page = load_case_set(copy_formula_pages(tmp_path / "fb", pages=("004",))).pages[0]
@@ -109,7 +109,7 @@ def test_the_case_set_fingerprint_covers_formulas(tmp_path: Path) -> None:
     assert fingerprint([page]) != fingerprint([changed])
     import hashlib
 
-    from parsers.fingerprint import sha256_file
+    from harness.core.files import sha256_file
 
     bare = replace(page, formulas=[])  # a page without formulas keeps the digest it had before formulas
     old = hashlib.sha256(json.dumps([bare.page_id, sha256_file(bare.pdf), []]).encode()).hexdigest()[:16]

@@ -111,7 +111,7 @@ def test_a_baseline_that_matches_nothing_is_a_usage_error(pytester: pytest.Pytes
 
 def test_a_case_set_that_does_not_match_its_manifest_is_refused_unless_no_verify(
         pytester: pytest.Pytester, bench: Path, tmp_path: Path):
-    from harness.cases.importer import import_bench
+    from harness.generate.importer import import_bench
 
     ours = tmp_path / "ours"
     import_bench(bench, ours)

@@ -15,7 +15,7 @@ pytest_plugins = ["pytester"]
 
 
 def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, tmp_path: Path):
-    from harness import llm
+    from harness.core import llm
     from harness.cases import load_case_set
 
     llm.litellm_module()  # imported once here: pytester's in-process run drops what it imports

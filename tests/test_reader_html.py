@@ -7,7 +7,7 @@ import random
 import pytest
 
 from harness.readers.html import read_html, table_spans
-from harness.table import NoTableError, Table
+from harness.core.table import NoTableError, Table
 
 
 

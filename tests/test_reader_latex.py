@@ -15,8 +15,8 @@ import pytest
 
 from harness.readers.html import read_html, table_from_html
 from harness.readers.latex import environment_spans, read_latex, spec_columns
-from harness.readers.latex_math import tokenize
-from harness.table import Cell, NoTableError, Table
+from harness.tex.latex_math import tokenize
+from harness.core.table import Cell, NoTableError, Table
 from tests.test_reader_latex_math import TEXT_CASES
 
 Spec = str | tuple[str, int, int]

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from harness.readers.markdown import cell_text, is_separator, read_markdown, split_row
-from harness.table import NoTableError, Table
+from harness.core.table import NoTableError, Table
 
 
 

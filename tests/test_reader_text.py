@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from harness.readers.text import read_delimited, read_text, sniff_delimiter
-from harness.table import NoTableError, Table
+from harness.core.table import NoTableError, Table
 
 
 def grid(table: Table) -> list[list[str]]:

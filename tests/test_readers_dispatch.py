@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from harness.readers import FORMATS, detect_format, read_tables
-from harness.table import NoTableError, Table
+from harness.core.table import NoTableError, Table
 
 
 HTML = "<p>x</p><table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>"

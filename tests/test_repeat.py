@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from harness.cases import load_case_set
-from harness.parse import ParseRunner, cache_key
-from harness.prefetch import ParsePool
-from harness.repeat import combine, evaluate_repeated, repeated, sd_of
-from harness.results import TableResult
-from parsers.registry import resolve
+from harness.core.results import TableResult
+from harness.evaluate.repeat import combine, evaluate_repeated, sd_of
+from harness.parse.prefetch import ParsePool, repeated
+from harness.parse.registry import resolve
+from harness.parse.runner import ParseRunner, cache_key
 from tests.ci_cases import case_set, write_pages
 
 # A stochastic parser: prints the page's exact output with 0-2 cells garbled at random (no seed).

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness.report.aggregate import leaderboard, metric_stats
-from harness.results import TableResult
+from harness.core.results import TableResult
 
 
 def _r(parser: str, page: str, table: int, complexity: str, outcome: str, seconds: float,

@@ -13,7 +13,7 @@ from harness.report.aggregate import boards, leaderboard
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
 from harness.report.terminal import breakdown_tables, leaderboard_group
-from harness.results import TableResult
+from harness.core.results import TableResult
 from tests.test_report_samples import sample_results
 
 LANGS = ["en", "ru", "el", "zh", "ja", "ar", "hi", "de", "fr", "es"]

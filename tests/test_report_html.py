@@ -115,7 +115,7 @@ def test_page_lists_every_result_and_every_parser() -> None:
 
 
 def test_semantic_errors_and_error_cases_are_in_the_drilldown() -> None:
-    from harness.results import TableResult
+    from harness.core.results import TableResult
 
     ok = TableResult("A", "s", "p1", 0, "simple", "ok", scores={"semantic": 6.0, "teds": 0.7},
                      semantic_errors=["value 2 under (1, b) read as 3", "row 4 missing"])
@@ -131,7 +131,7 @@ def test_semantic_errors_and_error_cases_are_in_the_drilldown() -> None:
 
 
 def test_values_below_zero_are_exact_in_data_and_the_clamping_is_said() -> None:
-    from harness.results import TableResult
+    from harness.core.results import TableResult
 
     rs = [TableResult("A", "s", "p1", i, "simple", "ok", scores={"teds": v}) for i, v in enumerate((-0.125, 0.5))]
     page = render_html(leaderboard(rs), rs)

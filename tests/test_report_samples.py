@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from harness.results import OUTCOMES, TableResult
+from harness.core.results import OUTCOMES, TableResult
 from harness.readers.html import table_from_html
-from harness.table import Table
+from harness.core.table import Table
 
 PAYLOADS = (
     "<script>alert(1)</script>",

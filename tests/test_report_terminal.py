@@ -13,7 +13,7 @@ from harness.report.terminal import (
     leaderboard_group,
     leaderboard_table,
 )
-from harness.results import TableResult
+from harness.core.results import TableResult
 from tests.test_report_aggregate import A, B
 from tests.test_report_samples import sample_results
 

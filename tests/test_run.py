@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from harness.cases import CaseSet, load_case_set
-from harness.results import OUTCOMES
-from harness.run import RunnerPool, evaluate_page
+from harness.core.results import OUTCOMES
+from harness.evaluate.page import RunnerPool, evaluate_page
 from tests.conftest import shared_path
 
 PAGES = ("002", "074")  # 2 + 3 tables, one of them complex
@@ -191,7 +191,7 @@ def test_unreadable_ground_truth_is_an_error_case_and_the_others_still_score(cas
 
 
 def test_a_metric_that_raises_makes_an_error_case_not_a_crash(cases, tmp_path, pool, monkeypatch):
-    from harness.metrics import registry
+    from harness.metrics.tables import registry
 
     def boom(gt, pred):
         raise ZeroDivisionError("float division by zero\n  in a deep frame")
@@ -206,7 +206,7 @@ def test_a_metric_that_raises_makes_an_error_case_not_a_crash(cases, tmp_path, p
 
 
 def test_a_page_whose_evaluation_raised_gives_every_table_an_error(cases):
-    from harness.run import page_error_results
+    from harness.evaluate.page import page_error_results
 
     results = page_error_results(cases.pages[1], "command:x {pdf}", RuntimeError("bad\nthing"), label="x")
     assert [(r.outcome, r.table, r.parser, r.spec) for r in results] == [
@@ -230,8 +230,8 @@ def test_semantic_errors_travel_with_the_result(cases, tmp_path, pool):
 
 def test_non_finite_or_negative_page_seconds_and_cost_count_zero(cases):
     """A parser's meta once carried 1e309 seconds into the report, which then crashed at session end."""
-    from harness.parse import ParseResult
-    from harness.run import _base_results
+    from harness.parse.runner import ParseResult
+    from harness.evaluate.page import _base_results
 
     for seconds, cost in ((float("inf"), -2.0), (float("nan"), "x"), (None, float("-inf"))):
         parsed = ParseResult("ok", "", "", {"seconds": seconds, "cost": cost}, "p", "1", {}, "0" * 64)

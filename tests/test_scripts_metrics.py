@@ -12,13 +12,13 @@ import unicodedata
 
 import pytest
 
-from harness.locate import locate_tables, profile, similarity, text_profile
-from harness.metrics.registry import METRICS
+from harness.locate.tables import locate_tables, profile, similarity, text_profile
+from harness.metrics.tables.registry import METRICS
 from harness.readers.html import read_html
 from harness.readers.latex import read_latex
 from harness.readers.markdown import read_markdown
 from harness.readers.text import read_text
-from harness.table import Table
+from harness.core.table import Table
 
 TABLES = {
     "ru": [["Субъект РФ", "Население, тыс. чел.", "Безработица, %"],

@@ -10,8 +10,8 @@ import pytest
 from harness.cli import main
 from harness.report.merge import merge_runs
 from harness.report.write import write_report
-from harness.results import TableResult
-from harness.shard import assign, fingerprint, parse_shard, select
+from harness.core.results import TableResult
+from harness.cases.shard import assign, fingerprint, parse_shard, select
 from tests.ci_cases import SYNTH
 
 

@@ -17,10 +17,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.files import read_json
+from harness.core.files import read_json
 
 if TYPE_CHECKING:  # kept out of import time: the pytest plugin imports this module at start-up
-    from harness.table import Table
+    from harness.core.table import Table
 
 REPO_CASES = Path(__file__).resolve().parents[2] / "cases"
 DEFAULT_SET = "synth-v1"
@@ -186,8 +186,8 @@ def _variant(record: object, gt_path: Path) -> str:
 
 def _formulas(record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:
     """The page's formulas: its `formulas` list when the record has one, else its formula blocks
-    (pdf-parse-bench `inline-formula` / `display-formula`, read by `harness.formulas.importer`)."""
-    from harness.formulas.importer import formulas_of
+    (pdf-parse-bench `inline-formula` / `display-formula`, read by `harness.cases.pdfbench`)."""
+    from harness.cases.pdfbench import formulas_of
 
     listed = record.get("formulas") if isinstance(record, dict) else None
     if listed is None:

@@ -8,17 +8,12 @@ cheap (synth-v1, 200 files / 9.8 MB: ~30 ms warm), so the plugin verifies on eve
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
-from harness.files import read_json
+from harness.core.files import read_json, sha256_file
 
 MANIFEST = "manifest.json"
 FORMAT = "tablebench-caseset/1"
-
-
-def sha256_file(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def read_manifest(folder: Path | str) -> dict:

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness.files import write_atomic
-from harness.labels import default_label
-from harness.results import TableResult
+from harness.core.files import write_atomic
+from harness.core.labels import default_label
+from harness.core.results import TableResult
 
 FORMAT = "tablebench-baseline/2"
 READABLE = ("tablebench-baseline/1", FORMAT)

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from harness.gating.baseline import Baseline
 from harness.gating.thresholds import DEFAULT_TOLERANCE, baseline_failures, min_score_failures
-from harness.messages import one_line
-from harness.results import TableResult
+from harness.core.messages import one_line
+from harness.core.results import TableResult
 
 SHOWN_ERRORS = 3  # semantic errors quoted in a failure message
 
@@ -66,7 +66,7 @@ class Gate:
 def floors_for(floors: Mapping[str, float], kind: str) -> dict[str, float]:
     """The `--min-score` floors that apply to an item of `kind`: formula metrics to formulas,
     table metrics to tables, the judge to both (a table has no formula_score to fall below)."""
-    from harness.items import formula_metric
+    from harness.metrics.select import formula_metric
 
     return {name: floor for name, floor in floors.items()
             if name == "judge" or formula_metric(name) == (kind == "formula")}

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from harness import __version__
-from harness.files import read_json
+from harness.core.files import read_json
 from harness.generate import GENERATOR_VERSION
 from harness.generate.formula_page import build_formula_page
 from harness.generate.formula_pool import FormulaPool

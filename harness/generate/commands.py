@@ -11,7 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from harness.generate.caseset import caseset_info, check_output, write_caseset
-from harness.generate.latex_runner import have_pdflatex
+from harness.tex.runner import have_pdflatex
 from harness.generate.variants import DEFAULT_DPI
 
 POOL_CACHE = Path(".tablebench-cache/pool")  # vetting outcomes per pool content (like the judge cache)

@@ -23,7 +23,7 @@ from pathlib import Path
 from harness.generate.formula_pool import Formula, split_delimiters, vet_formulas
 from harness.generate.harvest import iter_sources
 from harness.generate.pool import Rejected
-from harness.readers.latex_macros import Expander, MacroExpansionError, find_macros
+from harness.tex.macros import Expander, MacroExpansionError, find_macros
 
 MAX_FORMULA_CHARS = 20_000  # after macro expansion
 MIN_CHARS = 3

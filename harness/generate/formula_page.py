@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from harness.generate.formula_pool import PACKAGES, Formula, FormulaPool, check_formula, measure_source
-from harness.generate.latex_runner import LatexError
+from harness.tex.runner import LatexError
 from harness.generate.layouts import PageLayout, sample_layout
 from harness.generate.page import Block, Marks, Page, PageError, _capacity_lines, build_page, derive_seed
 from harness.generate.tables import COMPLEXITIES, generate_table

@@ -9,7 +9,7 @@ External pools are JSONL, one `{"latex": ..., "kind": "inline"|"display"}` per l
 (`$..$`, `$$..$$`, `\\(..\\)`, `\\[..\\]`, an `equation`/`align`/`gather`/`multline` environment,
 starred or not); the kind defaults to what the delimiters say. Every pool formula is vetted
 before it can reach a page: unsafe LaTeX and definitions are refused before compiling
-(`pool.unsafe_reasons`, with math environments allowed), then the structure (balanced
+(`tex.safety.unsafe_reasons`, with math environments allowed), then the structure (balanced
 braces, no math delimiters or paragraph breaks inside, no `&`/`\\\\` in an inline formula),
 then one batched pdflatex run in the reference layout (a broken formula is isolated by
 bisection) and an empty box is refused. A pool formula's body is used exactly as vetted.
@@ -25,10 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.files import write_atomic
-from harness.generate.latex_runner import LatexError, run_pdflatex
+from harness.core.files import write_atomic
 from harness.generate.layouts import PageLayout
-from harness.generate.pool import Rejected, read_pool_lines, unsafe_reasons
+from harness.generate.pool import Rejected, read_pool_lines
+from harness.tex.runner import LatexError, run_pdflatex
+from harness.tex.safety import unsafe_reasons
 
 KINDS = ("inline", "display")
 REFERENCE = PageLayout()  # where pool formulas are compiled for vetting
@@ -274,7 +275,9 @@ class FormulaPool:
         if fits:
             rng = np.random.default_rng([int(seed), 0xF001])
             return fits[int(rng.integers(len(fits)))]
-        from harness.generate.formula_builtin import builtin_formula  # it imports this module
+        from harness.generate.formula_builtin import (
+            builtin_formula,  # it imports this module
+        )
 
         for attempt in range(20):
             f = builtin_formula(seed + attempt, kind)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from harness.generate.pool import PoolTable, Rejected, vet_tables
 from harness.readers.latex import environment_spans
-from harness.readers.latex_macros import Expander, MacroExpansionError, brace_group, find_macros
+from harness.tex.macros import Expander, MacroExpansionError, brace_group, find_macros
 
 MAX_MEMBER_BYTES = 20_000_000  # a .tex larger than this is not a paper
 MAX_TABLE_CHARS = 200_000  # one table after macro expansion

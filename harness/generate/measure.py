@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, replace
 
-from harness.generate.latex_runner import LatexError, run_pdflatex
+from harness.tex.runner import LatexError, run_pdflatex
 from harness.generate.layouts import PageLayout
 from harness.generate.rendered import pdf_page_texts
-from harness.generate.safety import UnsafeLatexError, check_latex
+from harness.tex.safety import UnsafeLatexError, check_latex
 
 _CACHE: dict[tuple[str, str, str, int], TableSize] = {}
 

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from harness.generate.latex_runner import LatexError, LatexResult, is_missing_glyph, missing_glyphs, run_pdflatex
+from harness.tex.runner import LatexError, LatexResult, is_missing_glyph, missing_glyphs, run_pdflatex
 from harness.generate.layouts import PAPERS, PageLayout, sample_layout
-from harness.generate.safety import check_latex
+from harness.tex.safety import check_latex
 from harness.generate.tables import COMPLEXITIES, GeneratedTable, generate_table
 from harness.generate.tables_i18n import generate_i18n_table
 from harness.generate.text import TextSource, escape_latex

@@ -29,14 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.files import write_atomic
+from harness.core.files import write_atomic
 from harness.generate.layouts import PAPERS, PageLayout
 from harness.generate.measure import measure_tables
 from harness.generate.rendered import content_words, missing_words
-from harness.generate.safety import find_unsafe
 from harness.generate.stats import classify_complexity, split_tabular
 from harness.generate.tables import COMPLEXITIES, GeneratedTable
 from harness.readers.latex import read_latex
+from harness.tex.safety import unsafe_reasons
 
 MAX_SCALE_DOWN = 1.5  # same limit as the page: wider than 1.5 x the column is unreadable
 MAX_HEIGHT = 0.7  # of \textheight, as on the page
@@ -47,21 +47,6 @@ TALLEST_TEXT_PT = (PAPERS["a4"][1] - 18.0 - 15.0) * 72.27 / 25.4
 VET_VERSION = "2"  # bump when vetting rules change: cached outcomes are then redone
 CHUNK = 64  # tables per measuring run (a broken one is isolated by bisection in measure.py)
 
-_DEFINES = re.compile(
-    r"\\(def|edef|gdef|xdef|let|futurelet|newcommand|renewcommand|providecommand|"
-    r"DeclareRobustCommand|newenvironment|renewenvironment|provideenvironment|DeclareMathOperator|"
-    r"newcount|newdimen|newskip|newmuskip|newbox|newtoks|newlength|newsavebox|newif|newcounter|"
-    r"global|afterassignment|aftergroup|protected|long|outer|font|"
-    r"chardef|mathchardef|countdef|dimendef|skipdef|muskipdef|toksdef|"
-    r"(?:New|Renew|Provide|Declare)(?:Expandable)?Document(?:Command|Environment)|"
-    r"(?:New|Renew|Declare)CommandCopy|(?:new|renew|provide)robustcmd|robustify|"
-    r"cs[gex]?def|csletcs|cslet|letcs|AtBeginDocument|AtEndDocument)(?![A-Za-z@])"
-)
-# Commands whose printed text our reader cannot know: the PDF would differ from the ground truth.
-_UNKNOWABLE = re.compile(
-    r"\\(romannumeral|number|the|string|meaning|detokenize|unexpanded|expandafter|noexpand|"
-    r"fontname|show|showthe|showbox|showlists|showtokens)(?![A-Za-z@])"
-)
 _TABULAR = re.compile(r"\\begin\{tabular\*?\}")
 
 
@@ -86,20 +71,6 @@ class Rejected:
     source: str
     reason: str
     detail: str
-
-
-def unsafe_reasons(latex: str) -> list[str]:
-    """Why `latex` must not be compiled: `safety.find_unsafe` plus macro definitions."""
-    reasons = find_unsafe(latex)
-    for m in _DEFINES.finditer(latex):
-        why = f"\\{m.group(1)}: defines or assigns globally inside the table"
-        if why not in reasons:
-            reasons.append(why)
-    for m in _UNKNOWABLE.finditer(latex):
-        why = f"\\{m.group(1)}: prints text the ground truth cannot know"
-        if why not in reasons:
-            reasons.append(why)
-    return reasons
 
 
 def _read_gt(latex: str) -> str:

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFilter
 
-from harness.raster import image_pdf, jpeg_bytes, page_sizes, rasterise
+from harness.core.raster import image_pdf, jpeg_bytes, page_sizes, rasterise
 
 VARIANTS = ("scan", "photo")
 DEFAULT_DPI = 150

@@ -5,9 +5,9 @@ implementations; `semantic` is on the 0-10 scale of human ratings and LLM judges
 `registry` maps the names the CLI and plugin use to these functions.
 """
 
-from harness.metrics.grits import grits
-from harness.metrics.semantic import semantic
-from harness.metrics.teds import teds
-from harness.metrics.tlag import tlag
+from harness.metrics.tables.grits import grits
+from harness.metrics.tables.semantic import semantic
+from harness.metrics.tables.teds import teds
+from harness.metrics.tables.tlag import tlag
 
 __all__ = ["grits", "semantic", "teds", "tlag"]

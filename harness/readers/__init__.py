@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from harness.table import NoTableError, Table
+from harness.core.table import NoTableError, Table
 
 FORMATS = ("html", "markdown", "latex", "text", "csv")
 _ALIASES = {"md": "markdown", "tex": "latex", "txt": "text", "tsv": "csv"}

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from harness.readers.latex_math import (
+from harness.tex.latex_math import (
     DROPPED_ARGS,
     TABULAR_ENVS,
     Token,
@@ -38,9 +38,9 @@ from harness.readers.latex_math import (
     star,
     tokenize,
 )
-from harness.readers.latex_macros import Definition, Expander, MacroExpansionError, find_definitions, strip_definitions
+from harness.tex.macros import Definition, Expander, MacroExpansionError, find_definitions, strip_definitions
 from harness.readers.textnorm import cell_text_form
-from harness.table import Cell, NoTableError, Table
+from harness.core.table import Cell, NoTableError, Table
 
 # Rules and spacing that sit between rows: dropped; the first group also ends the header.
 _HEADER_RULES = frozenset({"hline", "midrule", "Xhline", "hhline", "thickhline"})

@@ -15,9 +15,9 @@ import html
 import re
 from functools import lru_cache
 
-from harness.readers.scripts import to_subscript, to_superscript
+from harness.tex.scripts import to_subscript, to_superscript
 from harness.readers.textnorm import STYLE_TAGS, cell_text_form, tag_pattern
-from harness.table import Cell, NoTableError, Table
+from harness.core.table import Cell, NoTableError, Table
 
 _PIPE_OR_ESCAPE = re.compile(r"\\.|\|", re.DOTALL)
 _SEPARATOR_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*\Z")
@@ -175,7 +175,7 @@ def math_text(latex: str) -> str:
     """LaTeX math as Unicode through `latex_math` when that module is present, else its source."""
     latex = latex.strip()
     try:
-        from harness.readers.latex_math import math_to_unicode
+        from harness.tex.latex_math import math_to_unicode
     except ImportError:
         return latex
     try:

@@ -31,9 +31,9 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from harness.formulas.registry import SCALE as _FORMULA_SCALE
-from harness.metrics.registry import SCALE as _REGISTRY_SCALE
-from harness.results import ITEM_KINDS, OUTCOMES, TableResult
+from harness.metrics.formulas.registry import SCALE as _FORMULA_SCALE
+from harness.metrics.tables.registry import SCALE as _REGISTRY_SCALE
+from harness.core.results import ITEM_KINDS, OUTCOMES, TableResult
 
 # Headline values in display order; any other score present follows, alphabetically.
 HEADLINE_ORDER = ("semantic", "judge", "teds", "teds_struct", "grits_con", "grits_top", "tlag",

@@ -33,7 +33,7 @@ from harness.report.aggregate import (
     variant_of,
 )
 from harness.report.html_assets import CSS, JS
-from harness.results import OUTCOMES, TableResult
+from harness.core.results import OUTCOMES, TableResult
 from harness.readers.html import table_from_html
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",

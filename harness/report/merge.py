@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 from pathlib import Path
 
-from harness.results import TableResult
+from harness.core.results import TableResult
 
 # meta keys that must agree across shards: they say what was measured
 # (not `parser_specs`: shards may reach one parser differently, e.g. each its own model server;
@@ -107,7 +107,7 @@ def _check_shards(runs: list[tuple[str, dict, list[TableResult]]]) -> None:
     if len(marked) != len(shards):
         plain = next(file for file, s in shards if not s)
         raise ValueError(f"report merge: {plain} is not a shard run but {marked[0][0]} is (shard {marked[0][1]})")
-    from harness.shard import parse_shard
+    from harness.cases.shard import parse_shard
 
     parsed = {}
     for file, text in marked:
@@ -171,7 +171,7 @@ def run_merge(argv: Sequence[str]) -> int:
     comparisons = []
     if gates:
         from harness.gating.baseline import load_baseline
-        from harness.repeat import sd_of
+        from harness.evaluate.repeat import sd_of
 
         baseline = load_baseline(args.baseline)
         pairs = gate_pairs(results, lambda r: baseline_values(baseline, r))
@@ -187,7 +187,7 @@ def run_merge(argv: Sequence[str]) -> int:
     if comparisons:
         import json
 
-        from harness.files import write_atomic
+        from harness.core.files import write_atomic
 
         write_atomic(Path(args.out) / "gate.json", json.dumps([c.to_dict() for c in comparisons], indent=1) + "\n")
     console = Console()

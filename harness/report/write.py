@@ -12,11 +12,11 @@ import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from harness.files import write_atomic
+from harness.core.files import write_atomic
 from harness.report.aggregate import Leaderboard, as_results, boards
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
-from harness.results import TableResult
+from harness.core.results import TableResult
 
 FILES = {"json": "results.json", "markdown": "leaderboard.md", "html": "report.html"}
 SCHEMA = 1  # bump when the layout of results.json changes

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.files import read_json
-from harness.formulas.parse import canonical_tokens
-from harness.formulas.score import encode, formula_score, token_edit_similarity
+from harness.core.files import read_json
+from harness.tex.formula import canonical_tokens
+from harness.metrics.formulas.score import encode, formula_score, token_edit_similarity
 from tests.conftest import shared_path
 
 SHORT = (r"$\operatorname {E} (X)=\mathrm {e} ^{\mu +{\frac {\sigma ^{2}}{2}}}$",

@@ -8,13 +8,13 @@ Run: python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benc
 from __future__ import annotations
 
 from harness.cases import load_case_set
-from harness.formulas.locate import content_key
-from harness.formulas.parse import canonical_tokens
-from harness.formulas.registry import DEFAULT_FORMULA_METRICS
-from harness.formulas.score import encode
-from harness.run import _formula_results
-from harness.run_formulas import score_formulas
-from harness.parse import ParseResult
+from harness.locate.formulas import content_key
+from harness.tex.formula import canonical_tokens
+from harness.metrics.formulas.registry import DEFAULT_FORMULA_METRICS
+from harness.metrics.formulas.score import encode
+from harness.evaluate.page import _formula_results
+from harness.evaluate.formulas import score_formulas
+from harness.parse.runner import ParseResult
 from tests.conftest import shared_path
 
 

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from harness.generate.caseset import make_page
-from harness.generate.latex_runner import have_pdflatex, run_pdflatex
+from harness.tex.runner import have_pdflatex, run_pdflatex
 from harness.generate.tables import generate_table
 
 pytestmark = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.metrics.grits import grits
+from harness.metrics.tables.grits import grits
 from tests.benchmarks.pairs import realistic_pair
 
 REFERENCE_SECONDS = {(10, 10): 0.3, (20, 20): 4.0}

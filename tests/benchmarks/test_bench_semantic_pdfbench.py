@@ -30,8 +30,8 @@ from pathlib import Path
 import pytest
 
 from harness.cases import load_case_set
-from harness.results import TableResult
-from harness.run import RunnerPool, evaluate_page
+from harness.core.results import TableResult
+from harness.evaluate.page import RunnerPool, evaluate_page
 
 JUDGE = {"simple": 6.45, "moderate": 4.29, "complex": 2.97, "overall": 4.66}  # published, full 100-page set
 REPO = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from harness.metrics import teds
-from harness.table import Cell, Table
+from harness.core.table import Cell, Table
 from tests.benchmarks.pairs import realistic_pair
 
 REFERENCE_SECONDS = {(10, 10): 3.0, (20, 20): 34.0}  # published in the task brief

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from parsers.base import ParseOutput, ParserError
+from harness.parse.protocol import ParseOutput, ParserError
 
 MODES = ("plain", "layout")
 

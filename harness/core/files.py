@@ -1,0 +1,91 @@
+"""Atomic file writes and per-key locks, shared by every cache and report writer.
+
+Readers never see half a file and a killed run leaves the old one.
+
+Every cache and report writer uses this one helper (temp file in the same folder, fsync,
+`os.replace`); files get the usual 0644-under-umask mode, not mkstemp's private 0600.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+def write_atomic(path: Path | str, text: str) -> Path:
+    """Write `text` (UTF-8) to `path` atomically, creating its folder; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:16]}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+@contextmanager
+def locked(path: Path | str) -> Iterator[None]:
+    """An exclusive lock on `path` (created if needed) across processes and threads.
+
+    The caches use one lock file per key, so two xdist workers never do the same parse or
+    LLM call twice: the second waits, then finds the first one's result. Without flock
+    (Windows) it does not lock; atomic writes still keep the caches sound.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        try:
+            import fcntl
+        except ImportError:
+            yield
+            return
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def read_json(path: Path | str) -> Any:
+    """A JSON file's content; a one-line `ValueError` naming the file when it is not JSON."""
+    path = Path(path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+
+
+@lru_cache(maxsize=4096)
+def sha256_stamped(path: str, stamp: tuple[int, ...]) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def sha256_file(path: Path | str) -> str:
+    """The file's sha256, memoised on (path, stat) so a session hashes each file once."""
+    return sha256_stamped(str(path), stat_key(Path(path).stat()))
+
+
+def stat_key(stat: os.stat_result) -> tuple[int, ...]:
+    """What changes when a file is rewritten: ctime too, which `touch -d` cannot set back."""
+    return stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns

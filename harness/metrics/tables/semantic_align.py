@@ -1,0 +1,445 @@
+"""Align a prediction with its ground truth and name what differs, each cause once.
+
+Rows, then columns, are aligned one-to-one (`linear_sum_assignment`) by header keys and
+content together (`key_weight` of the one, the rest of the other). What differs is then
+counted as a reader counts mistakes, by cause, not by the cells a cause touches:
+
+- `values`: each aligned ground-truth cell by its shortfall (a changed number is a whole error);
+- `lines`: each row or column lost or invented, each extra blank row or column;
+- `headers`: each distinct misreading of header text. Columns whose whole paths (title
+  included) differ in the same words (a lost title or group level, a misspelt group header)
+  are one cause, costing its largest shortfall; so are the texts of several header cells
+  written into one ("Team Coverage Team"); a title read as a group header, or the reverse,
+  is the same path and costs nothing;
+- `attached`: rows or columns whose values stand under a label that names another ground-truth
+  row or column better, one per displacement (labels shifted by one column over five columns
+  are one mistake; two swapped labels are two);
+- `unattributed`: the share of the ground truth's values whose key (row path, column path) a
+  reader of the prediction can no longer recover, each value by how much of its key is lost
+  (`_key_loss`). All of it where the predicted label is missing, garbled so that it names its
+  own less than half, names two or more ground-truth rows/columns equally well ("Set A" where
+  the ground truth has "Train / Set A" and "Test / Set A"), is given to two rows/columns
+  the ground truth tells apart, or names another one (the values above, attached elsewhere);
+  otherwise the share of the path's levels no longer found in the predicted path (a group
+  label lost or garbled over some columns takes part of the key of every value under them,
+  less than where the leaves become ambiguous). One structural mistake is one cause whose
+  weight grows with the values it affects, not one cause per cell and not one regardless of
+  extent;
+- `undelimited`: the table's grid is lost, its rows written as lines of text that a reader
+  splits into cells by their content (`semantic_split`): one cause, whatever the table's size;
+- `share`: -log of the soft F1 over all facts (cells and column header paths; a path counts
+  as right when its words are, so a lost level is not a wrong fact in every column), so a
+  table mostly wrong is scored as such whatever its count of causes.
+
+These are the features the score combines (`semantic.Params`); `Cause` keeps each in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from rapidfuzz.distance import LCSseq
+from scipy.optimize import linear_sum_assignment
+
+from harness.metrics.tables.semantic_struct import View
+from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, numbers, similarity_matrix
+
+FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "undelimited")
+# Cell pairs (gt body cells x pred body cells) up to which every cell is compared with every
+# cell to align rows; beyond it (about 500 cells a side) rows are aligned on the cells they
+# share exactly, and cells are compared only within aligned rows. A matter of speed, not of scoring.
+FULL_COMPARISON = 250_000
+_TIE = 1e-9
+RECOGNISED = 0.8  # share of a header level's characters from which a reader recognises it (`_level_found`)
+_FLOOR = 1e-3  # the share feature of a prediction with nothing right: -log(0.001) ~ 6.9, far past any score
+
+
+@dataclass(slots=True)
+class Cause:
+    """One thing a reader would name: which feature it counts toward, by how much, in words."""
+
+    feature: str
+    amount: float
+    text: str
+
+
+@dataclass(slots=True)
+class Comparison:
+    """One reading of the prediction against the ground truth: its features and their causes."""
+
+    features: np.ndarray  # per FEATURES
+    causes: list[Cause] = field(default_factory=list)
+    f1: float = 0.0
+    recall: float = 0.0
+    precision: float = 0.0
+    n_gt: int = 0
+    n_pred: int = 0
+
+
+def nothing_read(n_gt: int) -> Comparison:
+    """The comparison for a prediction with no cells: nothing is right."""
+    features = np.zeros(len(FEATURES))
+    features[FEATURES.index("share")] = -np.log(_FLOOR)
+    return Comparison(features, [Cause("share", 1.0, "the prediction has no cells")], 0.0, 0.0, 0.0, n_gt, 0)
+
+
+def undelimited(comparison: Comparison, n_lines: int) -> Comparison:
+    """`comparison` of a prediction read from lines of text (`semantic_split`), charged once for
+    the grid a reader had to rebuild."""
+    cause = Cause("undelimited", 1.0, f"no cell boundaries: the table is {n_lines} lines of text, "
+                                      "split into cells here by their content")
+    features = comparison.features.copy()
+    features[FEATURES.index("undelimited")] += 1.0
+    return Comparison(features, [cause, *comparison.causes], comparison.f1, comparison.recall,
+                      comparison.precision, comparison.n_gt, comparison.n_pred)
+
+
+def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
+    """Align `p` with `g` and count their differences by cause (see the module docstring).
+
+    `blank` counts blank rows/columns the prediction has beyond the ground truth's.
+    """
+    rg, cg, rp, cp = len(g.body), len(g.col_keys), len(p.body), len(p.col_keys)
+    row_key = key_similarity_matrix(g.row_keys, p.row_keys)
+    col_key = key_similarity_matrix(g.col_keys, p.col_keys)
+    value = None
+    causes: list[Cause] = []
+    if rg and rp and cg and cp:
+        if rg * cg * rp * cp <= FULL_COMPARISON:
+            value = similarity_matrix([t for row in g.body for t in row], [t for row in p.body for t in row])
+            value = value.reshape(rg, cg, rp, cp)
+            content = value.max(axis=3).mean(axis=1)  # per row pair: how many gt cells the pred row holds
+        else:
+            content = _shared_cells(g.body, p.body)
+        ri, rj = linear_sum_assignment(key_weight * row_key + (1 - key_weight) * content, maximize=True)
+        if value is not None:
+            pair_value = value[ri, :, rj, :]
+        else:
+            pair_value = np.stack([similarity_matrix(g.body[i], p.body[j]) for i, j in zip(ri.tolist(), rj.tolist())])
+        ci, cj = linear_sum_assignment(key_weight * col_key + (1 - key_weight) * pair_value.mean(axis=0),
+                                       maximize=True)
+        cell_v = pair_value[:, ci, cj]
+    else:
+        ri = rj = ci = cj = np.zeros(0, dtype=int)
+        cell_v = np.zeros((0, 0))
+        pair_value = np.zeros((0, cg, cp))
+    rows = _attribution(row_key, ri, rj, g.row_keys, p.row_keys)
+    cols = _attribution(col_key, ci, cj, g.col_keys, p.col_keys)
+
+    # lost and invented rows and columns: one each
+    dead = _lost_lines(g, p, ri, rj, ci, cj, pair_value, rows[0], causes)
+    if blank > 0:
+        causes.append(Cause("lines", float(blank), f"{blank} blank row{'s' if blank > 1 else ''} or column"
+                                                   f"{'s' if blank > 1 else ''} not in the table"))
+    # one label given to rows/columns the ground truth tells apart: their values are not attached
+    # to a wrong label, they cannot be attributed at all (below)
+    row_twins, col_twins = _collides(g.row_keys, p.row_keys, ri, rj), _collides(g.col_keys, p.col_keys, ci, cj)
+    # values under labels that name other rows/columns
+    attached = _attached(g.row_shown, p.row_shown, row_key, ri, rj, rows[1] & ~row_twins, "row", dead) + \
+        _attached(g.col_shown, p.col_shown, col_key, ci, cj, cols[1] & ~col_twins, "column", set())
+    causes += attached
+    # values whose row or column key a reader can no longer recover (or recovers as another's),
+    # by the share of values affected
+    row_loss = _key_loss(g.row_levels or [], g.row_keys, p.row_keys, p.row_keys, ri, rj, rows[2] | rows[1] | row_twins)
+    # a row label only attributes the row's other values: none (one column of labels) or a row
+    # already counted as replaced by another leaves nothing to attribute
+    row_loss[[i in dead or cg <= g.stub_cols for i in ri.tolist()]] = 0.0
+    col_loss = _key_loss(g.col_levels or [], g.col_keys, p.col_keys, [f"{p.title} {k}" for k in p.col_keys],
+                         ci, cj, cols[2] | cols[1] | col_twins)
+    share = _unattributed_share(g, ri, ci, row_loss, col_loss)
+    if share > 0:
+        causes += _unattributed(g, p, ri, rj, ci, cj, row_loss, col_loss, row_key, col_key, share,
+                                rows[1] & ~row_twins, cols[1] & ~col_twins, attached)
+    # header text: grouped by the words that differ
+    head_agree, head_causes = _headers(g, p, ci, cj, cols[1])
+    causes += head_causes
+    # values, cell by cell
+    causes += _value_causes(g, p, value, ri, rj, ci, cj, cell_v, dead)
+
+    agree = float(cell_v.sum()) + head_agree
+    n_g, n_p = g.n_facts, p.n_facts + max(blank, 0)
+    f1 = 2.0 * agree / (n_g + n_p) if n_g + n_p else 1.0
+    features = np.zeros(len(FEATURES))
+    for cause in causes:
+        features[FEATURES.index(cause.feature)] += cause.amount
+    features[FEATURES.index("share")] = -np.log(max(f1, _FLOOR))
+    return Comparison(features, causes, f1, agree / max(n_g, 1), agree / max(n_p, 1), n_g, n_p)
+
+
+def _shared_cells(g_body: list[list[str]], p_body: list[list[str]]) -> np.ndarray:
+    """Per (gt row, pred row): the share of the gt row's cells whose text the pred row holds
+    exactly. For large tables this stands in for the full cell-by-cell comparison when rows
+    are aligned (typos then count as misses there, but not in the aligned cells' scores)."""
+    ids: dict[str, int] = {}
+    g_ids = [[ids.setdefault(t.replace(" ", ""), len(ids)) for t in row] for row in g_body]
+    p_ids = [[ids.setdefault(t.replace(" ", ""), len(ids)) for t in row] for row in p_body]
+    held = np.zeros((len(p_body), len(ids)))
+    for j, row in enumerate(p_ids):
+        held[j, row] = 1.0
+    counts = np.zeros((len(g_body), len(ids)))
+    for i, row in enumerate(g_ids):
+        np.add.at(counts[i], row, 1.0)
+    return counts @ held.T / max(len(g_body[0]) if g_body else 1, 1)
+
+
+def _attribution(key: np.ndarray, gi: np.ndarray, pj: np.ndarray, g_keys: list[str],
+                 p_keys: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per aligned pair: how well the predicted label names its ground-truth row/column; whether
+    it names another one better (attached elsewhere); whether it names none (an empty label
+    where the ground truth has one) or another one, labelled differently in the ground truth,
+    as well (unattributed)."""
+    sim = key[gi, pj]
+    attached = np.zeros(len(gi), dtype=bool)
+    unattributed = np.zeros(len(gi), dtype=bool)
+    g_arr = np.asarray(g_keys, dtype=object)
+    exact = set(g_keys)
+    for x, (i, j) in enumerate(zip(gi.tolist(), pj.tolist())):
+        if not g_keys[i]:
+            continue
+        column = key[:, j]
+        if not p_keys[j]:  # the ground truth names it, the prediction does not
+            unattributed[x] = True
+        elif column.max() > sim[x] + _TIE:
+            attached[x] = True
+        elif sim[x] < 0.5:  # a label that names nothing recognisably (garbled beyond half)
+            unattributed[x] = True
+        elif p_keys[j] not in exact:  # a label the ground truth has names that one
+            unattributed[x] = bool(((column >= sim[x] - _TIE) & (g_arr != g_keys[i])).any())
+    return sim, attached, unattributed
+
+
+def _diff(a: str, b: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of `a` not in `b` and of `b` not in `a`: what a reader sees changed."""
+    wa, wb = set(a.split()), set(b.split())
+    return frozenset(wa - wb), frozenset(wb - wa)
+
+
+def _lost_lines(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray, cj: np.ndarray,
+                pair_value: np.ndarray, row_sim: np.ndarray, causes: list[Cause]) -> set[int]:
+    """Rows and columns lost or invented, one cause each; returns the ground-truth rows that
+    have no counterpart (aligned to a row that shares neither label nor values with them)."""
+    row_of = dict(zip(ri.tolist(), rj.tolist()))
+    dead = set()
+    for x, (i, j) in enumerate(zip(ri.tolist(), rj.tolist())):
+        if len(ci) and pair_value[x, ci, cj].mean() < 0.5 and row_sim[x] < 0.5:
+            dead.add(i)  # another row in its place: its cells are counted as values, named as a row here
+    for i in range(len(g.body)):
+        if i not in row_of:
+            causes.append(Cause("lines", 1.0, f"row '{g.row_shown[i] or g.body_shown[i][0]}' missing"))
+    aligned = set(rj.tolist())
+    for j in range(len(p.body)):
+        if j not in aligned:
+            causes.append(Cause("lines", 1.0, f"row '{p.row_shown[j] or p.body_shown[j][0]}' is not in the table"))
+    lost = set(range(len(g.col_keys))) - set(ci.tolist())
+    for c in sorted(lost):
+        causes.append(Cause("lines", 1.0, f"column '{g.col_shown[c] or f'#{c + 1}'}' missing"))
+    for d in sorted(set(range(len(p.col_keys))) - set(cj.tolist())):
+        causes.append(Cause("lines", 1.0, f"column '{p.col_shown[d] or f'#{d + 1}'}' is not in the table"))
+    return dead
+
+
+def _attached(g_shown: list[str], p_shown: list[str], key: np.ndarray, gi: np.ndarray, pj: np.ndarray,
+              attached: np.ndarray, kind: str, skip: set[int]) -> list[Cause]:
+    """Rows/columns whose values stand under another's label: one cause per displacement (labels
+    shifted by one column over five columns are one mistake; two swapped labels are two)."""
+    groups: dict[int, list[tuple[int, int]]] = {}
+    for x in np.flatnonzero(attached):
+        i, j = int(gi[x]), int(pj[x])
+        if i not in skip:
+            groups.setdefault(int(np.argmax(key[:, j])) - i, []).append((i, j))
+    out = []
+    for members in groups.values():
+        i, j = members[0]
+        if kind == "row":
+            text = f"values of row '{g_shown[i]}' attached to row '{p_shown[j]}'"
+        else:
+            text = f"column header '{g_shown[i]}' attached to wrong columns: its values stand under '{p_shown[j]}'"
+        if len(members) > 1:
+            text += f" (and {len(members) - 1} more {kind}s shifted alike)"
+        out.append(Cause("attached", 1.0, text))
+    return out
+
+
+def _collides(g_keys: list[str], p_keys: list[str], gi: np.ndarray, pj: np.ndarray) -> np.ndarray:
+    """Per aligned pair: its predicted label is also the label of a row/column aligned with a
+    ground-truth row/column labelled differently ("Set A" twice where the ground truth has
+    "Train / Set A" and "Test / Set A"): a reader cannot tell the two apart."""
+    owner: dict[str, set[str]] = {}
+    for i, j in zip(gi.tolist(), pj.tolist()):
+        if p_keys[j] and g_keys[i]:
+            owner.setdefault(p_keys[j], set()).add(g_keys[i])
+    return np.asarray([bool(g_keys[i]) and len(owner.get(p_keys[j], ())) > 1 for i, j in zip(gi.tolist(), pj.tolist())],
+                      dtype=bool)
+
+
+def _key_loss(g_levels: list[tuple[str, ...]], g_keys: list[str], p_keys: list[str], p_paths: list[str],
+              gi: np.ndarray, pj: np.ndarray, lost: np.ndarray) -> np.ndarray:
+    """Per aligned pair: how much of the ground truth's key (row or column path) a reader of the
+    prediction can no longer recover, in [0, 1]. All of it when the label is missing, garbled,
+    names several ground-truth keys alike, is given to two rows/columns the ground truth tells
+    apart, or names another row/column better (`lost`, see `_attribution` and `_collides`: a
+    value attached to another's label is not attributed to its own). Otherwise the share of
+    the key's levels a reader no longer finds in the predicted path (`_level_found`): a group
+    label lost or garbled over a column takes its part of the key from every value under it,
+    even where the leaves stay unique (then less than when they become ambiguous)."""
+    out = np.zeros(len(gi))
+    for x, (i, j) in enumerate(zip(gi.tolist(), pj.tolist())):
+        if not g_keys[i]:
+            continue
+        if lost[x]:
+            out[x] = 1.0
+        elif i < len(g_levels) and g_keys[i] != p_keys[j]:
+            out[x] = float(np.mean([1.0 - _level_found(lv, p_paths[j]) for lv in g_levels[i]] or [0.0]))
+    return out
+
+
+def _level_found(level: str, path: str) -> float:
+    """How surely a reader finds one header level in a predicted path, in [0, 1]: the share of its
+    characters the path holds in order (LCS), with a fifth missing still found (a reader
+    recognises a label with a typo or two)."""
+    a, b = level.replace(" ", ""), path.replace(" ", "")
+    if not a:
+        return 1.0
+    return min(1.0, LCSseq.similarity(a, b) / len(a) / RECOGNISED)
+
+
+def _unattributed_share(g: View, ri: np.ndarray, ci: np.ndarray, row_loss: np.ndarray, col_loss: np.ndarray) -> float:
+    """The share of the ground truth's values (cells right of the stub columns in rows that hold
+    any; all cells when there are none) whose key a reader cannot recover, each by how much of
+    it is lost: a value needs both its row's and its column's key."""
+    rg, cg = len(g.body), len(g.col_keys)
+    if not rg or not cg:
+        return 0.0
+    r = np.zeros(rg)
+    c = np.zeros(cg)
+    r[ri] = row_loss
+    c[ci] = col_loss
+    lost = 1.0 - (1.0 - r)[:, None] * (1.0 - c)[None, :]
+    if cg > g.stub_cols:
+        # rows holding no value (a section row, a row of labels only) have nothing to attribute
+        holding = [i for i, row in enumerate(g.body) if any(t != NULL for t in row[g.stub_cols:])]
+        lost = lost[holding, g.stub_cols:] if holding else lost[:, g.stub_cols:]
+    return float(lost.mean())
+
+
+def _unattributed(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray, cj: np.ndarray,
+                  row_loss: np.ndarray, col_loss: np.ndarray, row_key: np.ndarray, col_key: np.ndarray,
+                  share: float, row_attached: np.ndarray, col_attached: np.ndarray,
+                  attached: list[Cause]) -> list[Cause]:
+    """One cause for all values that cannot be (fully) attributed, named by the label that loses
+    most among those not attached to another's label (when there is none, by the first
+    attachment: the same words, listed once)."""
+    col_loss = np.where(col_attached, 0.0, col_loss)
+    row_loss = np.where(row_attached, 0.0, row_loss)
+    if not col_loss.any() and not row_loss.any():
+        text = attached[0].text if attached else "values stand under the labels of other rows/columns"
+        return [Cause("unattributed", share, text)]
+    if col_loss.max(initial=0) >= row_loss.max(initial=0):
+        y = int(np.argmax(col_loss))
+        c, d, keys, shown, key, label, kind, worst = int(ci[y]), int(cj[y]), g.col_keys, g.col_shown, col_key, \
+            p.col_shown[int(cj[y])], "column", float(col_loss[y])
+    else:
+        x = int(np.argmax(row_loss))
+        c, d, keys, shown, key, label, kind, worst = int(ri[x]), int(rj[x]), g.row_keys, g.row_shown, row_key, \
+            p.row_shown[int(rj[x])], "row", float(row_loss[x])
+    n = int((col_loss > 0).sum() + (row_loss > 0).sum())
+    more = f" ({n - 1} more rows/columns alike)" if n > 1 else ""
+    pct = f"; {share:.0%} of the values"
+    if not label:
+        return [Cause("unattributed", share,
+                      f"{kind} '{shown[c]}' has no label: its values cannot be attributed{more}{pct}")]
+    alike = [k for k in np.flatnonzero(key[:, d] >= key[c, d] - _TIE) if keys[k] != keys[c]]
+    if worst < 1.0:
+        return [Cause("unattributed", share, f"{kind} '{shown[c]}' read as '{label}': part of its header path "
+                                             f"is lost, its values cannot be fully attributed{more}{pct}")]
+    own = p.col_keys if kind == "column" else p.row_keys
+    if key[c, d] >= 0.5 and not alike and own.count(own[d]) > 1:
+        return [Cause("unattributed", share, f"{kind} label '{label}' given to two {kind}s the table tells apart: "
+                                             f"their values cannot be attributed{more}{pct}")]
+    if key[c, d] < 0.5 or not alike:
+        return [Cause("unattributed", share, f"{kind} '{shown[c]}' read as '{label}': its values cannot be "
+                                             f"attributed{more}{pct}")]
+    names = " or ".join(f"'{shown[k]}'" for k in [c, *alike[:2]])
+    return [Cause("unattributed", share, f"{kind} '{label}' is ambiguous: it may be {names}{more}{pct}")]
+
+
+def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndarray) -> tuple[float, list[Cause]]:
+    """Agreement of aligned column header paths (facts, title included), and their misreadings
+    grouped by the words that differ. A header the prediction lacks altogether is an
+    unattributed column (see `_unattributed`), not a misreading."""
+    if not len(ci):
+        return 0.0, []
+    gk = [g.full_key(c) for c in ci.tolist()]
+    pk = [p.full_key(d) for d in cj.tolist()]
+    text = similarity_matrix([k or NULL for k in gk], [k or NULL for k in pk])
+    # as a fact, a header path is right when its words are (a lost or moved level is one cause below,
+    # not a wrong fact in every column)
+    fact = key_similarity_matrix([k or NULL for k in gk], [k or NULL for k in pk])
+    agree = 0.0
+    own = {c: set(g.col_keys[c].split()) for c in ci.tolist() if g.col_keys[c]}
+    groups: dict[tuple, list[tuple[int, int, float, tuple[int, ...]]]] = {}
+    for y, (c, d) in enumerate(zip(ci.tolist(), cj.tolist())):
+        if not gk[y]:
+            continue
+        q = float(text[y, y]) if pk[y] else 0.0
+        agree += float(fact[y, y]) if pk[y] else 0.0
+        if q < 0.999 and not attached[y] and p.col_keys[d]:
+            lost, added = _diff(gk[y], pk[y])
+            merged = tuple(sorted(k for k, w in own.items() if k != c and w - own[c] and w <= added | own[c]))
+            # the texts of several header cells written into one ("Team Coverage Team") is one cause
+            key = ("merged", pk[y], frozenset()) if merged else ("differ", lost, added)
+            groups.setdefault(key, []).append((c, d, q, merged))
+    causes = []
+    for (kind, lost, added), members in groups.items():
+        c, d, _, merged = members[0]
+        worst = 1.0 - min(m[2] for m in members)
+        if kind == "merged":
+            names = ", ".join(f"'{g.col_shown[k]}'" for k in sorted({c, *merged})[:4])
+            words = f"header cells {names} merged into one cell: '{p.full_shown(d)}'"
+        elif lost and not added and len(members) > 1:
+            words = f"header level lost over {len(members)} columns: '{g.full_shown(c)}' read as '{p.full_shown(d)}'"
+        else:
+            words = f"column header '{g.full_shown(c)}' read as '{p.full_shown(d)}'"
+            if len(members) > 1:
+                words += f" (and {len(members) - 1} more columns alike)"
+        causes.append(Cause("headers", worst, words))
+    return agree, causes
+
+
+def _value_causes(g: View, p: View, value: np.ndarray | None, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray,
+                  cj: np.ndarray, cell_v: np.ndarray, dead: set[int]) -> list[Cause]:
+    """Wrong, moved or missing values cell by cell; a row with another row in its place is one cause."""
+    out = []
+    for x, i in enumerate(ri.tolist()):
+        shortfall = 1.0 - cell_v[x]
+        if i in dead:
+            j = int(rj[x])
+            out.append(Cause("values", float(shortfall.sum()), f"row '{g.row_shown[i] or g.body_shown[i][0]}' "
+                             f"missing; in its place row '{p.row_shown[j] or p.body_shown[j][0]}'"))
+            continue
+        for y, c in enumerate(ci.tolist()):
+            if shortfall[y] > 0.001:
+                out.append(Cause("values", float(shortfall[y]),
+                                 _cell_error(g, p, value, i, c, int(rj[x]), int(cj[y]))))
+    return out
+
+
+def _cell_error(g: View, p: View, value: np.ndarray | None, i: int, c: int, pi: int, pc: int) -> str:
+    """One body cell's error: moved elsewhere, missing, or read as something else."""
+    shown = g.body_shown[i][c]
+    where = f"({g.row_shown[i]}, {g.col_shown[c]})"
+    got = p.body[pi][pc]
+    if value is not None:
+        flat = value[i, c].reshape(-1)
+    else:
+        flat = similarity_matrix([g.body[i][c]], [t for row in p.body for t in row]).reshape(-1)
+    best = int(np.argmax(flat))
+    bi, bc = divmod(best, len(p.col_keys))
+    if flat[best] >= 0.999 and g.body[i][c] != NULL and (bi != pi or bc != pc):
+        return f"value '{shown}' under {where} moved to ({p.row_shown[bi]}, {p.col_shown[bc]})"
+    if got == NULL:
+        return f"value '{shown}' under {where} missing"
+    if numbers(g.body[i][c]) != numbers(got):
+        return f"value {shown} under {where} read as {p.body_shown[pi][pc]}"
+    return f"'{shown}' under {where} read as '{p.body_shown[pi][pc]}'"

@@ -1,0 +1,90 @@
+"""How the semantic score's constants are chosen from rated pairs: the procedure, in code.
+
+The score is `10 * exp(-w . features)` with `w >= 0` (`semantic.combine`). Given rated pairs,
+`fit` chooses `w` by least squares against the mean human rating (bounded to w >= 0, so every
+error keeps costing; a tiny ridge keeps unused features at 0; each ground-truth table weighs
+alike, however many of its extractions were rated, as each weighs alike when held out in
+cross-validation), for each `key_weight` of
+`KEY_WEIGHTS`, and keeps the `key_weight` with the smallest squared error. Least squares
+rather than correlation, because a leaderboard reader reads the number, not only the order:
+the score should use the scale as the raters do. Each pair may be read several ways (header
+rows of the prediction); the score takes the best reading, so the fit alternates: choose each
+pair's best reading under the current weights, refit, a few rounds from `semantic.DEFAULT`.
+
+`tablebench meta-eval FILE --cv` runs this procedure once per held-out ground-truth table on
+the other tables (`harness.evaluate.metaeval.cross_validate`); `semantic.DEFAULT` is its result on all
+of the dev split, rounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from scipy.optimize import least_squares
+
+from harness.metrics.tables.semantic import DEFAULT, Params
+
+KEY_WEIGHTS = (0.3, 0.5, 0.7)  # alignment: share of header keys (the rest: content)
+RIDGE = 1e-3  # per weight, against the squared error of ~200 pairs in score points: negligible unless unused
+ROUNDS = 3
+
+Features = list[np.ndarray | None]  # per pair: its readings' feature rows (None: no table read, scores 0)
+
+
+def predict(features: Features, weights: np.ndarray) -> np.ndarray:
+    """The score of every pair under `weights` (each pair's best reading; 0 where nothing was read)."""
+    out = np.zeros(len(features))
+    for i, rows in enumerate(features):
+        if rows is not None:
+            out[i] = 10.0 * np.exp(-(rows @ weights)).max()
+    return out
+
+
+def table_weights(groups: Sequence[str] | None, n: int) -> np.ndarray:
+    """Per pair: 1 / (pairs of its ground-truth table), scaled to mean 1, so that every table
+    weighs alike in the fit (as every table weighs alike when each is held out in turn); all 1
+    without groups."""
+    if groups is None:
+        return np.ones(n)
+    _, index, counts = np.unique(np.asarray(groups, dtype=object), return_inverse=True, return_counts=True)
+    w = 1.0 / counts[index]
+    return w * n / w.sum()
+
+
+def fit_weights(features: Features, human: np.ndarray, start: Sequence[float] = DEFAULT.weights,
+                groups: Sequence[str] | None = None) -> np.ndarray:
+    """Non-negative weights minimising the squared error of the score against `human`, each
+    ground-truth table (`groups`: its id per pair) weighing alike."""
+    w = np.asarray(start, dtype=float)
+    use = [i for i, rows in enumerate(features) if rows is not None]
+    if not use:
+        return w
+    y = np.asarray(human, dtype=float)[use]
+    sw = np.sqrt(table_weights(groups, len(features))[use])
+    for _ in range(ROUNDS):
+        x = np.stack([features[i][int(np.argmin(features[i] @ w))] for i in use])
+
+        def residuals(v: np.ndarray) -> np.ndarray:
+            return np.concatenate([sw * (10.0 * np.exp(-(x @ v)) - y), np.sqrt(RIDGE) * v])
+
+        def jacobian(v: np.ndarray) -> np.ndarray:
+            return np.vstack([-10.0 * (sw * np.exp(-(x @ v)))[:, None] * x, np.sqrt(RIDGE) * np.eye(len(v))])
+
+        w = least_squares(residuals, w, jac=jacobian, bounds=(0.0, np.inf), method="trf").x
+    return w
+
+
+def fit(features_by_key_weight: dict[float, Features], human: np.ndarray,
+        groups: Sequence[str] | None = None) -> tuple[Params, float]:
+    """The Params (key_weight and weights) with the smallest squared error on these pairs (each
+    ground-truth table of `groups` weighing alike), and that error (weighted MSE)."""
+    best: tuple[Params, float] | None = None
+    for key_weight in sorted(features_by_key_weight):
+        features = features_by_key_weight[key_weight]
+        w = fit_weights(features, human, groups=groups)
+        mse = float(np.average((predict(features, w) - human) ** 2, weights=table_weights(groups, len(human))))
+        if best is None or mse < best[1] - 1e-12:
+            best = (Params(key_weight, tuple(float(v) for v in w)), mse)
+    assert best is not None
+    return best

@@ -1,0 +1,270 @@
+"""A table as the facts a reader takes from it: each cell with the headers it sits under.
+
+A data cell means something only together with its row header (the stub columns at the
+left) and its column header path (the header rows above). Keying every cell by the two
+makes representation free: a multi-level header flattened into one row ("Task 1 Score")
+gives the same path as two rows "Task 1" / "Score"; a row span resolved by repeating the
+value or by empty padding gives the same row key (stub cells are filled downwards).
+A header row whose only label is written once over blank cells (a title or a single group
+header, as Markdown writes a \\multicolumn) heads every column from it to the right: there is
+no other label those columns could stand under. Group labels in an upper header row, each
+written once over blank cells, are read as a reader of Markdown reads them: each covers the
+columns up to the next label. That reading serves to align and attribute; the header *as
+written* (`col_written`) is what is compared as text, so a group label written once costs a
+header misreading, not the attribution of every value under it. A header row with one label
+over every column (a caption) is the table's title, kept apart from the column paths and
+compared as a level of every column's path: lost, or read as a group header, it is one cause.
+Columns (rows) a reader cannot tell apart are one: a span no other cell splits, or a column
+repeating its neighbour in every slot (the same span resolved by repeating its text). Blank
+rows and columns are dropped, but counted: each is one thing a reader sees that the table
+does not have.
+
+Header rows are the larger of the reader's header marks and a count inferred from the
+content (leading rows before the first row of numbers, or before a section row above it),
+by the same rule for both sides; the caller may try other readings for the prediction.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from harness.metrics.tables.semantic_text import NULL, normalize, numbers, residue
+from harness.core.table import Table
+
+_LEADING_NUMBER = re.compile(r"[^\w]{0,2}[-+±~≈<>≤≥]?\.?\d")
+_MAGNITUDE = re.compile(r"(\d)[^\W\d_]{1,2}\b")  # a unit or magnitude written onto a number
+
+
+@dataclass(slots=True)
+class Grid:
+    """A table's visible slots, normalised, with empty rows/columns dropped."""
+
+    cells: list[list[str]]  # normalised text per slot (a spanning cell repeats)
+    shown: list[list[str]]  # the text as written, for error messages
+    flagged_rows: int  # leading rows the reader marked as headers
+    blank_lines: int = 0  # empty rows and columns dropped: each is one thing a reader sees that is not there
+    ids: list[list[int]] | None = None  # the cell covering each slot (a span covers several); None: one per slot
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return len(self.cells), len(self.cells[0]) if self.cells else 0
+
+
+@dataclass(slots=True)
+class View:
+    """A table read as a reader reads it: column header paths, row keys, and the body cells."""
+
+    col_keys: list[str]  # per column: its header path, normalised, levels joined by spaces
+    col_shown: list[str]  # the same as written, levels joined by " / "
+    row_keys: list[str]  # per body row: its stub cells, normalised
+    row_shown: list[str]
+    body: list[list[str]]  # body rows x columns, normalised
+    body_shown: list[list[str]]
+    header_rows: int
+    stub_cols: int
+    title: str = ""  # header levels every column shares (a caption row over the whole table), normalised
+    title_shown: str = ""
+    col_written: list[str] | None = None  # per column: its header path as written (group labels not spread)
+    col_levels: list[tuple[str, ...]] | None = None  # per column: its path's levels (title excluded), normalised
+    row_levels: list[tuple[str, ...]] | None = None  # per body row: its key's levels (section, stub cells)
+
+    @property
+    def n_facts(self) -> int:
+        """Facts a reader takes away: each named column header (its title included) and each body cell."""
+        return sum(1 for c in range(len(self.col_keys)) if self.full_key(c)) + sum(len(r) for r in self.body)
+
+    def full_key(self, c: int) -> str:
+        """Column `c`'s whole header path as written, the title's level included."""
+        return f"{self.title} {(self.col_written or self.col_keys)[c]}".strip()
+
+    def full_shown(self, c: int) -> str:
+        return " / ".join(t for t in (self.title_shown, self.col_shown[c]) if t)
+
+
+def to_grid(table: Table) -> Grid:
+    """Normalised slot texts; rows and columns holding nothing are dropped (they show nothing)."""
+    cells = table.cells()
+    ids = table.layout().grid
+    if ids.size == 0:
+        return Grid([], [], 0, 0, [])
+    # A span over slots no other cell splits makes columns (rows) a reader cannot tell apart: one.
+    ids = ids[:, np.r_[True, (ids[:, 1:] != ids[:, :-1]).any(axis=0)]]
+    ids = ids[np.r_[True, (ids[1:] != ids[:-1]).any(axis=1)]]
+    raw = [[cells[i].text if i >= 0 else "" for i in row] for row in ids.tolist()]
+    norm = [[normalize(t) for t in row] for row in raw]
+    filled = np.array([[t != NULL for t in row] for row in norm], dtype=bool)
+    keep_r = np.flatnonzero(filled.any(axis=1))
+    keep_c = np.flatnonzero(filled.any(axis=0))
+    # The same for a span resolved by repeating its text: a column (row) that repeats its
+    # neighbour in every slot cannot be told from it either.
+    text = np.array(norm, dtype=object)
+    keep_c = np.asarray([c for c in keep_c if c == 0 or (text[:, c] != text[:, c - 1]).any()], dtype=int)
+    keep_r = np.asarray([r for r in keep_r if r == 0 or (text[r] != text[r - 1]).any()], dtype=int)
+    header_row = [bool(len(r)) and all(cells[i].header for i in r if i >= 0) and any(i >= 0 for i in r)
+                  for r in ids.tolist()]
+    flagged = 0
+    for r in keep_r:
+        if not header_row[r]:
+            break
+        flagged += 1
+    blank = int((~filled.any(axis=1)).sum() + (~filled.any(axis=0)).sum())
+    return Grid([[norm[r][c] for c in keep_c] for r in keep_r], [[raw[r][c] for c in keep_c] for r in keep_r],
+                flagged if flagged < len(keep_r) else 0, blank, [[ids[r, c] for c in keep_c] for r in keep_r.tolist()])
+
+
+@lru_cache(maxsize=65536)
+def is_numeric(norm: str) -> bool:
+    """A cell that is data, not a label: it starts with a number and is mostly numbers
+    (91.2, -3.1±0.2, 45%, 1M, (1/8, 1/4)); R@20 or ResNet-50 are labels."""
+    if not _LEADING_NUMBER.match(norm):
+        return False
+    norm = _MAGNITUDE.sub(r"\1", norm)  # 25M, 1.2B, 10k, 5ms: a number with its unit
+    return len(residue(norm)) <= 3 * len(numbers(norm))
+
+
+def is_section(row: list[str], ids: list[int] | None = None) -> bool:
+    """A row holding one label from the first column on, spanned or padded ("Dataset A"): it
+    groups the rows below it, it labels no column. Filled *cells* are counted (`ids` tells a
+    span's slots apart from separate cells): one cell, or one label repeated in every slot of
+    the row (a span a parser resolved by repeating its text). Two cells that happen to read
+    alike in a wider row ("} | } | ") are two things, not a section."""
+    if len(row) < 2 or row[0] == NULL or is_numeric(row[0]):
+        return False
+    ids = ids if ids is not None else list(range(len(row)))
+    return len({i for t, i in zip(row, ids) if t != NULL}) == 1 or all(t == row[0] for t in row)
+
+
+def sections(grid: Grid, start: int = 0) -> set[int]:
+    """Section rows at or below row `start`."""
+    ids = grid.ids or [None] * len(grid.cells)
+    return {r for r in range(start, len(grid.cells)) if is_section(grid.cells[r], ids[r])}
+
+
+def inferred_header_rows(grid: Grid) -> int:
+    """Leading rows before the first row whose cells right of the stub are mostly numbers, or
+    before an earlier section row; 1 if no row is numeric (a text-only table: a label or a
+    footnote row across it groups or closes the body, it does not end a header)."""
+    n_rows, _ = grid.shape
+    section = sections(grid, 1)
+    for r, row in enumerate(grid.cells):
+        if r in section:
+            continue
+        vals = [t for t in row[1:] if t != NULL]
+        if vals and sum(map(is_numeric, vals)) * 2 >= len(vals):
+            return min(r, *(s for s in section if s < r), max(n_rows - 1, 0))
+    return 1 if n_rows > 1 else 0
+
+
+def header_rows(grid: Grid) -> int:
+    """The reader's header marks or the inferred count, whichever is larger: readers often mark
+    only the first of several header rows (a `<th>` row over a `<td>` row of sub-headers)."""
+    return max(grid.flagged_rows, inferred_header_rows(grid))
+
+
+def stub_columns(grid: Grid, h: int) -> int:
+    """The first column, plus following label columns when numbers come later (e.g. Dataset | Metric | ...)."""
+    n_rows, n_cols = grid.shape
+    if n_cols <= 1:
+        return n_cols
+    numeric = []
+    for c in range(n_cols):
+        vals = [grid.cells[r][c] for r in range(h, n_rows) if grid.cells[r][c] != NULL]
+        numeric.append(not vals or sum(map(is_numeric, vals)) * 2 >= len(vals))  # empty: not a label
+    k = 1
+    while k < n_cols - 1 and not numeric[k] and any(numeric[k + 1:]):
+        k += 1
+    return k
+
+
+def view(grid: Grid, h: int) -> View:
+    """The table under `h` header rows: header paths per column, row keys, body cells."""
+    n_rows, n_cols = grid.shape
+    h = min(h, n_rows)
+    k = stub_columns(grid, h)
+    cells = [row[:] for row in grid.cells]
+    shown = [row[:] for row in grid.shown]
+    section_rows = sections(grid, h)
+    for r in section_rows:  # a section row ("Dataset A" across the table): one label, however spanned
+        cells[r] = [cells[r][0]] + [NULL] * (n_cols - 1)
+        shown[r] = [shown[r][0]] + [""] * (n_cols - 1)
+    ids = grid.ids or [list(range(n_cols)) for _ in range(n_rows)]
+    for r in range(h):  # a header row's only label, written once over blank slots (a title): spread it right
+        filled = [c for c in range(n_cols) if cells[r][c] != NULL]
+        if filled and len({ids[r][c] for c in filled}) == 1:
+            for c in range(filled[0] + 1, n_cols):
+                if cells[r][c] == NULL:
+                    cells[r][c], shown[r][c] = cells[r][filled[0]], shown[r][filled[0]]
+    for c in range(1, k):  # a stub header written once over blank stub columns: spread it right
+        if all(cells[r][c] == NULL for r in range(h)):
+            for r in range(h):
+                cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
+    written = [row[:] for row in cells[:h]]  # the header as written, before group labels are spread
+    for r in range(h - 1):  # group labels over a lower header row, each written once (a Markdown \multicolumn)
+        filled = [c for c in range(n_cols) if cells[r][c] != NULL]
+        if len({ids[r][c] for c in filled}) > 1:
+            for c in range(max(k, 1), n_cols):
+                if cells[r][c] == NULL and cells[r][c - 1] != NULL and c - 1 >= k:
+                    cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
+    for r in range(h + 1, n_rows):  # row labels written once over padding: spread them down
+        for c in range(k):
+            if cells[r][c] == NULL and cells[r - 1][c] != NULL and any(t != NULL for t in cells[r][k:]) \
+                    and r - 1 not in section_rows:
+                cells[r][c], shown[r][c] = cells[r - 1][c], shown[r - 1][c]
+    # A header row with one label over every column (a title or caption row) names the table,
+    # not a column: it is one fact, kept apart, so that losing it (a parser often sets it as a
+    # heading above the table) is one error and not a wrong header over every column.
+    levels = [r for r in range(h) if len(set(cells[r])) > 1 or cells[r][0] == NULL]
+    titles = [r for r in range(h) if r not in levels]
+    if not levels or n_cols < 2:
+        levels, titles = list(range(h)), []
+    title, title_shown = _path([cells[r][0] for r in titles], [shown[r][0] for r in titles])
+    col_keys, col_shown, col_written, col_levels = [], [], [], []
+    for c in range(n_cols):
+        key, show = _path([cells[r][c] for r in levels], [shown[r][c] for r in levels])
+        col_levels.append(_levels([cells[r][c] for r in levels]))
+        col_keys.append(key)
+        col_shown.append(show)
+        col_written.append(_path([written[r][c] for r in levels], [""] * len(levels))[0])
+    row_keys, row_shown, row_levels = [], [], []
+    section: tuple[str, str] | None = None
+    for r in range(h, n_rows):
+        if r in section_rows:
+            section = (cells[r][0], shown[r][0].strip())
+            row_keys.append(section[0])
+            row_shown.append(section[1])
+            row_levels.append((section[0],))
+            continue
+        key, show = _path(cells[r][:k], shown[r][:k])
+        levels_r = _levels(cells[r][:k])
+        if section is not None:  # rows under a section are read with its label
+            key, show = f"{section[0]} {key}", f"{section[1]} / {show}"
+            levels_r = (section[0], *levels_r)
+        row_keys.append(key)
+        row_shown.append(show)
+        row_levels.append(levels_r)
+    return View(col_keys, col_shown, row_keys, row_shown, cells[h:], [[t.strip() for t in row] for row in shown[h:]],
+                h, k, title, title_shown, col_written, col_levels, row_levels)
+
+
+def _levels(norm: list[str]) -> tuple[str, ...]:
+    """A path's levels without blanks and without a span's repeats (what `_path` joins)."""
+    out: list[str] = []
+    for t in norm:
+        if t != NULL and (not out or out[-1] != t):
+            out.append(t)
+    return tuple(out)
+
+
+def _path(norm: list[str], shown: list[str]) -> tuple[str, str]:
+    """Header levels without blanks and without a span's repeats, as a key and for display."""
+    keys: list[str] = []
+    show: list[str] = []
+    for t, s in zip(norm, shown):
+        if t != NULL and (not keys or keys[-1] != t):
+            keys.append(t)
+            show.append(s.strip())
+    return " ".join(keys), " / ".join(show)

@@ -1,0 +1,199 @@
+"""Cell text as a reader sees it, and how alike two cells are in meaning.
+
+Parsers write the same visible cell in many ways (`$\\alpha$`, `α`, `&alpha;`; `**91.2**`,
+`<b>91.2</b>`, `\\textbf{91.2}`; `—`, `N/A`). `normalize` maps all of them to one form so
+that representation costs nothing. `cell_similarity` then compares meaning: numbers are
+parsed and must agree exactly in value (1.12 vs 112 or a dropped minus sign scores 0,
+91.2 vs 91.20 scores 1), other text is compared by edit-distance ratio.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from functools import lru_cache
+
+import numpy as np
+from rapidfuzz import fuzz, process
+
+from harness.metrics.tables.semantic_glyphs import fold_glyphs
+from harness.tex.latex_math import latex_to_text
+from harness.readers.textnorm import STYLE_TAGS, tag_pattern
+
+NULL = "∅"  # the one form of every "no value here" marker
+
+# Markers a table uses for "no value"; compared after normalisation, case folded, without spaces.
+# "None" is not one: it is also a label ("None" as the fine-tuning data, the regulariser, ...).
+_NULLS = {"", "-", "--", "---", "—", "–", "−", "n/a", "na", "n.a.", "n.a", "null", "nan", "/", "\\", "∅"}
+
+_VULGAR = re.compile("[¼½¾⅐-⅞]")
+_FRACTION = re.compile("[⁰¹²³⁴-⁹]+⁄[₀-₉]+|[¼½¾⅐-⅞]")  # ¹⁄₈ and ½ are what 1/8 and 1/2 look like
+_TIGHT = re.compile(r"\s+(?=[)\]}%,;:!?↑↓→←°†‡*∗′″])|(?<=[(\[{])\s+")  # "RA ↑", "( 12 )": spacing only
+# 1.2 × 10⁻³, 1.2x10^{-3}, 1.2·10^-3: one number, written as 1.2e-3 (as parsers also write it)
+_SCIENTIFIC = re.compile(r"(\d)\s*[×x·⋅∙*]\s*10(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+_FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_TAG = re.compile(r"<[^>]{0,200}>")
+_STYLE_TAG = tag_pattern(STYLE_TAGS)  # **<u>x</u>** is plain emphasis once its styling goes
+_MD_EMPH = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
+# _italic_ as parsers write it, also glued to what follows (`_W_mix`), never inside a word (`MAE_AST`)
+_MD_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]+?)(?<=\S)_")
+# A number: optional minus, digits and/or a fraction, an optional exponent; thousands may be
+# grouped by commas or by (thin) spaces (1,000 = 1 000 = 1000). The lookahead makes a digit
+# obligatory: the pattern never matches the empty string.
+_NUMBER = re.compile(r"(?<![\w.])(-?)(?=\.?\d)(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?: \d{3})+(?!\d)|\d+)?(\.\d+)?"
+                     r"(?:e([-+]?\d+))?(?![\w])")
+# one letter, perhaps indexed (a folded sub/superscript follows after a space) or primed: N, k₁, T′
+_SYMBOL = re.compile(r"[^\W\d_](?: \w{1,3})?['′*]*$")
+
+_MD_ESCAPE = re.compile(r"\\([@|*<>+=!?])")  # Markdown escapes that mean nothing in LaTeX
+
+
+@lru_cache(maxsize=65536)
+def normalize(text: str) -> str:
+    """What a reader sees, in one canonical spelling: entities, markup and math resolved,
+    glyphs that print alike folded (`semantic_glyphs`), case folded (not that of Greek letters
+    or of a one-letter cell: there case names different things), white space collapsed; null
+    markers become `NULL`."""
+    t = html.unescape(html.unescape(text)) if "&" in text else text
+    if "<" in t:
+        t = _TAG.sub(" ", _STYLE_TAG.sub("", t))  # <sup>1</sup> -> " 1", as a folded superscript reads (see semantic_glyphs)
+    if "\\" in t or "$" in t or "^" in t:
+        t = _latex_to_text(t)
+    if "*" in t or "_" in t or "`" in t:
+        t = _MD_EMPH.sub(r"\2", t)
+        if "_" in t:
+            t = _MD_UNDERSCORE.sub(r"\1", t)
+    t = unicodedata.normalize("NFC", t)
+    if "⁄" in t or _VULGAR.search(t):
+        t = _FRACTION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)).replace("⁄", "/"), t)
+    if "10" in t:
+        t = _SCIENTIFIC.sub(_e_notation, t)
+    t = " ".join(fold_glyphs(t).split())
+    if not _SYMBOL.match(t):  # a cell that is one letter (N vs n, K₁ vs k₁) is a symbol: its case is its name
+        t = "".join(ch if "\u0370" <= ch <= "\u03ff" else ch.casefold() for ch in t)  # Γ ≠ γ, Ω ≠ ω
+    t = _TIGHT.sub("", t)
+    if t.replace(" ", "").casefold() in _NULLS:
+        return NULL
+    return t
+
+
+def _e_notation(m: re.Match[str]) -> str:
+    exponent = m.group(2) if m.group(2) is not None else m.group(3).translate(_FROM_SUPERSCRIPT)
+    return f"{m.group(1)}e{exponent}"
+
+
+def _latex_to_text(t: str) -> str:
+    """Residual LaTeX (and Markdown escapes) in a cell -> its text, by the LaTeX reader's converter;
+    markup it cannot read is left as written (garbage must not sink the score)."""
+    t = _MD_ESCAPE.sub(r"\1", t)
+    try:
+        return latex_to_text(t)
+    except Exception:  # noqa: BLE001 - any failure: the cell as written
+        return t
+
+
+@lru_cache(maxsize=65536)
+def numbers(norm: str) -> tuple[str, ...]:
+    """The numbers in a normalised cell, each canonical: `91.20` -> `91.2`, `1,234` -> `1234`, `.5` -> `0.5`."""
+    out = []
+    for m in _NUMBER.finditer(norm):
+        sign, whole, frac, exp = m.groups()
+        if whole is None and frac is None:
+            continue
+        whole = (whole or "0").replace(",", "").replace(" ", "").lstrip("0") or "0"
+        frac = (frac or "").rstrip("0").rstrip(".")
+        out.append(f"{sign}{whole}{frac}" + (f"e{int(exp)}" if exp else ""))
+    return tuple(out)
+
+
+@lru_cache(maxsize=65536)
+def residue(norm: str) -> str:
+    """The cell without its numbers and white space: the text the numbers sit in."""
+    return "".join(_NUMBER.sub("#", norm).split())
+
+
+def cell_similarity(a: str, b: str) -> float:
+    """Meaning-level similarity of two normalised cells in [0, 1].
+
+    Equal text is 1. When either side holds numbers, the share of numbers that agree exactly
+    decides (a changed number is a wrong fact, not a typo), scaled by how alike the
+    surrounding text is; otherwise it is the edit-distance ratio of the texts.
+    """
+    if a == b or a.replace(" ", "") == b.replace(" ", ""):
+        return 1.0
+    na, nb = numbers(a), numbers(b)
+    if na or nb:
+        if not (na and nb):  # a number against words: a different fact, text alike at best
+            return 0.5 * fuzz.ratio(a, b) / 100.0
+        common = _multiset_overlap(na, nb)
+        if common == 0:
+            return 0.0
+        ra, rb = residue(a), residue(b)
+        text = 1.0 if ra == rb else fuzz.ratio(ra, rb) / 100.0
+        return common / max(len(na), len(nb)) * (0.5 + 0.5 * text)
+    return fuzz.ratio(a, b) / 100.0
+
+
+def _multiset_overlap(a: tuple[str, ...], b: tuple[str, ...]) -> int:
+    rest = list(b)
+    n = 0
+    for x in a:
+        if x in rest:
+            rest.remove(x)
+            n += 1
+    return n
+
+
+def similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
+    """`cell_similarity` for every pair of two lists of normalised cells, computed once per
+    distinct pair: rapidfuzz's vectorised ratio for plain text, exact number comparison where
+    numbers occur."""
+    if not left or not right:
+        return np.zeros((len(left), len(right)))
+    ul_l, il = _distinct(left)
+    ur_l, ir = _distinct(right)
+    sim = process.cdist(ul_l, ur_l, scorer=fuzz.ratio, dtype=np.float32, workers=1).astype(float) / 100.0
+    num_l = [numbers(x) for x in ul_l]
+    num_r = [numbers(x) for x in ur_l]
+    has_l = np.fromiter(map(bool, num_l), bool, len(num_l))
+    has_r = np.fromiter(map(bool, num_r), bool, len(num_r))
+    if has_l.any() or has_r.any():
+        # Numbers against words keep half their text likeness; numbers against numbers score
+        # 0 unless they share a number, so only pairs sharing one (found by an index) are compared.
+        sim[has_l[:, None] | has_r[None, :]] *= 0.5
+        sim[has_l[:, None] & has_r[None, :]] = 0.0
+        where: dict[str, list[int]] = {}
+        for i, nums in enumerate(num_l):
+            for x in set(nums):
+                where.setdefault(x, []).append(i)
+        for j, nums in enumerate(num_r):
+            for i in {i for x in set(nums) for i in where.get(x, ())}:
+                sim[i, j] = cell_similarity(ul_l[i], ur_l[j])
+    sim[np.equal.outer(np.asarray([a.replace(" ", "") for a in ul_l], dtype=object),
+                       np.asarray([b.replace(" ", "") for b in ur_l], dtype=object))] = 1.0
+    return sim[np.ix_(il, ir)]
+
+
+def _distinct(values: list[str]) -> tuple[list[str], np.ndarray]:
+    """The distinct values and, per input, the index of its value among them."""
+    uniq, inverse = np.unique(np.asarray(values, dtype=object), return_inverse=True)
+    return list(uniq), np.ravel(inverse)
+
+
+def key_similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
+    """How surely two header keys name the same row or column, in [0, 1], for aligning and
+    attributing: like `similarity_matrix`, except that a key whose words all occur in the other
+    (a header path that lost or gained a level, "Top-1" vs "ImageNet Top-1") names it as surely
+    as an equal one. Whether the shorter key still names *one* row or column is the caller's
+    question (it may name several: see `semantic_align`). Numbers must agree."""
+    sim = similarity_matrix(left, right)
+    if not left or not right:
+        return sim
+    ul, il = _distinct(left)
+    ur, ir = _distinct(right)
+    ts = process.cdist(ul, ur, scorer=fuzz.token_set_ratio, dtype=np.float32, workers=1) / 100.0
+    nl = [numbers(x) for x in ul]
+    nr = [numbers(x) for x in ur]
+    ok = np.array([[set(a) <= set(b) or set(b) <= set(a) for b in nr] for a in nl], dtype=bool)
+    return np.maximum(sim, (ts * ok)[np.ix_(il, ir)])

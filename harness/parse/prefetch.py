@@ -1,0 +1,137 @@
+"""Parse pages ahead on N threads (`--parse-concurrency`), and keep one runner per repetition.
+
+Why: a parser served by a remote model server (vLLM, any OpenAI-compatible endpoint) spends
+its time waiting on the network. One pytest process scores tables one after the other, so
+without look-ahead the server sees one request at a time. `ParsePool.prefetch` queues the
+pages this process will need; up to N of them are parsed at once (each in its own parser
+worker process, with the runner's timeout, retries inside the parser and the parse cache as
+usual), and `evaluate_page` then takes each page's result from its future instead of parsing
+it again. Scoring stays in the main thread, in order.
+
+`ParsePool.view(r)` is what `harness.evaluate.page.evaluate_page(pool=...)` expects (`get(spec,
+cache_dir, timeout, refresh).run(pdf)`) for repetition r (`harness.evaluate.repeat`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from copy import copy
+from pathlib import Path
+from typing import Any
+
+RunnerKey = tuple[str, str | None, float, bool, int]
+
+
+
+def repeated(parser: Any, repetition: int) -> Any:
+    """`parser` for repetition `repetition`: a shallow copy whose cache config says so (0: the parser itself).
+
+    A copy, not a wrapper: the parser keeps its class, so it pickles to a worker process and
+    its code fingerprint (the cache key's `code`) stays the parser's own.
+    """
+    if repetition == 0:
+        return parser
+    clone = copy(parser)
+    try:
+        clone.config = {**dict(getattr(parser, "config", None) or {}), "repetition": int(repetition)}
+    except (AttributeError, TypeError):
+        raise ValueError(f"parser {getattr(parser, 'name', parser)!r} cannot be repeated: its config is read-only") from None
+    return clone
+
+
+class ParsePool:
+    """Live `ParseRunner`s keyed by (spec, cache dir, timeout, refresh, repetition), and parses in flight."""
+
+    def __init__(self, concurrency: int = 1) -> None:
+        if not isinstance(concurrency, int) or concurrency < 1:
+            raise ValueError(f"--parse-concurrency must be a positive integer, got {concurrency!r}")
+        self.concurrency = concurrency
+        self._runners: dict[RunnerKey, Any] = {}
+        self._futures: dict[tuple[RunnerKey, str], Future] = {}
+        self._taken: set[tuple[RunnerKey, str]] = set()  # parses already handed out: never queued again
+        self._lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+
+    def runner(self, key: RunnerKey) -> Any:
+        from harness.parse.registry import resolve
+        from harness.parse.runner import ParseRunner
+
+        with self._lock:
+            runner = self._runners.get(key)
+            if runner is None:
+                spec, cache_dir, timeout, refresh, rep = key
+                runner = self._runners[key] = ParseRunner(repeated(resolve(spec), rep), cache_dir, timeout,
+                                                          refresh=refresh)
+            return runner
+
+    def view(self, repetition: int = 0) -> _View:
+        return _View(self, repetition)
+
+    def prefetch(self, jobs: Iterable[tuple[str, Path | str, int]], cache_dir: Path | str | None, timeout: float,
+                 refresh: bool = False) -> int:
+        """Queue (spec, pdf, repetition) parses not queued or taken before; returns how many were queued.
+
+        A page whose result was taken is not queued again: the caller keeps what it evaluated,
+        and a second parse would be a second request (errors and --parse-refresh skip the cache).
+        """
+        queued = 0
+        for spec, pdf, rep in jobs:
+            key = _key(spec, cache_dir, timeout, refresh, rep)
+            slot = (key, str(Path(pdf).resolve()))
+            with self._lock:
+                if slot in self._futures or slot in self._taken:
+                    continue
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(self.concurrency, thread_name_prefix="tablebench-parse")
+                self._futures[slot] = self._executor.submit(self._parse, key, slot[1])
+            queued += 1
+        return queued
+
+    def _parse(self, key: RunnerKey, pdf: str) -> Any:
+        return self.runner(key).run(pdf)
+
+    def result(self, key: RunnerKey, pdf: Path | str) -> Any:
+        """The page's parse: the prefetched one when queued (waiting for it), else parsed now."""
+        slot = (key, str(Path(pdf).resolve()))
+        with self._lock:
+            future = self._futures.pop(slot, None)
+            self._taken.add(slot)
+        if future is not None and not future.cancelled():
+            return future.result()
+        return self.runner(key).run(pdf)
+
+    def close(self) -> None:
+        """Drop queued parses, wait for those in flight, stop every parser worker process."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+            self._futures.clear()
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+        with self._lock:
+            runners, self._runners = list(self._runners.values()), {}
+        for runner in runners:
+            runner.close()
+
+
+def _key(spec: str, cache_dir: Path | str | None, timeout: float, refresh: bool, rep: int) -> RunnerKey:
+    return (spec, None if cache_dir is None else str(cache_dir), float(timeout), bool(refresh), int(rep))
+
+
+class _View:
+    """`RunnerPool`'s interface for one repetition: `get(...)` returns something with `run(pdf)`."""
+
+    def __init__(self, pool: ParsePool, repetition: int) -> None:
+        self.pool, self.repetition = pool, repetition
+
+    def get(self, spec: str, cache_dir: Path | str | None, timeout: float, refresh: bool = False) -> _Runner:
+        return _Runner(self.pool, _key(spec, cache_dir, timeout, refresh, self.repetition))
+
+
+class _Runner:
+    def __init__(self, pool: ParsePool, key: RunnerKey) -> None:
+        self.pool, self.key = pool, key
+
+    def run(self, pdf: Path | str) -> Any:
+        return self.pool.result(self.key, pdf)

@@ -1,0 +1,87 @@
+"""Spec string -> parser: built-in names, `command:`, `dir:`, `vlm:` and entry points.
+
+Grammar: `NAME[?key=value&...]` for built-ins and third-party parsers (the
+`tablebench.parsers` entry-point group; the entry point loads a class or factory that is
+called with the options as string keyword arguments), `vlm:MODEL[?key=value&...]`, and
+`command:CLI` / `dir:FOLDER`, where everything after the colon is taken verbatim.
+"""
+
+from __future__ import annotations
+
+import inspect
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any, Callable, Iterable
+from urllib.parse import parse_qsl
+
+from harness.parse.protocol import Parser
+
+ENTRY_POINT_GROUP = "tablebench.parsers"
+
+DIST = "tablebench"  # the built-in adapters (`parsers/`) are this distribution's own entry points
+
+
+def _installed() -> list[EntryPoint]:
+    return list(entry_points(group=ENTRY_POINT_GROUP))
+
+
+def builtin_parsers() -> dict[str, EntryPoint]:
+    """The built-in parsers: entry points of the group that this distribution declares."""
+    return {ep.name: ep for ep in _installed() if ep.dist is not None and ep.dist.name == DIST}
+
+
+def split_options(spec: str) -> tuple[str, dict[str, str]]:
+    """`name?a=1&b=2` -> ("name", {"a": "1", "b": "2"}); a repeated key is an error."""
+    base, _, query = spec.partition("?")
+    pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
+    options: dict[str, str] = {}
+    for key, value in pairs:
+        if key in options:
+            raise ValueError(f"parser spec {spec!r} repeats option {key!r}")
+        options[key] = value
+    return base.strip(), options
+
+
+def _build(factory: Callable[..., Any], label: str, *args: Any, **options: str) -> Parser:
+    """Call a parser factory, turning unknown options into a one-line ValueError."""
+    try:
+        inspect.signature(factory).bind(*args, **options)
+    except TypeError as exc:
+        raise ValueError(f"parser {label!r}: bad options {sorted(options)}: {exc}") from None
+    except ValueError:  # builtins without a signature: let the call decide
+        pass
+    parser = factory(*args, **options)
+    missing = [a for a in ("name", "version", "parse") if not hasattr(parser, a)]
+    if missing:
+        raise ValueError(f"parser {label!r} lacks {', '.join(missing)}: not a tablebench parser")
+    return parser
+
+
+def resolve(spec: str, *, eps: Iterable[EntryPoint] | None = None) -> Parser:
+    """The parser a spec string names; `eps` replaces the installed third-party entry points (tests)."""
+    spec = spec.strip()
+    if not spec:
+        raise ValueError("empty parser spec")
+    kind, colon, rest = spec.partition(":")
+    if colon and kind == "command":
+        from harness.parse.command import CommandParser
+
+        return CommandParser(rest)
+    if colon and kind == "dir":
+        from harness.parse.directory import DirParser
+
+        return DirParser(rest)
+    if colon and kind == "vlm":
+        model, options = split_options(rest)
+        from harness.parse.vlm import VlmParser
+
+        return _build(VlmParser, spec, model, **options)
+    name, options = split_options(spec)
+    builtins = builtin_parsers()
+    if name in builtins:
+        return _build(builtins[name].load(), name, **options)
+    others = [ep for ep in _installed() if ep.name not in builtins] if eps is None else list(eps)
+    found = {ep.name: ep for ep in others}
+    if name in found:
+        return _build(found[name].load(), name, **options)
+    known = sorted(builtins) + sorted(found) + ["command:CLI", "dir:FOLDER", "vlm:MODEL"]
+    raise ValueError(f"unknown parser {name!r}; known: {', '.join(known)}")

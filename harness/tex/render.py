@@ -1,0 +1,146 @@
+"""Render one formula with pdflatex and read back its glyphs with their positions.
+
+Every render goes through `generate.latex_runner.run_pdflatex` (private temp dir, no shell
+escape, paranoid file access, timeout) after `tex.safety.unsafe_reasons` (the safety
+check plus macro definitions) refused anything that reads or writes files or redefines
+commands; math environments beyond the table allowlist are accepted.
+The glyphs (character + box, in pt from the page's top left; fraction bars and root
+overlines, which pdfTeX draws as rules, come as the character "rule") are cached as JSON
+under a key that is the sha256 of the full LaTeX source: the same formula is compiled once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.core.files import locked, write_atomic
+from harness.tex.runner import LatexError, run_pdflatex
+from harness.tex.safety import unsafe_reasons
+
+RENDER_CACHE = Path(".tablebench-cache/formula-render")
+TEMPLATE_VERSION = "2"
+PREAMBLE = (
+    "\\documentclass{article}\n"
+    "\\usepackage[paperwidth=120cm,paperheight=40cm,margin=1cm]{geometry}\n"
+    "\\usepackage{amsmath,amssymb,mathtools,bm,mhchem}\n"
+    "\\pagestyle{empty}\n"
+    "\\begin{document}\n"
+)
+# Display environments whose body we typeset inside align* (which takes & and \\ anywhere).
+_DISPLAY_ENVS = ("equation", "equation*", "align", "align*", "gather", "gather*", "multline",
+                 "multline*", "flalign", "flalign*", "displaymath", "eqnarray", "eqnarray*", "math")
+MATH_ENVIRONMENTS = frozenset(_DISPLAY_ENVS) | frozenset(
+    "aligned alignedat alignat alignat* gathered split matrix pmatrix bmatrix Bmatrix vmatrix "
+    "Vmatrix smallmatrix array subarray cases dcases rcases".split())
+_OUTER = re.compile(r"^\s*(\$\$|\$|\\\[|\\\()(.*?)(\$\$|\$|\\\]|\\\))\s*$", re.S)
+_ENV_WRAP = re.compile(r"^\s*\\begin\{(" + "|".join(re.escape(e) for e in _DISPLAY_ENVS) + r")\}(.*)\\end\{\1\}\s*$", re.S)
+_INNER_MATH = re.compile(r"(?<!\\)\$|\\[(\[]")
+_BLANK_LINES = re.compile(r"\n\s*\n")
+_DISALLOWED_ENV = re.compile(r"^\\begin\{([^}]*)\}: environment not allowed")
+
+
+class RenderError(ValueError):
+    """The formula could not be typeset: unsafe, or pdflatex failed (one line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Glyph:
+    char: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+def formula_body(latex: str) -> str:
+    """The math inside the formula's delimiters / display environment."""
+    body = latex.strip()
+    for _ in range(3):  # `$$\begin{equation}..\end{equation}$$` and the like
+        m = _OUTER.match(body) or _ENV_WRAP.match(body)
+        if not m or _INNER_MATH.search(m.group(2)):
+            break  # `$a$ and $b$` is text with two formulas, not one formula
+        body = m.group(2)
+    return body.strip()
+
+
+def check_formula(body: str) -> None:
+    """Raise `RenderError` for LaTeX the safety check refuses (math environments are allowed)."""
+    reasons = [r for r in unsafe_reasons(body)
+               if not ((m := _DISALLOWED_ENV.match(r)) and m.group(1) in MATH_ENVIRONMENTS)]
+    if reasons:
+        raise RenderError(f"unsafe LaTeX refused before compiling: {reasons[0]}")
+
+
+def formula_source(latex: str) -> str:
+    """The whole document that typesets `latex` as one display (align* around its body).
+
+    Text with several math parts (`$a$ and $b$`, how some parsers split one formula) is set
+    as a paragraph with its own delimiters. Blank lines (paragraph breaks) become one newline.
+    """
+    body = _BLANK_LINES.sub("\n", formula_body(latex))
+    check_formula(body)
+    if _INNER_MATH.search(body):
+        text = _BLANK_LINES.sub("\n", latex.strip())
+        return PREAMBLE + "\\noindent " + text + "\n\\end{document}\n"
+    return PREAMBLE + "\\begin{align*}\n" + body + "\n\\end{align*}\n\\end{document}\n"
+
+
+def render_glyphs(latex: str, cache_dir: Path | str | None = RENDER_CACHE) -> list[Glyph]:
+    """The glyphs of the typeset formula; raises `RenderError` (cached too) when it does not compile."""
+    source = formula_source(latex)
+    key = hashlib.sha256((TEMPLATE_VERSION + source).encode("utf-8")).hexdigest()
+    path = Path(cache_dir, key[:2], key + ".json") if cache_dir is not None else None
+    if path is None:
+        return _decode(_render(source))
+    if not path.exists():
+        with locked(path.with_suffix(".lock")):
+            if not path.exists():
+                write_atomic(path, json.dumps(_render(source)))
+    return _decode(json.loads(path.read_text(encoding="utf-8")))
+
+
+def _decode(data: dict) -> list[Glyph]:
+    if data.get("error"):
+        raise RenderError(data["error"])
+    return [Glyph(*g) for g in data["glyphs"]]
+
+
+def _render(source: str) -> dict:
+    """Compile and extract; compile errors become a cacheable {"error": ...}."""
+    try:
+        result = run_pdflatex(source, timeout=30.0)
+    except LatexError as exc:
+        return {"error": str(exc)}
+    return {"glyphs": [list(g) for g in glyphs_of_pdf(result.pdf or b"")]}
+
+
+def glyphs_of_pdf(pdf: bytes) -> list[tuple]:
+    """(char, x0, y0, x1, y1) of every character and every filled rule on the first page."""
+    try:
+        import pymupdf
+    except ImportError:
+        raise OSError("the rendered formula score needs pymupdf: pip install 'tablebench[formulas]'") from None
+
+    out: list[tuple] = []
+    with pymupdf.open(stream=pdf, filetype="pdf") as doc:
+        page = doc[0]
+        for block in page.get_text("rawdict")["blocks"]:
+            for line in block.get("lines", []):
+                for span in line["spans"]:
+                    for ch in span["chars"]:
+                        if not ch["c"].isspace():
+                            out.append((ch["c"], *(round(v, 2) for v in ch["bbox"])))
+        for drawing in page.get_drawings():
+            for item in drawing["items"]:
+                if item[0] == "re":
+                    r = item[1]
+                    out.append(("rule", round(r.x0, 2), round(r.y0, 2), round(r.x1, 2), round(r.y1, 2)))
+                elif item[0] == "l":
+                    a, b = item[1], item[2]
+                    out.append(("rule", round(min(a.x, b.x), 2), round(min(a.y, b.y), 2),
+                                round(max(a.x, b.x), 2), round(max(a.y, b.y), 2)))
+    return out
