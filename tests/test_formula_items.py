@@ -12,7 +12,7 @@ from rich.console import Console
 from harness.cases import GroundTruthFormula, load_case_set
 from harness.generate.importer import import_bench
 from harness.gating.rules import Gate, floors_for
-from harness.metrics.select import metric_names, split_metrics
+from harness.evaluate.selection import metric_names, metric_selection
 from harness.report.aggregate import boards
 from harness.report.markdown import render_markdown
 from harness.report.terminal import tracks_group
@@ -132,15 +132,15 @@ def test_import_keeps_formulas_and_their_kinds(tmp_path: Path) -> None:
 
 # -- metrics selection -------------------------------------------------------------------------------
 def test_metrics_split_by_kind_with_defaults_for_a_kind_not_named() -> None:
-    from harness.metrics.tables.registry import DEFAULT_METRICS
+    from harness.core.metric_specs import defaults_of
 
-    assert split_metrics(None) == (list(DEFAULT_METRICS), ["formula_score", "token_edit"])
-    assert split_metrics("teds") == (["teds"], ["formula_score", "token_edit"])
-    assert split_metrics("teds,cdm_like") == (["teds"], ["cdm_like"])
+    assert metric_selection(None) == {"table": defaults_of("table"), "formula": ["formula_score", "token_edit"]}
+    assert metric_selection("teds") == {"table": ["teds"], "formula": ["formula_score", "token_edit"]}
+    assert metric_selection("teds,cdm_like") == {"table": ["teds"], "formula": ["cdm_like"]}
     assert metric_names("token_edit", ["formula"]) == ["token_edit"]
     assert metric_names("teds,token_edit", ["table"]) == ["teds"]
     with pytest.raises(ValueError, match="unknown metric.*bleu.*formulas formula_score"):
-        split_metrics("teds,bleu")
+        metric_selection("teds,bleu")
 
 
 # -- evaluate_page --------------------------------------------------------------------------------

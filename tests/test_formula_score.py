@@ -84,13 +84,13 @@ def test_score_from_features_is_vectorised() -> None:
 
 
 def test_registry_scores_by_name_and_refuses_unknown_names() -> None:
-    from harness.metrics.formulas.registry import score_formula
+    from harness.metrics import score
 
-    out = score_formula("$a+b$", r"\(a-b\)")
+    out = score("$a+b$", r"\(a-b\)", kind="formula")
     assert set(out) == {"formula_score", "token_edit"}
     assert out["formula_score"] == formula_score("a+b", "a-b") and out["token_edit"] == pytest.approx(2 / 3)
     with pytest.raises(ValueError, match="unknown formula metric.*teds"):
-        score_formula("a", "a", ["teds"])
+        score("a", "a", ["teds"], kind="formula")
 
 
 def test_unreadable_prediction_scores_zero_unreadable_truth_raises() -> None:

@@ -28,11 +28,11 @@ REPO = Path(__file__).resolve().parents[1]
 def warm_metrics() -> None:
     """Run every metric once in this process before any in-process pytester run: pytester
     drops the modules a run imported, and numba's lazily imported parts cannot load twice."""
-    from harness.metrics.tables.registry import DEFAULT_METRICS, score
+    from harness.metrics import score
     from harness.core.table import Table
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
-    score(table, table, DEFAULT_METRICS)
+    score(table, table)
 
 
 @pytest.fixture(scope="module")

@@ -19,13 +19,12 @@ pytest_plugins = ["pytester"]
 @pytest.fixture(scope="module", autouse=True)
 def warm_metrics() -> None:
     """Every metric once in this process before in-process pytester runs (see tests/test_plugin.py)."""
-    from harness.metrics.formulas.registry import score_formula
-    from harness.metrics.tables.registry import DEFAULT_METRICS, score
+    from harness.metrics import score
     from harness.core.table import Table
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
-    score(table, table, DEFAULT_METRICS)
-    score_formula("$x^2$", "$x^2$")
+    score(table, table)
+    score("$x^2$", "$x^2$", kind="formula")
 
 
 @pytest.fixture(scope="module")
@@ -105,12 +104,12 @@ def test_the_case_set_fingerprint_covers_formulas(tmp_path: Path) -> None:
     from tests.test_formula_items import copy_formula_pages
 
     page = load_case_set(copy_formula_pages(tmp_path / "fb", pages=("004",))).pages[0]
-    changed = replace(page, formulas=[replace(page.formulas[0], latex="$changed$"), *page.formulas[1:]])
+    changed = replace(page, items={**page.items, "formula": [replace(page.formulas[0], latex="$changed$"), *page.formulas[1:]]})
     assert fingerprint([page]) != fingerprint([changed])
     import hashlib
 
     from harness.core.files import sha256_file
 
-    bare = replace(page, formulas=[])  # a page without formulas keeps the digest it had before formulas
+    bare = replace(page, items={**page.items, "formula": []})  # a page without formulas keeps the digest it had before formulas
     old = hashlib.sha256(json.dumps([bare.page_id, sha256_file(bare.pdf), []]).encode()).hexdigest()[:16]
     assert fingerprint([bare]) == old != fingerprint([page])

@@ -190,13 +190,14 @@ def test_unreadable_ground_truth_is_an_error_case_and_the_others_still_score(cas
     assert "error" in OUTCOMES
 
 
-def test_a_metric_that_raises_makes_an_error_case_not_a_crash(cases, tmp_path, pool, monkeypatch):
-    from harness.metrics.tables import registry
+def test_a_metric_that_raises_makes_an_error_case_not_a_crash(cases, tmp_path, pool, request):
+    from harness.core.metric_specs import MetricSpec, register, unregister
 
     def boom(gt, pred):
         raise ZeroDivisionError("float division by zero\n  in a deep frame")
 
-    monkeypatch.setitem(registry.METRICS, "boom", boom)
+    register(MetricSpec("boom", "table", ("boom",), "boom", boom, default=False))
+    request.addfinalizer(lambda: unregister("boom"))
     page = cases.pages[1]
     out = write_outputs(tmp_path / "out", cases, skip={(page.page_id, 2)})
     results = evaluate_page(page, f"dir:{out}", "teds,boom", cache_dir=None, pool=pool)
@@ -231,10 +232,11 @@ def test_semantic_errors_travel_with_the_result(cases, tmp_path, pool):
 def test_non_finite_or_negative_page_seconds_and_cost_count_zero(cases):
     """A parser's meta once carried 1e309 seconds into the report, which then crashed at session end."""
     from harness.parse.runner import ParseResult
+    from harness.core.kinds import get
     from harness.evaluate.page import _base_results
 
     for seconds, cost in ((float("inf"), -2.0), (float("nan"), "x"), (None, float("-inf"))):
         parsed = ParseResult("ok", "", "", {"seconds": seconds, "cost": cost}, "p", "1", {}, "0" * 64)
-        assert {(r.parse_seconds, r.cost) for r in _base_results(cases.pages[1], "p", "p", parsed)} == {(0.0, 0.0)}
+        assert {(r.parse_seconds, r.cost) for r in _base_results(cases.pages[1], get("table"), "p", "p", parsed)} == {(0.0, 0.0)}
     parsed = ParseResult("ok", "", "", {"seconds": 1.5, "cost": 0.25}, "p", "1", {}, "0" * 64)
-    assert {(r.parse_seconds, r.cost) for r in _base_results(cases.pages[1], "p", "p", parsed)} == {(1.5, 0.25)}
+    assert {(r.parse_seconds, r.cost) for r in _base_results(cases.pages[1], get("table"), "p", "p", parsed)} == {(1.5, 0.25)}

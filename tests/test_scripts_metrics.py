@@ -13,7 +13,8 @@ import unicodedata
 import pytest
 
 from harness.locate.tables import locate_tables, profile, similarity, text_profile
-from harness.metrics.tables.registry import METRICS
+from harness.core.metric_specs import defaults_of
+from harness.metrics import score
 from harness.readers.html import read_html
 from harness.readers.latex import read_latex
 from harness.readers.markdown import read_markdown
@@ -82,8 +83,8 @@ def test_decomposed_input_reads_as_the_composed_ground_truth(lang: str) -> None:
     nfd = [[unicodedata.normalize("NFD", c) for c in r] for r in rows]
     pred = read_html(_table(nfd).to_html())[0]
     gt = _table(rows)
-    assert METRICS["teds"](gt, pred)["teds"] == 1.0
-    assert METRICS["semantic"](gt, pred)["semantic"] == 10.0
+    assert score(gt, pred, ["teds"])["teds"] == 1.0
+    assert score(gt, pred, ["semantic"])["semantic"] == 10.0
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -96,8 +97,8 @@ def test_identical_tables_score_perfectly_and_one_changed_cell_lowers_every_metr
     changed_rows[r][c] = text
     changed = _table(changed_rows)
     perfect = {"teds": 1.0, "teds_struct": 1.0, "grits_con": 1.0, "grits_top": 1.0, "tlag": 1.0, "semantic": 10.0}
-    scores = {k: v for name in METRICS for k, v in METRICS[name](gt, same).items()}
-    lower = {k: v for name in METRICS for k, v in METRICS[name](gt, changed).items()}
+    scores = score(gt, same, defaults_of("table"))
+    lower = score(gt, changed, defaults_of("table"))
     for key, best in perfect.items():
         assert scores[key] == pytest.approx(best), key
     for key in ("teds", "grits_con", "tlag", "semantic"):
@@ -137,7 +138,7 @@ def test_arabic_presentation_forms_read_as_letters() -> None:
     for text in (_table(shaped).to_html(), _markdown(shaped)):
         pred = read_html(text)[0] if text.startswith("<") else read_markdown(text)[0]
         assert pred.text_grid() == [[unicodedata.normalize("NFC", c) for c in r] for r in rows]
-        assert METRICS["teds"](_table(rows), pred)["teds"] == 1.0
+        assert score(_table(rows), pred, ["teds"])["teds"] == 1.0
 
 
 def test_only_mark_clusters_are_composed() -> None:

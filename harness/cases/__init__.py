@@ -17,6 +17,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from harness.cases.pdfbench import formulas_of
+from harness.core import kinds as item_kinds
 from harness.core.files import read_json
 
 if TYPE_CHECKING:  # kept out of import time: the pytest plugin imports this module at start-up
@@ -63,6 +65,11 @@ class GroundTruthTable:
     def html(self) -> str:
         return self.stored_html or self.table.to_html()
 
+    @property
+    def group(self) -> str:
+        """What results group and mark a table by: its complexity."""
+        return self.complexity
+
 
 @dataclass(frozen=True)
 class GroundTruthFormula:
@@ -74,22 +81,35 @@ class GroundTruthFormula:
     source: str = ""
 
     @property
-    def complexity(self) -> str:
-        """What results group a formula under (the leaderboard's inline / display columns)."""
+    def group(self) -> str:
+        """What results group and mark a formula by (the leaderboard's inline / display columns)."""
         return self.kind
+
+    complexity = group  # the name results.json has always used for an item's group
 
 
 @dataclass
 class Page:
-    """One PDF page and its ground-truth tables and formulas, each in reading order."""
+    """One PDF page and its ground-truth items of every kind, each kind's in reading order."""
 
     set_name: str
     page_id: str  # "p012"
     pdf: Path
-    tables: list[GroundTruthTable]
+    items: dict[str, list]  # item kind name -> its ground-truth items on the page
     layout: dict = field(default_factory=dict)
-    formulas: list[GroundTruthFormula] = field(default_factory=list)
     variant: str = DIGITAL  # "digital", or the name of the degradation (`scan`, `photo`) it was made with
+
+    def items_of(self, kind: str) -> list:
+        """The page's ground-truth items of `kind` (none: an empty list)."""
+        return self.items.get(kind, [])
+
+    @property
+    def tables(self) -> list[GroundTruthTable]:
+        return self.items_of("table")
+
+    @property
+    def formulas(self) -> list[GroundTruthFormula]:
+        return self.items_of("formula")
 
     @property
     def language(self) -> str:
@@ -100,8 +120,8 @@ class Page:
 
     @property
     def n_items(self) -> int:
-        """Benchmark items on the page: tables and formulas (a page without any is not collected)."""
-        return len(self.tables) + len(self.formulas)
+        """Benchmark items on the page, of every kind (a page without any is not collected)."""
+        return sum(len(items) for items in self.items.values())
 
 
 @dataclass
@@ -111,13 +131,22 @@ class CaseSet:
     kind: str  # "tablebench" | "pdf-parse-bench"
     pages: list[Page]
 
+    def count(self, kind: str) -> int:
+        """How many ground-truth items of `kind` the set holds."""
+        return sum(len(p.items_of(kind)) for p in self.pages)
+
+    @property
+    def kinds(self) -> list[str]:
+        """The item kinds the set has items of, in registry order."""
+        return [kind for kind in item_kinds.names() if self.count(kind)]
+
     @property
     def n_tables(self) -> int:
-        return sum(len(p.tables) for p in self.pages)
+        return self.count("table")
 
     @property
     def n_formulas(self) -> int:
-        return sum(len(p.formulas) for p in self.pages)
+        return self.count("formula")
 
 
 def resolve_case_set(spec: str | Path | None, cases_dir: Path = REPO_CASES) -> Path:
@@ -157,6 +186,14 @@ def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
     blocks = record.get("blocks") if isinstance(record, dict) else record
     if not isinstance(blocks, list) or not all(isinstance(b, dict) for b in blocks):
         raise ValueError(f"{gt_path}: expected a list of blocks ({{\"type\": ..., \"data\": ...}})")
+    items = {kind.name: kind.read(record, blocks, gt_path) for kind in item_kinds.all_kinds()}
+    layout = record.get("layout", {}) if isinstance(record, dict) else {}
+    return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, items=items,
+                layout=layout if isinstance(layout, dict) else {}, variant=_variant(record, gt_path))
+
+
+def read_tables_of(blocks: list[dict], gt_path: Path) -> list[GroundTruthTable]:
+    """The page's `table` blocks as ground-truth tables, in order."""
     tables = []
     for block in blocks:
         if block.get("type") != "table":
@@ -166,11 +203,7 @@ def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
         tables.append(GroundTruthTable(index=len(tables), latex=block["data"],
                                        complexity=block.get("complexity") or "unknown",
                                        source=block.get("source", ""), stored_html=block.get("html")))
-    layout = record.get("layout", {}) if isinstance(record, dict) else {}
-    formulas = _formulas(record, blocks, gt_path)
-    return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, tables=tables,
-                layout=layout if isinstance(layout, dict) else {}, formulas=formulas,
-                variant=_variant(record, gt_path))
+    return tables
 
 
 def _variant(record: object, gt_path: Path) -> str:
@@ -184,11 +217,9 @@ def _variant(record: object, gt_path: Path) -> str:
     return name.strip()
 
 
-def _formulas(record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:
+def read_formulas_of(record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:
     """The page's formulas: its `formulas` list when the record has one, else its formula blocks
     (pdf-parse-bench `inline-formula` / `display-formula`, read by `harness.cases.pdfbench`)."""
-    from harness.cases.pdfbench import formulas_of
-
     listed = record.get("formulas") if isinstance(record, dict) else None
     if listed is None:
         pairs = formulas_of(blocks, gt_path)

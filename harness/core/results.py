@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
 
+from harness.core import kinds
+
 # ok = located and scored; missing = not found in the output; parse_error / timeout / empty =
 # the parser failed on the page; error = the harness could not score the table (unreadable
 # ground truth, a metric or locator that raised): still a case, counted 0 like the others.
@@ -38,7 +40,7 @@ class TableResult:
     extra: dict = field(default_factory=dict)  # e.g. judge errors, parse_cached
     spec: str = ""  # the parser spec as given (`pdfplumber`, `dir:/x/`, `command:...`)
     semantic_errors: list[str] = field(default_factory=list)  # the semantic score's main errors, worst first
-    kind: str = "table"  # one of ITEM_KINDS; results.json files from before formulas read as tables
+    kind: str = "table"  # an item kind's name (`harness.core.kinds`); results.json files from before formulas read as tables
     language: str = "unknown"  # the page's language (`Page.language`); older results.json files read as unknown
     variant: str = "digital"  # the page's variant (`Page.variant`); older files had born-digital pages only
 
@@ -56,13 +58,11 @@ class TableResult:
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
-ITEM_KINDS = ("table", "formula")
-ITEM_PREFIX = {"table": "t", "formula": "f"}  # in case and node ids: t3 = table 3, f3 = formula 3
 
 
 def item_name(kind: str, index: int) -> str:
     """'t3' / 'f3': an item's name on its page (what node ids and case ids show)."""
-    return f"{ITEM_PREFIX[kind]}{index}"
+    return f"{kinds.get(kind).prefix}{index}"
 
 
 def case_id(case_set: str, page: str, table: int, label: str, kind: str = "table") -> str:

@@ -1,12 +1,14 @@
-"""One benchmark step for one page: parse (cached, isolated) -> locate -> score -> TableResults.
+"""One benchmark step for one page: parse (cached, isolated) -> locate -> score -> results.
 
-A page's items are its tables and its formulas (`TableResult.kind`): one parse serves both;
-tables are located and scored by the table locator and registry, formulas by
-`harness.locate.formulas` and `harness.metrics.formulas.registry` (`harness.metrics.select` splits `metrics`).
+A page holds items of every kind (`harness.core.kinds`: tables, formulas, ...). One parse
+serves them all; each kind's items are located, scored and judged through their kind object,
+so this module never asks what kind an item is.
 
 No pytest here: the plugin, the CLI and plain Python all call `evaluate_page`. A parser
-failure (error / timeout / empty output) becomes that outcome for every table of the page;
-a table the locator cannot find is "missing"; only located tables are scored.
+failure (error / timeout / empty output) becomes that outcome for every item of the page;
+an item the locator cannot find is "missing"; only found items are scored; an item the
+harness cannot score (unreadable ground truth, a locator or metric that raised) is "error"
+with a one-line reason, and the page's other items are unaffected.
 
 Parser worker processes are expensive to start (a parser imports its library once per
 worker), so runners are kept in a `RunnerPool` and reused page after page; the module's
@@ -23,13 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from harness.cases import Page
+from harness.core import kinds as item_kinds
+from harness.core.kinds import Found, ItemKind
 from harness.core.messages import one_line
-from harness.metrics.tables.registry import parse_metric_list, score_details
-from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult, ParseRunner
-from harness.metrics.select import split_metrics
+from harness.core.metric_specs import JUDGE, spec
 from harness.core.results import TableResult
+from harness.evaluate.selection import metric_selection
+from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult, ParseRunner
 
-# harness.parse.runner outcome -> TableResult outcome for every table of the page
+# harness.parse outcome -> result outcome for every item of the page
 PARSE_OUTCOMES = {"error": "parse_error", "timeout": "timeout", "empty": "empty"}
 
 
@@ -75,81 +79,92 @@ def evaluate_page(
     pool: RunnerPool | None = None,
     label: str | None = None,
 ) -> list[TableResult]:
-    """One TableResult per ground-truth table of `page`, then one per formula, each in page order.
+    """One result per ground-truth item of `page`: every kind's items in page order, kinds in
+    registry order (tables, then formulas).
 
-    `metrics` are registry group names (None: every offline metric); `judge` is a litellm
-    model string scored into `scores["judge"]` for located tables (0 for missing ones,
-    without a call), its answers cached under `cache_dir/judge`; `judge_options` go to
-    `harness.metrics.judge.judge_table` (api_base, variant, ...). `locator="llm"` finds the tables
-    with `locator_model` (`harness.locate.llm`: spans re-found literally in the output, the
-    offline locator as fallback; answers cached under `cache_dir/locate`). `refresh` parses
-    again even when the parse cache holds a result. `label` names the parser in results
-    (default: the spec).
-
-    A table the harness cannot score (unreadable ground truth, a metric that raises) gets
-    outcome "error" with a one-line reason; the other tables of the page are unaffected.
+    `metrics` names metric groups of any kind (None: each kind's defaults; a kind none of whose
+    metrics is named keeps its defaults); `judge` is a litellm model string scored into
+    `scores["judge"]` for found items (0 for missing ones, without a call), its answers cached
+    under `cache_dir/judge`; `judge_options` go to the kind's judge (api_base, variant, ...).
+    `locator="llm"` finds the items with `locator_model` (spans re-found literally in the
+    output; answers cached under `cache_dir/locate`). `refresh` parses again even when the
+    parse cache holds a result. `label` names the parser in results (default: the spec).
     """
-    names, formula_names = split_metrics(metrics)
-    names = parse_metric_list(names)
+    selection = metric_selection(metrics)
     if locator not in ("offline", "llm") or (locator == "llm" and not locator_model):
         raise ValueError(f"locator {locator!r} needs to be 'offline' or 'llm' with a model")
-    judge_fn = load_judge() if judge else None
+    if judge:
+        load_judge()
     parsed = (pool or DEFAULT_POOL).get(parser_spec, cache_dir, timeout, refresh).run(page.pdf)
-    base = _base_results(page, parser_spec, label or parser_spec, parsed)
-    formulas = _formula_results(page, parser_spec, label or parser_spec, parsed)
+    label = label or parser_spec
+    per_kind = [(kind, _base_results(page, kind, parser_spec, label, parsed)) for kind in _kinds_of(page)]
+    results = [r for _, rs in per_kind for r in rs]
     if parsed.outcome != "ok":
-        base += formulas
         outcome = PARSE_OUTCOMES.get(parsed.outcome, "parse_error")
         message = f"{outcome}: {parsed.message or 'no message'}"
-        for r in base:
+        for r in results:
             if r.outcome == "ok":
                 r.outcome, r.message = outcome, message
-        if judge_fn is not None:
-            for r in base:
-                r.scores["judge"] = 0.0  # nothing to judge: 0 without a call, as for a missing table
-        return base
+            if judge:
+                r.scores[JUDGE] = 0.0  # nothing to judge: 0 without a call, as for a missing item
+        return results
     options = dict(judge_options or {})
     if cache_dir is not None:
         options.setdefault("cache_dir", Path(cache_dir) / "judge")
-    _score_tables(page, base, parsed.text, names, locator, locator_model, cache_dir, dict(options),
-                  judge if judge_fn is not None else None, judge_fn)
-    if formulas:
-        from harness.evaluate.formulas import score_formulas
-
-        score_formulas(page, formulas, parsed.text, formula_names, judge=judge, judge_options=options,
-                       locator=locator, locator_model=locator_model, cache_dir=cache_dir)
-    return base + formulas
+    steps = _Steps(parsed.text, locator, locator_model, cache_dir, options, judge)
+    for kind, kind_results in per_kind:
+        steps.run(kind, page.items_of(kind.name), kind_results, selection[kind.name])
+    return results
 
 
-def _score_tables(page: Page, base: list[TableResult], text: str, names: Sequence[str], locator: str,
-                  locator_model: str | None, cache_dir: Path | str | None, options: dict[str, Any],
-                  judge: str | None, judge_fn: Any) -> None:
-    """Locate and score the page's readable tables into `base` (the table half of `evaluate_page`)."""
-    readable = [i for i, r in enumerate(base) if r.outcome == "ok"]
-    if not readable:
-        return
-    try:
-        located = _locate([page.tables[i] for i in readable], text, locator, locator_model, cache_dir, options)
-        located = sorted(located, key=lambda loc: loc.gt_index)
-        if [loc.gt_index for loc in located] != list(range(len(readable))):
-            raise RuntimeError(f"locator returned indices {[loc.gt_index for loc in located]} "
-                               f"for {len(readable)} tables")
-    except Exception as exc:  # noqa: BLE001 -- a locator fault is this page's outcome, not a crash
-        for i in readable:
-            mark_error(base[i], f"locating failed ({describe(exc)})")
-        return
-    for i, loc in zip(readable, located):
-        result, gt = base[i], page.tables[i]
+def _kinds_of(page: Page) -> list[ItemKind]:
+    return [item_kinds.get(name) for name in item_kinds.names() if page.items_of(name)]
+
+
+class _Steps:
+    """Locate, score and judge one kind's items in one parser output."""
+
+    def __init__(self, text: str, locator: str, model: str | None, cache_dir: Path | str | None,
+                 options: dict[str, Any], judge: str | None) -> None:
+        self.text, self.locator, self.model, self.options, self.judge = text, locator, model, options, judge
+        self.locate_cache = None if cache_dir is None else Path(cache_dir) / "locate"
+
+    def run(self, kind: ItemKind, gts: Sequence[Any], results: Sequence[TableResult], metrics: Sequence[str]) -> None:
+        readable = [i for i, r in enumerate(results) if r.outcome == "ok"]
+        if not readable:
+            return
         try:
-            _fill(result, gt.table, loc, names)
-        except Exception as exc:  # noqa: BLE001 -- one table's fault stays with that table
-            mark_error(result, f"scoring failed ({describe(exc)})")
-            continue
-        if judge_fn is not None:
+            found = self._locate(kind, [gts[i] for i in readable])
+        except Exception as exc:  # noqa: BLE001 -- a locator fault is this page's outcome, not a crash
+            for i in readable:
+                mark_error(results[i], f"locating failed ({describe(exc)})")
+            return
+        specs = [spec(name) for name in metrics]
+        for i, item in zip(readable, found):
+            result, gt = results[i], gts[i]
             try:
-                _judge(result, lambda latex, text: judge_fn(latex, text, judge, **options), gt.latex)
-            except Exception as exc:  # noqa: BLE001 -- keep the other scores; the judge's fault is noted
-                result.extra["judge_error"] = describe(exc)
+                _fill(result, kind, gt, item, specs)
+            except Exception as exc:  # noqa: BLE001 -- one item's fault stays with that item
+                mark_error(result, f"scoring failed ({describe(exc)})")
+                continue
+            if self.judge:
+                try:
+                    _judge(result, lambda latex, extraction, gt=gt: kind.judge(gt, extraction, self.judge, **self.options),
+                           gt.latex)
+                except Exception as exc:  # noqa: BLE001 -- keep the other scores; the judge's fault is noted
+                    result.extra["judge_error"] = describe(exc)
+
+    def _locate(self, kind: ItemKind, gts: list[Any]) -> list[Found]:
+        """The items found in the output, in ground-truth order, offline or by an LLM."""
+        if self.locator == "offline":
+            found = kind.locate(gts, self.text)
+        else:
+            found = kind.locate_llm(gts, self.text, str(self.model), cache_dir=self.locate_cache,
+                                    api_base=self.options.get("api_base"))
+        found = sorted(found, key=lambda f: f.gt_index)
+        if [f.gt_index for f in found] != list(range(len(gts))):
+            raise RuntimeError(f"locator returned indices {[f.gt_index for f in found]} for {len(gts)} {kind.title}")
+        return found
 
 
 def describe(exc: BaseException) -> str:
@@ -166,62 +181,29 @@ def mark_error(result: TableResult, reason: str) -> TableResult:
 
 
 def page_error_results(page: Page, parser_spec: str, exc: BaseException, label: str | None = None) -> list[TableResult]:
-    """Every table and formula of `page` as an "error" case, for a page whose evaluation raised."""
+    """Every item of `page` as an "error" case, for a page whose evaluation raised."""
     label = label or parser_spec
-    items = [_table_result(page, gt, parser_spec, label) for gt in page.tables]
-    items += [_formula_result(page, gt, parser_spec, label) for gt in page.formulas]
+    items = [_result(page, kind, gt, parser_spec, label) for kind in _kinds_of(page) for gt in page.items_of(kind.name)]
     return [mark_error(r, f"page failed ({describe(exc)})") for r in items]
 
 
-def _locate(tables: Sequence[Any], text: str, locator: str, model: str | None, cache_dir: Path | str | None,
-            llm_options: dict[str, Any]) -> list[Any]:
-    """The given ground-truth tables found in the parser output, offline (default) or by an LLM."""
-    gt_tables = [t.table for t in tables]
-    if locator == "offline":
-        from harness.locate.tables import locate_tables
-
-        return locate_tables(gt_tables, text)
-    from harness.locate.llm import locate_tables_llm
-
-    options = {k: v for k, v in llm_options.items() if k in ("api_base",)}
-    return locate_tables_llm([t.latex for t in tables], text, model, gt_tables=gt_tables,
-                             cache_dir=None if cache_dir is None else Path(cache_dir) / "locate", **options)
-
-
-def _table_result(page: Page, gt: Any, parser_spec: str, label: str) -> TableResult:
+def _result(page: Page, kind: ItemKind, gt: Any, parser_spec: str, label: str) -> TableResult:
     return TableResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
-                       complexity=gt.complexity, outcome="ok", gt_latex=gt.latex, gt_html=gt.stored_html or "",
-                       language=page.language, variant=page.variant)
+                       complexity=gt.group, outcome="ok", gt_latex=gt.latex, gt_html=getattr(gt, "stored_html", None) or "",
+                       kind=kind.name, language=page.language, variant=page.variant)
 
 
-def _formula_result(page: Page, gt: Any, parser_spec: str, label: str) -> TableResult:
-    return TableResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
-                       complexity=gt.kind, outcome="ok", gt_latex=gt.latex, kind="formula",
-                       language=page.language, variant=page.variant)
-
-
-def _formula_results(page: Page, parser_spec: str, label: str, parsed: ParseResult) -> list[TableResult]:
-    """A result per formula with the page's time, cost and cache flag (as `_base_results` for tables)."""
-    seconds, cost = _page_number(parsed.meta.get("seconds")), _page_number(parsed.meta.get("cost"))
-    out = []
-    for gt in page.formulas:
-        result = _formula_result(page, gt, parser_spec, label)
-        result.parse_seconds, result.cost, result.extra = seconds, cost, {"parse_cached": bool(parsed.cached)}
-        out.append(result)
-    return out
-
-
-def _base_results(page: Page, parser_spec: str, label: str, parsed: ParseResult) -> list[TableResult]:
-    """A result per table with the page's time, cost and cache flag; unreadable ground truth is an error."""
+def _base_results(page: Page, kind: ItemKind, parser_spec: str, label: str, parsed: ParseResult) -> list[TableResult]:
+    """A result per item of `kind` with the page's time, cost and cache flag; unreadable ground truth is an error."""
     seconds = _page_number(parsed.meta.get("seconds"))
     cost = _page_number(parsed.meta.get("cost"))
     out = []
-    for gt in page.tables:
-        result = _table_result(page, gt, parser_spec, label)
+    for gt in page.items_of(kind.name):
+        result = _result(page, kind, gt, parser_spec, label)
         result.parse_seconds, result.cost, result.extra = seconds, cost, {"parse_cached": bool(parsed.cached)}
         try:
-            result.gt_html = gt.table.to_html(headers=True)
-        except Exception as exc:  # noqa: BLE001 -- the case set's fault: this table cannot be scored
+            result.gt_html = kind.gt_html(gt)
+        except Exception as exc:  # noqa: BLE001 -- the case set's fault: this item cannot be scored
             mark_error(result, f"ground truth unreadable ({describe(exc)})")
         out.append(result)
     return out
@@ -236,35 +218,37 @@ def _page_number(value: Any) -> float:
     return number if math.isfinite(number) and number >= 0 else 0.0
 
 
-def _fill(result: TableResult, gt: Any, loc: Any, metrics: Sequence[str]) -> None:
-    """Outcome, matched span and scores of one table from its `Located`."""
-    result.locate_score = float(loc.score) if loc.score is not None else None
-    result.message = one_line(loc.note) if loc.note else ""
-    if loc.table is None:
+def _fill(result: TableResult, kind: ItemKind, gt: Any, found: Found, metrics: Sequence[Any]) -> None:
+    """Outcome, matched span and scores of one item from where its kind's locator found it."""
+    result.locate_score = float(found.score) if found.score is not None else None
+    if not found.found:
         result.outcome = "missing"
-        result.message = f"not found in parser output: {one_line(loc.note or 'no candidate')}"
+        result.message = kind.missing_message(found)
         return
-    scores, notes = score_details(gt, loc.table, metrics)
-    result.matched_text = loc.text
-    result.matched_span = list(loc.span) if loc.span is not None else None
-    result.pred_html = loc.table.to_html(headers=True)
-    result.scores = scores
-    result.semantic_errors = [one_line(n, 200) for n in notes.get("semantic", [])]
+    result.message = kind.found_message(found)
+    result.matched_text = found.text
+    result.matched_span = list(found.span) if found.span is not None else None
+    scoring = kind.score(gt, found, metrics)
+    result.scores = scoring.scores
+    result.pred_html = scoring.pred_html
+    result.semantic_errors = [one_line(n, 200) for n in scoring.notes]
+    if scoring.extra:
+        result.extra.update(scoring.extra)
 
 
 def load_judge() -> Any:
-    """`harness.metrics.judge.judge_table`, or a one-line error when this install has no judge."""
+    """`harness.metrics.judge`, or a one-line error when this install has no judge."""
     try:
-        from harness.metrics.judge import judge_table
+        from harness.metrics import judge
     except ImportError as exc:
         raise RuntimeError(f"--judge needs harness.metrics.judge, which cannot be imported here ({exc})") from None
-    return judge_table
+    return judge
 
 
 def _judge(result: TableResult, ask: Any, gt_latex: str) -> None:
-    """Judge a located table on 0-10; a missing one counts 0 without spending a call."""
+    """Judge a found item on 0-10; a missing one counts 0 without spending a call."""
     if result.outcome != "ok":
-        result.scores["judge"] = 0.0
+        result.scores[JUDGE] = 0.0
         return
     verdict = ask(gt_latex, result.matched_text or "")
     result.extra["judge_cost"] = float(verdict.cost or 0.0)
@@ -274,4 +258,4 @@ def _judge(result: TableResult, ask: Any, gt_latex: str) -> None:
     if verdict.score is None:
         result.extra["judge_error"] = one_line(verdict.error or "judge gave no score")
     else:
-        result.scores["judge"] = float(verdict.score)
+        result.scores[JUDGE] = float(verdict.score)

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from harness.core.metric_specs import applies_to
 from harness.gating.baseline import Baseline
 from harness.gating.thresholds import DEFAULT_TOLERANCE, baseline_failures, min_score_failures
 from harness.core.messages import one_line
@@ -66,10 +67,7 @@ class Gate:
 def floors_for(floors: Mapping[str, float], kind: str) -> dict[str, float]:
     """The `--min-score` floors that apply to an item of `kind`: formula metrics to formulas,
     table metrics to tables, the judge to both (a table has no formula_score to fall below)."""
-    from harness.metrics.select import formula_metric
-
-    return {name: floor for name, floor in floors.items()
-            if name == "judge" or formula_metric(name) == (kind == "formula")}
+    return {name: floor for name, floor in floors.items() if applies_to(name, kind)}
 
 
 def baseline_notes(baseline: Baseline, case_ids: Iterable[str], *, parsers: Mapping[str, Mapping],

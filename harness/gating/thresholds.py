@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
+from harness.core.metric_specs import scale_of
+
 DEFAULT_TOLERANCE = 0.01
 
 
@@ -30,11 +32,8 @@ def number(option: str, text: object, *, positive: bool = False, upper: float | 
 
 
 def full_scale(metric: str) -> float:
-    """10 for semantic / judge, else 1 (imported late: the metrics package loads numba, and
-    this module is imported by the plugin on every pytest start)."""
-    from harness.report.aggregate import full_scale as scale
-
-    return scale(metric)
+    """10 for scores on the human-rating scale (semantic, judge), else 1."""
+    return scale_of(metric)
 
 
 def parse_min_score(text: str) -> tuple[str, float]:

@@ -1,13 +1,15 @@
-"""Metrics: pure functions of (ground truth, prediction) -> score.
+"""Metrics: pure functions of (ground truth, prediction) -> score, for every item kind.
 
 Rule metrics (TEDS, GriTS, T-LAG) are in [0, 1] and reproduce their reference
-implementations; `semantic` is on the 0-10 scale of human ratings and LLM judges.
-`registry` maps the names the CLI and plugin use to these functions.
+implementations; `semantic` is on the 0-10 scale of human ratings and LLM judges. What each
+metric is (kind, scores, scale, defaults) is declared in `harness.core.metric_specs`;
+`score(gt, pred, names, kind=...)` scores one pair with any of them.
 """
 
+from harness.metrics.score import score
 from harness.metrics.tables.grits import grits
 from harness.metrics.tables.semantic import semantic
 from harness.metrics.tables.teds import teds
 from harness.metrics.tables.tlag import tlag
 
-__all__ = ["grits", "semantic", "teds", "tlag"]
+__all__ = ["grits", "score", "semantic", "teds", "tlag"]

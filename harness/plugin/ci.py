@@ -211,7 +211,7 @@ class CIPlugin:
     def run_gates(self, session: pytest.Session) -> None:
         """Evaluate every --gate on the collected results and log each as a test report."""
         from harness.gating.aggregate import evaluate, gate_pairs
-        from harness.report.aggregate import SCALE
+        from harness.core.metric_specs import scales
 
         started = time.perf_counter()
         results = list(self.bench.results.values())
@@ -220,7 +220,7 @@ class CIPlugin:
 
         run_sd = {(r.parser, r.test_id): sd_of(r) for r in results if sd_of(r)}
         self.comparisons = evaluate(pairs, self.gates, min_effect=self.min_effect, alpha=self.alpha,
-                                    scale=SCALE, run_sd=run_sd, groups=list(self.bench.labels))
+                                    scale=scales(), run_sd=run_sd, groups=list(self.bench.labels))
         seconds = time.perf_counter() - started
         session.testscollected += len(self.gates)  # the gates are tests of this session too (progress %)
         for gate in self.gates:

@@ -188,7 +188,7 @@ class BenchSession:
         from harness.cases.manifest import check_case_set, manifest_sha256
         from harness.gating.rules import Gate
         from harness.core.labels import label_specs
-        from harness.metrics.select import metric_names
+        from harness.evaluate.selection import metric_names
         from harness.parse.registry import resolve
 
         self.config = config

@@ -31,15 +31,10 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from harness.metrics.formulas.registry import SCALE as _FORMULA_SCALE
-from harness.metrics.tables.registry import SCALE as _REGISTRY_SCALE
-from harness.core.results import ITEM_KINDS, OUTCOMES, TableResult
+from harness.core import kinds as item_kinds
+from harness.core.metric_specs import display_order, ranking_metric, scale_of
+from harness.core.results import OUTCOMES, TableResult
 
-# Headline values in display order; any other score present follows, alphabetically.
-HEADLINE_ORDER = ("semantic", "judge", "teds", "teds_struct", "grits_con", "grits_top", "tlag",
-                  "formula_score", "token_edit", "cdm_like")
-SCALE: dict[str, float] = {**_REGISTRY_SCALE, **_FORMULA_SCALE, "judge": 10.0}
-COMPLEXITY_ORDER = ("simple", "moderate", "complex", "inline", "display")
 VARIANT_ORDER = ("digital", "scan", "photo")
 # case attributes (TableResult fields) a leaderboard also groups by, beside complexity, when a run
 # has more than one value of them: one value only would repeat the overall numbers
@@ -130,12 +125,12 @@ class Leaderboard:
     @property
     def unit(self) -> str:
         """'tables' / 'formulas': what its rows count, for titles and notes."""
-        return "formulas" if self.kind == "formula" else "tables"
+        return item_kinds.get(self.kind).title
 
     @property
     def headline(self) -> list[str]:
         """The headline metrics present, in display order (what compact renderings show)."""
-        return [m for m in HEADLINE_ORDER if m in self.metrics]
+        return [m for m in headline_order() if m in self.metrics]
 
     def to_dict(self) -> dict:
         """Plain data for results.json (properties included, None kept as null)."""
@@ -149,9 +144,14 @@ class Leaderboard:
         return out
 
 
-def full_scale(metric: str) -> float:
-    """The best possible value of a score: 10 for semantic / judge, else 1."""
-    return SCALE.get(metric, 1.0)
+def headline_order() -> list[str]:
+    """Headline values in display order (any other score present follows, alphabetically)."""
+    return display_order(item_kinds.names())
+
+
+def group_order() -> list[str]:
+    """Every kind's groups (a table's complexity, a formula's inline / display) in display order."""
+    return [group for kind in item_kinds.all_kinds() for group in kind.groups]
 
 
 def as_results(results: Iterable[TableResult | dict]) -> list[TableResult]:
@@ -170,10 +170,10 @@ def leaderboard(results: Iterable[TableResult | dict], primary: str | None = Non
     results = as_results(results)
     metrics = _metric_names(results)
     if primary is None:
-        primary = next((m for m in ("semantic", "teds", "formula_score") if m in metrics), metrics[0] if metrics else None)
+        primary = ranking_metric(item_kinds.names(), metrics)
     elif primary not in metrics:
         raise ValueError(f"primary metric {primary!r} is in no result; present: {', '.join(metrics) or 'none'}")
-    complexities = _ordered({complexity_of(r) for r in results}, COMPLEXITY_ORDER)
+    complexities = _ordered({complexity_of(r) for r in results}, group_order())
     languages = _several(_ordered({language_of(r) for r in results}, ("en",), last="unknown"))
     variants = _several(_ordered({variant_of(r) for r in results}, VARIANT_ORDER))
 
@@ -183,7 +183,7 @@ def leaderboard(results: Iterable[TableResult | dict], primary: str | None = Non
     rows = [_parser_row(name, rs, metrics, complexities, languages, variants) for name, rs in by_parser.items()]
     rows.sort(key=lambda row: _rank_key(row, primary))
     rows = [replace(row, rank=i + 1) for i, row in enumerate(rows)]
-    scale = {m: full_scale(m) for m in metrics if full_scale(m) != 1.0}
+    scale = {m: scale_of(m) for m in metrics if scale_of(m) != 1.0}
     return Leaderboard(rows, metrics, primary, complexities, scale, languages=languages, variants=variants)
 
 
@@ -195,7 +195,7 @@ def _several(values: list[str]) -> list[str]:
 def by_kind(results: Iterable[TableResult | dict]) -> dict[str, list[TableResult]]:
     """Results per item kind, tables first; only kinds that have results."""
     results = as_results(results)
-    return {k: rs for k in ITEM_KINDS if (rs := [r for r in results if r.kind == k])}
+    return {k: rs for k in item_kinds.names() if (rs := [r for r in results if r.kind == k])}
 
 
 def boards(results: Iterable[TableResult | dict], primary: str | None = None) -> dict[str, Leaderboard]:
@@ -213,7 +213,7 @@ def boards(results: Iterable[TableResult | dict], primary: str | None = None) ->
 def group_stats(results: Sequence[TableResult], metrics: Sequence[str]) -> Group:
     """Totals and per-metric statistics of one set of tables."""
     found = sum(1 for r in results if r.outcome == "ok")
-    return Group(len(results), found, {m: metric_stats([_value(r, m) for r in results], full_scale(m))
+    return Group(len(results), found, {m: metric_stats([_value(r, m) for r in results], scale_of(m))
                                        for m in metrics})
 
 
@@ -291,7 +291,7 @@ def variant_of(result: TableResult) -> str:
 
 def _metric_names(results: list[TableResult]) -> list[str]:
     names = {k for r in results for k in r.scores}
-    return _ordered(names, HEADLINE_ORDER)
+    return _ordered(names, headline_order())
 
 
 def _ordered(names: set[str], first: Sequence[str], last: str | None = None) -> list[str]:
@@ -309,13 +309,13 @@ def _rank_key(row: ParserRow, primary: str | None) -> tuple:
 
 
 def run_counts(results: Iterable[TableResult]) -> dict[str, int]:
-    """{"tables": distinct ground-truth tables, ["formulas": distinct formulas,] "parsers": n,
-    "cases": items x parsers as run} ("formulas" only when there are any)."""
+    """{kind title: distinct ground-truth items, for each kind that has any (the first kind's
+    title with 0 for no results), "parsers": n, "cases": items x parsers as run}."""
     results = list(results)
-    formulas = len({(r.case_set, r.page, r.table) for r in results if r.kind == "formula"})
-    return {"tables": len({(r.case_set, r.page, r.table) for r in results if r.kind != "formula"}),
-            **({"formulas": formulas} if formulas else {}),
-            "parsers": len({r.parser for r in results}), "cases": len(results)}
+    counts = {item_kinds.get(kind).title: len({(r.case_set, r.page, r.table) for r in results if r.kind == kind})
+              for kind in item_kinds.names()}
+    shown = {title: n for title, n in counts.items() if n} or dict([next(iter(counts.items()))])
+    return {**shown, "parsers": len({r.parser for r in results}), "cases": len(results)}
 
 
 def cache_summary(results: Iterable[TableResult]) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from harness.report.aggregate import Leaderboard, MetricStats, ParserRow, full_scale
+from harness.core.metric_specs import scale_of
+from harness.report.aggregate import Leaderboard, MetricStats, ParserRow
 
 DASH = "–"
 # "error" is the harness's (a table it could not score); a parser's failure is "parse error"
@@ -23,7 +24,7 @@ def score(value: float | None, metric: str) -> str:
     """3 decimals on the 0-1 scale, 2 on the 0-10 scale."""
     if value is None:
         return DASH
-    return f"{value:.2f}" if full_scale(metric) != 1.0 else f"{value:.3f}"
+    return f"{value:.2f}" if scale_of(metric) != 1.0 else f"{value:.3f}"
 
 
 def pair(stats: MetricStats | None, metric: str) -> str:
@@ -52,7 +53,7 @@ def usd(value: float | None) -> str:
 
 def metric_label(metric: str) -> str:
     """The column name of a metric, with its scale when it is not 0-1."""
-    scale = full_scale(metric)
+    scale = scale_of(metric)
     return f"{metric} (0-{scale:g})" if scale != 1.0 else metric
 
 

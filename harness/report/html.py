@@ -22,12 +22,12 @@ import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
+from harness.core.metric_specs import scale_of
 from harness.report import fmt
 from harness.report.aggregate import (
     Leaderboard,
     MetricStats,
     complexity_of,
-    full_scale,
     language_of,
     run_counts,
     variant_of,
@@ -124,7 +124,7 @@ def _num(value: float | None) -> str:
 def _heat(stats: MetricStats | None, metric: str) -> str:
     if stats is None or stats.include_missing is None:
         return ""
-    return f"q{min(4, max(0, int(5 * stats.include_missing / full_scale(metric))))}"
+    return f"q{min(4, max(0, int(5 * stats.include_missing / scale_of(metric))))}"
 
 
 def _pair_cell(stats: MetricStats | None, metric: str, primary: bool) -> str:
@@ -221,7 +221,7 @@ def out_of_scale(results: Sequence[TableResult]) -> dict[str, int]:
         if r.outcome != "ok":
             continue
         for metric, value in r.scores.items():
-            if isinstance(value, (int, float)) and math.isfinite(value) and not 0 <= value <= full_scale(metric):
+            if isinstance(value, (int, float)) and math.isfinite(value) and not 0 <= value <= scale_of(metric):
                 out[metric] = out.get(metric, 0) + 1
     return out
 

@@ -157,7 +157,8 @@ def run_merge(argv: Sequence[str]) -> int:
     from rich.console import Console
 
     from harness.gating.aggregate import baseline_values, evaluate, gate_pairs, parse_fraction, parse_gate, summary_lines
-    from harness.report.aggregate import SCALE, boards
+    from harness.core.metric_specs import scales
+    from harness.report.aggregate import boards
     from harness.report.terminal import tracks_group
     from harness.report.write import write_report
 
@@ -179,7 +180,7 @@ def run_merge(argv: Sequence[str]) -> int:
             raise ValueError(f"baseline {args.baseline}: none of its {len(baseline.cases)} entries match the "
                              f"{len(results)} merged cases")
         run_sd = {(r.parser, r.test_id): sd_of(r) for r in results if sd_of(r)}
-        comparisons = evaluate(pairs, gates, min_effect=min_effect, alpha=alpha, scale=SCALE, run_sd=run_sd,
+        comparisons = evaluate(pairs, gates, min_effect=min_effect, alpha=alpha, scale=scales(), run_sd=run_sd,
                                groups=list(dict.fromkeys(r.parser for r in results)))
         meta["gate"] = summary_lines(comparisons)
         meta["baseline"] = args.baseline

@@ -1,0 +1,164 @@
+"""Item kinds: what a benchmark item is (a table, a formula, ...) as one strategy object.
+
+Every stage serves every kind without branching on it: a case set reads each kind's ground
+truth from a page record, the evaluator locates and scores items through their kind, reports
+group and title results by their kind, the plugin marks items by their kind's groups. So a
+kind is one object (`ItemKind`) that answers each stage's question, and adding a kind means
+writing one module and registering it: `register(kind)`, or an entry point in the
+`tablebench.kinds` group that loads the kind object.
+
+The built-in kinds live in `harness.kinds` (they compose readers, locators and metrics, so
+they sit above those layers); this registry names them by "module:attribute" and imports them
+on first use, which keeps every stage free of an import of the layer above.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol
+
+from harness.core.messages import one_line
+
+ENTRY_POINT_GROUP = "tablebench.kinds"
+BUILTIN = {"table": "harness.kinds.tables:KIND", "formula": "harness.kinds.formulas:KIND"}
+
+
+class GroundTruth(Protocol):
+    """One ground-truth item of a page, whatever its kind."""
+
+    index: int  # 0-based position among the page's items of its kind
+    latex: str  # the item as the ground truth writes it (what the judge and the report show)
+    group: str  # what it is grouped and marked by (a table's complexity, a formula's inline/display)
+
+
+@dataclass
+class Found:
+    """Where a ground-truth item is in a parser's output, as every kind's locator answers.
+
+    `prediction` is the kind's own reading of the span (a `Table`, a formula's LaTeX), None
+    when the item is missing; `text` is what is scored and shown."""
+
+    gt_index: int
+    prediction: Any
+    span: tuple[int, int] | None
+    text: str | None
+    score: float | None
+    note: str = ""
+    source: str = ""  # how the output wrote it ("latex", "mathml", "text", ...), where the kind tells
+
+    @property
+    def found(self) -> bool:
+        return self.prediction is not None
+
+
+@dataclass
+class Scoring:
+    """A found item's scores and what the report shows of the prediction."""
+
+    scores: dict[str, float]
+    notes: list[str]  # the headline metric's explanations in words, worst first
+    pred_html: str | None = None  # the prediction as canonical HTML, where the kind has one
+    extra: dict | None = None  # kind-specific facts for results (e.g. the LaTeX a formula was scored as)
+
+
+class ItemKind:
+    """The base of every kind: the questions each stage asks, with the defaults most kinds share.
+
+    A kind overrides `read` (its ground truth from a page record), `locate`, `score` and
+    `judge`; the rest has defaults."""
+
+    name: str = ""  # "table": results' `kind`, `--metrics` ownership, leaderboards
+    title: str = ""  # "tables": what a board counts
+    prefix: str = ""  # "t": item ids `t3`
+    groups: tuple[str, ...] = ()  # known groups, in display order (markers, leaderboard columns)
+    group_title: str = "group"  # what a group is called ("complexity", "kind")
+
+    def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[Any]:
+        """The page's ground-truth items of this kind, in page order; one-line errors for bad data."""
+        raise NotImplementedError
+
+    def gt_html(self, gt: Any) -> str:
+        """The ground truth as canonical HTML for results ("" when the kind has none); raising
+        here makes the item an `error` case (unreadable ground truth)."""
+        return ""
+
+    def locate(self, gts: Sequence[Any], output: str) -> list[Found]:
+        """Each ground-truth item found (or not) in the parser's output, offline."""
+        raise NotImplementedError
+
+    def locate_llm(self, gts: Sequence[Any], output: str, model: str, *, cache_dir: Path | None,
+                   api_base: str | None = None) -> list[Found]:
+        """The same with an LLM quoting each item's span (re-found literally in the output)."""
+        raise NotImplementedError(f"no LLM locator for {self.title}")
+
+    def score(self, gt: Any, found: Found, metrics: Sequence[Any]) -> Scoring:
+        """The selected metric specs' values for one found item."""
+        raise NotImplementedError
+
+    def judge(self, gt: Any, extraction: str, model: str, **options: Any) -> Any:
+        """The LLM judge's verdict (`harness.metrics.judge.JudgeResult`) with the kind's own prompt."""
+        raise NotImplementedError(f"no judge prompt for {self.title}")
+
+    def missing_message(self, found: Found) -> str:
+        """Why an item counts as missing, on one line."""
+        return f"not found in parser output: {one_line(found.note or 'no candidate')}"
+
+    def found_message(self, found: Found) -> str:
+        """What the locator noticed about a found item ("" when nothing)."""
+        return one_line(found.note) if found.note else ""
+
+
+_REGISTRY: dict[str, ItemKind] = {}
+_TARGETS: dict[str, str] = {}
+
+
+def register(kind: ItemKind) -> ItemKind:
+    """Add a kind (a test's or a user's); its name and id prefix must be new."""
+    for other_name in names():
+        other = _REGISTRY.get(other_name)
+        if other_name == kind.name and other is not None and other is not kind:
+            raise ValueError(f"item kind {kind.name!r} is registered twice")
+        if other is not None and other is not kind and other.prefix == kind.prefix:
+            raise ValueError(f"item kinds {other_name!r} and {kind.name!r} share the id prefix {kind.prefix!r}")
+    if not kind.name or not kind.prefix:
+        raise ValueError("an item kind needs a name and an id prefix")
+    _TARGETS.setdefault(kind.name, "")
+    _REGISTRY[kind.name] = kind
+    return kind
+
+
+def _targets() -> dict[str, str]:
+    if not _TARGETS:
+        _TARGETS.update(BUILTIN)
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            _TARGETS.setdefault(ep.name, ep.value)
+    return _TARGETS
+
+
+def names() -> list[str]:
+    """Every known kind's name, built-ins first (the order results and reports use)."""
+    return list(_targets())
+
+
+def get(name: str) -> ItemKind:
+    """The kind called `name`, imported on first use; a one-line error for an unknown name."""
+    if name not in _REGISTRY:
+        target = _targets().get(name)
+        if not target:
+            raise ValueError(f"unknown item kind {name!r}; known: {', '.join(names())}")
+        module, _, attr = target.partition(":")
+        kind = getattr(importlib.import_module(module), attr)
+        if not isinstance(kind, ItemKind) or kind.name != name:
+            raise ValueError(f"{target} is not the item kind {name!r}")
+        _REGISTRY[name] = kind
+    return _REGISTRY[name]
+
+
+def all_kinds() -> list[ItemKind]:
+    return [get(name) for name in names()]
+
+

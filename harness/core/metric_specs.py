@@ -1,0 +1,203 @@
+"""What every metric is, as data: its name, kind, scores, scale and needs; one registry for all kinds.
+
+Reports, gates, baselines and meta-evaluation need to know a score's scale (semantic is 0-10,
+TEDS 0-1), which score heads a group (GriTS yields six values, `grits_con` stands for them),
+which metrics run by default and which need TeX or an LLM, without importing the metric code
+(numba, TeX). So a metric is declared here as a `MetricSpec` whose `target` names its scorer
+("module:function", loaded on first use); the scorer takes `(gt, pred)` of its kind and returns
+a `Scored`. The built-in specs are below; third-party packages add theirs through the
+`tablebench.metrics` entry-point group (each entry point loads one spec or a list of them),
+and an item-kind module may `register` its own.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any
+
+ENTRY_POINT_GROUP = "tablebench.metrics"
+JUDGE = "judge"  # the LLM judge's score: every kind has one, asked with the kind's own prompt
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A scorer's answer for one pair: named values, and explanations in words (worst first)."""
+
+    values: dict[str, float]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """One metric group as `--metrics` names it."""
+
+    name: str  # what --metrics names
+    kind: str  # the item kind it scores ("table", "formula", ...); "*" for every kind
+    scores: tuple[str, ...]  # the values it yields, in order
+    headline: str  # the value that stands for the group (leaderboards, meta-eval)
+    target: str | Callable[[Any, Any], Scored] | None  # "module:function" or the scorer itself
+    scale: float = 1.0  # best possible value of its scores (10 on the human-rating scale)
+    higher_is_better: bool = True
+    default: bool = True  # scored when --metrics names none of its kind's metrics
+    requires: tuple[str, ...] = ()  # "pdflatex", "llm": what it needs besides Python
+    shown: tuple[str, ...] = ()  # values a leaderboard shows (default: the headline)
+    primary: bool = False  # the kind's ranking metric: leaderboards rank by it when it is present
+    _loaded: list = field(default_factory=list, compare=False, repr=False)
+
+    def scorer(self) -> Callable[[Any, Any], Scored]:
+        """The scoring function, imported on first use."""
+        if not self._loaded:
+            target = self.target
+            if isinstance(target, str):
+                module, _, attr = target.partition(":")
+                target = getattr(importlib.import_module(module), attr)
+            if target is None:
+                raise ValueError(f"metric {self.name!r} is not computed by a scorer")
+            self._loaded.append(target)
+        return self._loaded[0]
+
+    @property
+    def displayed(self) -> tuple[str, ...]:
+        return self.shown or (self.headline,)
+
+
+BUILTIN: tuple[MetricSpec, ...] = (
+    MetricSpec("teds", "table", ("teds",), "teds", "harness.metrics.tables.registry:score_teds"),
+    MetricSpec("teds_struct", "table", ("teds_struct",), "teds_struct",
+               "harness.metrics.tables.registry:score_teds_struct"),
+    MetricSpec("grits", "table", tuple(f"grits_{k}{m}" for m in ("top", "con") for k in ("", "precision_", "recall_")),
+               "grits_con", "harness.metrics.tables.registry:score_grits", shown=("grits_con", "grits_top")),
+    MetricSpec("tlag", "table", ("tlag", "tlag_precision", "tlag_recall"), "tlag",
+               "harness.metrics.tables.registry:score_tlag"),
+    MetricSpec("semantic", "table", ("semantic",), "semantic", "harness.metrics.tables.registry:score_semantic",
+               scale=10.0, primary=True),
+    MetricSpec("formula_score", "formula", ("formula_score",), "formula_score",
+               "harness.metrics.formulas.registry:score_formula_score", scale=10.0, primary=True),
+    MetricSpec("token_edit", "formula", ("token_edit",), "token_edit",
+               "harness.metrics.formulas.registry:score_token_edit"),
+    MetricSpec("cdm_like", "formula", ("cdm_like",), "cdm_like", "harness.metrics.formulas.registry:score_cdm_like",
+               default=False, requires=("pdflatex",)),
+    MetricSpec(JUDGE, "*", (JUDGE,), JUDGE, None, scale=10.0, default=False, requires=("llm",)),
+)
+
+_REGISTRY: dict[str, MetricSpec] = {}
+_EXTERNAL_LOADED: list[bool] = []
+
+
+def register(spec: MetricSpec) -> MetricSpec:
+    """Add a metric; a second spec under a taken name is a one-line error."""
+    known = _specs()
+    if spec.name in known and known[spec.name] != spec:
+        raise ValueError(f"metric {spec.name!r} is registered twice")
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def unregister(name: str) -> None:
+    """Remove a metric added with `register` (tests, interactive sessions); built-ins stay."""
+    if any(s.name == name for s in BUILTIN):
+        raise ValueError(f"metric {name!r} is built in")
+    _specs().pop(name, None)
+
+
+def _specs() -> dict[str, MetricSpec]:
+    if not _REGISTRY:
+        _REGISTRY.update({s.name: s for s in BUILTIN})
+    if not _EXTERNAL_LOADED:
+        _EXTERNAL_LOADED.append(True)
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            loaded = ep.load()
+            for spec in loaded if isinstance(loaded, (list, tuple)) else [loaded]:
+                if not isinstance(spec, MetricSpec):
+                    raise ValueError(f"entry point {ep.name!r} of {ENTRY_POINT_GROUP} is not a MetricSpec")
+                register(spec)
+    return _REGISTRY
+
+
+def all_specs() -> list[MetricSpec]:
+    """Every registered metric, built-ins first, in declaration order."""
+    return list(_specs().values())
+
+
+def spec(name: str) -> MetricSpec:
+    """The spec of metric group `name`; a one-line error naming the known ones."""
+    found = _specs().get(name)
+    if found is None:
+        raise ValueError(f"unknown metric {name!r}; known: {', '.join(_specs())}")
+    return found
+
+
+def specs_of(kind: str) -> list[MetricSpec]:
+    """The metric groups `--metrics` may name for items of `kind` (the judge is asked for separately)."""
+    return [s for s in _specs().values() if s.kind == kind]
+
+
+def defaults_of(kind: str) -> list[str]:
+    return [s.name for s in specs_of(kind) if s.default]
+
+
+def _by_score() -> dict[str, MetricSpec]:
+    return {score: s for s in _specs().values() for score in s.scores}
+
+
+def scale_of(score: str) -> float:
+    """The best possible value of a score: 10 for scores on the human-rating scale, else 1."""
+    found = _by_score().get(score)
+    return found.scale if found is not None else 1.0
+
+
+def scales() -> dict[str, float]:
+    """{score: scale} for every score whose scale is not 1."""
+    return {score: s.scale for score, s in _by_score().items() if s.scale != 1.0}
+
+
+def kind_of_score(score: str) -> str | None:
+    """The item kind a score belongs to ("*" for the judge), None for an unknown name."""
+    found = _by_score().get(score)
+    return None if found is None else found.kind
+
+
+def display_order(kinds: Sequence[str]) -> list[str]:
+    """Leaderboard column order: the first kind's primary score, the judge, then every kind's shown scores."""
+    shown = [score for kind in kinds for s in specs_of(kind) for score in s.displayed]
+    lead = [s.headline for s in specs_of(kinds[0]) if s.primary][:1] if kinds else []
+    return list(dict.fromkeys([*lead, JUDGE, *shown]))
+
+
+def ranking_metric(kinds: Sequence[str], present: Iterable[str]) -> str | None:
+    """The score a leaderboard ranks by: a kind's primary score when present, else the first present
+    in display order that is not the (optional, paid) judge, else the judge, else the first by name."""
+    present = set(present)
+    primaries = [s.headline for kind in kinds for s in specs_of(kind) if s.primary and s.headline in present]
+    shown = [score for score in display_order(kinds) if score in present and score != JUDGE]
+    return next(iter([*primaries, *shown, *sorted(present, key=lambda s: s != JUDGE)]), None)
+
+
+def _names(spec: str | Iterable[str] | None) -> list[str] | None:
+    if spec is None:
+        return None
+    return [n.strip() for n in (spec.split(",") if isinstance(spec, str) else spec) if n.strip()]
+
+
+def select(spec: str | Iterable[str] | None, kinds: Sequence[str], titles: Mapping[str, str]) -> dict[str, list[str]]:
+    """{kind: metric groups to score} for a `--metrics` value: each kind gets the names of its own
+    metrics in the list, or its defaults when the list names none of them (so `--metrics=teds`
+    still scores formulas, and an opt-in metric such as `cdm_like` runs only when named).
+    `titles` names the kinds in the one-line error for an unknown metric."""
+    names = _names(spec)
+    own = {kind: [s.name for s in specs_of(kind)] for kind in kinds}
+    if names is None:
+        return {kind: defaults_of(kind) for kind in kinds}
+    unknown = [n for n in names if not any(n in known for known in own.values())]
+    if unknown:
+        known = "; ".join(f"{titles.get(kind, kind)} {', '.join(names_)}" for kind, names_ in own.items())
+        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; known: {known}")
+    return {kind: [n for n in names if n in own[kind]] or defaults_of(kind) for kind in kinds}
+
+
+def applies_to(score: str, kind: str) -> bool:
+    """Whether a score (a `--min-score` floor) applies to an item of `kind`: its own kind's, or the judge."""
+    return kind_of_score(score) in (kind, "*")
