@@ -115,7 +115,7 @@ def test_formula_track_has_its_own_breakdowns() -> None:
                             language=lang, variant="digital") for i, lang in enumerate(["ar", "hi"])]
     tracks = boards(RUN + formulas)
     assert tracks["formula"].languages == ["ar", "hi"] and tracks["formula"].variants == []
-    assert "### Formulas by language" in render_markdown(tracks["table"], formulas=tracks["formula"])
+    assert "### Formulas by language" in render_markdown(tracks["table"], more=[tracks["formula"]])
 
 
 def test_gate_breaks_down_by_the_result_fields() -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from html import escape
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
@@ -75,7 +76,9 @@ class ItemKind:
     title: str = ""  # "tables": what a board counts
     prefix: str = ""  # "t": item ids `t3`
     groups: tuple[str, ...] = ()  # known groups, in display order (markers, leaderboard columns)
-    group_title: str = "group"  # what a group is called ("complexity", "kind")
+    group_title: str = "group"  # what its groups are called in headings ("complexity", "inline / display")
+    label: str = ""  # the word that qualifies report headings ("Formula leaderboard"); "" for none
+    perfect_by_group: bool = False  # the per-group section also shows the share at full score
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[Any]:
         """The page's ground-truth items of this kind, in page order; one-line errors for bad data."""
@@ -102,6 +105,14 @@ class ItemKind:
     def judge(self, gt: Any, extraction: str, model: str, **options: Any) -> Any:
         """The LLM judge's verdict (`harness.metrics.judge.JudgeResult`) with the kind's own prompt."""
         raise NotImplementedError(f"no judge prompt for {self.title}")
+
+    def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
+        """(ground truth, extraction) of a report card as HTML, every text escaped (`cache` lets a
+        kind render a ground truth shared by several parsers once)."""
+        gt = f"<pre>{escape(result.gt_latex)}</pre>" if result.gt_latex else '<p class="none">no ground truth</p>'
+        pred = ('<p class="none">nothing matched</p>' if result.matched_text is None else
+                f"<pre>{escape(result.matched_text)}</pre>")
+        return gt, pred
 
     def missing_message(self, found: Found) -> str:
         """Why an item counts as missing, on one line."""

@@ -16,6 +16,7 @@ from harness.locate.formulas import locate_formulas
 from harness.locate.llm_formulas import locate_formulas_llm
 from harness.metrics.judge import judge_formula
 from harness.metrics.score import score_pair
+from harness.report.html import formula_sides
 
 
 class FormulaKind(ItemKind):
@@ -23,7 +24,12 @@ class FormulaKind(ItemKind):
     title = "formulas"
     prefix = "f"
     groups = FORMULA_KINDS
-    group_title = "kind"
+    group_title = "inline / display"
+    label = "Formula"
+    perfect_by_group = True
+
+    def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
+        return formula_sides(result)
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:
         return read_formulas_of(record, blocks, gt_path)

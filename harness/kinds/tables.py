@@ -14,6 +14,7 @@ from harness.locate.llm import locate_tables_llm
 from harness.locate.tables import locate_tables
 from harness.metrics.judge import judge_table
 from harness.metrics.score import score_pair
+from harness.report.html import table_sides
 
 
 class TableKind(ItemKind):
@@ -22,6 +23,9 @@ class TableKind(ItemKind):
     prefix = "t"
     groups = COMPLEXITIES
     group_title = "complexity"
+
+    def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
+        return table_sides(result, cache)
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthTable]:
         return read_tables_of(blocks, gt_path)

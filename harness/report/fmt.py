@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from harness.core.metric_specs import scale_of
+from harness.core import kinds as item_kinds
+from harness.core.metric_specs import JUDGE, scale_of, specs_of
 from harness.report.aggregate import Leaderboard, MetricStats, ParserRow
 
 DASH = "–"
 # "error" is the harness's (a table it could not score); a parser's failure is "parse error"
 OUTCOME_LABELS = {"ok": "ok", "missing": "missing", "parse_error": "parse error", "timeout": "timeout",
                   "empty": "empty", "error": "error"}
-LEGEND = ("Each score: mean with missing tables as 0 (mean over found tables only); "
-          "semantic and judge are on 0-10, the rest on 0-1")
-FORMULA_LEGEND = ("Each score: mean with missing formulas as 0 (mean over found formulas only); "
-                  "formula_score and judge are on 0-10, the rest on 0-1")
 
 
 def legend(board: Leaderboard) -> str:
-    """The legend under a leaderboard of tables or of formulas."""
-    return FORMULA_LEGEND if board.kind == "formula" else LEGEND
+    """The legend under a kind's leaderboard: how missing items count, which scores are on 0-10."""
+    title = item_kinds.get(board.kind).title
+    ten = [s.headline for s in specs_of(board.kind) if s.scale == 10.0] + [JUDGE]
+    return (f"Each score: mean with missing {title} as 0 (mean over found {title} only); "
+            f"{' and '.join(ten)} are on 0-10, the rest on 0-1")
 
 
 def score(value: float | None, metric: str) -> str:
@@ -64,8 +64,9 @@ def outcomes(row: ParserRow, only: tuple[str, ...] | None = None) -> str:
 
 
 def perfect_rows(board: Leaderboard) -> bool:
-    """Whether the per-group section shows a "perfect" row (formulas: the share at full score per kind)."""
-    return board.kind == "formula" and board.primary is not None
+    """Whether the per-group section shows a "perfect" row (the share at full score per group, for
+    kinds that ask for it, e.g. formulas inline / display)."""
+    return item_kinds.get(board.kind).perfect_by_group and board.primary is not None
 
 
 def perfect(board: Leaderboard, group) -> str:

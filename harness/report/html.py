@@ -22,6 +22,7 @@ import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
+from harness.core import kinds as item_kinds
 from harness.core.metric_specs import scale_of
 from harness.report import fmt
 from harness.report.aggregate import (
@@ -64,25 +65,19 @@ def safe_table_html(markup: str | None) -> str:
 
 
 def render_html(board: Leaderboard, results: Sequence[TableResult], meta: Mapping[str, object] | None = None,
-                csp: bool = True, formulas: Leaderboard | None = None) -> str:
+                csp: bool = True, more: Sequence[Leaderboard] = ()) -> str:
     """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone).
 
-    `formulas` is the formula track's leaderboard when the run has formulas besides tables:
-    it gets its own leaderboard and inline / display sections; the drill-down holds both kinds."""
+    `more` are the leaderboards of the run's other item kinds (`aggregate.boards`): each gets
+    its own leaderboard and group sections; the drill-down holds every kind."""
     meta = dict(meta or {})
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
-    formula_only = board.kind == "formula"
     body = "".join([
         f"<h1>{e(title)}</h1>",
         _meta_html(meta),
-        _leaderboard_html(board, *(("Formula leaderboard", "formulas") if formula_only else ())),
-        _complexity_html(board, *(("Formulas: inline / display", "formulas") if formula_only else ())),
-        _breakdowns_html(board),
-        _leaderboard_html(formulas, "Formula leaderboard", "formulas") if formulas else "",
-        _complexity_html(formulas, "Formulas: inline / display", "formulas") if formulas else "",
-        _breakdowns_html(formulas) if formulas else "",
+        *(_track_html(track) for track in (board, *more)),
         _histograms_html(board, results),
-        _drilldown_html(board, results, formulas),
+        _drilldown_html(board, results, more),
     ])
     data = json_for_script(_script_data(board, results))
     policy = ""
@@ -167,9 +162,21 @@ def _leaderboard_html(board: Leaderboard, title: str = "Leaderboard", unit: str 
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
 
+def _track_html(board: Leaderboard) -> str:
+    """One kind's leaderboard, its group section and its breakdowns, headed by the kind's label."""
+    kind = item_kinds.get(board.kind)
+    if not kind.label:
+        return _leaderboard_html(board) + _complexity_html(board, f"By {kind.group_title}", kind.title) + \
+            _breakdowns_html(board)
+    return (_leaderboard_html(board, f"{kind.label} leaderboard", kind.title)
+            + _complexity_html(board, f"{kind.title.capitalize()}: {kind.group_title}", kind.title)
+            + _breakdowns_html(board))
+
+
 def _breakdowns_html(board: Leaderboard) -> str:
     """'By language' / 'By variant' sections, for the breakdowns with more than one value in the run."""
-    prefix = "Formulas by" if board.kind == "formula" else "By"
+    kind = item_kinds.get(board.kind)
+    prefix = f"{kind.title.capitalize()} by" if kind.label else "By"
     return "".join(_complexity_html(board, f"{prefix} {attribute}", board.unit, attribute)
                    for attribute in board.breakdowns)
 
@@ -241,14 +248,15 @@ def _script_data(board: Leaderboard, results: Sequence[TableResult]) -> dict:
             "parsers": [row.parser for row in board.rows], "hist": hist}
 
 
-def _drilldown_html(board: Leaderboard, results: Sequence[TableResult], formulas: Leaderboard | None = None) -> str:
+def _drilldown_html(board: Leaderboard, results: Sequence[TableResult], more: Sequence[Leaderboard] = ()) -> str:
     rank = {row.parser: row.rank for row in board.rows}
-    ordered = sorted(results, key=lambda r: (r.case_set, r.page, r.kind != "table", r.table, rank.get(r.parser, 0),
-                                             r.parser))
-    primaries = {"table": board.primary, "formula": (formulas or board).primary}
-    levels = list(dict.fromkeys([*board.complexities, *(formulas.complexities if formulas else [])]))
-    breakdowns = {a: list(dict.fromkeys([*board.values(a), *(formulas.values(a) if formulas else [])]))
-                  for a in ("language", "variant")}
+    kind_order = {k: i for i, k in enumerate(item_kinds.names())}
+    ordered = sorted(results, key=lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
+                                             rank.get(r.parser, 0), r.parser))
+    tracks = [board, *more]
+    primaries = {track.kind: track.primary for track in reversed(tracks)}
+    levels = list(dict.fromkeys(c for track in tracks for c in track.complexities))
+    breakdowns = {a: list(dict.fromkeys(v for track in tracks for v in track.values(a))) for a in ("language", "variant")}
     present = {r.outcome for r in results}
     outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
     order = ('<label>order <select id="case-order"><option value="page">by page</option>'
@@ -266,8 +274,8 @@ def _drilldown_html(board: Leaderboard, results: Sequence[TableResult], formulas
     cases = "".join(_case_html(r, primaries.get(r.kind, board.primary), gt_cache, hidden=i >= _FIRST_SHOWN)
                     for i, r in enumerate(ordered))
     counts = run_counts(results)
-    items = f"{counts['tables']} tables" if not counts.get("formulas") else (
-        f"{counts['tables']} tables + {counts['formulas']} formulas" if counts["tables"] else f"{counts['formulas']} formulas")
+    titles = [item_kinds.get(k).title for k in item_kinds.names()]
+    items = " + ".join(f"{counts[t]} {t}" for t in titles if t in counts)
     return (f"<h2>Cases ({counts['cases']}: {items} × {counts['parsers']} "
             f"parser{'s' if counts['parsers'] != 1 else ''})</h2>"
             f'<div class="controls">{controls}</div><div id="cases">{cases}</div>'
@@ -291,10 +299,7 @@ def _case_html(r: TableResult, primary: str | None, gt_cache: dict[str, str], hi
     if r.semantic_errors:
         items = "".join(f"<li>{e(err)}</li>" for err in r.semantic_errors)
         message += f'<div class="errors"><b>semantic errors</b><ul>{items}</ul></div>'
-    if r.kind == "formula":
-        gt, pred = _formula_sides(r)
-    else:
-        gt, pred = _table_sides(r, gt_cache)
+    gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
     return (f'<article class="case" data-parser="{e(r.parser)}" data-complexity="{e(complexity_of(r))}" '
@@ -304,7 +309,7 @@ def _case_html(r: TableResult, primary: str | None, gt_cache: dict[str, str], hi
             f'<div class="side"><h4>extraction</h4>{pred}</div></div></article>')
 
 
-def _formula_sides(r: TableResult) -> tuple[str, str]:
+def formula_sides(r: TableResult) -> tuple[str, str]:
     """A formula case: the ground truth and the matched output side by side, each typeset (MathML,
     when it converts) above its escaped source (and the LaTeX that was scored, when the match was
     MathML or plain text)."""
@@ -329,7 +334,7 @@ def _typeset(latex: str, display: bool) -> str:
     return f'<div class="rendered formula">{mathml}</div>' if mathml else ""
 
 
-def _table_sides(r: TableResult, gt_cache: dict[str, str]) -> tuple[str, str]:
+def table_sides(r: TableResult, gt_cache: dict[str, str]) -> tuple[str, str]:
     """A table case: both tables rendered from canonical HTML, with the LaTeX and the matched text."""
     if r.gt_html not in gt_cache:
         gt_cache[r.gt_html] = safe_table_html(r.gt_html)

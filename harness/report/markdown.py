@@ -7,8 +7,9 @@ HTML GitHub allows inside Markdown would otherwise interpret.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from harness.core import kinds as item_kinds
 from harness.report import fmt
 from harness.report.aggregate import Leaderboard
 
@@ -23,32 +24,37 @@ def md_text(value: object) -> str:
 
 
 def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None,
-                    formulas: Leaderboard | None = None) -> str:
-    """The whole file: run facts, the leaderboard, means per metric, per complexity (and per
+                    more: Sequence[Leaderboard] = ()) -> str:
+    """The whole file: run facts, the leaderboard, means per metric, per group (and per
     language / variant when the run has several), outcomes.
 
-    `formulas`, the formula track's leaderboard of a run with tables too, follows as a
-    "Formulas" part with the same sections (inline / display in place of complexity)."""
+    `more`, the leaderboards of the run's other item kinds, follow each as a part titled by its
+    kind ("Formulas") with the same sections (its groups, e.g. inline / display)."""
     parts = ["# tablebench leaderboard", ""]
     if meta:
         parts += [f"- **{md_text(k)}**: {md_text(_meta_value(v))}" for k, v in meta.items()] + [""]
     if not board.rows:
         return "\n".join(parts + ["No results.", ""])
     parts += _sections(board, "##")
-    if formulas is not None and formulas.rows:
-        parts += ["## Formulas", ""] + _sections(formulas, "###")
+    for track in more:
+        if track.rows:
+            parts += [f"## {item_kinds.get(track.kind).title.capitalize()}", ""] + _sections(track, "###")
     return "\n".join(parts)
 
 
 def _sections(board: Leaderboard, h: str) -> list[str]:
     """One track's leaderboard and its sections, under headings of level `h`."""
-    formula = board.kind == "formula"
+    kind = item_kinds.get(board.kind)
+    qualifier = f"{kind.label.lower()} " if kind.label else ""
+    groups = kind.group_title.capitalize() if kind.label else f"By {kind.group_title}"
+    by = f"{kind.title.capitalize()} by" if kind.label else "By"
+    outcomes = f"{kind.label} outcomes" if kind.label else "Outcomes"
     parts = [leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", ""]
-    parts += [f"{h} Every {'formula ' if formula else ''}metric", "", metrics_md(board), ""]
-    parts += [f"{h} {'Inline / display' if formula else 'By complexity'}", "", complexity_md(board), ""]
+    parts += [f"{h} Every {qualifier}metric", "", metrics_md(board), ""]
+    parts += [f"{h} {groups}", "", complexity_md(board), ""]
     for attribute in board.breakdowns:  # only when the run has several languages / variants
-        parts += [f"{h} {'Formulas by' if formula else 'By'} {attribute}", "", complexity_md(board, attribute), ""]
-    parts += [f"{h} {'Formula outcomes' if formula else 'Outcomes'}", "", outcomes_md(board), ""]
+        parts += [f"{h} {by} {attribute}", "", complexity_md(board, attribute), ""]
+    parts += [f"{h} {outcomes}", "", outcomes_md(board), ""]
     return parts
 
 

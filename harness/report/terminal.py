@@ -9,6 +9,7 @@ from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from harness.core import kinds as item_kinds
 from harness.report import fmt
 from harness.report.aggregate import Leaderboard
 
@@ -159,11 +160,23 @@ def leaderboard_group(board: Leaderboard, title: str = "tablebench leaderboard")
     if not board.rows:
         return Group(Text(f"{title}: no results" if title else "no results"))
     return Group(leaderboard_table(board, title=title),
-                 complexity_table(board, title="inline / display" if board.kind == "formula" else "by complexity"),
+                 complexity_table(board, title=_groups_title(board)),
                  *(t for attribute in board.breakdowns for t in breakdown_tables(board, attribute)))
 
 
 def tracks_group(tracks: Mapping[str, Leaderboard], title: str = "") -> Group:
-    """Every track's leaderboard (from `aggregate.boards`): tables, then formulas under their own title."""
-    titles = {"table": title or ("tables" if len(tracks) > 1 else ""), "formula": "formulas"}
-    return Group(*(leaderboard_group(board, title=titles.get(kind, kind)) for kind, board in tracks.items()))
+    """Every track's leaderboard (from `aggregate.boards`), each kind under its own title (the first,
+    tables, under `title`, or untitled when it is the only one)."""
+    return Group(*(leaderboard_group(board, title=_track_title(kind, len(tracks), title))
+                   for kind, board in tracks.items()))
+
+
+def _track_title(kind: str, n_tracks: int, title: str) -> str:
+    """A labelled kind (formulas) is always titled; the unlabelled one (tables) only beside others."""
+    item_kind = item_kinds.get(kind)
+    return item_kind.title if item_kind.label else title or (item_kind.title if n_tracks > 1 else "")
+
+
+def _groups_title(board: Leaderboard) -> str:
+    kind = item_kinds.get(board.kind)
+    return kind.group_title if kind.label else f"by {kind.group_title}"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from harness.core.files import write_atomic
@@ -33,15 +33,14 @@ def write_report(results: Iterable[TableResult | dict], out_dir: str | os.PathLi
     """
     results = as_results(results)
     meta = dict(meta or {})
-    tracks = boards(results, primary=primary)  # tables first; formulas as their own track
-    board = next(iter(tracks.values()))
-    formulas = tracks.get("formula") if board.kind != "formula" else None
+    tracks = list(boards(results, primary=primary).values())  # one per item kind, tables first
+    board, more = tracks[0], tracks[1:]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)  # created if needed
     texts = {
-        "json": results_json(board, results, meta, formulas),
-        "markdown": render_markdown(board, meta, formulas),
-        "html": render_html(board, results, meta, formulas=formulas),
+        "json": results_json(board, results, meta, more),
+        "markdown": render_markdown(board, meta, more),
+        "html": render_html(board, results, meta, more=more),
     }
     paths = {}
     for kind, text in texts.items():
@@ -51,12 +50,12 @@ def write_report(results: Iterable[TableResult | dict], out_dir: str | os.PathLi
 
 
 def results_json(board: Leaderboard, results: list[TableResult], meta: Mapping[str, object],
-                 formulas: Leaderboard | None = None) -> str:
-    """meta + leaderboard (+ formula_leaderboard of a run with both tracks) + every TableResult,
-    as strict JSON (NaN scores become null)."""
+                 more: Sequence[Leaderboard] = ()) -> str:
+    """meta + leaderboard (+ `KIND_leaderboard` of every other kind, e.g. formula_leaderboard) + every
+    result, as strict JSON (NaN scores become null)."""
     data = {"schema": SCHEMA, "meta": dict(meta), "leaderboard": board.to_dict()}
-    if formulas is not None:
-        data["formula_leaderboard"] = formulas.to_dict()
+    for track in more:
+        data[f"{track.kind}_leaderboard"] = track.to_dict()
     data = _finite({**data, "results": [r.to_dict() for r in results]})
     return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=1, default=str) + "\n"
 
