@@ -142,6 +142,14 @@ def register(kind: ItemKind) -> ItemKind:
     return kind
 
 
+def unregister(name: str) -> None:
+    """Remove a kind added with `register` (tests, interactive sessions); built-ins stay."""
+    if name in BUILTIN:
+        raise ValueError(f"item kind {name!r} is built in")
+    _REGISTRY.pop(name, None)
+    _targets().pop(name, None)
+
+
 def _targets() -> dict[str, str]:
     if not _TARGETS:
         _TARGETS.update(BUILTIN)

@@ -1,0 +1,47 @@
+"""`Evaluator`: the library's way to benchmark a parser on pages or a whole case set, without pytest."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from harness.cases import CaseSet, Page
+from harness.core.results import TableResult
+from harness.evaluate.page import RunnerPool, evaluate_page
+from harness.parse.runner import DEFAULT_TIMEOUT
+
+
+class Evaluator:
+    """One parser's evaluation settings and its live worker processes.
+
+    `evaluate(page)` gives one result per ground-truth item of the page (every kind);
+    `run(case_set)` every page's. Use it as a context manager, or call `close()`, to stop the
+    parser's worker process. Keyword options are those of `evaluate_page`.
+    """
+
+    def __init__(self, parser: str, metrics: Iterable[str] | str | None = None, *, cache_dir: Path | str | None = None,
+                 timeout: float = DEFAULT_TIMEOUT, label: str | None = None, **options: Any) -> None:
+        self.parser, self.metrics, self.cache_dir, self.timeout = parser, metrics, cache_dir, timeout
+        self.label, self.options = label, options
+        self._pool = RunnerPool()
+
+    def evaluate(self, page: Page) -> list[TableResult]:
+        return evaluate_page(page, self.parser, self.metrics, cache_dir=self.cache_dir, timeout=self.timeout,
+                             pool=self._pool, label=self.label, **self.options)
+
+    def iter_results(self, cases: CaseSet) -> Iterator[TableResult]:
+        for page in cases.pages:
+            yield from self.evaluate(page)
+
+    def run(self, cases: CaseSet) -> list[TableResult]:
+        return list(self.iter_results(cases))
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def __enter__(self) -> Evaluator:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,1 @@
+"""Item kinds that exist only for the harness's own tests."""
