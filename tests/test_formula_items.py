@@ -18,7 +18,8 @@ from harness.report.markdown import render_markdown
 from harness.report.terminal import tracks_group
 from harness.report.write import read_results, write_report
 from harness.core.results import TableResult
-from harness.evaluate.page import RunnerPool, evaluate_page, page_error_results
+from harness.evaluate.page import evaluate_page, page_error_results
+from harness.parse.prefetch import ParsePool
 from tests.conftest import shared_path
 from tests.test_run import copy_pages, write_outputs
 
@@ -54,8 +55,8 @@ def write_perfect(folder: Path, cases, drop: frozenset[tuple[str, int]] = frozen
 
 
 @pytest.fixture(scope="module")
-def pool() -> RunnerPool:
-    runners = RunnerPool()
+def pool() -> ParsePool:
+    runners = ParsePool()
     yield runners
     runners.close()
 
@@ -144,7 +145,7 @@ def test_metrics_split_by_kind_with_defaults_for_a_kind_not_named() -> None:
 
 
 # -- evaluate_page --------------------------------------------------------------------------------
-def test_a_perfect_parser_scores_full_marks_on_every_formula(fcases, tmp_path: Path, pool: RunnerPool) -> None:
+def test_a_perfect_parser_scores_full_marks_on_every_formula(fcases, tmp_path: Path, pool: ParsePool) -> None:
     out = write_perfect(tmp_path / "out", fcases)
     results = [r for page in fcases.pages
                for r in evaluate_page(page, f"dir:{out}", None, cache_dir=tmp_path / "c", pool=pool)]
@@ -155,7 +156,7 @@ def test_a_perfect_parser_scores_full_marks_on_every_formula(fcases, tmp_path: P
     assert {r.complexity for r in results} == {"inline", "display"}
 
 
-def test_a_missing_formula_is_missing_and_counts_zero(fcases, tmp_path: Path, pool: RunnerPool) -> None:
+def test_a_missing_formula_is_missing_and_counts_zero(fcases, tmp_path: Path, pool: ParsePool) -> None:
     page = fcases.pages[0]
     out = write_perfect(tmp_path / "out", fcases, drop=frozenset({(page.page_id, 1)}))
     results = evaluate_page(page, f"dir:{out}", "token_edit", cache_dir=None, pool=pool, label="p")
@@ -168,7 +169,7 @@ def test_a_missing_formula_is_missing_and_counts_zero(fcases, tmp_path: Path, po
     assert stats.include_missing == pytest.approx((n - 1) / n) and stats.exclude_missing == 1.0
 
 
-def test_one_parse_scores_tables_and_formulas_each_with_their_metrics(mixed, tmp_path: Path, pool: RunnerPool) -> None:
+def test_one_parse_scores_tables_and_formulas_each_with_their_metrics(mixed, tmp_path: Path, pool: ParsePool) -> None:
     page = mixed.pages[0]
     out = write_perfect(tmp_path / "out", mixed)
     results = evaluate_page(page, f"dir:{out}", "teds", cache_dir=None, pool=pool)
@@ -180,7 +181,7 @@ def test_one_parse_scores_tables_and_formulas_each_with_their_metrics(mixed, tmp
     assert [(r.kind, r.outcome) for r in failed] == [("table", "error")] * 2 + [("formula", "error")] * 2
 
 
-def test_a_failed_parse_fails_every_formula_too(mixed, tmp_path: Path, pool: RunnerPool) -> None:
+def test_a_failed_parse_fails_every_formula_too(mixed, tmp_path: Path, pool: ParsePool) -> None:
     (tmp_path / "nothing").mkdir()  # no output file for the page: outcome "empty"
     results = evaluate_page(mixed.pages[0], f"dir:{tmp_path / 'nothing'}", None, cache_dir=None, pool=pool)
     assert [(r.kind, r.outcome) for r in results] == [("table", "empty")] * 2 + [("formula", "empty")] * 2
@@ -276,7 +277,7 @@ def test_formula_judge_prompt_through_a_real_server(tmp_path: Path) -> None:
         judge_formula("$x$", "x", "openai/tiny-judge", kind="block")
 
 
-def test_judge_scores_found_formulas_and_gives_missing_ones_zero(fcases, tmp_path: Path, pool: RunnerPool) -> None:
+def test_judge_scores_found_formulas_and_gives_missing_ones_zero(fcases, tmp_path: Path, pool: ParsePool) -> None:
     from harness.core import llm
     from tests.llm_server import LLMServer, Reply
 
@@ -295,7 +296,7 @@ def test_judge_scores_found_formulas_and_gives_missing_ones_zero(fcases, tmp_pat
 
 # -- LLM locator -------------------------------------------------------------------------------------
 def test_llm_locator_finds_formulas_by_quoted_spans_refound_literally(fcases, tmp_path: Path,
-                                                                      pool: RunnerPool) -> None:
+                                                                      pool: ParsePool) -> None:
     """The model quotes formula 0 exactly and invents formula 1's span: 0 is found where the output
     has it, 1 is missing (no match can be fabricated); the others have no span and are missing."""
     from harness.core import llm
@@ -324,7 +325,7 @@ def test_llm_locator_finds_formulas_by_quoted_spans_refound_literally(fcases, tm
     assert all(r.outcome == "missing" and "no span" in r.message for r in results[2:])
 
 
-def test_llm_locator_unreachable_falls_back_to_the_offline_locator(fcases, tmp_path: Path, pool: RunnerPool) -> None:
+def test_llm_locator_unreachable_falls_back_to_the_offline_locator(fcases, tmp_path: Path, pool: ParsePool) -> None:
     from harness.locate.llm_formulas import locate_formulas_llm
 
     page = fcases.pages[0]

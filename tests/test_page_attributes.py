@@ -19,7 +19,8 @@ from harness.generate.languages import missing_setup
 from harness.generate.variants import VARIANTS as DEGRADED
 from harness.report.aggregate import leaderboard
 from harness.report.markdown import render_markdown
-from harness.evaluate.page import RunnerPool, evaluate_page
+from harness.evaluate.page import evaluate_page
+from harness.parse.prefetch import ParsePool
 from tests.test_plugin import PLUGIN
 from tests.test_run import write_outputs
 
@@ -41,8 +42,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def pool() -> RunnerPool:
-    runners = RunnerPool()
+def pool() -> ParsePool:
+    runners = ParsePool()
     yield runners
     runners.close()
 

@@ -482,7 +482,8 @@ def test_cached_flag_on_hit_miss_refresh_error_retry_and_uncached(tmp_path: Path
 
 def test_run_puts_the_cached_flag_into_each_table_result(tmp_path: Path) -> None:
     from harness.cases import load_case_set
-    from harness.evaluate.page import RunnerPool, evaluate_page
+    from harness.evaluate.page import evaluate_page
+    from harness.parse.prefetch import ParsePool
     from tests.test_run import copy_pages
 
     page = load_case_set(copy_pages(tmp_path / "bench", ("002",))).pages[0]
@@ -491,7 +492,7 @@ def test_run_puts_the_cached_flag_into_each_table_result(tmp_path: Path) -> None
     spec = f"command:{sys.executable} {script} {{pdf}}"
     flags = []
     for refresh in (False, False, True):
-        pool = RunnerPool()
+        pool = ParsePool()
         try:
             results = evaluate_page(page, spec, ["teds"], cache_dir=tmp_path / "cache", pool=pool, refresh=refresh)
         finally:

@@ -11,7 +11,8 @@ import pytest
 
 from harness.cases import CaseSet, load_case_set
 from harness.core.results import OUTCOMES
-from harness.evaluate.page import RunnerPool, evaluate_page
+from harness.evaluate.page import evaluate_page
+from harness.parse.prefetch import ParsePool
 from tests.conftest import shared_path
 
 PAGES = ("002", "074")  # 2 + 3 tables, one of them complex
@@ -41,8 +42,8 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> CaseSet:
 
 
 @pytest.fixture(scope="module")
-def pool() -> RunnerPool:
-    runners = RunnerPool()
+def pool() -> ParsePool:
+    runners = ParsePool()
     yield runners
     runners.close()
 
@@ -125,7 +126,7 @@ def test_a_real_parser_is_parsed_once_then_read_from_the_cache(cases, tmp_path, 
 
 
 def test_the_pool_reuses_one_runner_per_parser_setting(tmp_path):
-    pool = RunnerPool()
+    pool = ParsePool()
     try:
         assert pool.get("pypdf", tmp_path, 5) is pool.get("pypdf", tmp_path, 5.0)
         assert pool.get("pypdf", tmp_path, 5) is not pool.get("pypdf", tmp_path, 6)

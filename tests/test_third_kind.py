@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from harness.cases import load_case_set
-from harness.evaluate.page import RunnerPool, evaluate_page
+from harness.evaluate.page import evaluate_page
+from harness.parse.prefetch import ParsePool
 from harness.report.write import write_report
 from tests.kinds import keywords
 from tests.test_run import copy_pages, write_outputs
@@ -45,7 +46,7 @@ def test_a_registered_kind_is_read_located_scored_and_reported(keyword_kind, tmp
     cases = load_case_set(keyword_cases(tmp_path / "kw"))
     assert cases.kinds == ["table", "keyword"] and cases.count("keyword") == 3
     out = keyword_outputs(tmp_path / "out", cases)
-    pool = RunnerPool()
+    pool = ParsePool()
     try:
         results = [r for page in cases.pages for r in evaluate_page(page, f"dir:{out}", None, cache_dir=None, pool=pool)]
     finally:

@@ -8,7 +8,8 @@ from typing import Any
 
 from harness.cases import CaseSet, Page
 from harness.core.results import TableResult
-from harness.evaluate.page import RunnerPool, evaluate_page
+from harness.evaluate.page import evaluate_page
+from harness.parse.prefetch import ParsePool
 from harness.parse.runner import DEFAULT_TIMEOUT
 
 
@@ -24,7 +25,7 @@ class Evaluator:
                  timeout: float = DEFAULT_TIMEOUT, label: str | None = None, **options: Any) -> None:
         self.parser, self.metrics, self.cache_dir, self.timeout = parser, metrics, cache_dir, timeout
         self.label, self.options = label, options
-        self._pool = RunnerPool()
+        self._pool = ParsePool()
 
     def evaluate(self, page: Page) -> list[TableResult]:
         return evaluate_page(page, self.parser, self.metrics, cache_dir=self.cache_dir, timeout=self.timeout,

@@ -11,7 +11,7 @@ harness cannot score (unreadable ground truth, a locator or metric that raised) 
 with a one-line reason, and the page's other items are unaffected.
 
 Parser worker processes are expensive to start (a parser imports its library once per
-worker), so runners are kept in a `RunnerPool` and reused page after page; the module's
+worker), so runners are kept in a `ParsePool` and reused page after page; the module's
 default pool is closed at interpreter exit, callers that care close it earlier.
 """
 
@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import atexit
 import math
-import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,36 +30,14 @@ from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
 from harness.core.results import TableResult
 from harness.evaluate.selection import metric_selection
-from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult, ParseRunner
+from harness.parse.prefetch import ParsePool
+from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult
 
 # harness.parse outcome -> result outcome for every item of the page
 PARSE_OUTCOMES = {"error": "parse_error", "timeout": "timeout", "empty": "empty"}
 
 
-class RunnerPool:
-    """Live `ParseRunner`s keyed by (parser spec, cache dir, timeout): one worker per parser."""
-
-    def __init__(self) -> None:
-        self._runners: dict[tuple[str, str | None, float, bool], ParseRunner] = {}
-        self._lock = threading.Lock()
-
-    def get(self, spec: str, cache_dir: Path | str | None, timeout: float, refresh: bool = False) -> ParseRunner:
-        key = (spec, None if cache_dir is None else str(cache_dir), float(timeout), refresh)
-        with self._lock:
-            runner = self._runners.get(key)
-            if runner is None:
-                runner = self._runners[key] = ParseRunner(spec, cache_dir, timeout, refresh=refresh)
-            return runner
-
-    def close(self) -> None:
-        """Stop every worker process this pool started."""
-        with self._lock:
-            runners, self._runners = list(self._runners.values()), {}
-        for runner in runners:
-            runner.close()
-
-
-DEFAULT_POOL = RunnerPool()
+DEFAULT_POOL = ParsePool()
 atexit.register(DEFAULT_POOL.close)
 
 
@@ -76,7 +53,7 @@ def evaluate_page(
     locator: str = "offline",
     locator_model: str | None = None,
     refresh: bool = False,
-    pool: RunnerPool | None = None,
+    pool: ParsePool | None = None,
     label: str | None = None,
 ) -> list[TableResult]:
     """One result per ground-truth item of `page`: every kind's items in page order, kinds in

@@ -8,8 +8,9 @@ worker process, with the runner's timeout, retries inside the parser and the par
 usual), and `evaluate_page` then takes each page's result from its future instead of parsing
 it again. Scoring stays in the main thread, in order.
 
-`ParsePool.view(r)` is what `harness.evaluate.page.evaluate_page(pool=...)` expects (`get(spec,
-cache_dir, timeout, refresh).run(pdf)`) for repetition r (`harness.evaluate.repeat`).
+A `ParsePool` is also what `harness.evaluate.page.evaluate_page(pool=...)` takes (`get(spec,
+cache_dir, timeout, refresh).run(pdf)`): one live parser worker per (spec, cache, timeout),
+reused page after page; `ParsePool.view(r)` serves repetition r (`harness.evaluate.repeat`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class ParsePool:
             raise ValueError(f"--parse-concurrency must be a positive integer, got {concurrency!r}")
         self.concurrency = concurrency
         self._runners: dict[RunnerKey, Any] = {}
+        self._handles: dict[RunnerKey, _Runner] = {}
         self._futures: dict[tuple[RunnerKey, str], Future] = {}
         self._taken: set[tuple[RunnerKey, str]] = set()  # parses already handed out: never queued again
         self._lock = threading.Lock()
@@ -65,6 +67,15 @@ class ParsePool:
                 runner = self._runners[key] = ParseRunner(repeated(resolve(spec), rep), cache_dir, timeout,
                                                           refresh=refresh)
             return runner
+
+    def handle(self, key: RunnerKey) -> _Runner:
+        """One handle per runner setting, so equal settings share one parser worker."""
+        with self._lock:
+            return self._handles.setdefault(key, _Runner(self, key))
+
+    def get(self, spec: str, cache_dir: Path | str | None, timeout: float, refresh: bool = False) -> _Runner:
+        """The runner of `spec` for repetition 0 (what `evaluate_page(pool=...)` asks for)."""
+        return self.view(0).get(spec, cache_dir, timeout, refresh)
 
     def view(self, repetition: int = 0) -> _View:
         return _View(self, repetition)
@@ -126,7 +137,7 @@ class _View:
         self.pool, self.repetition = pool, repetition
 
     def get(self, spec: str, cache_dir: Path | str | None, timeout: float, refresh: bool = False) -> _Runner:
-        return _Runner(self.pool, _key(spec, cache_dir, timeout, refresh, self.repetition))
+        return self.pool.handle(_key(spec, cache_dir, timeout, refresh, self.repetition))
 
 
 class _Runner:

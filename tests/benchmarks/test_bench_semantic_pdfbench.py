@@ -31,7 +31,8 @@ import pytest
 
 from harness.cases import load_case_set
 from harness.core.results import TableResult
-from harness.evaluate.page import RunnerPool, evaluate_page
+from harness.evaluate.page import evaluate_page
+from harness.parse.prefetch import ParsePool
 
 JUDGE = {"simple": 6.45, "moderate": 4.29, "complex": 2.97, "overall": 4.66}  # published, full 100-page set
 REPO = Path(__file__).resolve().parents[2]
@@ -55,7 +56,7 @@ def per_complexity(results: list[TableResult]) -> dict[str, dict[str, float]]:
 def test_bench_pymupdf4llm_semantic_by_complexity(benchmark, bench_sample_dir: Path, capsys, spec: str) -> None:
     pages = load_case_set(bench_sample_dir).pages
     cache = Path(os.environ.get("TABLEBENCH_BENCH_CACHE", REPO / ".tablebench-cache"))
-    pool = RunnerPool()
+    pool = ParsePool()
     try:
         for page in pages:  # parse (or read the cache) outside the timing
             evaluate_page(page, spec, [], cache_dir=cache, pool=pool)
