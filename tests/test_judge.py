@@ -145,3 +145,10 @@ def test_meta_eval_correlates_the_judge_and_reruns_from_the_cache(server: LLMSer
     captured = capsys.readouterr()
     assert json.loads(captured.out)["ours:judge:openai/tiny-judge"]["pearson"] == first["pearson"]
     assert len(server.requests) == 3 and "4 from the cache" in captured.err  # only the failed pair is asked again
+
+
+def test_the_declared_answer_schemas_are_valid_and_fit_a_good_answer() -> None:
+    for variant, schema in judge.SCHEMAS.items():
+        answer = {"errors": ["a cell is wrong"], "score": 7} if variant == "tuned" else {"score": 7}
+        assert llm.validate_answer(answer, schema) == answer
+        assert read_verdict(answer, variant)[0] == 7.0

@@ -27,7 +27,7 @@ KNOWN_UPWARD = {"harness.locate.formulas -> harness.metrics.formulas.score"}
 KNOWN_CYCLES = {("harness.generate.languages", "harness.generate.layouts"),
                 ("harness.generate.formula_builtin", "harness.generate.formula_pool")}
 KNOWN_LONG = {"harness.readers.latex", "harness.plugin.hooks", "harness.locate.tables", "harness.tex.formula",
-              "harness.tex.latex_math", "harness.parse.runner", "harness.core.llm"}
+              "harness.tex.latex_math"}
 
 
 def _layer(module: str) -> str:

@@ -239,3 +239,47 @@ def test_the_cache_keeps_answers_of_different_endpoints_apart(server: LLMServer,
     assert (first.data, second.data, second.cached) == ({"score": 7}, {"score": 2}, False)
     again = ask(server, [Reply(content='{"score": 9}')], cache_dir=tmp_path)
     assert (again.data, again.cached) == ({"score": 7}, True)
+
+
+def test_backoff_doubles_jitters_down_to_half_and_honours_retry_after() -> None:
+    from types import SimpleNamespace
+
+    from tenacity import RetryCallState, Retrying
+
+    from harness.core.llm_transport import Backoff
+
+    class Throttled(Exception):
+        def __init__(self, after: str) -> None:
+            super().__init__("slow down")
+            self.response = SimpleNamespace(headers={"retry-after": after})
+
+    def after(attempt: int, exc: BaseException) -> float:
+        state = RetryCallState(Retrying(), None, (), {})
+        state.attempt_number = attempt
+        state.set_exception((type(exc), exc, None))
+        return Backoff(1.0, 30.0)(state)
+
+    assert 0.5 <= after(1, RuntimeError()) <= 1.0
+    assert 4.0 <= after(4, RuntimeError()) <= 8.0
+    assert 15.0 <= after(9, RuntimeError()) <= 30.0  # capped at max_backoff before the jitter
+    assert after(1, Throttled("7")) == 7.0  # the server's wait when longer ...
+    assert after(1, Throttled("120")) == 30.0  # ... but never beyond max_backoff
+    assert 0.5 <= after(1, Throttled("soon")) <= 1.0  # an unreadable header is ignored
+
+
+def test_validate_answer_checks_the_declared_schema_in_one_line() -> None:
+    assert llm.validate_answer({"score": 7}, SCHEMA) == {"score": 7}
+    with pytest.raises(ValueError, match=r"^at score: '8/10' is not of type 'number'$"):
+        llm.validate_answer({"score": "8/10"}, SCHEMA)
+    with pytest.raises(ValueError, match=r"^'score' is a required property$"):
+        llm.validate_answer({}, SCHEMA)
+    with pytest.raises(ValueError, match="Additional properties are not allowed"):
+        llm.validate_answer({"score": 1, "why": "x"}, SCHEMA)
+    with pytest.raises(ValueError, match="^not a valid JSON schema"):
+        llm.validate_answer({}, {"type": "nonsense"})
+
+
+def test_an_answer_off_the_schema_is_re_asked_with_the_reason(server: LLMServer) -> None:
+    out = ask(server, [Reply(content='{"score": "high"}'), Reply(content='{"score": 6}')],
+              check=lambda data: llm.validate_answer(data, SCHEMA))
+    assert out.data == {"score": 6} and "'high' is not of type 'number'" in server.bodies()[1]["messages"][-1]["content"]

@@ -166,3 +166,13 @@ def test_read_region_keeps_tables_and_substantial_loose_lines_in_order() -> None
     assert table.fmt == "markdown+lines" and table.span == (0, len(mixed))
     assert [row[0].text for row in table.rows][:4] == ["Dataset Size", "CIFAR-10 60000", "ImageNet 1281167", "MNIST 70000"]
     assert [c.text for c in table.rows[-1]] == ["COCO", "330000"]
+
+
+def test_the_declared_span_schemas_are_valid_and_fit_a_good_answer() -> None:
+    from harness.locate import llm_formulas
+    from harness.locate.llm import SCHEMA
+
+    assert llm.validate_answer({"tables": [{"index": 0, "span": "x"}]}, SCHEMA)
+    assert llm.validate_answer({"formulas": [{"index": 0, "span": "x"}]}, llm_formulas.SCHEMA)
+    with pytest.raises(ValueError, match="'span' is a required property"):
+        llm.validate_answer({"tables": [{"index": 0}]}, SCHEMA)

@@ -142,3 +142,12 @@ def test_values_below_zero_are_exact_in_data_and_the_clamping_is_said() -> None:
     assert "drawn in its end bin (teds: 1 table here" in note
     fine = [TableResult("A", "s", "p1", 0, "simple", "ok", scores={"teds": 0.5})]
     assert "end bin" not in render_html(leaderboard(fine), fine)
+
+
+def test_text_inside_a_formula_keeps_its_words() -> None:
+    """\\text{...} becomes <mtext> with its words; the allowlist keeps them (and escapes them)."""
+    from harness.report.formula_html import formula_mathml
+
+    mathml = formula_mathml(r"$f(x) = 1 \text{ if } x > 0 \text{ and } a<b$", display=False)
+    assert mathml is not None and "<mtext>\xa0if\xa0</mtext>" in mathml and "<mtext>\xa0and\xa0</mtext>" in mathml
+    assert "<mo>&gt;</mo>" in mathml and "<mo>&lt;</mo>" in mathml

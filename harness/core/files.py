@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from filelock import FileLock
+
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 
@@ -45,22 +47,14 @@ def locked(path: Path | str) -> Iterator[None]:
     """An exclusive lock on `path` (created if needed) across processes and threads.
 
     The caches use one lock file per key, so two xdist workers never do the same parse or
-    LLM call twice: the second waits, then finds the first one's result. Without flock
-    (Windows) it does not lock; atomic writes still keep the caches sound.
+    LLM call twice: the second waits, then finds the first one's result. A fresh `FileLock`
+    per call holds its own descriptor, so threads of one process exclude each other too
+    (a lock is not re-entrant: do not take the same key twice in one thread).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a") as handle:
-        try:
-            import fcntl
-        except ImportError:
-            yield
-            return
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    with FileLock(path):
+        yield
 
 
 def read_json(path: Path | str) -> Any:

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from PIL import Image
 
-POINTS_PER_INCH = 72.0
 _SIZE = re.compile(r"^Page\s+(\d+)\s+size:\s+([\d.]+)\s+x\s+([\d.]+)\s+pts", re.MULTILINE)
 
 

@@ -18,16 +18,14 @@ bisection) and an empty box is refused. A pool formula's body is used exactly as
 from __future__ import annotations
 
 import hashlib
-import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from harness.core.files import write_atomic
 from harness.generate.layouts import PageLayout
-from harness.generate.pool import Rejected, read_pool_lines
+from harness.generate.pool import Rejected, cached_vetting, read_pool_lines
 from harness.tex.runner import LatexError, run_pdflatex
 from harness.tex.safety import unsafe_reasons
 
@@ -238,22 +236,11 @@ class FormulaPool:
         path = Path(path)
         data = path.read_bytes() if path.is_file() else b""
         sha = hashlib.sha256(data).hexdigest()
-        cached = None
         if cache_dir is not None and data:
             key = hashlib.sha256(b"\0".join([data, _vet_document([]).encode(), VET_VERSION.encode()])).hexdigest()
-            cached = Path(cache_dir) / f"formulas-{key}.json"
-        outcome = None
-        if cached is not None and cached.is_file():
-            try:
-                raw = json.loads(cached.read_text(encoding="utf-8"))
-                outcome = [Formula(**f) for f in raw["kept"]], [Rejected(**r) for r in raw["rejected"]]
-            except (OSError, ValueError, KeyError, TypeError):
-                outcome = None
-        if outcome is None:
+            outcome = cached_vetting(cache_dir, key, Formula, lambda: vet_formulas(read_jsonl(path)), "formulas-")
+        else:
             outcome = vet_formulas(read_jsonl(path))
-            if cached is not None:
-                write_atomic(cached, json.dumps({"kept": [asdict(f) for f in outcome[0]],
-                                                 "rejected": [asdict(r) for r in outcome[1]]}))
         kept, rejected = outcome
         if not kept:
             reasons = sorted({r.reason for r in rejected})

@@ -24,12 +24,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from harness.core.files import write_atomic
+from harness.core.cache import ContentCache
 from harness.generate.layouts import PAPERS, PageLayout
 from harness.generate.measure import measure_tables
 from harness.generate.rendered import content_words, missing_words
@@ -180,23 +182,18 @@ def read_pool_lines(path: Path | str, label: str, allowed: tuple[str, ...], *, w
     return out
 
 
-def _cache_file(cache_dir: Path | str, data: bytes) -> Path:
-    key = hashlib.sha256(b"\0".join([data, REFERENCE.preamble().encode(), VET_VERSION.encode()])).hexdigest()
-    return Path(cache_dir) / f"{key}.json"
+def cached_vetting(cache_dir: Path | str, key: str, item: type, vet: Callable[[], tuple[list, list[Rejected]]],
+                   prefix: str = "") -> tuple[list, list[Rejected]]:
+    """A pool's vetting outcome (kept `item`s, rejected) stored as `<cache_dir>/<prefix><key>.json`,
+    else `vet()`, stored there (`harness.core.cache`: atomic, locked per key). An entry that does
+    not read back as such an outcome is vetted again and overwritten."""
+    def read(entry: Any) -> tuple[list, list[Rejected]]:
+        return [item(**t) for t in entry["kept"]], [Rejected(**r) for r in entry["rejected"]]
 
+    def encode(outcome: tuple[list, list[Rejected]]) -> dict:
+        return {"kept": [asdict(t) for t in outcome[0]], "rejected": [asdict(r) for r in outcome[1]]}
 
-def _read_cache(path: Path) -> tuple[list[PoolTable], list[Rejected]] | None:
-    """The cached vetting outcome, or None when absent or unreadable (then it is redone)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return [PoolTable(**t) for t in data["kept"]], [Rejected(**r) for r in data["rejected"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def _write_cache(path: Path, kept: list[PoolTable], rejected: list[Rejected]) -> None:
-    """Atomic: concurrent runs never read a half-written file."""
-    write_atomic(path, json.dumps({"kept": [asdict(t) for t in kept], "rejected": [asdict(r) for r in rejected]}))
+    return ContentCache(cache_dir, fan_out=False, prefix=prefix).fetch(key, read, vet, encode)[0]
 
 
 class TablePool:
@@ -218,12 +215,11 @@ class TablePool:
         path = Path(path)
         data = path.read_bytes() if path.is_file() else b""
         sha = hashlib.sha256(data).hexdigest()
-        cached = _cache_file(cache_dir, data) if cache_dir is not None and data else None
-        outcome = _read_cache(cached) if cached else None
-        if outcome is None:
+        if cache_dir is not None and data:
+            key = hashlib.sha256(b"\0".join([data, REFERENCE.preamble().encode(), VET_VERSION.encode()])).hexdigest()
+            outcome = cached_vetting(cache_dir, key, PoolTable, lambda: vet_tables(read_jsonl(path)))
+        else:
             outcome = vet_tables(read_jsonl(path))
-            if cached:
-                _write_cache(cached, *outcome)
         kept, rejected = outcome
         if not kept:
             reasons = sorted({r.reason for r in rejected})

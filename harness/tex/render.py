@@ -6,18 +6,19 @@ check plus macro definitions) refused anything that reads or writes files or red
 commands; math environments beyond the table allowlist are accepted.
 The glyphs (character + box, in pt from the page's top left; fraction bars and root
 overlines, which pdfTeX draws as rules, come as the character "rule") are cached as JSON
-under a key that is the sha256 of the full LaTeX source: the same formula is compiled once.
+(`harness.core.cache`) under a key that is the sha256 of the full LaTeX source: the same
+formula is compiled once.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from harness.core.files import locked, write_atomic
+from harness.core.cache import ContentCache
 from harness.tex.runner import LatexError, run_pdflatex
 from harness.tex.safety import unsafe_reasons
 
@@ -92,15 +93,23 @@ def formula_source(latex: str) -> str:
 def render_glyphs(latex: str, cache_dir: Path | str | None = RENDER_CACHE) -> list[Glyph]:
     """The glyphs of the typeset formula; raises `RenderError` (cached too) when it does not compile."""
     source = formula_source(latex)
-    key = hashlib.sha256((TEMPLATE_VERSION + source).encode("utf-8")).hexdigest()
-    path = Path(cache_dir, key[:2], key + ".json") if cache_dir is not None else None
-    if path is None:
+    if cache_dir is None:
         return _decode(_render(source))
-    if not path.exists():
-        with locked(path.with_suffix(".lock")):
-            if not path.exists():
-                write_atomic(path, json.dumps(_render(source)))
-    return _decode(json.loads(path.read_text(encoding="utf-8")))
+    key = hashlib.sha256((TEMPLATE_VERSION + source).encode("utf-8")).hexdigest()
+    data, _ = ContentCache(cache_dir).fetch(key, _well_formed, lambda: _render(source))
+    return _decode(data)
+
+
+def _well_formed(data: Any) -> dict:
+    """A stored render as `_render` writes it (a compile error, or glyph rows of a character
+    and four numbers); ValueError for anything else, which is then rendered again."""
+    if isinstance(data, dict) and isinstance(data.get("error"), str) and data["error"]:
+        return data
+    rows = data.get("glyphs") if isinstance(data, dict) else None
+    if isinstance(rows, list) and all(isinstance(g, list) and len(g) == 5 and isinstance(g[0], str)
+                                      and all(isinstance(v, (int, float)) for v in g[1:]) for g in rows):
+        return data
+    raise ValueError("not a formula render")
 
 
 def _decode(data: dict) -> list[Glyph]:

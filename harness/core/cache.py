@@ -1,0 +1,75 @@
+"""One content-addressed JSON cache for every result worth keeping between runs.
+
+Why one: parse results, LLM answers, formula renders and pool vetting outcomes all need the
+same three things: a key over everything that changes the result, writes a killed run cannot
+tear (`write_atomic`), and a lock per key, so two pytest-xdist workers compute a result once
+(the second waits, then reads the first one's). And one rule for a bad entry: an entry that
+does not read back as well-formed (not a file, not JSON, or refused by the caller's `read`) is
+treated as absent, computed again and overwritten. What "well-formed" means is the caller's:
+each use passes its own `read`, which turns the decoded JSON into the value or raises.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+from harness.core.files import locked, write_atomic
+
+T = TypeVar("T")
+# what a `read` may raise for an entry it refuses; an entry raising anything else is a bug
+MALFORMED = (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError)
+
+
+class ContentCache:
+    """JSON entries as `<root>/<key[:2]>/<prefix><key>.json` (`fan_out=False`: `<root>/<prefix><key>.json`).
+
+    Each key has a lock file beside its entry (`.lock` for `.json`). Entries are written with
+    `ensure_ascii=False`, and values JSON cannot hold as their `str` (as the keys are hashed).
+    """
+
+    def __init__(self, root: Path | str, *, fan_out: bool = True, prefix: str = "") -> None:
+        self.root = Path(root)
+        self.fan_out = fan_out
+        self.prefix = prefix
+
+    def path(self, key: str) -> Path:
+        """Where the entry of `key` lives."""
+        if not key or not all(c.isalnum() or c in "-_" for c in key):
+            raise ValueError(f"cache key must be letters, digits, '-' or '_', got {key!r:.80}")
+        folder = self.root / key[:2] if self.fan_out else self.root
+        return folder / f"{self.prefix}{key}.json"
+
+    @contextmanager
+    def lock(self, key: str) -> Iterator[None]:
+        """Exclusive per key across processes and threads: the second computer waits, then hits."""
+        with locked(self.path(key).with_suffix(".lock")):
+            yield
+
+    def get(self, key: str, read: Callable[[Any], T]) -> T | None:
+        """`read(entry)`, or None when the entry is absent or not well-formed (`read` raised one of
+        `MALFORMED`): the caller then computes it again and `put`s it over the bad one.
+        `read` must not return None."""
+        try:
+            return read(json.loads(self.path(key).read_text(encoding="utf-8")))
+        except MALFORMED:
+            return None
+
+    def put(self, key: str, entry: Any) -> Path:
+        """Store `entry` (JSON-able) atomically: readers see the old entry or the new one, never half."""
+        return write_atomic(self.path(key), json.dumps(entry, ensure_ascii=False, default=str))
+
+    def fetch(self, key: str, read: Callable[[Any], T], compute: Callable[[], T],
+              encode: Callable[[T], Any] = lambda value: value) -> tuple[T, bool]:
+        """(value, cached): the stored value when well-formed, else `compute()`, stored as
+        `encode(value)`; all under the key's lock, so concurrent callers compute it once."""
+        with self.lock(key):
+            hit = self.get(key, read)
+            if hit is not None:
+                return hit, True
+            value = compute()
+            self.put(key, encode(value))
+            return value, False

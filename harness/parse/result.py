@@ -1,0 +1,151 @@
+"""What one parser made of one PDF, and how whatever a parser returned becomes that result.
+
+Why here, apart from the runner: the worker process and the in-process path both turn a
+parser's return value into an outcome (`settle`), and the cache reads results back
+(`ParseResult.from_entry`); every way of failing becomes one of `OUTCOMES` with a one-line
+message, and garbage (binary output, control characters, NaN costs) is contained here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from harness.core.messages import one_line
+from harness.parse.protocol import amount
+
+OUTCOMES = ("ok", "error", "timeout", "empty")
+MAX_CHARS = 2_000_000  # a page of text is ~10k chars; more is garbage, kept capped
+BINARY_SHARE = 0.10  # more control / undecodable characters than this: binary output
+_STRIP = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ud800-\udfff]")  # break XML / UTF-8 writes
+_BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ud800-\udfff\ufffd]")  # plus undecodable bytes
+
+
+@dataclass
+class ParseResult:
+    """What one parser made of one PDF; plain data so it crosses processes and lands in JSON."""
+
+    outcome: str
+    text: str
+    message: str
+    meta: dict[str, Any]
+    parser: str
+    version: str
+    config: dict[str, Any]
+    pdf_sha256: str
+    cached: bool = field(default=False, compare=False)
+
+    def to_entry(self) -> dict[str, Any]:
+        """The fields a cache entry holds (all but `cached`)."""
+        data = asdict(self)
+        data.pop("cached")
+        return data
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_entry(), ensure_ascii=False, default=str)
+
+    @classmethod
+    def from_entry(cls, data: Any) -> ParseResult:
+        """A stored result; ValueError (one line) when `data` is not a well-formed result."""
+        problem = entry_problem(data)
+        if problem:
+            raise ValueError(f"not a parse result: {problem}")
+        return cls(**data, cached=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> ParseResult:
+        """A stored result; ValueError (one line) when the JSON is not a well-formed result."""
+        return cls.from_entry(json.loads(text))
+
+
+_FIELDS = {"outcome": str, "text": str, "message": str, "meta": dict, "parser": str, "version": str,
+           "config": dict, "pdf_sha256": str}
+
+
+def entry_problem(data: Any) -> str:
+    """Why `data` (a decoded cache file) is not a result this module could have written, or "".
+
+    Checks what later steps rely on without asking: field names and types, a known outcome,
+    text only for "ok" (and no control characters), finite `seconds` / `cost` (and
+    `timeout` for a timeout) >= 0. A hand-edited or foreign file fails here and is recomputed.
+    """
+    if not isinstance(data, dict):
+        return f"a JSON {type(data).__name__}, not an object"
+    if set(data) != set(_FIELDS):
+        return f"fields {sorted(map(str, data))}, expected {sorted(_FIELDS)}"
+    for key, kind in _FIELDS.items():
+        if not isinstance(data[key], kind):
+            return f"{key} is a {type(data[key]).__name__}, not a {kind.__name__}"
+    outcome, text, meta = data["outcome"], data["text"], data["meta"]
+    if outcome not in OUTCOMES:
+        return f"unknown outcome {outcome!r:.40}"
+    if (outcome == "ok") != bool(text.strip()):
+        return f"outcome {outcome} with {'no ' if not text.strip() else ''}text"
+    if _STRIP.search(text):
+        return "control characters in the text"
+    needed = ("seconds", "cost", "timeout") if outcome == "timeout" else ("seconds", "cost")
+    for key in needed:
+        if key not in meta:
+            return f"meta lacks {key}"
+        try:
+            amount(meta[key], f"meta {key}")
+        except ValueError as exc:
+            return str(exc)
+    return ""
+
+
+def clean_meta(meta: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """(meta fit for JSON, problem): `seconds` / `cost` must be finite numbers >= 0 (else the
+    problem names them and the page is an error: a NaN cost would poison every total), other
+    keys that JSON cannot hold are dropped and listed under `meta_dropped`."""
+    for key in ("seconds", "cost"):
+        if key in meta:
+            try:
+                meta[key] = amount(meta[key], f"parser meta {key}")
+            except ValueError as exc:
+                return {}, str(exc)
+    try:
+        return json.loads(json.dumps(meta, allow_nan=False, default=str)), ""
+    except (TypeError, ValueError, RecursionError):
+        pass
+    kept: dict[str, Any] = {}
+    for key, value in meta.items():
+        try:
+            kept[str(key)] = json.loads(json.dumps(value, allow_nan=False, default=str))
+        except (TypeError, ValueError, RecursionError):
+            kept.setdefault("meta_dropped", []).append(str(key))
+    return kept, ""
+
+
+def settle(raw: Any, max_chars: int = MAX_CHARS) -> tuple[str, str, str, dict[str, Any]]:
+    """(outcome, text, message, meta) from a parser's return value, with garbage contained.
+
+    Text longer than `max_chars` is cut (outcome ok, message says so); text that is mostly
+    control or undecodable characters is an error; stray control characters are dropped.
+    """
+    text, meta = (raw.text, raw.meta) if hasattr(raw, "text") else (raw, {})
+    meta, problem = clean_meta(dict(meta) if isinstance(meta, dict) else {})
+    if problem:
+        return "error", "", problem, {}
+    if isinstance(text, (bytes, bytearray)):
+        text = bytes(text).decode("utf-8", errors="replace")
+    if not isinstance(text, str):
+        return "error", "", f"parser returned {type(text).__name__}, not text", meta
+    notes = []
+    if len(text) > max_chars:
+        notes.append(f"output truncated to {max_chars:,} of {len(text):,} chars")
+        meta["chars_total"] = len(text)
+        text = text[:max_chars]
+    sample = text[:100_000]
+    share = len(_BINARY.findall(sample)) / max(1, len(sample))
+    if share > BINARY_SHARE:
+        return "error", "", f"output looks binary: {share:.0%} control or undecodable characters", meta
+    text, removed = _STRIP.subn("", text)
+    if removed:
+        meta["control_chars_removed"] = removed
+    why_empty = meta.pop("message", "") or "parser returned no text"
+    if not text.strip():
+        return "empty", "", one_line(why_empty), meta
+    return "ok", text, "; ".join(notes), meta

@@ -1,0 +1,196 @@
+"""The isolated process a parser runs in: spawned once, reused page after page while it behaves.
+
+Why a worker process: a parser may segfault, hang or leak; each runs in a spawned process
+(its own session, so a timeout kills it and anything it started). Every way of failing
+becomes an outcome the runner records — `WorkerGone` carries "error" or "timeout" and a
+one-line message.
+
+Why a scratch folder per worker: a killed parser cannot clean up after itself, so each
+worker gets its own TMPDIR, removed by this process whenever the worker ends (and by a
+detached cleaner when this process itself is killed).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from harness.core.messages import one_line
+from harness.parse.protocol import Parser
+from harness.parse.result import settle
+
+SCRATCH_PREFIX = "tablebench-worker-"
+_CLEANER_CODE = ("import shutil, sys, time\nfor _ in range(5):\n    time.sleep(0.5)\n"
+                 "    shutil.rmtree(sys.argv[1], ignore_errors=True)")
+
+
+def _watch_parent(ppid: int, scratch: str) -> None:
+    """When the parent is gone (killed run): start a detached cleaner for this worker's
+    scratch folder (it outlives the kill that follows), then kill this process group."""
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != ppid:
+            if scratch:
+                try:
+                    subprocess.Popen([sys.executable, "-c", _CLEANER_CODE, scratch], start_new_session=True,
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                except OSError:
+                    pass
+            os.killpg(0, signal.SIGKILL)
+
+
+def worker_entry(fd: int, scratch: str = "") -> None:
+    """Child process entry: receive the pickled parser, prepare it, then serve pages."""
+    from multiprocessing.connection import Connection
+
+    conn = Connection(fd)
+    threading.Thread(target=_watch_parent, args=(os.getppid(), scratch), daemon=True).start()
+    try:
+        parser, max_chars = conn.recv()
+        prepare = getattr(parser, "prepare", None)
+        if prepare is not None:
+            prepare()
+    except BaseException as exc:  # noqa: BLE001 — every failure is an outcome
+        conn.send(("broken", one_line(f"{type(exc).__name__}: {exc}")))
+        return
+    conn.send(("ready", ""))
+    while True:
+        try:
+            pdf = conn.recv()
+        except EOFError:
+            return
+        if pdf is None:
+            return
+        started = time.perf_counter()
+        try:
+            raw = parser.parse(Path(pdf))
+            outcome, text, message, meta = settle(raw, max_chars)
+        except BaseException as exc:  # noqa: BLE001 — SystemExit and friends included
+            outcome, text, message, meta = "error", "", one_line(f"{type(exc).__name__}: {exc}"), {}
+        meta.setdefault("seconds", time.perf_counter() - started)
+        meta.setdefault("cost", 0.0)
+        try:
+            conn.send((outcome, text, message, meta))
+        except Exception as exc:  # unpicklable meta
+            conn.send(("error", "", one_line(f"parser meta cannot be sent: {exc}"), {}))
+
+
+_CHILD_CODE = "import sys; from harness.parse.worker import worker_entry; worker_entry(int(sys.argv[1]), sys.argv[2])"
+
+
+def _death_message(exitcode: int | None) -> str:
+    if exitcode is not None and exitcode < 0:
+        try:
+            return f"parser process killed by {signal.Signals(-exitcode).name}"
+        except ValueError:
+            pass
+    return f"parser process died (exit code {exitcode})"
+
+
+class WorkerGone(Exception):
+    """The worker cannot answer: `outcome` is "error" or "timeout", the message one line."""
+
+    def __init__(self, outcome: str, message: str) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
+class Worker:
+    """One child process running one parser, reused page after page.
+
+    A plain `python -c` child (not multiprocessing's spawn, which re-runs the caller's
+    `__main__`), in its own session so a kill reaches everything the parser started, and
+    talking over a socketpair so the parser's own stdout stays free. Its TMPDIR is a fresh
+    folder that `kill` removes, whatever the parser left there.
+    """
+
+    def __init__(self, parser: Parser, max_chars: int, startup_timeout: float) -> None:
+        from multiprocessing.connection import Connection
+
+        try:
+            self.scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX)
+        except OSError as exc:
+            raise WorkerGone("error", one_line(f"cannot create a temp folder for the parser: {exc}")) from None
+        ours, theirs = socket.socketpair()
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+                   TMPDIR=self.scratch, TEMP=self.scratch, TMP=self.scratch)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno()), self.scratch],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+            )
+        except BaseException as exc:
+            ours.close()
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            if isinstance(exc, OSError):
+                raise WorkerGone("error", one_line(f"cannot start a parser process: {exc}")) from None
+            raise
+        finally:
+            theirs.close()
+        self.conn = Connection(ours.detach())
+        try:
+            self.conn.send((parser, max_chars))
+        except Exception as exc:  # a parser that cannot be pickled
+            self.kill()
+            raise WorkerGone("error", one_line(f"parser cannot be sent to a worker process: {exc}")) from None
+        status, message = self._answer(startup_timeout, f"parser did not start within {startup_timeout:g} s")
+        if status == "broken":
+            self.kill()
+            raise WorkerGone("error", message)
+
+    def _answer(self, timeout: float, timeout_message: str) -> Any:
+        if not self.conn.poll(timeout):
+            self.kill()
+            raise WorkerGone("timeout", timeout_message)
+        try:
+            return self.conn.recv()
+        except (EOFError, OSError):
+            raise WorkerGone("error", _death_message(self._reap())) from None
+
+    def ask(self, pdf: Path, timeout: float) -> tuple[str, str, str, dict[str, Any]]:
+        try:
+            self.conn.send(str(pdf))
+        except OSError:
+            raise WorkerGone("error", _death_message(self._reap())) from None
+        return self._answer(timeout, f"no output within {timeout:g} s (parser killed)")
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def _reap(self) -> int | None:
+        try:
+            return self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return self.process.returncode
+
+    def kill(self) -> None:
+        """SIGKILL the worker's whole process group, reap it, remove its scratch folder.
+        Idempotent: every path that gives up on a worker may call it."""
+        if self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                self.process.kill()
+        self.process.wait()
+        self.conn.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def stop(self) -> None:
+        """Ask the worker to exit; kill it if it does not within a second."""
+        try:
+            self.conn.send(None)
+            self.process.wait(1)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self.kill()
