@@ -37,13 +37,13 @@ def test_every_delimiter_mathml_and_plain_text_are_found() -> None:
 def test_assignment_is_optimal_not_greedy() -> None:
     import numpy as np
 
-    from harness.locate.formulas import Candidate, LocatedFormula, _assign
+    from harness.locate.formulas import Candidate, Located, _assign
 
     # greedy would give GT 0 its best candidate 0 (0.9) and leave GT 1 candidate 1 (0.5): 1.4;
     # the optimal assignment pairs GT 0 with candidate 1 and GT 1 with candidate 0: 1.65
     scores = np.array([[0.9, 0.8], [0.85, 0.5]])
     cands = [Candidate("$p$", (0, 3), "latex"), Candidate("$q$", (4, 7), "latex")]
-    result = [LocatedFormula(g, None, None, "", 0.0) for g in range(2)]
+    result = [Located(g, None, None, None, 0.0) for g in range(2)]
     _assign(scores, cands, result, 0.5)
     assert [r.text for r in result] == ["$q$", "$p$"]
     assert [r.score for r in result] == [0.8, 0.85]

@@ -26,8 +26,7 @@ MAX_LINES = 450
 KNOWN_UPWARD = {"harness.locate.formulas -> harness.metrics.formulas.score"}
 KNOWN_CYCLES = {("harness.generate.languages", "harness.generate.layouts"),
                 ("harness.generate.formula_builtin", "harness.generate.formula_pool")}
-KNOWN_LONG = {"harness.readers.latex", "harness.plugin.hooks", "harness.locate.tables", "harness.tex.formula",
-              "harness.tex.latex_math"}
+KNOWN_LONG = {"harness.readers.latex", "harness.plugin.hooks", "harness.tex.formula", "harness.tex.latex_math"}
 
 
 def _layer(module: str) -> str:

@@ -1,1 +1,1 @@
-"""harness/locate."""
+"""harness/locate: which piece of a parser's output is which ground truth (offline and by an LLM)."""

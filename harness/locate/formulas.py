@@ -9,12 +9,13 @@ Candidates, in the output's own order:
   offered joined (a formula the parser split in two).
 A candidate is recognised by what it says: `similarity` compares the formulas' content
 tokens (canonical tokens without structure markers or letter styles; order kept, Indel).
-An optimal one-to-one assignment (`scipy.optimize.linear_sum_assignment`) picks the pairs;
-overlapping picks are resolved by score, and the ground truths left over get another round
-on the candidates still free. Then a formula still missing is looked for in the plain text
-outside every math candidate, read as a reader sees it (`reader.reader_tokens`: `_ξ_<sup>2</sup>`
-is `ξ^{2}`, `_n_ ¯` is `\\bar{n}`): an exact run of its canonical tokens, then of its content
-tokens only (text that lost the layout), see `_find_tokens_in_text` for the short-formula rule.
+Formulas go through the one locate engine (`harness.locate.engine`): an optimal one-to-one
+assignment picks the pairs; overlapping picks are resolved by score, and the ground truths left
+over get another round on the candidates still free. Then a formula still missing is looked
+for in the plain text outside every math candidate, read as a reader sees it
+(`reader.reader_tokens`: `_ξ_<sup>2</sup>` is `ξ^{2}`, `_n_ ¯` is `\\bar{n}`): an exact run of its
+canonical tokens, then of its content tokens only (text that lost the layout), see
+`_find_tokens_in_text` for the short-formula rule.
 Last, a formula of at least `MIN_TEXT_CHARS` characters still missing is aligned fuzzily: the
 best-aligned substring of a line (rapidfuzz partial alignment) against its Unicode rendering
 (shorter ones are not: one edit in a few characters is another formula, `(y+1)/8` vs `(m+1)/8`).
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,8 +33,8 @@ import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 from rapidfuzz.process import cdist
-from scipy.optimize import linear_sum_assignment
 
+from harness.locate.engine import Located, Span, assign, locate
 from harness.readers.mathml import MathMLError, mathml_to_latex
 from harness.tex.formula import _DOUBLE_STRUCK, FormulaError, canonical_tokens
 from harness.readers.formula_text import gt_tokens, reader_tokens
@@ -43,6 +45,7 @@ from harness.tex.scripts import to_subscript, to_superscript
 
 MIN_SCORE = 0.5  # content similarity a math candidate needs to count as the formula
 MIN_TEXT_SCORE = 0.7  # plain text is noisier (any word shares letters): a stricter bar
+ROUNDS = 4  # assignment rounds: a pick that overlaps a better one waits for the next
 MIN_TOKENS = 3  # fewer canonical tokens than this (`x`, `xy`): matched in text only as a unique word
 MIN_TEXT_CHARS = 8  # shorter formulas are matched in plain text only exactly (token runs), not fuzzily
 _PARAGRAPH = re.compile(r"(?:[^\n]|\n(?![ \t]*\n))+")
@@ -93,21 +96,6 @@ class Candidate:
     latex: str
     span: tuple[int, int]
     source: str  # "latex" | "mathml" | "text"
-
-
-@dataclass(slots=True)
-class LocatedFormula:
-    """Where ground-truth formula `gt_index` is in the output; `text is None` means missing."""
-
-    gt_index: int
-    text: str | None  # what to score: LaTeX (MathML converted; plain text via `plain_to_latex`)
-    span: tuple[int, int] | None
-    source: str
-    score: float
-
-    @property
-    def found(self) -> bool:
-        return self.text is not None
 
 
 @lru_cache(maxsize=8192)
@@ -184,47 +172,76 @@ def _rows(cand: Candidate, output: str) -> list[Candidate]:
             for a, b in rows if body[a:b].strip()]
 
 
-def locate_formulas(gt: list[str], output: str, min_score: float = MIN_SCORE) -> list[LocatedFormula]:
-    """One `LocatedFormula` per ground-truth formula, in order (see the module doc for how)."""
-    cands = math_candidates(output)
-    result = [LocatedFormula(g, None, None, "", 0.0) for g in range(len(gt))]
-    if cands and gt:
-        scores = cdist([content_key(x) for x in gt], [content_key(c.latex) for c in cands],
-                       scorer=Indel.normalized_similarity, dtype=np.float64)
-        for g in range(len(gt)):
-            result[g].score = float(scores[g].max())
-        _assign(scores, cands, result, min_score)
-    masked = _masked(output, cands)
-    _find_tokens_in_text(gt, masked, result, flat=False)
-    _find_tokens_in_text(gt, masked, result, flat=True)
-    _find_in_text(gt, _masked(masked, [Candidate("", r.span, "") for r in result if r.span]), result)
-    return result
+class FormulaStrategy:
+    """Formulas for the locate engine: content tokens (Indel), rounds of assignment over
+    overlapping candidates, no split repair (joined neighbours are candidates of their own),
+    then the plain-text passes."""
+
+    noun = "formula"
+    rounds = ROUNDS
+    exclusive = True  # a display, its rows and a joined pair share text
+    joins = None
+    key = staticmethod(content_key)
+
+    @staticmethod
+    def candidates(output: str) -> tuple[list[Candidate], str]:
+        return math_candidates(output), ""
+
+    @staticmethod
+    def candidate_key(candidate: Candidate) -> str:
+        return content_key(candidate.latex)
+
+    @staticmethod
+    def scores(gt_keys: list[str], cand_keys: list[str]) -> np.ndarray:
+        if not gt_keys or not cand_keys:
+            return np.zeros((len(gt_keys), len(cand_keys)))
+        return cdist(gt_keys, cand_keys, scorer=Indel.normalized_similarity, dtype=np.float64)
+
+    @staticmethod
+    def span(candidate: Candidate) -> Span:
+        return candidate.span
+
+    @staticmethod
+    def found(g: int, pieces: list[Candidate], score: float, note: str, output: str) -> Located:
+        (cand,) = pieces
+        return _located(g, cand.latex, cand.span, cand.source, score)
+
+    @staticmethod
+    def missing(g: int, scores: np.ndarray, key: str, why_none: str, min_score: float) -> Located:
+        return Located(g, None, None, None, float(scores.max()) if scores.size else 0.0)
+
+    @staticmethod
+    def search_text(output: str, cands: list[Candidate], gts: Sequence[str], keys: list[str],
+                    located: list[Located], min_score: float) -> None:
+        """Exact token runs (structured, then content only), then fuzzy Unicode alignment."""
+        gt = list(gts)
+        masked = _masked(output, cands)
+        _find_tokens_in_text(gt, masked, located, flat=False)
+        _find_tokens_in_text(gt, masked, located, flat=True)
+        _find_in_text(gt, _masked(masked, [Candidate("", r.span, "") for r in located if r.span]), located)
 
 
-def _overlaps(span: tuple[int, int], taken: list[tuple[int, int]]) -> bool:
-    return any(span[0] < b and a < span[1] for a, b in taken)
+FORMULAS = FormulaStrategy()
 
 
-def _assign(scores: np.ndarray, cands: list[Candidate], result: list[LocatedFormula], min_score: float) -> None:
-    """Rounds of optimal assignment; a pick overlapping a better one waits for the next round."""
-    taken: list[tuple[int, int]] = []
-    for _ in range(4):
-        free_g = [g for g, r in enumerate(result) if not r.found]
-        free_c = [c for c, cand in enumerate(cands) if not _overlaps(cand.span, taken)]
-        if not free_g or not free_c:
-            return
-        sub = scores[np.ix_(free_g, free_c)]
-        rows, cols = linear_sum_assignment(-sub)
-        picks = sorted(((sub[r, c], free_g[r], free_c[c]) for r, c in zip(rows, cols) if sub[r, c] >= min_score),
-                       key=lambda x: (-x[0], x[1]))
-        progress = False
-        for score, g, c in picks:
-            if not _overlaps(cands[c].span, taken):
-                taken.append(cands[c].span)
-                result[g] = LocatedFormula(g, cands[c].latex, cands[c].span, cands[c].source, float(score))
-                progress = True
-        if not progress:
-            return
+def locate_formulas(gt: list[str], output: str, min_score: float = MIN_SCORE) -> list[Located]:
+    """One `Located` per ground-truth formula, in order (see the module doc for how).
+
+    A found formula's `text` (and `prediction`) is the LaTeX to score: MathML converted, plain
+    text via `plain_to_latex`; a missing one's is None.
+    """
+    return locate(FORMULAS, gt, output, min_score)
+
+
+def _located(g: int, latex: str, span: Span, source: str, score: float) -> Located:
+    return Located(g, latex, span, latex, float(score), "", source)
+
+
+def _assign(scores: np.ndarray, cands: list[Candidate], result: list[Located], min_score: float) -> None:
+    """Rounds of optimal assignment of the formulas still missing; overlapping picks wait a round."""
+    done = [g for g, r in enumerate(result) if r.found]
+    for g, c, score in assign(scores, min_score, spans=[c.span for c in cands], rounds=ROUNDS, done=done):
+        result[g] = _located(g, cands[c].latex, cands[c].span, cands[c].source, score)
 
 
 def unicode_form(latex: str) -> str:
@@ -246,7 +263,7 @@ def _masked(output: str, cands: list[Candidate]) -> str:
     return "".join(masked)
 
 
-def _find_tokens_in_text(gt: list[str], output: str, result: list[LocatedFormula], flat: bool) -> None:
+def _find_tokens_in_text(gt: list[str], output: str, result: list[Located], flat: bool) -> None:
     """Missing formulas whose canonical tokens are exactly a span of the plain text as a reader sees it.
 
     `reader.reader_tokens` reads emphasis, `<sup>`/`<sub>`, accents and math letters; a formula
@@ -326,7 +343,7 @@ def _glued(a: str, b: str) -> bool:
     return (a.isalpha() and b.isalpha()) or (a.isdigit() and b.isdigit())
 
 
-def _find_in_text(gt: list[str], text: str, result: list[LocatedFormula]) -> None:
+def _find_in_text(gt: list[str], text: str, result: list[Located]) -> None:
     """Missing formulas as Unicode plain text, outside every math candidate (longest first)."""
     missing = [g for g, r in enumerate(result) if not r.found]
     if not missing:
@@ -355,7 +372,7 @@ def _find_in_text(gt: list[str], text: str, result: list[LocatedFormula]) -> Non
         score, start, end = best
         result[g].score = max(result[g].score, float(score))
         if score >= MIN_TEXT_SCORE:
-            result[g] = LocatedFormula(g, plain_to_latex(output[start:end]), (start, end), "text", float(score))
+            result[g] = _located(g, plain_to_latex(output[start:end]), (start, end), "text", score)
             lines = [(o, line if not (o < end and start < o + len(line)) else
                       line[:max(0, start - o)] + " " * (min(end, o + len(line)) - max(start, o)) + line[end - o:])
                      for o, line in lines]

@@ -1,25 +1,26 @@
 """`--locator llm` for formulas: a model quotes each ground-truth formula's span, re-found literally.
 
-The table LLM locator (`harness.locate.llm`) with a formula prompt: the model gets the page's
-ground-truth formulas (LaTeX, each marked inline or display) and the parser output, and
+Formulas through the one LLM-locate engine (`harness.locate.llm_engine`): the model gets the
+page's ground-truth formulas (LaTeX, each marked inline or display) and the parser output, and
 returns per formula the verbatim span that represents it (LaTeX in any delimiters, MathML or
-Unicode plain text), or "". A span is only a pointer: it is re-found in the output with
-`locate_llm.refind` (exactly, up to whitespace, or by content alignment at `min_alignment`),
-so no match can be invented. Inside the re-found span the formula itself is read like the
-offline locator reads it: the math candidate most similar to the ground truth (MathML
-converted), or the span as plain text made LaTeX. The model cannot be reached: the offline
-locator, with a note saying so.
+Unicode plain text), or "". A span is only a pointer: it is re-found in the output
+(`harness.locate.refind`: exactly, up to whitespace, or by content alignment at
+`min_alignment`), so no match can be invented. Inside the re-found span the formula itself is
+read like the offline locator reads it: the math candidate most similar to the ground truth
+(MathML converted), or the span as plain text made LaTeX. One request per page; when the model
+cannot be reached: the offline locator, with a note saying so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.locate.formulas import LocatedFormula, locate_formulas, math_candidates, plain_to_latex, similarity
-from harness.core.llm import LLMError, complete
-from harness.locate.llm import MIN_ALIGNMENT, refind, spans_schema
-from harness.core.messages import one_line
+from harness.locate.engine import Located, Span
+from harness.locate.formulas import locate_formulas, math_candidates, plain_to_latex, similarity
+from harness.locate.llm_engine import locate_llm, spans_schema
+from harness.locate.refind import MIN_ALIGNMENT, Found
 
 PROMPT_VERSION = "locate-formula-2026.11-1"
 
@@ -41,66 +42,57 @@ with one entry per ground-truth formula."""
 SCHEMA: dict[str, Any] = spans_schema("formulas")
 
 
-def locate_messages(formulas: list[tuple[str, str]], text: str) -> list[dict[str, str]]:
-    """The chat messages for (latex, kind) formulas in `text`."""
-    items = "\n".join(f'<formula index="{i}" kind="{kind}">{latex.strip()}</formula>'
-                      for i, (latex, kind) in enumerate(formulas))
-    user = f"Ground-truth formulas:\n{items}\n\nParser output:\n<output>\n{text}\n</output>"
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
+class FormulaSpans:
+    """Formulas for the LLM-locate engine: (LaTeX, inline/display) in the prompt, one request."""
 
+    noun = "formula"
+    key = "formulas"
+    system_prompt = SYSTEM_PROMPT
+    prompt_version = PROMPT_VERSION
+    rounds = 1
 
-def read_spans(data: Any, n: int) -> dict[int, str]:
-    """index -> span from a parsed answer (unknown indices, empty spans dropped); ValueError when malformed."""
-    items = data.get("formulas") if isinstance(data, dict) else None
-    if not isinstance(items, list):
-        raise ValueError("the answer must be an object with a 'formulas' list")  # noqa: TRY004 - re-asks the model
-    spans: dict[int, str] = {}
-    for item in items:
-        if not isinstance(item, dict) or not isinstance(item.get("index"), int):
-            raise ValueError("each entry of 'formulas' must be an object with an integer 'index' and a 'span'")
-        span = item.get("span")
-        if 0 <= item["index"] < n and isinstance(span, str) and span.strip():
-            spans.setdefault(item["index"], span)
-    return spans
+    def __init__(self, formulas: list[tuple[str, str]]) -> None:
+        self.formulas, self.count = formulas, len(formulas)
+
+    def prepare(self) -> None:
+        pass
+
+    def ground_truths(self, pending: list[int]) -> str:
+        return "\n".join(f'<formula index="{i}" kind="{self.formulas[i][1]}">{self.formulas[i][0].strip()}</formula>'
+                         for i in pending)
+
+    def reader(self, output: str) -> Callable[[int, Found], tuple[Located, Span]]:
+        def read(index: int, hit: Found) -> tuple[Located, Span]:
+            return _read_span(index, self.formulas[index][0], output, hit.start, hit.end), (hit.start, hit.end)
+
+        return read
+
+    @staticmethod
+    def describe(hit: Found) -> str:
+        return f"span {'quoted exactly' if hit.how == 'exact' else hit.how}"
+
+    def missing(self, index: int, note: str) -> Located:
+        return Located(index, None, None, None, 0.0, note)
+
+    def offline(self, output: str) -> list[Located]:
+        return locate_formulas([latex for latex, _ in self.formulas], output)
 
 
 def locate_formulas_llm(formulas: list[tuple[str, str]], output: str, model: str, *,
                         min_alignment: float = MIN_ALIGNMENT, cache_dir: Path | None = None,
-                        **llm_options: Any) -> tuple[list[LocatedFormula], list[str]]:
-    """(one `LocatedFormula` per (latex, kind) formula, in order; a note per formula)."""
-    gts = [latex for latex, _ in formulas]
-    if not formulas:
-        return [], []
-    if not output.strip():
-        return [LocatedFormula(i, None, None, "", 0.0) for i in range(len(gts))], ["the output is empty"] * len(gts)
-    try:
-        response = complete(model, locate_messages(formulas, output), prompt_version=PROMPT_VERSION, schema=SCHEMA,
-                            check=lambda data: read_spans(data, len(formulas)), cache_dir=cache_dir, **llm_options)
-    except LLMError as exc:
-        note = f"LLM locator failed ({one_line(exc, 200)}): offline locator used"
-        return locate_formulas(gts, output), [note] * len(gts)
-    located, notes = [], []
-    taken: list[tuple[int, int]] = []
-    for i, gt in enumerate(gts):
-        span = response.data.get(i)
-        hit = refind(span, output, taken, min_alignment=min_alignment) if span else None
-        if hit is None:
-            located.append(LocatedFormula(i, None, None, "", 0.0))
-            notes.append("the model found no span for this formula" if not span else
-                         f"the model's span is not in the output (below {min_alignment:.0%} alignment)")
-            continue
-        taken.append((hit.start, hit.end))
-        located.append(_read_span(i, gt, output, hit.start, hit.end))
-        notes.append(f"LLM locator: span {'quoted exactly' if hit.how == 'exact' else hit.how}")
-    return located, notes
+                        **llm_options: Any) -> tuple[list[Located], list[str]]:
+    """(one `Located` per (latex, kind) formula, in order; a note per formula, also in `Located.note`)."""
+    located = locate_llm(FormulaSpans(formulas), output, model, min_alignment=min_alignment, cache_dir=cache_dir,
+                         **llm_options)
+    return located, [loc.note for loc in located]
 
 
-def _read_span(index: int, gt: str, output: str, start: int, end: int) -> LocatedFormula:
+def _read_span(index: int, gt: str, output: str, start: int, end: int) -> Located:
     """The formula inside output[start:end]: its most similar math candidate, else the span as plain text."""
     cands = math_candidates(output[start:end])
     if cands:
         best = max(cands, key=lambda c: similarity(gt, c.latex))
-        return LocatedFormula(index, best.latex, (start + best.span[0], start + best.span[1]), best.source,
-                              similarity(gt, best.latex))
+        span = (start + best.span[0], start + best.span[1])
+        return Located(index, best.latex, span, best.latex, similarity(gt, best.latex), "", best.source)
     latex = plain_to_latex(output[start:end])
-    return LocatedFormula(index, latex, (start, end), "text", similarity(gt, latex))
+    return Located(index, latex, (start, end), latex, similarity(gt, latex), "", "text")

@@ -1,0 +1,277 @@
+"""One offline locate engine for every kind of item: which piece of a parser's output is which
+ground truth, deterministically.
+
+The steps are the same for every kind; a `Strategy` supplies what differs:
+1. candidates: every piece of the output that may be an item, with its literal span;
+2. a similarity matrix of ground truths x candidates;
+3. rounds of optimal one-to-one assignment (`scipy.optimize.linear_sum_assignment`) keeping
+   the pairs that score at least `min_score`. Where candidates may overlap
+   (`Strategy.exclusive`: a formula, its rows, a joined pair), one piece of output serves one
+   item: the better pick keeps it, the other waits for the next round, which offers the
+   ground truths left over the candidates still free;
+4. for kinds whose contents add up (`Strategy.joins`), two repairs: an item the parser split
+   into adjacent candidates is joined back, and one left without a candidate may share one
+   that holds it beside another (items the parser fused);
+5. last, the items still missing are looked for in the plain text outside the candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from harness.core.table import Table
+
+Span = tuple[int, int]
+
+
+@dataclass
+class Located:
+    """Where ground truth `gt_index` is in the output; `prediction is None` means it is missing.
+
+    `prediction` is what the kind read there (a `Table`; a formula's LaTeX), `text` what the
+    kind shows or scores (a table's literal output text; a formula's LaTeX), `score` the
+    similarity that decided (for a missing item: its best candidate's), `source` how the
+    output wrote it (a table's format; "latex", "mathml" or "text" for a formula).
+    """
+
+    gt_index: int
+    prediction: Any
+    span: Span | None
+    text: str | None
+    score: float
+    note: str = ""
+    source: str = ""
+
+    @property
+    def found(self) -> bool:
+        return self.prediction is not None
+
+    @property
+    def table(self) -> Table | None:
+        """The located table (None when missing, or for a kind that reads no tables)."""
+        return self.prediction if isinstance(self.prediction, Table) else None
+
+
+@dataclass(frozen=True)
+class Joins:
+    """How a kind's contents add up, for the split and fused repairs.
+
+    The kind's keys support `a + b` (the content of both, `a` first) and `.empty`.
+    """
+
+    similarity: Callable[[Any, Any], float]  # content match in [0, 1]
+    split_gain: float  # a neighbouring candidate joins a match only when the score rises this much
+    merge_gain: float  # a shared candidate must explain both items better than one by this much
+
+
+class Strategy(Protocol):
+    """What the engine needs from a kind of item (tables, formulas)."""
+
+    noun: str  # "table": names the entry point and the notes
+    rounds: int  # assignment rounds
+    exclusive: bool  # overlapping candidates exclude each other
+    joins: Joins | None  # None: no split/fused repair (the kind offers joined neighbours itself)
+
+    def candidates(self, output: str) -> tuple[list[Any], str]:
+        """Every candidate in the output, and a one-line reason when there is none."""
+
+    def key(self, gt: Any) -> Any:
+        """A ground truth's content, as the similarity compares it."""
+
+    def candidate_key(self, candidate: Any) -> Any:
+        """A candidate's content, as the similarity compares it."""
+
+    def scores(self, gt_keys: list[Any], cand_keys: list[Any]) -> np.ndarray:
+        """The similarity matrix, shape (ground truths, candidates)."""
+
+    def span(self, candidate: Any) -> Span | None:
+        """Where the candidate is in the output."""
+
+    def found(self, g: int, pieces: list[Any], score: float, note: str, output: str) -> Located:
+        """Ground truth `g` located in these candidates (several: a split item joined)."""
+
+    def missing(self, g: int, scores: np.ndarray, key: Any, why_none: str, min_score: float) -> Located:
+        """Ground truth `g` not located; `scores` is its row of the matrix."""
+
+    def search_text(self, output: str, cands: list[Any], gts: Sequence[Any], keys: list[Any],
+                    located: list[Located], min_score: float) -> None:
+        """The last pass: fill in missing items found in the plain text outside the candidates."""
+
+
+def locate(strategy: Strategy, gts: Sequence[Any], output: str, min_score: float, *,
+           text_pass: bool = True) -> list[Located]:
+    """One `Located` per ground truth, in order; see the module docstring for the steps."""
+    if not isinstance(output, str):
+        raise TypeError(f"locate_{strategy.noun}s expects the output as str, got {type(output).__name__}")
+    if not 0.0 <= min_score <= 1.0:
+        raise ValueError(f"min_score must be in [0, 1], got {min_score}")
+    if not gts:
+        return []
+    cands, why_none = strategy.candidates(output)
+    keys = [strategy.key(g) for g in gts]
+    cand_keys = [strategy.candidate_key(c) for c in cands]
+    scores = strategy.scores(keys, cand_keys)
+    spans = [strategy.span(c) for c in cands] if strategy.exclusive else None
+    match = Match.of(assign(scores, min_score, spans=spans, rounds=strategy.rounds))
+    if strategy.joins is not None:
+        join_split(match, strategy, keys, cand_keys, scores, min_score)
+        share_fused(match, strategy, keys, cand_keys, min_score)
+    located = [strategy.found(g, [cands[c] for c in match.pieces[g]], match.score[g], match.notes.get(g, ""), output)
+               if g in match.pieces else strategy.missing(g, scores[g], keys[g], why_none, min_score)
+               for g in range(len(gts))]
+    if text_pass and not all(loc.found for loc in located):
+        strategy.search_text(output, cands, gts, keys, located, min_score)
+    return located
+
+
+# -- assignment ------------------------------------------------------------------------------------
+def assign(scores: np.ndarray, min_score: float, *, spans: Sequence[Span] | None = None, rounds: int = 1,
+           done: Iterable[int] = ()) -> list[tuple[int, int, float]]:
+    """(ground truth, candidate, score) picks of `rounds` rounds of optimal assignment.
+
+    Each round pairs the ground truths not yet picked (nor in `done`) with the candidates still
+    free so that the summed score is largest, and keeps the pairs scoring at least `min_score`.
+    With `spans`, a candidate overlapping a taken span is not free: picks are taken best first
+    (then by ground truth) and one that overlaps a better one waits for the next round.
+    """
+    picked, used = set(done), set()
+    taken: list[Span] = []
+    out: list[tuple[int, int, float]] = []
+    for _ in range(rounds):
+        free_g = [g for g in range(scores.shape[0]) if g not in picked]
+        free_c = [c for c in range(scores.shape[1])
+                  if (c not in used if spans is None else not _overlaps(spans[c], taken))]
+        if not free_g or not free_c:
+            break
+        sub = scores[np.ix_(free_g, free_c)]
+        rows, cols = linear_sum_assignment(-sub)
+        picks = sorted(((sub[r, c], free_g[r], free_c[c]) for r, c in zip(rows, cols) if sub[r, c] >= min_score),
+                       key=lambda x: (-x[0], x[1]))
+        progress = False
+        for score, g, c in picks:
+            if spans is not None:
+                if _overlaps(spans[c], taken):
+                    continue
+                taken.append(spans[c])
+            picked.add(g)
+            used.add(c)
+            out.append((int(g), int(c), float(score)))
+            progress = True
+        if not progress:
+            break
+    return out
+
+
+def _overlaps(span: Span, taken: list[Span]) -> bool:
+    return any(span[0] < b and a < span[1] for a, b in taken)
+
+
+@dataclass
+class Match:
+    """The assignment being built: candidate indices per ground truth and the reverse."""
+
+    pieces: dict[int, list[int]] = field(default_factory=dict)  # ground truth -> its candidates
+    owner: dict[int, list[int]] = field(default_factory=dict)  # candidate -> ground truths in it
+    score: dict[int, float] = field(default_factory=dict)
+    notes: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, picks: list[tuple[int, int, float]]) -> Match:
+        match = cls()
+        for g, c, score in sorted(picks):
+            match.pieces[g], match.owner[c], match.score[g] = [c], [g], score
+        return match
+
+
+# -- repairs (kinds whose contents add up) -----------------------------------------------------------
+def join_split(match: Match, strategy: Strategy, gt_keys: list[Any], cand_keys: list[Any], scores: np.ndarray,
+               min_score: float) -> None:
+    """Split items: each ground truth (in order) takes free neighbours while its score rises.
+
+    A missing ground truth starts from its best free candidate, so two halves that each
+    scored too low are found together.
+    """
+    joins = strategy.joins
+    assert joins is not None
+    for g in range(len(gt_keys)):
+        seed = match.pieces.get(g)
+        if seed is None:
+            free = [c for c in range(len(cand_keys)) if c not in match.owner]
+            if not free:
+                continue
+            seed = [max(free, key=lambda c: (scores[g, c], -c))]
+        joined, score = _extend(joins, gt_keys[g], cand_keys, seed, match.owner)
+        if len(joined) > 1 and score >= min_score:
+            for c in match.pieces.get(g, []):
+                del match.owner[c]
+            match.pieces[g], match.score[g] = joined, score
+            match.owner.update((c, [g]) for c in joined)
+            match.notes[g] = f"merged from {len(joined)} candidates (split {strategy.noun})"
+
+
+def share_fused(match: Match, strategy: Strategy, gt_keys: list[Any], cand_keys: list[Any],
+                min_score: float) -> None:
+    """Fused items: a missing ground truth joins a candidate that holds it beside its owner.
+
+    It joins when the owner and it together explain the candidate better (by `merge_gain`)
+    than the owner alone; then every ground truth in that candidate reports the joint score.
+    """
+    joins = strategy.joins
+    assert joins is not None
+    for g in range(len(gt_keys)):
+        if g in match.pieces or gt_keys[g].empty:
+            continue
+        best: tuple[float, int] | None = None
+        for c, holders in match.owner.items():
+            if len(match.pieces[holders[0]]) != 1:
+                continue  # a joined split item is no fused one
+            held = added(gt_keys[h] for h in holders)
+            fused = joins.similarity(held + gt_keys[g], cand_keys[c])
+            gains = fused >= min_score and fused > joins.similarity(held, cand_keys[c]) + joins.merge_gain
+            if gains and (best is None or fused > best[0]):
+                best = (fused, c)
+        if best is not None:
+            match.pieces[g] = [best[1]]
+            match.owner[best[1]].append(g)
+    for c, holders in match.owner.items():
+        if len(holders) > 1:
+            fused = joins.similarity(added(gt_keys[h] for h in holders), cand_keys[c])
+            for h in holders:
+                others = ", ".join(f"{strategy.noun[0]}{o}" for o in holders if o != h)
+                match.notes[h] = f"candidate also holds {others} (merged {strategy.noun}s)"
+                match.score[h] = fused
+
+
+def _extend(joins: Joins, target: Any, keys: list[Any], seed: list[int], owner: dict[int, list[int]]
+            ) -> tuple[list[int], float]:
+    """Grow a run of adjacent candidates left or right while it matches `target` better."""
+    run = list(seed)
+    current = added(keys[c] for c in run)
+    score = joins.similarity(target, current)
+    while True:
+        options = []
+        for c in (run[0] - 1, run[-1] + 1):
+            if 0 <= c < len(keys) and c not in owner:
+                joined = current + keys[c] if c > run[-1] else keys[c] + current
+                options.append((joins.similarity(target, joined), -c, c, joined))
+        if not options:
+            return run, score
+        best, _, c, joined = max(options, key=lambda o: (o[0], o[1]))
+        if best < score + joins.split_gain:
+            return run, score
+        run = sorted(run + [c])
+        current, score = joined, best
+
+
+def added(keys: Iterable[Any]) -> Any:
+    """The content of several candidates (or ground truths) read as one, in order."""
+    total = None
+    for key in keys:
+        total = key if total is None else total + key
+    assert total is not None
+    return total
