@@ -32,6 +32,7 @@ import numpy as np
 from harness.core.files import write_atomic
 from harness.generate.layouts import PAPERS, PageLayout
 from harness.generate.measure import measure_tables
+from harness.generate.pool_file import Rejected, read_pool_lines
 from harness.generate.rendered import content_words, missing_words
 from harness.generate.stats import classify_complexity, split_tabular
 from harness.generate.tables import COMPLEXITIES, GeneratedTable
@@ -62,15 +63,6 @@ class PoolTable:
 
     def as_generated(self) -> GeneratedTable:
         return GeneratedTable(self.latex, self.complexity, self.source, "pool")
-
-
-@dataclass(frozen=True, slots=True)
-class Rejected:
-    """A table that was refused: where it came from and why (`reason` is a short category)."""
-
-    source: str
-    reason: str
-    detail: str
 
 
 def _read_gt(latex: str) -> str:
@@ -151,33 +143,6 @@ def vet_tables(
 def read_jsonl(path: Path | str) -> list[tuple[str, str | None, str]]:
     """(latex, complexity, source) per line of a pool file; a one-line error for a bad line."""
     return read_pool_lines(path, "complexity", COMPLEXITIES, what="pool file", items="tables")
-
-
-def read_pool_lines(path: Path | str, label: str, allowed: tuple[str, ...], *, what: str,
-                    items: str) -> list[tuple[str, str | None, str]]:
-    """(latex, optional `label` value, source) per line of a JSONL pool (tables or formulas);
-    one-line errors naming the file and line."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"{what} {path} not found")
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{n}: invalid JSON ({exc.msg})") from None
-        if not isinstance(entry, dict) or not isinstance(entry.get("latex"), str) or not entry["latex"].strip():
-            raise ValueError(f'{path}:{n}: expected an object with a non-empty "latex" string')
-        value = entry.get(label)
-        if value is not None and value not in allowed:
-            raise ValueError(f"{path}:{n}: {label} {value!r} is not one of {', '.join(allowed)}")
-        source = entry.get("source")
-        out.append((entry["latex"], value, str(source) if source else f"{path.name}:{n}"))
-    if not out:
-        raise ValueError(f"{path}: no {items} in the {what}")
-    return out
 
 
 def _cache_file(cache_dir: Path | str, data: bytes) -> Path:
