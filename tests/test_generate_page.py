@@ -9,7 +9,8 @@ import pytest
 
 from harness.tex.runner import have_pdflatex
 from harness.generate.layouts import PAPERS, PageLayout
-from harness.generate.page import build_page, derive_seed
+from harness.generate.page import build_page
+from harness.generate.seeds import derive_seed
 from harness.readers.latex import read_latex
 
 pytestmark = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
-from harness.generate.harvest import extract_tables, harvest, iter_sources
+from harness.generate.harvest import extract_tables, harvest
+from harness.generate.harvest_core import iter_sources
 from harness.tex.runner import have_pdflatex
 from harness.generate.rendered import have_pdftotext
 from harness.readers.latex import read_latex

@@ -24,8 +24,7 @@ MAX_LINES = 450
 # What the restructure has not reached yet: each entry must still be a violation (so the list
 # only shrinks), and the goal is three empty sets.
 KNOWN_UPWARD = {"harness.locate.formulas -> harness.metrics.formulas.score"}
-KNOWN_CYCLES = {("harness.generate.languages", "harness.generate.layouts"),
-                ("harness.generate.formula_builtin", "harness.generate.formula_pool")}
+KNOWN_CYCLES: set[tuple[str, ...]] = set()
 KNOWN_LONG = {"harness.readers.latex", "harness.plugin.hooks", "harness.tex.formula", "harness.tex.latex_math"}
 
 

@@ -9,26 +9,23 @@ pinned, identical PDFs).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from harness import __version__
-from harness.core.files import read_json
+from harness.cases.manifest import verify_files
+from harness.core.files import read_json, sha256_file
 from harness.generate import GENERATOR_VERSION
 from harness.generate.formula_page import build_formula_page
 from harness.generate.formula_pool import FormulaPool
-from harness.generate.languages import localize
-from harness.generate.layouts import sample_layout
-from harness.generate.page import Page, PageError, build_page, derive_seed
+from harness.generate.layouts import localize, sample_layout
+from harness.generate.page import Page, PageError, build_page
+from harness.generate.pool import TablePool
+from harness.generate.seeds import derive_seed
 from harness.generate.variants import DEFAULT_DPI, check_variant, page_variant_seed, variant_bytes, variant_summary
-
-if TYPE_CHECKING:
-    from harness.generate.pool import TablePool
 
 MANIFEST = "manifest.json"
 FORMAT = "tablebench-caseset/1"
@@ -72,10 +69,6 @@ def page_record(page: Page, seed: int, index: int) -> dict:
 def dump_json(obj: dict) -> str:
     """The one JSON form of page records and manifests (byte-stable for the same data)."""
     return json.dumps(obj, ensure_ascii=False, indent=1) + "\n"
-
-
-def _sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 _POOL: TablePool | None = None  # the pool of this process's pages (set once per worker)
@@ -174,7 +167,7 @@ def build_manifest(folder: Path, seed: int | None, records: list[dict]) -> dict:
         "layouts": {key: {str(k): v for k, v in sorted(Counter(r["layout"][key] for r in laid_out).items())}
                     for key in LAYOUT_COUNTS},
         "pdflatex_runs": sum(r.get("pdflatex_runs", 0) for r in records),
-        "files": {p.name: _sha256(p) for p in files},
+        "files": {p.name: sha256_file(p) for p in files},
     }
     engines = Counter(r["layout"]["engine"] for r in laid_out if r["layout"].get("engine"))
     if engines:  # --languages sets: pages per TeX engine (default sets keep their manifest unchanged)
@@ -200,9 +193,8 @@ def load_manifest(folder: Path | str) -> dict:
 
 
 def verify_caseset(folder: Path | str) -> list[str]:
-    """Problems found: files missing, extra, or whose sha256 differs from the manifest."""
-    from harness.cases.manifest import verify_files  # the one check, shared with the benchmark
-
+    """Problems found: files missing, extra, or whose sha256 differs from the manifest (the one
+    check, shared with the benchmark)."""
     load_manifest(folder)
     return verify_files(folder)
 

@@ -11,8 +11,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from harness.generate.caseset import caseset_info, check_output, write_caseset
-from harness.tex.runner import have_pdflatex
+from harness.generate.formula_pool import MIXED_TABLES, FormulaPool
+from harness.generate.languages import check_engines, parse_languages
+from harness.generate.pool import TablePool
 from harness.generate.variants import DEFAULT_DPI
+from harness.tex.runner import have_pdflatex
 
 POOL_CACHE = Path(".tablebench-cache/pool")  # vetting outcomes per pool content (like the judge cache)
 
@@ -26,8 +29,6 @@ def run_generate(args: argparse.Namespace) -> int:
     check_output(args.out, args.pages)
     languages = None
     if getattr(args, "languages", None):
-        from harness.generate.languages import check_engines, parse_languages
-
         languages = parse_languages(args.languages)
         if getattr(args, "track", "tables") != "tables" or getattr(args, "pool", None):
             raise ValueError("--languages makes its own tables in each language: use it without --pool and --track")
@@ -37,8 +38,6 @@ def run_generate(args: argparse.Namespace) -> int:
     pool = None
     track = getattr(args, "track", "tables")
     if track != "tables":  # formula pages: built-in formulas, or a vetted formula pool
-        from harness.generate.formula_pool import MIXED_TABLES, FormulaPool
-
         tables = MIXED_TABLES if track == "mixed" else (0, 0)
         if getattr(args, "pool", None):
             pool = FormulaPool.from_jsonl(args.pool, cache_dir=POOL_CACHE, tables=tables)
@@ -46,8 +45,6 @@ def run_generate(args: argparse.Namespace) -> int:
         else:
             pool = FormulaPool(tables=tables)
     elif getattr(args, "pool", None):
-        from harness.generate.pool import TablePool
-
         pool = TablePool.from_jsonl(args.pool, cache_dir=POOL_CACHE)  # vetted once, before any page
         by_class = {c: len(ts) for c, ts in pool.by_class.items()}
         console.print(f"pool {pool.name}: {len(pool.tables)} tables {by_class}, {len(pool.rejected)} rejected")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.generate.formula_pool import KINDS, Formula
+from harness.generate.formula_item import KINDS, Formula
 
 # -- vocabulary ---------------------------------------------------------------------------------
 
@@ -24,7 +24,6 @@ LATIN = list("abcdfghkmnpqrstuvwxyz")
 UPPER = list("ABCDFGHKLMNPQRSTUVWXYZ")
 GREEK = ("alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta kappa lambda mu nu xi "
          "pi rho sigma tau phi varphi chi psi omega").split()
-GREEK_UP = "Gamma Delta Theta Lambda Xi Pi Sigma Phi Psi Omega".split()
 INDICES = list("ijklmn")
 BB = list("RNZQCP")
 CAL = list("LFONHABCDGMSTX")

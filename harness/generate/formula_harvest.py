@@ -1,48 +1,32 @@
 """Harvest formulas from LaTeX sources into a formula pool (`tablebench harvest SRC --formulas --out F.jsonl`).
 
-Sources are read as for tables (`harvest.iter_sources`: .tex files, arXiv archives, folders;
-archives never extracted). Per file: comments dropped, the file's own simple macros expanded
-(`readers/latex_macros.py`, bounded), then one left-to-right scan of the document body takes
-every inline formula (`$..$`, `\\(..\\)`) and display formula (`$$..$$`, `\\[..\\]`, and the
-`equation`, `align`, `gather`, `multline` environments, starred or not; `eqnarray` is left
-out, its `&=&` columns do not survive as an `aligned` body). Math nested in a formula
-(`\\text{..$x$..}`) belongs to that formula. Labels, tags and `\\nonumber` are dropped;
-formulas shorter than 3 characters (`$n$`, `$i$`), which would crowd out everything else,
-and duplicates are refused with the reason. Then `formula_pool.vet_formulas` refuses unsafe
-LaTeX before compiling and compiles the rest in batches.
+Sources, the per-file macro expansion (bounded: 20,000 characters per formula), repeats and
+the pool file are `harvest_core`'s, as for tables. What is the formulas' own: one
+left-to-right scan of the document body takes every inline formula (`$..$`, `\\(..\\)`) and
+display formula (`$$..$$`, `\\[..\\]`, and the `equation`, `align`, `gather`, `multline`
+environments, starred or not; `eqnarray` is left out, its `&=&` columns do not survive as an
+`aligned` body). Math nested in a formula (`\\text{..$x$..}`) belongs to that formula.
+Labels, tags and `\\nonumber` are dropped; formulas shorter than 3 characters (`$n$`, `$i$`),
+which would crowd out everything else, and duplicates are refused with the reason. Then
+`formula_pool.vet_formulas` refuses unsafe LaTeX before compiling and compiles the rest in
+batches.
 """
 
 from __future__ import annotations
 
-import json
+import argparse
 import re
-from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 
-from harness.generate.formula_pool import Formula, split_delimiters, vet_formulas
-from harness.generate.harvest import iter_sources
-from harness.generate.pool import Rejected
-from harness.tex.macros import Expander, MacroExpansionError, find_macros
+from harness.generate.formula_item import KINDS, Formula, split_delimiters
+from harness.generate.formula_pool import vet_formulas
+from harness.generate.harvest_core import (Found, HarvestReport, expand_bounded, harvest_sources, macro_refusal,
+                                           read_document, run_harvest_into_pool)
 
 MAX_FORMULA_CHARS = 20_000  # after macro expansion
 MIN_CHARS = 3
 DISPLAY_ENVS = ("equation", "align", "gather", "multline")
-_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 _BEGIN = re.compile(r"\\begin\{(" + "|".join(DISPLAY_ENVS) + r"|displaymath)(\*?)\}")
-
-
-@dataclass
-class FormulaHarvest:
-    kept: list[Formula]
-    rejected: list[Rejected]
-    files: int
-
-    def counts(self) -> dict[str, int]:
-        c = Counter(r.reason for r in self.rejected)
-        kinds = Counter(f.kind for f in self.kept)
-        return {"kept inline": kinds["inline"], "kept display": kinds["display"],
-                **dict(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))}
 
 
 def _closing_dollar(text: str, i: int) -> int:
@@ -109,59 +93,39 @@ def find_formulas(body: str) -> list[tuple[str, str]]:
 
 def extract_formulas(text: str) -> list[tuple[str, str, str | None]]:
     """(formula, kind, refusal or None) per formula of one .tex file, own macros expanded."""
-    text = _COMMENT.sub("", text)
-    macros = find_macros(text)
-    at = text.find("\\begin{document}")
-    body = text[at + len("\\begin{document}") :] if at >= 0 else text
+    macros, body = read_document(text)
     out: list[tuple[str, str, str | None]] = []
     for latex, kind in find_formulas(body):
-        try:
-            out.append((Expander(macros, MAX_FORMULA_CHARS).expand(latex), kind, None))
-        except MacroExpansionError as exc:
-            out.append((latex, kind, str(exc)))
+        expanded, refusal = expand_bounded(latex, macros, MAX_FORMULA_CHARS)
+        out.append((expanded, kind, refusal))
     return out
 
 
-def harvest_formulas(src: Path | str) -> FormulaHarvest:
+def _found(text: str) -> list[Found]:
+    """Formulas of one file; a formula of fewer than `MIN_CHARS` characters is refused as
+    trivial, and a repeat is the same body of the same kind."""
+    out = []
+    for latex, kind, refusal in extract_formulas(text):
+        if refusal:
+            out.append(Found(latex, kind, None, macro_refusal(refusal)))
+            continue
+        body, _ = split_delimiters(latex)
+        trivial = len(re.sub(r"\s", "", body)) < MIN_CHARS
+        out.append(Found(latex, kind, (body, kind),
+                         ("trivial", f"shorter than {MIN_CHARS} characters") if trivial else None))
+    return out
+
+
+def harvest_formulas(src: Path | str) -> HarvestReport[Formula]:
     """Formulas of every .tex under `src`: found, deduplicated, vetted and compiled."""
-    src = Path(src)
-    sources = iter_sources(src)
-    if not sources:
-        raise ValueError(f"{src}: no .tex, .tar.gz or .gz sources found")
-    candidates: list[tuple[str, str | None, str]] = []
-    rejected: list[Rejected] = []
-    seen: set[tuple[str, str]] = set()
-    for name, text in sources:
-        for i, (latex, kind, refusal) in enumerate(extract_formulas(text)):
-            where = f"{name}#{i}"
-            if refusal:
-                rejected.append(Rejected(where, "macro expansion", refusal))
-                continue
-            body, _ = split_delimiters(latex)
-            if len(re.sub(r"\s", "", body)) < MIN_CHARS:
-                rejected.append(Rejected(where, "trivial", f"shorter than {MIN_CHARS} characters"))
-                continue
-            if (body, kind) in seen:
-                rejected.append(Rejected(where, "duplicate", "the same formula was harvested before"))
-                continue
-            seen.add((body, kind))
-            candidates.append((latex, kind, where))
-    kept, refused = vet_formulas(candidates)
-    return FormulaHarvest(kept, rejected + refused, len(sources))
+    return harvest_sources(src, _found, vet_formulas, "formula", KINDS)
 
 
-def write_formula_pool(formulas: list[Formula], out: Path | str) -> None:
-    """The pool JSONL: the math body, its kind and where it came from."""
-    lines = [json.dumps({"latex": f.body, "kind": f.kind, "source": f.source}, ensure_ascii=False) for f in formulas]
-    Path(out).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+def pool_row(formula: Formula) -> dict:
+    """A formula's line of the pool file: the math body, its kind and where it came from."""
+    return {"latex": formula.body, "kind": formula.kind, "source": formula.source}
 
 
-def run_formula_harvest(args) -> int:
+def run_formula_harvest(args: argparse.Namespace) -> int:
     """`tablebench harvest SRC --formulas --out pool.jsonl`: harvest, write, print counts by reason."""
-    from harness.generate.harvest import print_harvest
-
-    report = harvest_formulas(Path(args.src))
-    write_formula_pool(report.kept, args.out)
-    print_harvest(report, f"harvest --formulas {args.src}: {report.files} .tex files -> {args.out}", "formulas",
-                  verbose=getattr(args, "verbose", False))
-    return 0
+    return run_harvest_into_pool(args, harvest_formulas, pool_row, "harvest --formulas", "formulas")

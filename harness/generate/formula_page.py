@@ -27,12 +27,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from harness.generate.formula_pool import PACKAGES, Formula, FormulaPool, check_formula, measure_source
-from harness.tex.runner import LatexError
+from harness.generate.formula_item import Formula, check_formula, measure_source
+from harness.generate.formula_pool import PACKAGES, FormulaPool
 from harness.generate.layouts import PageLayout, sample_layout
-from harness.generate.page import Block, Marks, Page, PageError, _capacity_lines, build_page, derive_seed
+from harness.generate.page import Block, Marks, Page, PageError, build_page, capacity_lines, table_columns, table_lines
+from harness.generate.seeds import derive_seed
 from harness.generate.tables import COMPLEXITIES, generate_table
 from harness.generate.text import TextSource, escape_latex
+from harness.tex.runner import LatexError
 
 BASELINE = {10: 12.0, 11: 13.6, 12: 14.5}  # \baselineskip of the standard size options (pt)
 INLINE_HEIGHT, INLINE_DEPTH = 0.73, 0.27  # of the baseline skip: the sum never exceeds it
@@ -157,7 +159,7 @@ class FormulaPlanner:
 
     def __call__(self, seed: int, layout: PageLayout, text: TextSource) -> list[Block]:
         rng = np.random.default_rng([seed, 0xF0A6])
-        lines, cpl = _capacity_lines(layout)
+        lines, cpl = capacity_lines(layout)
         n_display = int(rng.integers(5, 9)) if lines > 80 else int(rng.integers(4, 7))
         n_tables = int(rng.integers(self.tables[0], self.tables[1] + 1)) if self.tables[1] else 0
         early = min(n_display, 3)  # tables among the first displays, so that they land on the page
@@ -206,10 +208,9 @@ class FormulaPlanner:
             budget += 1
             if j in table_at:
                 complexity = COMPLEXITIES[int(rng.integers(3))]
-                table = generate_table(derive_seed(seed, "table", j), complexity,
-                                       max_cols=5 if layout.columns == 2 else 9)
+                table = generate_table(derive_seed(seed, "table", j), complexity, max_cols=table_columns(layout))
                 blocks.append(Block("table", table=table))
-                budget += table.latex.count("\\\\") * 1.15 + 2
+                budget += table_lines(table)
             if rng.random() < 0.12:
                 blocks.append(Block("heading", [text.heading()]))
                 budget += 3

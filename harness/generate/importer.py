@@ -15,11 +15,11 @@ from pathlib import Path
 
 from harness.cases.pdfbench import FORMAT, KINDS, bench_pairs, formulas_of
 from harness.generate.caseset import MANIFEST, build_manifest, check_output, dump_json
+from harness.generate.stats import classify_complexity
+from harness.readers.latex import read_latex
+
 
 def _table_block(block: dict, where: str) -> dict:
-    from harness.generate.stats import classify_complexity
-    from harness.readers.latex import read_latex
-
     latex = block.get("data")
     if not isinstance(latex, str) or not latex.strip():
         raise ValueError(f"{where}: table block without LaTeX in 'data'")

@@ -11,11 +11,11 @@ shaped by HarfBuzz). Without `--languages` none of this is used: pages stay byte
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import shutil
+import subprocess
+from dataclasses import dataclass
 
-import numpy as np
-
-from harness.generate.layouts import PageLayout
+from harness.generate.fonts import FONTS
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class Language:
     babel: str  # babel language name
     engine: str  # "pdflatex" | "xelatex"
     faker: str | None  # Faker locale, None: our own sentences (Faker's hi_IN writes Lorem)
-    font: str  # layout.font: a key of layouts.FONTS (pdflatex) or a system font family (xelatex)
+    font: str  # layout.font: a key of fonts.FONTS (pdflatex) or a system font family (xelatex)
     rtl: bool = False
     sentence_end: str = "."
 
@@ -43,7 +43,6 @@ LANGUAGES: dict[str, Language] = {
     "ar": Language("ar", "arabic", "xelatex", "ar_AA", "Amiri", rtl=True),
     "hi": Language("hi", "hindi", "xelatex", None, "Lohit Devanagari", sentence_end="।"),
 }
-ENGINES = ("pdflatex", "xelatex")
 # \tracinglostchars=3: a character the font lacks is an error, not a silent gap (TeX Live >= 2021)
 LOST_CHARS = "\\tracinglostchars=3\n"
 
@@ -57,31 +56,17 @@ def parse_languages(text: str) -> tuple[str, ...]:
     return codes
 
 
-def localize(layout: PageLayout, code: str, seed: int) -> PageLayout:
-    """`layout` set to language `code` with its engine (recorded in the ground truth)."""
+def preamble_lines(code: str, font: str) -> tuple[list[str], str]:
+    """(font/language preamble lines, what follows the layout's own lines) of a page in
+    language `code` set in `font` (a key of `fonts.FONTS` for pdflatex languages)."""
     lang = LANGUAGES[code]
-    font = layout.font
-    if lang.font:
-        font = lang.font
-    columns = layout.columns
-    if code in ("zh", "ja", "hi", "ar") and columns == 2 and layout.fontsize == 12:
-        rng = np.random.default_rng([int(seed), 0x1A8])  # long words / wide glyphs: fewer 12pt 2-column pages
-        columns = 1 if rng.random() < 0.5 else 2
-    return replace(layout, language=code, engine=lang.engine, font=font, columns=columns)
-
-
-def preamble_lines(layout: PageLayout) -> tuple[list[str], str]:
-    """(font/language preamble lines, replacement for `\\usepackage[T1]{fontenc}` etc.)."""
-    lang = LANGUAGES[layout.language]
     if lang.engine == "pdflatex":
-        from harness.generate.layouts import FONTS
-
         enc = "LGR,T1" if lang.code == "el" else "T1"
         babel = (r"\usepackage[english]{babel}" if lang.code == "en"
                  else "\\usepackage{babel}\n" + f"\\babelprovide[import,main,hyphenrules=english]{{{lang.babel}}}")
         if lang.code == "el":  # real patterns ship with texlive-lang-greek
             babel = f"\\usepackage[english,{lang.babel}]{{babel}}"
-        return [f"\\usepackage[{enc}]{{fontenc}}", r"\usepackage[utf8]{inputenc}", FONTS[layout.font], babel], LOST_CHARS
+        return [f"\\usepackage[{enc}]{{fontenc}}", r"\usepackage[utf8]{inputenc}", FONTS[font], babel], LOST_CHARS
     if lang.rtl:
         babel = ("\\usepackage[bidi=default,layout=tabular.columns]{babel}\n"
                  f"\\babelprovide[import,main]{{{lang.babel}}}\n\\babelfont{{rm}}{{{lang.font}}}\n\\babelfont{{sf}}{{{lang.font}}}\n"
@@ -99,9 +84,6 @@ def preamble_lines(layout: PageLayout) -> tuple[list[str], str]:
 
 def missing_setup(codes: tuple[str, ...]) -> list[str]:
     """What this machine lacks for pages in `codes`: engines, system fonts, TeX encodings."""
-    import shutil
-    import subprocess
-
     problems: list[str] = []
     for code in dict.fromkeys(codes):
         lang = LANGUAGES[code]

@@ -1,32 +1,21 @@
 """Page layouts sampled from a seed, recorded as a plain dict, rendered as a LaTeX preamble.
 
-Only fonts that ship with texlive-fonts-recommended / tex-gyre / lmodern are offered
-(kpfonts, libertine and newtx need texlive-fonts-extra, which makes every compile slower).
-Non-English text uses babel's ini locales with English hyphenation patterns, because the
-apt set above has no German/French/Spanish patterns; without any patterns narrow columns
-would overflow.
+Fonts are those of `fonts.py`. Non-English text uses babel's ini locales with English
+hyphenation patterns, because the apt TeX set has no German/French/Spanish patterns; without
+any patterns narrow columns would overflow. `localize` sets a sampled layout to a
+`--languages` language, whose engine, fonts and babel lines come from `languages.py`.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
+from harness.generate import languages
+from harness.generate.fonts import FONTS
+
 DOCCLASSES = ("article", "article", "report", "book", "scrartcl", "scrartcl", "scrreprt", "scrbook")
-# key -> preamble lines
-FONTS: dict[str, str] = {
-    "latin-modern": r"\usepackage{lmodern}",
-    "times": r"\usepackage{mathptmx}",
-    "termes": r"\usepackage{tgtermes}",
-    "palatino": r"\usepackage{mathpazo}",
-    "pagella": r"\usepackage{tgpagella}",
-    "charter": r"\usepackage{charter}",
-    "helvetica": "\\usepackage[scaled=0.92]{helvet}\n\\renewcommand{\\familydefault}{\\sfdefault}",
-    "heros": "\\usepackage{tgheros}\n\\renewcommand{\\familydefault}{\\sfdefault}",
-    "bookman": r"\usepackage{tgbonum}",
-    "schola": r"\usepackage{tgschola}",
-}
 LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish"}
 FAKER_LOCALES = {"en": "en_US", "de": "de_DE", "fr": "fr_FR", "es": "es_ES"}
 SPACINGS = {"single": "", "onehalf": r"\onehalfspacing", "double": r"\doublespacing"}
@@ -77,9 +66,7 @@ class PageLayout:
         """Documentclass to `\\begin{document}`-ready preamble (packages the tables need too)."""
         extra = ""
         if self.engine:  # --languages pages: engine, fonts and babel per language
-            from harness.generate.languages import preamble_lines
-
-            setup, extra = preamble_lines(self)
+            setup, extra = languages.preamble_lines(self.language, self.font)
         elif self.docclass not in DOCCLASSES or self.font not in FONTS or self.language not in LANGUAGES:
             raise ValueError(f"unknown layout: {self.docclass}/{self.font}/{self.language}")
         koma = self.docclass.startswith("scr")
@@ -144,3 +131,16 @@ def sample_layout(seed: int) -> PageLayout:
         columnsep_mm=_round(rng.uniform(5, 10), 0.5),
         language=str(rng.choice(list(LANGUAGES), p=[0.55, 0.15, 0.15, 0.15])),
     )
+
+
+def localize(layout: PageLayout, code: str, seed: int) -> PageLayout:
+    """`layout` set to `--languages` language `code` with its engine (recorded in the ground truth)."""
+    lang = languages.LANGUAGES[code]
+    font = layout.font
+    if lang.font:
+        font = lang.font
+    columns = layout.columns
+    if code in ("zh", "ja", "hi", "ar") and columns == 2 and layout.fontsize == 12:
+        rng = np.random.default_rng([int(seed), 0x1A8])  # long words / wide glyphs: fewer 12pt 2-column pages
+        columns = 1 if rng.random() < 0.5 else 2
+    return replace(layout, language=code, engine=lang.engine, font=font, columns=columns)

@@ -5,19 +5,25 @@ checked by `safety.check_latex` *before* any compile, then all are typeset in on
 run in the page's font and size, each into a box whose width/height/depth go to the log
 and which is shipped as a page of its own, sized to the box, so its printed text can be
 checked against the ground truth (`rendered.py`, done by `pool.vet_tables`).
-If that batch fails, it is halved until the broken tables are isolated. Sizes are
+If that batch fails, it is halved until the broken tables are isolated (`bisect_batch`, and
+`logged_sizes` reading the sizes, serve the formula vetting of `formula_pool` too). Sizes are
 cached per (table, font, size) in-process, so a pool table is measured once per font setup.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
 
-from harness.tex.runner import LatexError, run_pdflatex
 from harness.generate.layouts import PageLayout
 from harness.generate.rendered import pdf_page_texts
+from harness.tex.runner import LatexError, LatexResult, run_pdflatex
 from harness.tex.safety import UnsafeLatexError, check_latex
+
+Item = TypeVar("Item")
+Out = TypeVar("Out")
 
 _CACHE: dict[tuple[str, str, str, int], TableSize] = {}
 
@@ -62,32 +68,43 @@ def _document(tables: list[str], layout: PageLayout) -> str:
     return base.preamble() + _SHIP + "\\begin{document}\n" + body + "\\mbox{}\n\\end{document}\n"
 
 
-def _run(tables: list[str], layout: PageLayout) -> list[TableSize]:
-    res = run_pdflatex(_document(tables, layout))
-    sizes: dict[int, TableSize] = {}
-    for line in res.log.messages:
+def logged_sizes(result: LatexResult, count: int, what: str) -> list[tuple[float, float, float]]:
+    """(width, height, depth) in pt of boxes 0..count-1, as a run logged them (`TB:S:i:w:h:d`);
+    a `LatexError` when the run measured fewer (formula vetting reads its runs the same way)."""
+    sizes: dict[int, tuple[float, float, float]] = {}
+    for line in result.log.messages:
         parts = line.split(":")
         if parts[1] == "S":
             w, h, d = (float(p.removesuffix("pt")) for p in parts[3:6])
-            sizes[int(parts[2])] = TableSize(w, h, d)
-    if len(sizes) != len(tables):
-        raise LatexError(f"pdflatex measured {len(sizes)} of {len(tables)} tables")
+            sizes[int(parts[2])] = (w, h, d)
+    if len(sizes) != count:
+        raise LatexError(f"pdflatex measured {len(sizes)} of {count} {what}")
+    return [sizes[i] for i in range(count)]
+
+
+def bisect_batch(items: list[Item], run: Callable[[list[Item]], list[Out]], failed: Callable[[str], Out]) -> list[Out]:
+    """`run` over all `items` in one go; a bad item spoils its batch, so halve until it is
+    isolated and gets `failed(error)` (about 2 log2(n) extra runs per broken item instead of n)."""
+    try:
+        return run(items)
+    except LatexError as exc:
+        if len(items) == 1:
+            return [failed(str(exc))]
+    mid = len(items) // 2
+    return bisect_batch(items[:mid], run, failed) + bisect_batch(items[mid:], run, failed)
+
+
+def _run(tables: list[str], layout: PageLayout) -> list[TableSize]:
+    res = run_pdflatex(_document(tables, layout))
+    sizes = logged_sizes(res, len(tables), "tables")
     pages = pdf_page_texts(res.pdf or b"")
     if len(pages) != len(tables) + 1:  # one page per table, then the document's own page
         raise LatexError(f"pdflatex printed {len(pages)} pages for {len(tables)} tables")
-    return [replace(sizes[i], text=pages[i]) for i in range(len(tables))]
+    return [TableSize(*size, text=text) for size, text in zip(sizes, pages)]
 
 
-def _bisect(tables: list[str], layout: PageLayout) -> list[TableSize]:
-    """Measure in one run; a bad table spoils its batch, so halve until it is isolated
-    (about 2 log2(n) extra runs per broken table instead of n)."""
-    try:
-        return _run(tables, layout)
-    except LatexError as exc:
-        if len(tables) == 1:
-            return [TableSize(error=str(exc))]
-    mid = len(tables) // 2
-    return _bisect(tables[:mid], layout) + _bisect(tables[mid:], layout)
+def _failed(error: str) -> TableSize:
+    return TableSize(error=error)
 
 
 def measure_tables(tables: list[str], layout: PageLayout | None = None) -> list[TableSize]:
@@ -108,7 +125,7 @@ def measure_tables(tables: list[str], layout: PageLayout | None = None) -> list[
         out.append(None)
         todo.append(i)
     if todo:
-        sizes = _bisect([tables[i] for i in todo], layout)
+        sizes = bisect_batch([tables[i] for i in todo], lambda batch: _run(batch, layout), _failed)
         for i, size in zip(todo, sizes, strict=True):
             out[i] = size
             if size.ok:

@@ -13,23 +13,20 @@ gap with text. A final run verifies: one page, no overfull box. Typically 2 runs
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from harness.tex.runner import LatexError, LatexResult, is_missing_glyph, missing_glyphs, run_pdflatex
 from harness.generate.layouts import PAPERS, PageLayout, sample_layout
-from harness.tex.safety import check_latex
+from harness.generate.pool import TablePool
+from harness.generate.seeds import derive_seed
 from harness.generate.tables import COMPLEXITIES, GeneratedTable, generate_table
 from harness.generate.tables_i18n import generate_i18n_table
 from harness.generate.text import TextSource, escape_latex
 from harness.generate.vocab_i18n import VOCAB
-
-if TYPE_CHECKING:
-    from harness.generate.pool import TablePool
+from harness.readers.latex import read_latex
+from harness.tex.runner import LatexError, LatexResult, is_missing_glyph, missing_glyphs, run_pdflatex
+from harness.tex.safety import check_latex
 
 MAX_SCALE_DOWN = 1.5  # wider than 1.5 x \columnwidth: dropped instead of shrunk to unreadable
 MAX_HEIGHT = 0.7  # of \textheight
@@ -113,21 +110,25 @@ class Page:
         return [b for b in self.blocks if b["type"] == "table"]
 
 
-def derive_seed(*parts: int | str) -> int:
-    """A stable 63-bit seed from parts (same on every platform and Python version)."""
-    digest = hashlib.sha256(":".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
 # -- planning ------------------------------------------------------------------------------
 
 
-def _capacity_lines(layout: PageLayout) -> tuple[float, float]:
-    """Rough lines per page (all columns) and characters per line, for sizing the plan."""
+def capacity_lines(layout: PageLayout) -> tuple[float, float]:
+    """Rough lines per page (all columns) and characters per line, for sizing a plan."""
     stretch = {"single": 1.0, "onehalf": 1.5, "double": 1.9}[layout.spacing]
     height_pt = (PAPERS[layout.paper][1] - layout.margins_mm[0] - layout.margins_mm[2]) * 72.27 / 25.4
     lines = height_pt / (1.2 * layout.fontsize * stretch) * layout.columns
     return lines, layout.columnwidth_pt / (0.47 * layout.fontsize)
+
+
+def table_columns(layout: PageLayout) -> int:
+    """The most columns a built-in table gets in `layout` (a two-column page has narrow ones)."""
+    return 5 if layout.columns == 2 else 9
+
+
+def table_lines(table: GeneratedTable) -> float:
+    """Rough lines a table takes on the page, rules and spacing included, for sizing a plan."""
+    return table.latex.count("\\\\") * 1.15 + 2
 
 
 def plan_blocks(seed: int, layout: PageLayout, text: TextSource, pool: TablePool | None = None) -> list[Block]:
@@ -136,8 +137,8 @@ def plan_blocks(seed: int, layout: PageLayout, text: TextSource, pool: TablePool
     With a `pool`, each table slot takes a pool table of its class that fits the column
     (never the same one twice on a page) and falls back to a built-in table."""
     rng = np.random.default_rng([seed, 0x9A6E])
-    lines, cpl = _capacity_lines(layout)
-    max_cols = 5 if layout.columns == 2 else 9
+    lines, cpl = capacity_lines(layout)
+    max_cols = table_columns(layout)
     n_tables = int(rng.integers(5, 9)) if lines > 80 else int(rng.integers(3, 6))
     offset = int(rng.integers(3))  # rotate the classes so every page mixes all three
     order = [COMPLEXITIES[(offset + j) % 3] for j in range(n_tables)]
@@ -161,7 +162,7 @@ def plan_blocks(seed: int, layout: PageLayout, text: TextSource, pool: TablePool
         if table is None:
             table = generate_table(derive_seed(seed, "table", j), complexity, max_cols=max_cols)
         blocks.append(Block("table", table=table))
-        used += table.latex.count("\\\\") * 1.15 + 2
+        used += table_lines(table)
         if rng.random() < 0.15:
             blocks.append(Block("heading", [text.heading()]))
             used += 3
@@ -354,10 +355,6 @@ def _text_blocks(sentences: list, bid: str, marks: Marks) -> list[dict]:
     return out
 
 
-def table_html(latex: str) -> str | None:
-    """Canonical HTML via the LaTeX reader; None while that reader is not installed."""
-    try:
-        from harness.readers.latex import read_latex
-    except ImportError:
-        return None
+def table_html(latex: str) -> str:
+    """Canonical HTML via the LaTeX reader."""
     return read_latex(latex)[0].to_html()

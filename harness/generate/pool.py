@@ -21,19 +21,15 @@ still gives balanced pages). Same seed + same pool file -> same pages.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from harness.core.cache import ContentCache
 from harness.generate.layouts import PAPERS, PageLayout
 from harness.generate.measure import measure_tables
+from harness.generate.pool_file import Rejected, read_pool_lines, vetted_pool
 from harness.generate.rendered import content_words, missing_words
 from harness.generate.stats import classify_complexity, split_tabular
 from harness.generate.tables import COMPLEXITIES, GeneratedTable
@@ -64,15 +60,6 @@ class PoolTable:
 
     def as_generated(self) -> GeneratedTable:
         return GeneratedTable(self.latex, self.complexity, self.source, "pool")
-
-
-@dataclass(frozen=True, slots=True)
-class Rejected:
-    """A table that was refused: where it came from and why (`reason` is a short category)."""
-
-    source: str
-    reason: str
-    detail: str
 
 
 def _read_gt(latex: str) -> str:
@@ -155,47 +142,6 @@ def read_jsonl(path: Path | str) -> list[tuple[str, str | None, str]]:
     return read_pool_lines(path, "complexity", COMPLEXITIES, what="pool file", items="tables")
 
 
-def read_pool_lines(path: Path | str, label: str, allowed: tuple[str, ...], *, what: str,
-                    items: str) -> list[tuple[str, str | None, str]]:
-    """(latex, optional `label` value, source) per line of a JSONL pool (tables or formulas);
-    one-line errors naming the file and line."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"{what} {path} not found")
-    out = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{n}: invalid JSON ({exc.msg})") from None
-        if not isinstance(entry, dict) or not isinstance(entry.get("latex"), str) or not entry["latex"].strip():
-            raise ValueError(f'{path}:{n}: expected an object with a non-empty "latex" string')
-        value = entry.get(label)
-        if value is not None and value not in allowed:
-            raise ValueError(f"{path}:{n}: {label} {value!r} is not one of {', '.join(allowed)}")
-        source = entry.get("source")
-        out.append((entry["latex"], value, str(source) if source else f"{path.name}:{n}"))
-    if not out:
-        raise ValueError(f"{path}: no {items} in the {what}")
-    return out
-
-
-def cached_vetting(cache_dir: Path | str, key: str, item: type, vet: Callable[[], tuple[list, list[Rejected]]],
-                   prefix: str = "") -> tuple[list, list[Rejected]]:
-    """A pool's vetting outcome (kept `item`s, rejected) stored as `<cache_dir>/<prefix><key>.json`,
-    else `vet()`, stored there (`harness.core.cache`: atomic, locked per key). An entry that does
-    not read back as such an outcome is vetted again and overwritten."""
-    def read(entry: Any) -> tuple[list, list[Rejected]]:
-        return [item(**t) for t in entry["kept"]], [Rejected(**r) for r in entry["rejected"]]
-
-    def encode(outcome: tuple[list, list[Rejected]]) -> dict:
-        return {"kept": [asdict(t) for t in outcome[0]], "rejected": [asdict(r) for r in outcome[1]]}
-
-    return ContentCache(cache_dir, fan_out=False, prefix=prefix).fetch(key, read, vet, encode)[0]
-
-
 class TablePool:
     """Vetted external tables, grouped by class; picklable, so worker processes get it whole."""
 
@@ -213,17 +159,9 @@ class TablePool:
         With `cache_dir`, the vetting outcome is stored under a key of the file's bytes, the
         reference preamble and `VET_VERSION`, so an unchanged pool is measured only once."""
         path = Path(path)
-        data = path.read_bytes() if path.is_file() else b""
-        sha = hashlib.sha256(data).hexdigest()
-        if cache_dir is not None and data:
-            key = hashlib.sha256(b"\0".join([data, REFERENCE.preamble().encode(), VET_VERSION.encode()])).hexdigest()
-            outcome = cached_vetting(cache_dir, key, PoolTable, lambda: vet_tables(read_jsonl(path)))
-        else:
-            outcome = vet_tables(read_jsonl(path))
-        kept, rejected = outcome
-        if not kept:
-            reasons = sorted({r.reason for r in rejected})
-            raise ValueError(f"{path}: no usable table in the pool (rejected: {', '.join(reasons)})")
+        salt = "\0".join([REFERENCE.preamble(), VET_VERSION])
+        kept, rejected, sha = vetted_pool(path, cache_dir, salt, PoolTable, lambda: vet_tables(read_jsonl(path)),
+                                          items="table")
         return cls(kept, rejected, path.name, sha)
 
     def info(self) -> dict:

@@ -3,7 +3,8 @@
 Used to classify a table's complexity by its spans (for pools without a label) and to
 compare the built-in generator with real tables (rows, columns, spans, numeric share, math).
 The tabular is found by the LaTeX reader's environment finder; its body is split on
-top-level `\\\\` and `&` into raw cell strings, which is all these numbers need.
+top-level `\\\\` and `&` (outside brace groups, `tex.macros.brace_group`) into raw cell
+strings, which is all these numbers need.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 
 from harness.readers.latex import environment_spans
+from harness.tex.macros import brace_group
 
 _RULES = re.compile(
     r"\\(?:toprule|midrule|bottomrule|hline|hhline\{[^}]*\}|specialrule\{[^}]*\}\{[^}]*\}\{[^}]*\}"
@@ -37,30 +39,25 @@ def split_tabular(latex: str) -> list[list[str]]:
         raise ValueError(f"unbalanced braces or no \\end{{{env.name}}} in tabular")
     body = re.sub(r"(?<!\\)%[^\n]*", "", latex[env.body_start : env.body_end])
     rows: list[list[str]] = []
-    depth, cell, cells, k = 0, [], [], 0
+    cells: list[str] = []
+    start = k = 0
     while k < len(body):
-        ch = body[k]
-        if ch == "\\" and k + 1 < len(body):
-            if body[k + 1] == "\\" and depth == 0:
-                cells.append("".join(cell))
-                rows.append(cells)
-                cell, cells = [], []
-                k += 2
-                continue
-            cell.append(body[k : k + 2])
+        if body[k] == "{":  # a group is one piece of its cell (an unclosed one runs to the end)
+            group = brace_group(body, k)
+            k = group[1] if group else len(body)
+        elif body.startswith("\\\\", k):
+            cells.append(body[start:k])
+            rows.append(cells)
+            cells, start = [], k + 2
             k += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-        if ch == "&" and depth == 0:
-            cells.append("".join(cell))
-            cell = []
+        elif body[k] == "\\":  # a backslash and the character after it: `\&` is no cell break
+            k += 2
+        elif body[k] == "&":
+            cells.append(body[start:k])
+            start = k = k + 1
         else:
-            cell.append(ch)
-        k += 1
-    cells.append("".join(cell))
+            k += 1
+    cells.append(body[start:])
     rows.append(cells)
     out = []
     for row in rows:

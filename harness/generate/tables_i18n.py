@@ -56,8 +56,10 @@ class _I18nTable:
         return rf"\cmidrule(lr){{{a}-{b}}}" if self.booktabs else rf"\cline{{{a}-{b}}}"
 
     def tabular(self, spec: str, header: list[str], rows: list[str]) -> str:
+        """The tabular: rules, header lines, then `rows`, each ended by `\\\\` except a rule
+        between row groups."""
         top, mid, bottom = self.rules()
-        body = "\n".join(r + r" \\" for r in rows)
+        body = "\n".join(r if r in (r"\midrule", r"\hline") else r + r" \\" for r in rows)
         return f"\\begin{{tabular}}{{{spec}}}\n{top}\n" + "\n".join(header) + f"\n{mid}\n{body}\n{bottom}\n\\end{{tabular}}"
 
     @staticmethod
@@ -113,7 +115,7 @@ class _I18nTable:
                 rows.append(" & ".join([lead, escape_latex(r)] + [self.num(m[2], m[3], m[4]) for m in measures]))
             if gi < len(groups) - 1:
                 rows.append(self.rules()[1])  # a rule between row groups
-        return self._grouped_tabular("ll" + "r" * k, [header], rows), "groups"
+        return self.tabular("ll" + "r" * k, [header], rows), "groups"
 
     def complex(self) -> tuple[str, str]:
         """Row groups (`\\multirow`) under a three-level header: measure > year > split."""
@@ -134,12 +136,7 @@ class _I18nTable:
                 rows.append(" & ".join([lead, escape_latex(r)] + [self.num(m[2] / 2, m[3] / 2, m[4]) for _ in range(n)]))
             if gi < len(groups) - 1:
                 rows.append(self.rules()[1])  # a rule between row groups
-        return self._grouped_tabular("ll" + "r" * n, [h1, h2, h3], rows), "groups-split"
-
-    def _grouped_tabular(self, spec: str, header: list[str], rows: list[str]) -> str:
-        top, mid, bottom = self.rules()
-        body = "\n".join(r if r in (r"\midrule", r"\hline") else r + r" \\" for r in rows)
-        return f"\\begin{{tabular}}{{{spec}}}\n{top}\n" + "\n".join(header) + f"\n{mid}\n{body}\n{bottom}\n\\end{{tabular}}"
+        return self.tabular("ll" + "r" * n, [h1, h2, h3], rows), "groups-split"
 
 
 def generate_i18n_table(seed: int, complexity: str, lang: str, max_cols: int = 9) -> GeneratedTable:

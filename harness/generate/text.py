@@ -7,7 +7,10 @@ at a sentence boundary to fill the page exactly.
 from __future__ import annotations
 
 import re
+
+from harness.generate.languages import LANGUAGES  # --languages: ru, el, zh, ja, ar, hi too
 from harness.generate.layouts import FAKER_LOCALES
+from harness.generate.vocab_i18n import HINDI_WORDS
 
 _SPECIAL = re.compile(r"([&%$#_{}])")
 
@@ -30,8 +33,6 @@ class TextSource:
     """Deterministic paragraphs and headings for one page (`seed`, `language` in en/de/fr/es)."""
 
     def __init__(self, seed: int, language: str) -> None:
-        from harness.generate.languages import LANGUAGES  # --languages: ru, el, zh, ja, ar, hi too
-
         if language not in FAKER_LOCALES and language not in LANGUAGES:
             raise ValueError(f"unsupported language {language!r}: expected one of {', '.join(LANGUAGES)}")
         locale = FAKER_LOCALES.get(language) or LANGUAGES[language].faker
@@ -40,8 +41,6 @@ class TextSource:
         self.fake.seed_instance(int(seed))
         self.words: tuple[str, ...] = ()
         if locale is None:
-            from harness.generate.vocab_i18n import HINDI_WORDS
-
             self.words = HINDI_WORDS
 
     def _sentence(self, nb_words: int) -> str:

@@ -15,13 +15,14 @@ The drawn parameters are returned so the ground truth can record them.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageFilter
 
+from harness.core.files import sha256_file
 from harness.core.raster import image_pdf, jpeg_bytes, page_sizes, rasterise
+from harness.generate.seeds import derive_seed
 
 VARIANTS = ("scan", "photo")
 DEFAULT_DPI = 150
@@ -127,7 +128,7 @@ def variant_pdf(pdf_path: Path | str, variant: str, seed: int, dpi: int = DEFAUL
         "version": VARIANT_VERSION,
         "seed": seed,
         "dpi": dpi,
-        "source_sha256": hashlib.sha256(pdf_path.read_bytes()).hexdigest(),
+        "source_sha256": sha256_file(pdf_path),
         "params": params[0] if len(params) == 1 else params,
     }
     return image_pdf(pages), record
@@ -145,8 +146,6 @@ def variant_bytes(pdf: bytes, variant: str, seed: int, dpi: int = DEFAULT_DPI) -
 
 def page_variant_seed(caseset_seed: int, variant: str, index: int) -> int:
     """The variant seed of page `index`: from the set's seed, so twins and generated sets agree."""
-    from harness.generate.page import derive_seed
-
     return derive_seed(caseset_seed, "variant", variant, index)
 
 

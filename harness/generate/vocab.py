@@ -27,8 +27,6 @@ METRICS = (
     ("WER", 2.0, 18.0, 1, False, True), ("Recall@5", 40.0, 95.0, 1, True, True),
     ("EM", 50.0, 90.0, 1, True, False), ("Err.", 1.0, 25.0, 2, False, True),
 )
-COST = (("Params (M)", 5.0, 900.0, 1), ("FLOPs (G)", 0.5, 300.0, 1), ("Time (s)", 0.02, 12.0, 2),
-        ("Memory (GB)", 1.0, 80.0, 1))
 GROUPS = (
     "Supervised", "Self-supervised", "Zero-shot", "Few-shot", "Fine-tuned", "Baselines",
     "CNN-based", "Transformer-based", "Graph-based", "Open-source", "Closed-source", "Online",
