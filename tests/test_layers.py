@@ -23,13 +23,11 @@ SIDE = {
 MAX_LINES = 450
 # What the restructure has not reached yet: each entry must still be a violation (so the list
 # only shrinks), and the goal is three empty sets.
-KNOWN_UPWARD = {"harness.gating.thresholds -> harness.report.aggregate",
-                "harness.locate.formulas -> harness.metrics.formulas.score"}
+KNOWN_UPWARD = {"harness.gating.thresholds -> harness.report.aggregate"}
 KNOWN_CYCLES = {("harness.generate.languages", "harness.generate.layouts"),
                 ("harness.generate.formula_builtin", "harness.generate.formula_pool"),
                 ("harness.evaluate.formulas", "harness.evaluate.page")}
-KNOWN_LONG = {"harness.readers.latex", "harness.plugin.hooks", "harness.locate.tables", "harness.tex.formula",
-              "harness.tex.latex_math", "harness.parse.runner", "harness.core.llm"}
+KNOWN_LONG = {"harness.plugin.hooks", "harness.locate.tables", "harness.parse.runner", "harness.core.llm"}
 
 
 def _layer(module: str) -> str:
