@@ -23,9 +23,9 @@ SIDE = {
 MAX_LINES = 450
 # What the restructure has not reached yet: each entry must still be a violation (so the list
 # only shrinks), and the goal is three empty sets.
-KNOWN_UPWARD = {"harness.locate.formulas -> harness.metrics.formulas.score"}
+KNOWN_UPWARD: set[str] = set()
 KNOWN_CYCLES: set[tuple[str, ...]] = set()
-KNOWN_LONG = {"harness.readers.latex", "harness.plugin.hooks", "harness.tex.formula", "harness.tex.latex_math"}
+KNOWN_LONG = {"harness.plugin.hooks"}
 
 
 def _layer(module: str) -> str:

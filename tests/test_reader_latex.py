@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from harness.readers.html import read_html, table_from_html
-from harness.readers.latex import environment_spans, read_latex, spec_columns
-from harness.tex.latex_math import tokenize
+from harness.readers.latex import read_latex
+from harness.tex.environments import environment_spans, spec_columns
+from harness.tex.tokens import tokenize
 from harness.core.table import Cell, NoTableError, Table
 from tests.test_reader_latex_math import TEXT_CASES
 

@@ -20,7 +20,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from harness.tex.formula import _DOUBLE_STRUCK, _NEGATED, EQUIVALENT, FormulaError, canonical_tokens
+from harness.tex.formula import FormulaError, canonical_tokens
+from harness.tex.symbols import DOUBLE_STRUCK_LETTERS, EQUIVALENT, NEGATED
 from harness.tex.scripts import to_subscript, to_superscript
 
 Token = tuple[str, int, int]  # (canonical token, start, end in the source text)
@@ -40,8 +41,8 @@ _PIECE = re.compile(r"<(/?)(sup|sub)\s*>|</?(?:em|strong|i|b|span|code)\b[^>]*>|
 def base_char(c: str) -> str:
     """One character as a reader names it: equivalent symbols unified, math letters to their base."""
     c = EQUIVALENT.get(c, c)
-    if c in _DOUBLE_STRUCK:
-        return _DOUBLE_STRUCK[c]
+    if c in DOUBLE_STRUCK_LETTERS:
+        return DOUBLE_STRUCK_LETTERS[c]
     if not c.isascii() and (0x1D400 <= ord(c) <= 0x1D7FF or c == "ℎ"):
         return unicodedata.normalize("NFKC", c)
     return c
@@ -85,23 +86,23 @@ def reader_tokens(text: str) -> list[Token]:
                 out.pop()  # extend the script run just closed
             out += [(base_char(table[s]), a, b), ("}", b, b)]
             continue
-        struck = bool(out) and out[-1][0] in _NEGATED and _near(text, out[-1][2], a)
+        struck = bool(out) and out[-1][0] in NEGATED and _near(text, out[-1][2], a)
         if s == "\u0338" or (s == "/" and struck):
             if struck:
                 tok, ta, _ = out.pop()
-                out.append((_NEGATED[tok], ta, b))  # `∈/`, `≠`: the relation struck through
+                out.append((NEGATED[tok], ta, b))  # `∈/`, `≠`: the relation struck through
             elif s == "\u0338":
                 pending_not = b
             else:
                 out.append(("/", a, b))
             continue
         c = base_char(s)
-        if pending_not >= 0 and c in _NEGATED and _near(text, pending_not, a):
-            out.append((_NEGATED[c], a, b))
+        if pending_not >= 0 and c in NEGATED and _near(text, pending_not, a):
+            out.append((NEGATED[c], a, b))
             pending_not = -1
             continue
-        if c in _NEGATED and out and out[-1][0] == "/" and out[-1][2] == a:
-            out[-1] = (_NEGATED[c], out[-1][1], b)  # `/∈`: the stroke set before the relation
+        if c in NEGATED and out and out[-1][0] == "/" and out[-1][2] == a:
+            out[-1] = (NEGATED[c], out[-1][1], b)  # `/∈`: the stroke set before the relation
             continue
         pending_not = -1 if pending_not >= 0 and not s.isalnum() else pending_not
         if pending_accent and c.isalpha() and _near(text, pending_accent[2], a):

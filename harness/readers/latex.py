@@ -1,11 +1,12 @@
 """LaTeX tabular environments -> `Table`s, with the text a reader of the PDF sees.
 
-One tokenizer pass over the input (`latex_math.tokenize`) finds every top-level tabular-like
-environment (comments and `\\verb` cannot fake one), splits its body into rows and cells on
-depth-0 `&` and `\\\\`, and renders each cell through the same tokens. Spans follow what the
-page shows: a `\\multirow` takes the empty cells it covers out of the rows below (a negative
-count covers the rows above and moves the cell up to the top of its span); a covered cell
-that is not empty stops the span there, since LaTeX would print both on top of each other.
+One tokenizer pass over the input (`tex.tokens.tokenize`) finds every top-level tabular-like
+environment (`tex.environments`: comments and `\\verb` cannot fake one), splits its body into
+rows and cells on depth-0 `&` and `\\\\`, and renders each cell through the same tokens
+(`tex.latex_math`); command arguments are read by the specs of `tex.commands`. Spans follow
+what the page shows: a `\\multirow` takes the empty cells it covers out of the rows below (a
+negative count covers the rows above and moves the cell up to the top of its span); a covered
+cell that is not empty stops the span there, since LaTeX would print both on top of each other.
 
 Rows are kept as written (a short row is not padded); the column spec is parsed to check
 rows with `strict=True`. Rows above the first `\\hline`/`\\midrule` that follows content are
@@ -13,7 +14,7 @@ header rows (when that rule is not the table's last line); a table without such 
 its header at the first row boundary whose `\\cline`/`\\cmidrule`s cover every column, or else
 at the first of them after content.
 
-Simple macros the input defines (`\\newcommand`, `\\def`, see `latex_macros.py`) are expanded
+Simple macros the input defines (`\\newcommand`, `\\def`, see `tex.macros`) are expanded
 in the cells that use them, within that module's bounds (past them, the cell is read as if
 the macros were unknown); the definitions themselves print nothing. A `\\multirow` keeps its
 span when wrapped in a style command (`\\textbf{\\multirow{2}{*}{x}}`).
@@ -23,24 +24,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import NamedTuple
 
-from harness.tex.latex_math import (
-    DROPPED_ARGS,
-    TABULAR_ENVS,
-    Token,
-    env_preamble,
-    group_arg,
-    optional_arg,
-    paren_arg,
-    render_tokens,
-    skip_space,
-    star,
-    tokenize,
-)
+from harness.tex.arguments import Arg, arg_source, count_arg, optional_arg, read_args, skip_space, star
+from harness.tex.commands import DROPPED_ARGS, MULTIROW_ARGS, SHOW_LAST
+from harness.tex.environments import EnvironmentSpan, TabularEnv, environment_spans, spec_columns, tabular_environments
+from harness.tex.latex_math import render_tokens
 from harness.tex.macros import Definition, Expander, MacroExpansionError, find_definitions, strip_definitions
+from harness.tex.tokens import Token, tokenize
 from harness.readers.textnorm import cell_text_form
 from harness.core.table import Cell, NoTableError, Table
+
+# The environment finder and column counter are `tex.environments`'; callers reach them here too.
+__all__ = ["EnvironmentSpan", "environment_spans", "read_latex", "spec_columns"]
 
 # Rules and spacing that sit between rows: dropped; the first group also ends the header.
 _HEADER_RULES = frozenset({"hline", "midrule", "Xhline", "hhline", "thickhline"})
@@ -52,14 +47,10 @@ _ROW_RULES = _HEADER_RULES | frozenset({
 })
 _ROW_ENDS = frozenset({"\\", "tabularnewline", "cr", "crcr"})
 _LONGTABLE_MARKS = frozenset({"endfirsthead", "endhead", "endfoot", "endlastfoot"})
-_INT = re.compile(r"[-+]?\d+(?:\.\d*)?")
 _RANGE = re.compile(r"(\d+)(?:\s*-\s*(\d+))?")
 _DEFINES = re.compile(r"\\(?:newcommand|renewcommand|providecommand|DeclareRobustCommand|def|DeclareMathOperator)"
                       r"(?![A-Za-z@])")
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
-# Column letters whose arguments follow in braces: p{3cm}, w{l}{1cm}, D{.}{.}{2}, @{..}.
-_SPEC_ARGS = {"p": 1, "m": 1, "b": 1, "w": 2, "W": 2, "D": 3, "@": 1, "!": 1, ">": 1, "<": 1,
-              "P": 1, "M": 1, "B": 1}
 
 
 @dataclass(slots=True)
@@ -102,7 +93,7 @@ def read_latex(text: str, strict: bool = False) -> list[Table]:
     if not isinstance(text, str):
         raise TypeError(f"read_latex expects a str, got {type(text).__name__}")
     toks = tokenize(text)
-    envs = _environments(toks, text)
+    envs = tabular_environments(toks, len(text))
     if not envs:
         raise NoTableError("no LaTeX tabular/tabularx/array/longtable environment found")
     definitions = _definitions(text)
@@ -116,136 +107,7 @@ def _definitions(text: str) -> list[Definition]:
     return find_definitions(_COMMENT.sub(lambda m: " " * len(m.group()), text))
 
 
-# -- environments ----------------------------------------------------------------------
-class EnvironmentSpan(NamedTuple):
-    """Where a tabular-like environment sits: `text[start:end]` is all of it (`\\begin` to
-    `\\end{..}`), `text[body_start:body_end]` its rows; `closed` is False when it runs to the end."""
-
-    name: str
-    start: int
-    end: int
-    body_start: int
-    body_end: int
-    closed: bool
-
-
-def environment_spans(text: str) -> list[EnvironmentSpan]:
-    """Every top-level tabular-like environment of `text`, in order.
-
-    The finder `read_latex` uses (comments and `\\verb` cannot fake or hide one), for callers
-    that want the environments' source rather than `Table`s (`tablebench harvest`, `stats.py`).
-    """
-    toks = tokenize(text)
-    n = len(toks)
-
-    def at(k: int) -> int:
-        return toks[k][2] if k < n else len(text)
-
-    return [EnvironmentSpan(e.name, *e.span, at(e.body), at(e.end), e.end < n) for e in _environments(toks, text)]
-
-
-class _Env(NamedTuple):
-    """A tabular-like environment: token positions of its parts and its literal span in the text."""
-
-    name: str
-    body: int  # first body token
-    spec: tuple[int, int]  # column spec token range
-    end: int  # the `\end` token (or len(toks) when unclosed)
-    span: tuple[int, int]  # characters from `\begin` to the end of `\end{..}`
-
-
-def _env_name(toks: list[Token], i: int) -> tuple[str, int] | None:
-    """The `{name}` after `\\begin`/`\\end` at `i`: (name, next index), or None."""
-    k = skip_space(toks, i, len(toks))
-    if k >= len(toks) or toks[k][0] != "{":
-        return None
-    arg = group_arg(toks, k, len(toks))
-    assert arg is not None
-    return "".join(t[1] for t in toks[arg[0]:arg[1]]).strip(), arg[2]
-
-
-def _environments(toks: list[Token], text: str) -> list[_Env]:
-    """Top-level tabular-like environments in order; a nested one belongs to its outer table."""
-    found: list[_Env] = []
-    n = len(toks)
-    i = 0
-    while i < n:
-        kind, value, start, _ = toks[i]
-        if kind == "cmd" and value == "begin":
-            named = _env_name(toks, i + 1)
-            if named and named[0] in TABULAR_ENVS:
-                name, k = named
-                spec, body = env_preamble(toks, k, n, name)
-                end_tok, after, end_char = _matching_end(toks, body, n, len(text))
-                found.append(_Env(name, body, spec, end_tok, (start, end_char)))
-                i = after
-                continue
-        i += 1
-    return found
-
-
-def _matching_end(toks: list[Token], i: int, n: int, text_len: int) -> tuple[int, int, int]:
-    """The `\\end` closing the environment whose body starts at `i`: (its index, next index, char end)."""
-    depth = 0
-    k = i
-    while k < n:
-        kind, value = toks[k][0], toks[k][1]
-        if kind == "cmd" and value in ("begin", "end"):
-            named = _env_name(toks, k + 1)
-            if named and named[0] in TABULAR_ENVS:
-                if value == "begin":
-                    depth += 1
-                elif depth == 0:
-                    after = named[1]
-                    return k, after, toks[after - 1][3]
-                else:
-                    depth -= 1
-                k = named[1]
-                continue
-        k += 1
-    return n, n, text_len  # unclosed: the table runs to the end of the input
-
-
-# -- column spec -----------------------------------------------------------------------
-def spec_columns(toks: list[Token], i: int, j: int) -> int:
-    """How many columns a column spec declares: `*{3}{c}` counts 3, `@{}`/`|`/`>{..}` count 0."""
-    count = 0
-    k = i
-    while k < j:
-        kind, value = toks[k][0], toks[k][1]
-        if kind == "*":
-            reps = group_arg(toks, k + 1, j)
-            inner = group_arg(toks, reps[2], j) if reps else None
-            if reps is None or inner is None:
-                return count
-            m = _INT.search("".join(t[1] for t in toks[reps[0]:reps[1]]))
-            count += (int(float(m.group())) if m else 1) * spec_columns(toks, inner[0], inner[1])
-            k = inner[2]
-            continue
-        if kind == "text":
-            last = value[-1]
-            count += sum(1 for ch in value[:-1] if ch.isalpha())
-            if last.isalpha():
-                count += 1
-            if last in _SPEC_ARGS:
-                for _ in range(_SPEC_ARGS[last]):
-                    a = group_arg(toks, k + 1, j)
-                    if a is None or toks[skip_space(toks, k + 1, j)][0] != "{":
-                        break
-                    k = a[2] - 1
-            k += 1
-            o = optional_arg(toks, k, j)  # S[table-format=2.1], X[2]
-            if o:
-                k = o[2]
-            continue
-        if kind == "{":  # a stray group (e.g. after a user macro): skip it
-            a = group_arg(toks, k, j)
-            k = a[2] if a else k + 1
-            continue
-        k += 1
-    return count
-
-
+# -- rows and cells --------------------------------------------------------------------
 def _validate(rows: list[_Row], columns: int) -> None:
     """LaTeX's "Extra alignment tab": a source row wider than the spec (covered cells included)."""
     if columns <= 0:
@@ -256,8 +118,7 @@ def _validate(rows: list[_Row], columns: int) -> None:
             raise ValueError(f"row {r} has {width} columns but the column spec declares {columns}")
 
 
-# -- rows and cells --------------------------------------------------------------------
-def _read_env(text: str, toks: list[Token], env: _Env, strict: bool, definitions: list[Definition]) -> Table:
+def _read_env(text: str, toks: list[Token], env: TabularEnv, strict: bool, definitions: list[Definition]) -> Table:
     macros = _Macros(definitions, Expander({d.name: d.macro for d in definitions})) if definitions else None
     rows = _split_rows(text, toks, env.body, env.end, env.name == "array", macros)  # array cells are math
     if strict:
@@ -327,24 +188,17 @@ def _skip_rules(toks: list[Token], k: int, j: int, found: set[str | int]) -> int
             return k
         name = toks[k][1]
         found.add(name)
-        k = star(toks, k + 1, j)
-        for p in DROPPED_ARGS.get(name, ""):
-            if p == "o":
-                a = optional_arg(toks, k, j)
-            elif p == "p":
-                k = paren_arg(toks, k, j)
-                continue
-            else:
-                a = group_arg(toks, k, j)
-                if a is not None and name in _PARTIAL_RULES:
+        spec = DROPPED_ARGS.get(name, "")
+        args, k = read_args(toks, star(toks, k + 1, j), j, spec)
+        if name in _PARTIAL_RULES:  # the column range is its mandatory argument
+            for a, p in zip(args, spec.replace("p", "")):
+                if p != "o" and a is not None:
                     found.update(_rule_columns(toks, a))
-            if a is not None:
-                k = a[2]
 
 
-def _rule_columns(toks: list[Token], arg: tuple[int, int, int]) -> range:
+def _rule_columns(toks: list[Token], arg: Arg) -> range:
     """The columns `{2-4}` names (`{3}` is one column); empty when it is not a range."""
-    m = _RANGE.fullmatch("".join(t[1] for t in toks[arg[0]:arg[1]]).strip())
+    m = _RANGE.fullmatch(arg_source(toks, arg).strip())
     if m is None:
         return range(0)
     lo = int(m.group(1))
@@ -406,17 +260,14 @@ def _cell_content(toks: list[Token], a: int, b: int, math: bool) -> tuple[str, i
     lo, hi = a, b
     mc = _find_cmd(toks, a, b, "multicolumn")
     if mc is not None:
-        n = group_arg(toks, mc + 1, b)
-        spec = group_arg(toks, n[2], b) if n else None
-        content = group_arg(toks, spec[2], b) if spec else None
-        colspan = _span_count(toks, n, 1)
+        (n, _, content), _ = read_args(toks, mc + 1, b, SHOW_LAST["multicolumn"])  # {n}{spec}{content}
+        colspan = count_arg(toks, n, 1)
         if content:
             lo, hi = content[0], content[1]
     mr = _find_cmd(toks, lo, hi, "multirow", any_depth=True)  # \textbf{\multirow{..}} spans too
     if mr is not None:
-        k = optional_arg(toks, mr + 1, hi)
-        n = group_arg(toks, k[2] if k else mr + 1, hi)
-        rowspan = _span_count(toks, n, 1)
+        (_, n), _ = read_args(toks, mr + 1, hi, MULTIROW_ARGS[:2])  # \multirow[vpos]{n}
+        rowspan = count_arg(toks, n, 1)
     return render_tokens(toks, a, b, math), max(colspan, 1), rowspan if rowspan != 0 else 1
 
 
@@ -435,13 +286,6 @@ def _find_cmd(toks: list[Token], a: int, b: int, name: str, any_depth: bool = Fa
         elif (depth == 0 or any_depth) and envs == 0 and kind == "cmd" and toks[k][1] == name:
             return k
     return None
-
-
-def _span_count(toks: list[Token], arg: tuple[int, int, int] | None, default: int) -> int:
-    if arg is None:
-        return default
-    m = _INT.search("".join(t[1] for t in toks[arg[0]:arg[1]]))
-    return int(float(m.group())) if m else default
 
 
 # -- spans, sections, header -----------------------------------------------------------

@@ -15,6 +15,7 @@ import html
 import re
 from functools import lru_cache
 
+from harness.tex.latex_math import math_to_unicode
 from harness.tex.scripts import to_subscript, to_superscript
 from harness.readers.textnorm import STYLE_TAGS, cell_text_form, tag_pattern
 from harness.core.table import Cell, NoTableError, Table
@@ -172,12 +173,8 @@ def _script(kind: str, inner: str) -> str:
 
 @lru_cache(maxsize=8192)
 def math_text(latex: str) -> str:
-    """LaTeX math as Unicode through `latex_math` when that module is present, else its source."""
+    """LaTeX math as Unicode through `latex_math` (its source when that fails: never sink a page)."""
     latex = latex.strip()
-    try:
-        from harness.tex.latex_math import math_to_unicode
-    except ImportError:
-        return latex
     try:
         return math_to_unicode(latex)
     except Exception:  # noqa: BLE001 - a cell of garbage math must not sink the whole page

@@ -15,54 +15,22 @@ trailing sentence punctuation; `\\ce{..}` (mhchem) as the plain formula.
 Kept, as tokens a metric can weigh: every letter, digit and symbol (one token each),
 `\\mathbb`/`\\mathcal`/`\\mathfrak` (a style prefix `bb:R`, cheap to get wrong),
 sub/superscripts `_{ .. }` `^{ .. }`, fractions, roots, accents, matrices with their cells.
+
+This module reads (`lex` over the shared tokenizer, then a recursive-descent parser); the
+tree and its serialisation are `formula_tree`, what each token is `formula_classes`, and the
+Unicode of a symbol command comes from the renderer and `symbols`.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from functools import lru_cache
 
+from harness.tex.formula_tree import Atom, Group, Script, Sep, Struct, serialise
 from harness.tex.latex_math import math_to_unicode
-
-# ---------------------------------------------------------------------------- tree
-
-
-@dataclass(slots=True)
-class Atom:
-    """One visible symbol; `style` is "bb", "cal" or "frak" for the letter styles we keep."""
-
-    text: str
-    style: str = ""
-
-
-@dataclass(slots=True)
-class Group:
-    """Braces that only group: flattened in the token sequence."""
-
-    children: list = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Script:
-    """A base with an optional subscript and superscript (either order in the source)."""
-
-    base: object
-    sub: list | None = None
-    sup: list | None = None
-
-
-@dataclass(slots=True)
-class Struct:
-    """A construct with arguments: frac, binom, sqrt, an accent (hat, vec, ..), matrix rows."""
-
-    name: str
-    args: list = field(default_factory=list)  # list of node lists; matrix: list of rows of cells
-
-
-class Sep(Atom):
-    """`&` or `\\\\`: a cell/row separator inside a matrix, layout noise anywhere else."""
+from harness.tex.symbols import DOUBLE_STRUCK_LETTERS, EQUIVALENT, NEGATED
+from harness.tex.tokens import match_braces, token_pattern
 
 
 class FormulaError(ValueError):
@@ -100,14 +68,6 @@ MATRIX_ENVS = {"matrix": ("", ""), "pmatrix": ("(", ")"), "bmatrix": ("[", "]"),
                "smallmatrix": ("", ""), "array": ("", ""), "subarray": ("", ""),
                "cases": ("{", ""), "dcases": ("{", ""), "rcases": ("", "}"), "tabular": ("", "")}
 ENV_SKIP_ARG = frozenset({"array", "subarray", "alignedat", "alignat", "alignat*", "tabular"})
-# Unicode spellings that mean the same symbol -> one of them.
-EQUIVALENT = {"⩽": "≤", "⩾": "≥", "∣": "|", "−": "-", "–": "-", "⋯": "…", "·": "⋅", "∙": "⋅",
-              "∗": "*", "∖": "\\", "⟶": "→", "⟵": "←", "⟹": "⇒", "⟸": "⇐", "⟺": "⇔",
-              "⟷": "↔", "ϵ": "ε", "∕": "/", "’": "′", "∶": ":", "〈": "⟨", "〉": "⟩", "｜": "|",
-              "∥": "‖", "µ": "μ", "◦": "∘"}
-_DOUBLE_STRUCK = {"ℂ": "C", "ℍ": "H", "ℕ": "N", "ℙ": "P", "ℚ": "Q", "ℝ": "R", "ℤ": "Z"}
-_NEGATED = {"=": "≠", "∈": "∉", "∋": "∌", "⊂": "⊄", "⊆": "⊈", "≡": "≢", "∼": "≁", "<": "≮",
-            ">": "≯", "≤": "≰", "≥": "≱", "|": "∤"}
 MAX_DEPTH = 200
 
 
@@ -119,28 +79,47 @@ def symbol(name: str) -> str:
 
 def _norm_char(c: str) -> Atom:
     c = EQUIVALENT.get(c, c)
-    if c in _DOUBLE_STRUCK:
-        return Atom(_DOUBLE_STRUCK[c], "bb")
+    if c in DOUBLE_STRUCK_LETTERS:
+        return Atom(DOUBLE_STRUCK_LETTERS[c], "bb")
     if len(c) == 1 and not c.isascii():
         c = unicodedata.normalize("NFKC", c) if unicodedata.category(c) == "Lm" else c
     return Atom(c)
 
 
 # ---------------------------------------------------------------------------- lexer
-_LEX = re.compile(r"\\([A-Za-z]+)\*?|\\(.)|%[^\n]*|(\s+)|(.)", re.S)
 Tok = tuple[str, str, str]  # (kind "cmd"|"char", value, raw source)
 
 
 def lex(latex: str) -> list[Tok]:
-    """Control words/symbols and single characters; spaces and comments dropped (math mode)."""
+    """Control words/symbols and single characters; spaces and comments dropped (math mode).
+
+    The shared tokenizer's tokens (math has no `\\verb`), split into characters. A control
+    word is letters only (`\\a@b` is `\\a`, `@`, `b`) and keeps a `*` written right after it
+    (`\\operatorname*`); a backslash that ends the input is the character itself.
+    """
     out: list[Tok] = []
-    for m in _LEX.finditer(latex):
-        if m.group(1) is not None:
-            out.append(("cmd", m.group(1), m.group(0)))
-        elif m.group(2) is not None:
-            out.append(("cmd", m.group(2), m.group(0)))
-        elif m.group(4) is not None:
-            out.append(("char", m.group(4), m.group(4)))
+    starred = -1  # offset of a `*` already read with the control word before it
+    for m in token_pattern(verbatim=False).finditer(latex):
+        kind = m.lastgroup
+        if kind == "cmd":
+            value = m.group("cmd")
+            if not value:
+                out.append(("char", "\\", "\\"))
+                continue
+            at = value.find("@")
+            if at < 0 or len(value) == 1:
+                end = m.end()
+                if latex.startswith("*", end) and value.isalpha() and value.isascii():
+                    out.append(("cmd", value, latex[m.start():end + 1]))
+                    starred = end
+                else:
+                    out.append(("cmd", value, m.group()))
+                continue
+            word = value[:at] or "@"  # `\@x`: the control symbol `\@`, then `x`
+            out.append(("cmd", word, "\\" + word))
+            out += [("char", c, c) for c in value[len(word):]]
+        elif kind != "space" and kind != "comment" and m.start() != starred:
+            out += [("char", c, c) for c in m.group()]
     return out
 
 
@@ -152,6 +131,7 @@ class _Parser:
         self.toks = toks
         self.i = 0
         self.depth = 0
+        self._closers: list[int] | None = None  # where each `{` closes, once an argument is read raw
 
     def peek(self) -> Tok | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -238,20 +218,15 @@ class _Parser:
         return None
 
     def read_arg_text(self) -> str:
-        """The raw source of the next braced argument (environment names, array column specs)."""
+        """The source of the next braced argument without spaces (environment names, array
+        column specs); an unclosed one runs to the end, less its last token."""
         t = self.peek()
         if t is None or t[:2] != ("char", "{"):
             return ""
-        depth, start = 0, self.i
-        while self.i < len(self.toks):
-            v = self.toks[self.i]
-            self.i += 1
-            if v[:2] == ("char", "{"):
-                depth += 1
-            elif v[:2] == ("char", "}"):
-                depth -= 1
-                if depth == 0:
-                    break
+        if self._closers is None:
+            self._closers = match_braces([v if kind == "char" else "" for kind, v, _ in self.toks])
+        start = self.i
+        self.i = min(self._closers[start] + 1, len(self.toks))
         return "".join(t[2] for t in self.toks[start + 1:self.i - 1])
 
     def command(self, name: str, out: list) -> None:
@@ -288,8 +263,8 @@ class _Parser:
             return
         if name == "not":
             nxt = self.parse_arg()
-            if len(nxt) == 1 and isinstance(nxt[0], Atom) and nxt[0].text in _NEGATED:
-                out.append(Atom(_NEGATED[nxt[0].text]))
+            if len(nxt) == 1 and isinstance(nxt[0], Atom) and nxt[0].text in NEGATED:
+                out.append(Atom(NEGATED[nxt[0].text]))
             else:
                 out.append(Struct("not", [nxt]))
             return
@@ -396,46 +371,6 @@ def parse_nodes(latex: str) -> list:
     out: list = []
     while parser.i < len(parser.toks):
         out.extend(parser.parse_list())
-    return out
-
-
-def serialise(nodes: list, out: list[str] | None = None) -> list[str]:
-    """Depth-first tokens of a tree: `x_{i}^{2}` -> ['x', '_{', 'i', '}', '^{', '2', '}']."""
-    out = [] if out is None else out
-    for node in nodes:
-        if isinstance(node, Sep):
-            continue  # layout outside a matrix
-        if isinstance(node, Atom):
-            out.append(f"{node.style}:{node.text}" if node.style else node.text)
-        elif isinstance(node, Group):
-            serialise(node.children, out)
-        elif isinstance(node, Script):
-            if node.base is not None:
-                serialise([node.base], out)
-            if node.sub is not None:
-                out.append("_{")
-                serialise(node.sub, out)
-                out.append("}")
-            if node.sup is not None:
-                out.append("^{")
-                serialise(node.sup, out)
-                out.append("}")
-        elif isinstance(node, Struct):
-            if node.name == "matrix":
-                out.append("\\matrix{")
-                for r, row in enumerate(node.args):
-                    if r:
-                        out.append("\\\\")
-                    for c, cell in enumerate(row):
-                        if c:
-                            out.append("&")
-                        serialise(cell, out)
-                out.append("}")
-                continue
-            for k, arg in enumerate(node.args):
-                out.append(f"\\{node.name}{{" if k == 0 else "}{")
-                serialise(arg, out)
-            out.append("}")
     return out
 
 

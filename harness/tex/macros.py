@@ -10,12 +10,15 @@ Expansion is bounded because its input is untrusted: a 100 KB macro used 2,000 t
 make 200 MB. Each macro's body is expanded once (memoised) and a macro that reaches itself
 is refused, so there are no rounds to run away; every run has a budget of output characters
 and of substitutions, and anything over it raises `MacroExpansionError` with one line.
+Braced names, bodies and arguments are read by the shared scanner (`tokens.brace_group`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from harness.tex.tokens import brace_group
 
 MAX_CHARS = 400_000  # output of one expansion run (a real table is far below)
 MAX_STEPS = 20_000  # macro substitutions in one run
@@ -52,33 +55,6 @@ class Definition:
     macro: Macro
     start: int
     end: int
-
-
-def brace_group(text: str, i: int) -> tuple[str, int] | None:
-    """The balanced {...} at text[i] (after spaces): its content and the index after it.
-
-    A backslash escapes the next character (`\\{`, `\\}`, and `\\\\` before a brace).
-    None when no group starts there or it never closes.
-    """
-    while i < len(text) and text[i] in " \t\n":
-        i += 1
-    if i >= len(text) or text[i] != "{":
-        return None
-    depth = 0
-    j = i
-    while j < len(text):
-        ch = text[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return text[i + 1 : j], j + 1
-        j += 1
-    return None
 
 
 def find_definitions(text: str) -> list[Definition]:

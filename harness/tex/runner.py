@@ -61,7 +61,6 @@ _CONTEXT = re.compile(r"^l\.\d+ (.*)$", re.M)
 _OVERFULL = re.compile(r"^Overfull \\[hv]box \(([\d.]+)pt too (?:wide|high)\)", re.M)
 _UNDERFULL = re.compile(r"^Underfull \\[hv]box", re.M)
 _PAGES = re.compile(r"^Output written on .*?\((\d+) pages?[,)]", re.M | re.S)  # xelatex: "(4 pages)."
-_NO_PAGES = re.compile(r"^No pages of output\.", re.M)
 # a glyph the font lacks (\tracinglostchars) or a character inputenc cannot map (pdflatex)
 _MISSING = re.compile(r"^(?:! )?(Missing character: There is no .+?|(?:LaTeX|Package inputenc) Error: Unicode character .+?)"
                       r"(?: not set up for use with LaTeX)?\.?$", re.M)

@@ -22,7 +22,6 @@ that drops to the baseline (`x^{2}` -> `x2`) costs two marker edits, not zero.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,38 +30,7 @@ from numba import njit
 from rapidfuzz.distance import Levenshtein
 
 from harness.tex.formula import FormulaError, canonical_tokens
-
-FEATURES = ("content", "operator", "structure", "accent", "style", "delimiter", "punctuation", "layout")
-CONTENT, OPERATOR, STRUCTURE, ACCENT, STYLE, DELIMITER, PUNCTUATION, LAYOUT = range(len(FEATURES))
-
-_DELIMITERS = frozenset("()[]{}|‖⟨⟩⌈⌉⌊⌋")
-_PUNCTUATION = frozenset(",;.:!?")
-_ACCENT_MARKERS = frozenset(r"\hat{ \tilde{ \bar{ \vec{ \dot{ \ddot{ \dddot{ \acute{ \grave{ \breve{ "
-                            r"\check{ \ring{ \underline{ \underbrace{ \overbrace{ \overleftarrow{ "
-                            r"\cancel{".split())
-
-
-def token_class(token: str) -> int:
-    """The feature class of one canonical token (its style prefix ignored)."""
-    if token in _ACCENT_MARKERS:
-        return ACCENT
-    if token in ("&", "\\\\", "\\matrix{"):
-        return LAYOUT
-    if token.endswith("{") or token == "}":
-        return STRUCTURE
-    base = token.split(":", 1)[1] if ":" in token[1:] else token
-    if len(base) != 1:
-        return CONTENT  # an unknown command, kept by name
-    if base in _DELIMITERS:
-        return DELIMITER
-    if base in _PUNCTUATION:
-        return PUNCTUATION
-    if base.isalnum():
-        return CONTENT
-    if base in "+-*/=<>~^" or unicodedata.category(base) == "Sm" or 0x2190 <= ord(base) <= 0x21FF:
-        return OPERATOR
-    return CONTENT
-
+from harness.tex.formula_classes import FEATURES, token_class
 
 _IDS: dict[str, int] = {}
 
