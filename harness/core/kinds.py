@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness.core.messages import one_line
+from harness.core.table import Table
 
 ENTRY_POINT_GROUP = "tablebench.kinds"
 BUILTIN = {"table": "harness.kinds.tables:KIND", "formula": "harness.kinds.formulas:KIND"}
@@ -37,11 +38,14 @@ class GroundTruth(Protocol):
 
 
 @dataclass
-class Found:
-    """Where a ground-truth item is in a parser's output, as every kind's locator answers.
+class Located:
+    """Where ground truth `gt_index` is in the output; `prediction is None` means it is missing.
 
-    `prediction` is the kind's own reading of the span (a `Table`, a formula's LaTeX), None
-    when the item is missing; `text` is what is scored and shown."""
+    `prediction` is what the kind read there (a `Table`; a formula's LaTeX), `text` what the
+    kind shows or scores (a table's literal output text; a formula's LaTeX), `score` the
+    similarity that decided (for a missing item: its best candidate's), `source` how the
+    output wrote it (a table's format; "latex", "mathml" or "text" for a formula).
+    """
 
     gt_index: int
     prediction: Any
@@ -49,11 +53,16 @@ class Found:
     text: str | None
     score: float | None
     note: str = ""
-    source: str = ""  # how the output wrote it ("latex", "mathml", "text", ...), where the kind tells
+    source: str = ""
 
     @property
     def found(self) -> bool:
         return self.prediction is not None
+
+    @property
+    def table(self) -> Table | None:
+        """The located table (None when missing, or for a kind that reads no tables)."""
+        return self.prediction if isinstance(self.prediction, Table) else None
 
 
 @dataclass
@@ -89,16 +98,16 @@ class ItemKind:
         here makes the item an `error` case (unreadable ground truth)."""
         return ""
 
-    def locate(self, gts: Sequence[Any], output: str) -> list[Found]:
+    def locate(self, gts: Sequence[Any], output: str) -> list[Located]:
         """Each ground-truth item found (or not) in the parser's output, offline."""
         raise NotImplementedError
 
     def locate_llm(self, gts: Sequence[Any], output: str, model: str, *, cache_dir: Path | None,
-                   api_base: str | None = None) -> list[Found]:
+                   api_base: str | None = None) -> list[Located]:
         """The same with an LLM quoting each item's span (re-found literally in the output)."""
         raise NotImplementedError(f"no LLM locator for {self.title}")
 
-    def score(self, gt: Any, found: Found, metrics: Sequence[Any]) -> Scoring:
+    def score(self, gt: Any, found: Located, metrics: Sequence[Any]) -> Scoring:
         """The selected metric specs' values for one found item."""
         raise NotImplementedError
 
@@ -114,11 +123,11 @@ class ItemKind:
                 f"<pre>{escape(result.matched_text)}</pre>")
         return gt, pred
 
-    def missing_message(self, found: Found) -> str:
+    def missing_message(self, found: Located) -> str:
         """Why an item counts as missing, on one line."""
         return f"not found in parser output: {one_line(found.note or 'no candidate')}"
 
-    def found_message(self, found: Found) -> str:
+    def found_message(self, found: Located) -> str:
         """What the locator noticed about a found item ("" when nothing)."""
         return one_line(found.note) if found.note else ""
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from harness.cases import Page
 from harness.core import kinds as item_kinds
-from harness.core.kinds import Found, ItemKind
+from harness.core.kinds import Located, ItemKind
 from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
 from harness.core.results import TableResult
@@ -131,7 +131,7 @@ class _Steps:
                 except Exception as exc:  # noqa: BLE001 -- keep the other scores; the judge's fault is noted
                     result.extra["judge_error"] = describe(exc)
 
-    def _locate(self, kind: ItemKind, gts: list[Any]) -> list[Found]:
+    def _locate(self, kind: ItemKind, gts: list[Any]) -> list[Located]:
         """The items found in the output, in ground-truth order, offline or by an LLM."""
         if self.locator == "offline":
             found = kind.locate(gts, self.text)
@@ -195,7 +195,7 @@ def _page_number(value: Any) -> float:
     return number if math.isfinite(number) and number >= 0 else 0.0
 
 
-def _fill(result: TableResult, kind: ItemKind, gt: Any, found: Found, metrics: Sequence[Any]) -> None:
+def _fill(result: TableResult, kind: ItemKind, gt: Any, found: Located, metrics: Sequence[Any]) -> None:
     """Outcome, matched span and scores of one item from where its kind's locator found it."""
     result.locate_score = float(found.score) if found.score is not None else None
     if not found.found:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cases import FORMULA_KINDS, GroundTruthFormula, read_formulas_of
-from harness.core.kinds import Found, ItemKind, Scoring, register
+from harness.core.kinds import Located, ItemKind, Scoring, register
 from harness.core.messages import one_line
 from harness.core.metric_specs import MetricSpec
 from harness.locate.formulas import locate_formulas
@@ -34,18 +34,18 @@ class FormulaKind(ItemKind):
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:
         return read_formulas_of(record, blocks, gt_path)
 
-    def locate(self, gts: Sequence[GroundTruthFormula], output: str) -> list[Found]:
+    def locate(self, gts: Sequence[GroundTruthFormula], output: str) -> list[Located]:
         located = locate_formulas([gt.latex for gt in gts], output)
         return [_found(loc, "", output) for loc in located]
 
     def locate_llm(self, gts: Sequence[GroundTruthFormula], output: str, model: str, *, cache_dir: Path | None,
-                   api_base: str | None = None) -> list[Found]:
+                   api_base: str | None = None) -> list[Located]:
         options = {} if api_base is None else {"api_base": api_base}
         located, notes = locate_formulas_llm([(gt.latex, gt.kind) for gt in gts], output, model,
                                              cache_dir=cache_dir, **options)
         return [_found(loc, note, output) for loc, note in zip(located, notes, strict=True)]
 
-    def score(self, gt: GroundTruthFormula, found: Found, metrics: Sequence[MetricSpec]) -> Scoring:
+    def score(self, gt: GroundTruthFormula, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
         scores, notes = score_pair(gt.latex, found.prediction or "", metrics)
         extra = {"scored_latex": found.prediction} if found.prediction != found.text else None
         return Scoring(scores, notes, extra=extra)
@@ -53,21 +53,21 @@ class FormulaKind(ItemKind):
     def judge(self, gt: GroundTruthFormula, extraction: str, model: str, **options: Any) -> Any:
         return judge_formula(gt.latex, extraction, model, kind=gt.kind, **options)
 
-    def missing_message(self, found: Found) -> str:
+    def missing_message(self, found: Located) -> str:
         return (f"not found in parser output: {one_line(found.note)}" if found.note else
                 f"not found in parser output (best candidate similarity {found.score:.2f})")
 
-    def found_message(self, found: Found) -> str:
+    def found_message(self, found: Located) -> str:
         return "; ".join(filter(None, [f"found as {found.source}" if found.source != "latex" else "",
                                        one_line(found.note) if found.note else ""]))
 
 
-def _found(loc: Any, note: str, output: str) -> Found:
+def _found(loc: Any, note: str, output: str) -> Located:
     """A located formula as every kind's answer: the literal span as text, the scored LaTeX as prediction."""
     if not loc.found or loc.span is None:
-        return Found(loc.gt_index, None, None, None, float(loc.score), note, loc.source)
+        return Located(loc.gt_index, None, None, None, float(loc.score), note, loc.source)
     start, end = loc.span
-    return Found(loc.gt_index, loc.text or "", (start, end), output[start:end], float(loc.score), note, loc.source)
+    return Located(loc.gt_index, loc.text or "", (start, end), output[start:end], float(loc.score), note, loc.source)
 
 
 KIND = register(FormulaKind())

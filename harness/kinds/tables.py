@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
-from harness.core.kinds import Found, ItemKind, Scoring, register
+from harness.core.kinds import Located, ItemKind, Scoring, register
 from harness.core.metric_specs import MetricSpec
 from harness.locate.llm import locate_tables_llm
 from harness.locate.tables import locate_tables
@@ -33,26 +33,21 @@ class TableKind(ItemKind):
     def gt_html(self, gt: GroundTruthTable) -> str:
         return gt.table.to_html(headers=True)
 
-    def locate(self, gts: Sequence[GroundTruthTable], output: str) -> list[Found]:
-        return [_found(loc) for loc in locate_tables([gt.table for gt in gts], output)]
+    def locate(self, gts: Sequence[GroundTruthTable], output: str) -> list[Located]:
+        return locate_tables([gt.table for gt in gts], output)
 
     def locate_llm(self, gts: Sequence[GroundTruthTable], output: str, model: str, *, cache_dir: Path | None,
-                   api_base: str | None = None) -> list[Found]:
+                   api_base: str | None = None) -> list[Located]:
         options = {} if api_base is None else {"api_base": api_base}
-        return [_found(loc) for loc in locate_tables_llm([gt.latex for gt in gts], output, model,
-                                                          gt_tables=[gt.table for gt in gts], cache_dir=cache_dir,
-                                                          **options)]
+        return locate_tables_llm([gt.latex for gt in gts], output, model, gt_tables=[gt.table for gt in gts],
+                                 cache_dir=cache_dir, **options)
 
-    def score(self, gt: GroundTruthTable, found: Found, metrics: Sequence[MetricSpec]) -> Scoring:
+    def score(self, gt: GroundTruthTable, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
         scores, notes = score_pair(gt.table, found.prediction, metrics)
         return Scoring(scores, notes, pred_html=found.prediction.to_html(headers=True))
 
     def judge(self, gt: GroundTruthTable, extraction: str, model: str, **options: Any) -> Any:
         return judge_table(gt.latex, extraction, model, **options)
-
-
-def _found(loc: Any) -> Found:
-    return Found(loc.gt_index, loc.table, loc.span, loc.text, loc.score, loc.note)
 
 
 KIND = register(TableKind())

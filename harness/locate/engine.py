@@ -24,37 +24,9 @@ from typing import Any, Protocol
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from harness.core.table import Table
+from harness.core.kinds import Located
 
 Span = tuple[int, int]
-
-
-@dataclass
-class Located:
-    """Where ground truth `gt_index` is in the output; `prediction is None` means it is missing.
-
-    `prediction` is what the kind read there (a `Table`; a formula's LaTeX), `text` what the
-    kind shows or scores (a table's literal output text; a formula's LaTeX), `score` the
-    similarity that decided (for a missing item: its best candidate's), `source` how the
-    output wrote it (a table's format; "latex", "mathml" or "text" for a formula).
-    """
-
-    gt_index: int
-    prediction: Any
-    span: Span | None
-    text: str | None
-    score: float
-    note: str = ""
-    source: str = ""
-
-    @property
-    def found(self) -> bool:
-        return self.prediction is not None
-
-    @property
-    def table(self) -> Table | None:
-        """The located table (None when missing, or for a kind that reads no tables)."""
-        return self.prediction if isinstance(self.prediction, Table) else None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
-from harness.core.kinds import Found, ItemKind, Scoring, register, unregister
+from harness.core.kinds import Located, ItemKind, Scoring, register, unregister
 from harness.core.metric_specs import MetricSpec, Scored
 from harness.core.metric_specs import register as register_metric
 from harness.core.metric_specs import unregister as unregister_metric
@@ -45,15 +45,15 @@ class KeywordKind(ItemKind):
             raise ValueError(f"{gt_path}: a keyword block needs its word in 'data'")
         return [Keyword(i, w) for i, w in enumerate(words)]
 
-    def locate(self, gts: Sequence[Keyword], output: str) -> list[Found]:
+    def locate(self, gts: Sequence[Keyword], output: str) -> list[Located]:
         out = []
         for gt in gts:
             hit = re.search(re.escape(gt.latex), output, re.IGNORECASE)
-            out.append(Found(gt.index, hit.group(0), hit.span(), hit.group(0), 1.0) if hit else
-                       Found(gt.index, None, None, None, 0.0, "the word is not in the output"))
+            out.append(Located(gt.index, hit.group(0), hit.span(), hit.group(0), 1.0) if hit else
+                       Located(gt.index, None, None, None, 0.0, "the word is not in the output"))
         return out
 
-    def score(self, gt: Keyword, found: Found, metrics: Sequence[MetricSpec]) -> Scoring:
+    def score(self, gt: Keyword, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
         scores, notes = score_pair(gt.latex, found.prediction, metrics)
         return Scoring(scores, notes)
 
