@@ -80,3 +80,57 @@ def test_an_unknown_kind_or_a_taken_prefix_is_a_one_line_error(keyword_kind) -> 
     clash.name = "keyword2"
     with pytest.raises(ValueError, match="share the id prefix 'k'"):
         register(clash)
+
+
+# -- through pytest, shards, merge, the gate and the report -------------------------------------
+pytest_plugins = ["pytester"]
+
+
+def _run(pytester: pytest.Pytester, cases: Path, tmp_path: Path, *more: str) -> pytest.RunResult:
+    from tests.test_plugin import PLUGIN
+
+    return pytester.runpytest(*PLUGIN, f"--cases={cases}", f"--parse-cache={tmp_path / 'cache'}", "-rf",
+                              "-p", "no:cacheprovider", "--no-verify", *more)
+
+
+def test_a_registered_kind_runs_through_the_plugin_shards_merge_gate_and_report(
+        keyword_kind, pytester: pytest.Pytester, tmp_path: Path) -> None:
+    from harness.cli import main
+
+    pytester.makeconftest("from tests.kinds import keywords\nkeywords.install()\n")
+    root = keyword_cases(tmp_path / "kw")
+    cases = load_case_set(root)
+    good = keyword_outputs(tmp_path / "good", cases)
+    listed = _run(pytester, root, tmp_path, f"--parser=mine=dir:{good}", "--collect-only", "-q", "-m", "word")
+    page = f"kw/{cases.pages[0].page_id}"
+    assert [ln for ln in listed.stdout.lines if ln.startswith("kw/")] == [f"{page}::k{i}[mine]" for i in range(3)]
+
+    base = tmp_path / "base.json"
+    first = _run(pytester, root, tmp_path, f"--parser=mine=dir:{good}", f"--report-dir={tmp_path / 'full'}",
+                 f"--save-baseline={base}", "--report-only")
+    assert first.ret == 0
+    full = json.loads((tmp_path / "full" / "results.json").read_text(encoding="utf-8"))
+    assert [r["outcome"] for r in full["results"] if r["kind"] == "keyword"] == ["ok", "ok", "missing"]
+    assert "keywords" in first.stdout.str() and full["keyword_leaderboard"]["primary"] == "keyword_match"
+
+    for shard in ("1/2", "2/2"):
+        _run(pytester, root, tmp_path, f"--parser=mine=dir:{good}", f"--shard={shard}", "--report-only",
+             f"--report-dir={tmp_path / shard.replace('/', 'of')}")
+    assert main(["report", "merge", str(tmp_path / "1of2"), str(tmp_path / "2of2"), "--out", str(tmp_path / "m")]) == 0
+    merged = json.loads((tmp_path / "m" / "results.json").read_text(encoding="utf-8"))
+    assert [(r["kind"], r["page"], r["table"], r["outcome"]) for r in merged["results"]] == \
+        [(r["kind"], r["page"], r["table"], r["outcome"]) for r in full["results"]]
+    assert "## Keywords" in (tmp_path / "m" / "leaderboard.md").read_text(encoding="utf-8")
+
+    worse = keyword_outputs(tmp_path / "worse", cases)
+    first_page = worse / f"{cases.pages[0].pdf.stem}.md"
+    first_page.write_text(first_page.read_text(encoding="utf-8").replace("Lorem ipsum", "Lorum ipsum"), encoding="utf-8")
+    gated = _run(pytester, root, tmp_path, f"--parser=mine=dir:{worse}", f"--baseline={base}",
+                 "--min-score=keyword_match=0.5", "--gate=keyword_match", f"--report-dir={tmp_path / 'worse-run'}")
+    out = gated.stdout.str()
+    assert gated.ret == pytest.ExitCode.TESTS_FAILED
+    assert "keyword_match [mine]: 0.950 -> 0.450" in out and "keyword_match:word [mine]" in out
+    assert f"{page}::k0[mine]" in out and "not found" in out
+    assert all(f"{page}::t" not in ln for ln in out.splitlines() if ln.startswith("FAILED"))
+    report = (tmp_path / "worse-run" / "report.html").read_text(encoding="utf-8")
+    assert "Keyword leaderboard" in report

@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from harness.core.files import sha256_file
+
 SLACK = 0.05
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
@@ -72,18 +74,18 @@ def select(weights: Mapping[str, int], index: int, n: int) -> set[str]:
 
 
 def fingerprint(pages: Iterable[Any]) -> str:
-    """A digest of what a case set measures: each page's id, PDF bytes and ground-truth tables.
+    """A digest of what a case set measures: each page's id, PDF bytes and ground-truth items.
 
     Two runs (or shards) with the same fingerprint scored the same pages against the same
-    ground truth, whatever folder or layout the set was read from.
+    ground truth, whatever folder or layout the set was read from. The record is the page id,
+    the PDF's sha256, its tables, then each other kind's items where it has any (so a set of
+    tables only keeps the fingerprint it had before other kinds existed).
     """
-    from harness.core.files import sha256_file
-
     h = hashlib.sha256()
     for page in sorted(pages, key=lambda p: p.page_id):
-        tables = [[t.index, t.latex, t.complexity] for t in page.tables]
-        record = [page.page_id, sha256_file(page.pdf), tables]
-        if page.formulas:  # formula pages only: table-only sets keep their fingerprint
-            record.append([[f.index, f.latex, f.kind] for f in page.formulas])
+        record = [page.page_id, sha256_file(page.pdf), [[t.index, t.latex, t.group] for t in page.items_of("table")]]
+        for kind, items in page.items.items():
+            if kind != "table" and items:
+                record.append([[i.index, i.latex, i.group] for i in items])
         h.update(json.dumps(record, ensure_ascii=False).encode())
     return h.hexdigest()[:16]

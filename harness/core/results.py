@@ -9,6 +9,7 @@ property (JSON), so it survives xdist and junit XML; the report aggregates lists
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 
 from harness.core import kinds
@@ -68,3 +69,12 @@ def item_name(kind: str, index: int) -> str:
 def case_id(case_set: str, page: str, table: int, label: str, kind: str = "table") -> str:
     """'synth-v1/p012/t3[pdfplumber]' (a table) or '.../f3[...]' (a formula), as one parser's case."""
     return f"{case_set}/{page}/{item_name(kind, table)}[{label}]"
+
+
+def run_order(results: Iterable[TableResult], parsers: Sequence[str]) -> list[TableResult]:
+    """The order a run reports in, sharded or not, whatever order workers finished in: case set,
+    page, parser (as given), item kind (registry order), item index."""
+    order = {p: i for i, p in enumerate(parsers)}
+    kind_order = {kind: i for i, kind in enumerate(kinds.names())}
+    return sorted(results, key=lambda r: (r.case_set, r.page, order.get(r.parser, len(order)), r.parser,
+                                          kind_order.get(r.kind, len(kind_order)), r.table))

@@ -252,7 +252,8 @@ def evaluate(pairs: Iterable[Pair], gates: Sequence[GateSpec], *, min_effect: fl
         effect = min_effect * (scale or {}).get(gate.metric, 1.0)
         rows: list[tuple[GateSpec, bool]] = [(gate, True)]
         if breakdown and gate.subset is None:
-            levels = [c for c in COMPLEXITIES if any(p.attrs.get("complexity") == c for p in pairs)]
+            present = {str(p.attrs["complexity"]) for p in pairs if p.attrs.get("complexity") not in (None, "")}
+            levels = [c for c in COMPLEXITIES if c in present] + sorted(present - set(COMPLEXITIES))
             rows += [(GateSpec(gate.metric, c), False) for c in levels]
             for key in BREAKDOWN:
                 values = sorted({str(p.attrs[key]) for p in pairs if p.attrs.get(key) not in (None, "")})

@@ -34,19 +34,16 @@ from typing import Any
 import pytest
 
 from harness.cases import (
-    COMPLEXITIES,
     DEFAULT_SET,
-    FORMULA_KINDS,
     VARIANTS,
     CaseSet,
-    GroundTruthFormula,
-    GroundTruthTable,
     Page,
     language_marker,
     variant_marker,
 )
+from harness.core import kinds as item_kinds
 from harness.gating import thresholds
-from harness.core.results import TableResult, case_id, item_name
+from harness.core.results import TableResult, case_id, item_name, run_order
 
 RESULT_ATTR = "tablebench_result"  # the whole TableResult as JSON, on the call-phase TestReport
 DEFAULT_PARSE_TIMEOUT = 300.0
@@ -107,15 +104,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for level in COMPLEXITIES:
-        config.addinivalue_line("markers", f"{level}: a benchmark table of {level} complexity (tablebench)")
-    for kind in FORMULA_KINDS:
-        config.addinivalue_line("markers", f"{kind}: a benchmark formula set {kind} (tablebench)")
     for variant in VARIANTS:
         config.addinivalue_line("markers", f"{variant_marker(variant)}: a benchmark item on a {variant} page (tablebench)")
     specs = split_specs(config.getoption("tb_parsers"))
     if not specs:
         return
+    for kind in item_kinds.all_kinds():  # only for a benchmark run: the kinds import their stages
+        for group in kind.groups:
+            config.addinivalue_line("markers", f"{group}: a benchmark {kind.name} of {kind.group_title} {group} (tablebench)")
     try:
         bench = BenchSession(config, specs)
         from harness.plugin.ci import CIPlugin
@@ -159,7 +155,7 @@ def split_specs(values: list[str]) -> list[str]:
     return out
 
 
-_TABLE_ID = re.compile(r"^(?P<page>[^[]*)::[tf]\d+\[(?P<label>.*)\]$", re.S)  # a table or a formula
+_TABLE_ID = re.compile(r"^(?P<page>[^[]*)::[a-z]+\d+\[(?P<label>.*)\]$", re.S)  # an item of any kind
 
 
 def page_scope(nodeid: str) -> str:
@@ -204,8 +200,7 @@ class BenchSession:
             check_case_set(self.cases.root)
         self.case_set = {"name": self.cases.name, "manifest_sha256": manifest_sha256(self.cases.root)}
         register_page_markers(config, self.cases)
-        kinds = [k for k, n in (("table", self.cases.n_tables), ("formula", self.cases.n_formulas)) if n]
-        self.metrics = metric_names(config.getoption("tb_metrics"), kinds or ["table"])
+        self.metrics = metric_names(config.getoption("tb_metrics"), self.cases.kinds or item_kinds.names()[:1])
         self.judge = config.getoption("tb_judge")
         api_base = config.getoption("tb_judge_api_base")
         self.judge_options = {"api_base": api_base} if api_base else {}
@@ -246,8 +241,8 @@ class BenchSession:
 
         baseline = load_baseline(path)
         ids = [case_id(page.set_name, page.page_id, gt.index, label, kind)
-               for page in self.cases.pages for kind, gts in (("table", page.tables), ("formula", page.formulas))
-               for gt in gts for label in self.labels]
+               for page in self.cases.pages for kind in self.cases.kinds
+               for gt in page.items_of(kind) for label in self.labels]
         self.notes += baseline_notes(baseline, ids, parsers=self.parsers, case_set=self.case_set, metrics=self.metrics)
         return baseline
 
@@ -282,8 +277,8 @@ class BenchSession:
         check = ("files match manifest.json (sha256)" if self.verified else
                  "NOT VERIFIED against manifest.json (--no-verify)" if self.cases.kind == "tablebench" else
                  "no manifest to verify (pdf-parse-bench folder)")
-        lines = [f"tablebench: case set {self.cases.name}: {pages} pages, {self.cases.n_tables} tables"
-                 + (f", {self.cases.n_formulas} formulas" if self.cases.n_formulas else "") + f"; {check}",
+        counts = ", ".join(f"{self.cases.count(k)} {item_kinds.get(k).title}" for k in self.cases.kinds)
+        lines = [f"tablebench: case set {self.cases.name}: {pages} pages, {counts or '0 tables'}; {check}",
                  f"tablebench: parsers {', '.join(self.labels)}"]
         return lines + [n for n in self.notes if " entries match " in n]
 
@@ -377,9 +372,7 @@ class BenchSession:
     # -- helpers -------------------------------------------------------------------------------
     def sorted_results(self) -> list[TableResult]:
         """Results in collection order whatever order xdist finished them in."""
-        order = {label: i for i, label in enumerate(self.labels)}
-        return sorted(self.results.values(), key=lambda r: (r.case_set, r.page, order.get(r.parser, len(order)),
-                                                            r.parser, r.kind != "table", r.table))
+        return run_order(self.results.values(), list(self.labels))
 
     def meta(self, results: list[TableResult]) -> dict:
         """The run's facts for every report file (only the ones that are set)."""
@@ -447,30 +440,24 @@ class PageCollector(pytest.Collector):
 
     def collect(self) -> list[pytest.Item | pytest.Collector]:
         bench: BenchSession = self.parent.bench  # type: ignore[union-attr]
-        gts: list[GroundTruthTable | GroundTruthFormula] = [*self.page.tables, *self.page.formulas]
-        return [TableItem.from_parent(self, name=f"{_name(gt)}[{label}]", nodeid=f"{self.nodeid}::{_name(gt)}[{label}]",
-                                      bench=bench, page=self.page, label=label, gt=gt)
-                for label in bench.labels for gt in gts]
-
-
-def _name(gt: GroundTruthTable | GroundTruthFormula) -> str:
-    """'t3' for a table, 'f3' for a formula: the item's name on its page."""
-    return item_name("formula" if isinstance(gt, GroundTruthFormula) else "table", gt.index)
+        items = [(kind, gt) for kind in item_kinds.names() for gt in self.page.items_of(kind)]
+        return [TableItem.from_parent(self, name=f"{item_name(kind, gt.index)}[{label}]",
+                                      nodeid=f"{self.nodeid}::{item_name(kind, gt.index)}[{label}]",
+                                      bench=bench, page=self.page, label=label, gt=gt, kind=kind)
+                for label in bench.labels for kind, gt in items]
 
 
 class TableItem(pytest.Item):
-    """One (parser, page, ground-truth item) case, a table or a formula (`kind`): passes when
-    found and above every threshold. Tables are marked by complexity, formulas inline / display,
-    both by their page's variant and language."""
+    """One (parser, page, ground-truth item) case of any kind (`kind`: a table, a formula, ...):
+    passes when found and above every threshold. Marked by the item's group (a table's
+    complexity, a formula's inline / display) and by its page's variant and language."""
 
-    def __init__(self, *, bench: BenchSession, page: Page, label: str, gt: GroundTruthTable | GroundTruthFormula,
-                 **kwargs: Any) -> None:
+    def __init__(self, *, bench: BenchSession, page: Page, label: str, gt: Any, kind: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.bench, self.page, self.label, self.gt = bench, page, label, gt
-        self.kind = "formula" if isinstance(gt, GroundTruthFormula) else "table"
+        self.bench, self.page, self.label, self.gt, self.kind = bench, page, label, gt, kind
         self.result_json: str | None = None
-        if gt.complexity in (*COMPLEXITIES, *FORMULA_KINDS):
-            self.add_marker(gt.complexity)
+        if gt.group in item_kinds.get(kind).groups:
+            self.add_marker(gt.group)
         self.add_marker(variant_marker(page.variant))
         self.add_marker(language_marker(page.language))
 

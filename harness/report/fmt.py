@@ -17,7 +17,7 @@ def legend(board: Leaderboard) -> str:
     title = item_kinds.get(board.kind).title
     ten = [s.headline for s in specs_of(board.kind) if s.scale == 10.0] + [JUDGE]
     return (f"Each score: mean with missing {title} as 0 (mean over found {title} only); "
-            f"{' and '.join(ten)} are on 0-10, the rest on 0-1")
+            f"{' and '.join(ten)} {'are' if len(ten) > 1 else 'is'} on 0-10, the rest on 0-1")
 
 
 def score(value: float | None, metric: str) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 from pathlib import Path
 
-from harness.core.results import TableResult
+from harness.core.results import TableResult, run_order
 
 # meta keys that must agree across shards: they say what was measured
 # (not `parser_specs`: shards may reach one parser differently, e.g. each its own model server;
@@ -60,13 +60,8 @@ def merge_runs(paths: Sequence[str | os.PathLike]) -> tuple[dict, list[TableResu
             seen[r.test_id] = file
             merged.append(r)
     parsers = runs[0][1].get("parsers")
-    return merged_meta(runs), sort_results(merged, parsers if isinstance(parsers, list) else [])
+    return merged_meta(runs), run_order(merged, parsers if isinstance(parsers, list) else [])
 
-
-def sort_results(results: list[TableResult], parsers: Sequence[str]) -> list[TableResult]:
-    """The order an unsharded run reports in: case set, page, parser (as given), table."""
-    order = {p: i for i, p in enumerate(parsers)}
-    return sorted(results, key=lambda r: (r.case_set, r.page, order.get(r.parser, len(order)), r.parser, r.table))
 
 
 def merged_meta(runs: list[tuple[str, dict, list[TableResult]]]) -> dict:
