@@ -144,8 +144,10 @@ def _add_harvest(sub: argparse._SubParsersAction) -> None:
 
 def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("meta-eval", help="correlate metrics with human ratings (table or formula metric study)")
-    p.add_argument("file", help="a table-metric-study or formula-metric-study JSON file (e.g. dev.json); "
-                                "the format picks the track")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="a table-metric-study or formula-metric-study JSON file (e.g. dev.json); the format picks "
+                        "the track; several files of one study are pooled (e.g. dev.json dev2.json), each file's "
+                        "ground truths kept apart")
     p.add_argument("--metrics", default="teds,grits,tlag",
                    help="our metrics to recompute from the raw ground truth and extraction (comma-separated)")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs")
@@ -167,62 +169,31 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_meta_eval(args: argparse.Namespace) -> int:
+    """One engine for every study: the first file's format picks the kind (formulas always list
+    their cross-validated score; tables print the full cross-validation with --cv)."""
     import json
 
-    from harness.core.files import read_json
-    from harness.evaluate.metaeval_formulas import is_formula_study
-    from harness.evaluate.metaeval import load_rated_pairs, meta_evaluate, recomputed_scorers
-    from harness.metrics.tables.registry import parse_metric_list
+    from harness.evaluate.metaeval import Options, kind_of, load_pairs, meta_eval
+    from harness.evaluate.metaeval_formulas import FORMULAS
+    from harness.evaluate.metaeval_tables import TABLES
 
-    if is_formula_study(read_json(args.file)):
-        return _run_formula_meta_eval(args)
-    metrics = parse_metric_list(args.metrics) if args.metrics else []
-    pairs = load_rated_pairs(args.file)
-    if args.cv:
-        from harness.evaluate.metaeval import cross_validate, cv_report
-
-        result = cross_validate(pairs, n_boot=args.bootstrap, seed=args.seed)
-        print(json.dumps(result, indent=2) if args.json else cv_report(result))
-        return 0
-    scorers = recomputed_scorers(metrics)
-    if args.judge:
-        from harness.metrics.judge import judge_scorer
-
-        name, scorer = judge_scorer([(p.gt_latex, p.extraction) for p in pairs], args.judge,
-                                    variant=args.judge_variant, cache_dir=args.llm_cache, api_base=args.api_base)
-        scorers[name] = scorer
-    results = meta_evaluate(pairs, scorers, n_boot=args.bootstrap, seed=args.seed)
+    options = Options(metrics=args.metrics, judge=args.judge, judge_variant=args.judge_variant,
+                      llm_cache=args.llm_cache, api_base=args.api_base, render=not args.no_render, cv=args.cv,
+                      n_boot=args.bootstrap, seed=args.seed)
+    kind = kind_of(args.files[0], (FORMULAS, TABLES))
+    kind.check(options)
+    pairs = load_pairs(kind, args.files)
+    result = meta_eval(kind, pairs, options)
     if args.json:
-        print(json.dumps(results, indent=2))
-        return 0
-    from harness.report.terminal import meta_eval_table
+        print(json.dumps(result, indent=2))
+    elif kind.reports_cv(options):
+        print(kind.cv_report(result))
+    else:
+        from rich.console import Console
 
-    from rich.console import Console
+        from harness.report.terminal import meta_eval_table
 
-    Console().print(meta_eval_table(results, title=f"Agreement with human ratings ({len(pairs)} pairs)"))
-    return 0
-
-
-def _run_formula_meta_eval(args: argparse.Namespace) -> int:
-    """The formula study: stored metrics and judges, ours, and ours cross-validated (always: ~6 s)."""
-    import json
-
-    from harness.evaluate.metaeval_formulas import load_formula_pairs, meta_evaluate_formulas
-
-    if args.judge:
-        raise ValueError("--judge is not supported for the formula study yet (its stored judges are reported)")
-    pairs = load_formula_pairs(args.file)
-    results = meta_evaluate_formulas(pairs, render=False if args.no_render else None, cv=True,
-                                     n_boot=args.bootstrap, seed=args.seed)
-    if args.json:
-        print(json.dumps(results, indent=2))
-        return 0
-    from rich.console import Console
-
-    from harness.report.terminal import meta_eval_table
-
-    Console().print(meta_eval_table(results, title=f"Formula metrics vs human ratings ({len(pairs)} pairs; "
-                                                   "cv: leave one ground-truth formula out)"))
+        Console().print(meta_eval_table(result, title=kind.title.format(n=len(pairs))))
     return 0
 
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from harness.evaluate import metaeval_formulas as metaeval
+from harness.evaluate.metaeval import Options, RatedPair, held_out_scores, meta_eval
 from harness.evaluate.metaeval_formulas import (
-    FormulaPair, cross_validated_scores, feature_matrix, fit_weights, is_formula_study,
-    load_formula_pairs, meta_evaluate_formulas,
+    FORMULAS, feature_matrix, fit_weights, is_formula_study, load_formula_pairs,
 )
 from harness.metrics.formulas.score import FEATURES, Weights, score_from_features
 from tests.conftest import shared_path
@@ -27,7 +27,7 @@ def test_loader_reads_the_study_format(tmp_path: Path) -> None:
     pairs = load_formula_pairs(path)
     assert len(pairs) == 1  # the unrated pair is left out
     p = pairs[0]
-    assert (p.gt_id, p.gt, p.pred, p.human) == ("g1", "$a+b$", "$a-b$", 4.0)
+    assert (p.gt_id, p.gt, p.extraction, p.human) == ("g1", "$a+b$", "$a-b$", 4.0)
     assert p.stored == {"bleu_score": 0.5, "cdm_score": 0.9, "judge:m": 4.0}
 
 
@@ -57,7 +57,7 @@ def test_fit_recovers_the_weights_that_generated_the_ratings() -> None:
 
 
 def test_cv_fits_each_fold_without_its_ground_truth(monkeypatch: pytest.MonkeyPatch) -> None:
-    pairs = [FormulaPair(f"g{i % 4}", f"x^{i}+y", f"x^{i}-y" if i % 2 else f"x^{i}+y", float(5 + i % 2 * 3))
+    pairs = [RatedPair(f"g{i % 4}", f"x^{i}+y", f"x^{i}-y" if i % 2 else f"x^{i}+y", float(5 + i % 2 * 3))
              for i in range(8)]
     seen: list[int] = []
     real_fit = metaeval.fit_weights
@@ -67,13 +67,13 @@ def test_cv_fits_each_fold_without_its_ground_truth(monkeypatch: pytest.MonkeyPa
         return real_fit(counts, lengths, human)
 
     monkeypatch.setattr(metaeval, "fit_weights", spy)
-    scores = cross_validated_scores(pairs)
+    scores, _ = held_out_scores(pairs, FORMULAS.fit)
     assert seen == [6, 6, 6, 6]  # four folds (one per gt_id), each trained on the 6 other pairs
     assert scores.shape == (8,) and np.all((0 <= scores) & (scores <= 10))
 
 
 def test_feature_matrix_shape() -> None:
-    pairs = [FormulaPair("g", "a+b", "a-b", 5.0), FormulaPair("h", "x", "x", 10.0)]
+    pairs = [RatedPair("g", "a+b", "a-b", 5.0), RatedPair("h", "x", "x", 10.0)]
     counts, lengths = feature_matrix(pairs)
     assert counts.shape == (2, len(FEATURES)) and list(lengths) == [3, 1]
     assert counts[1].sum() == 0 and counts[0, FEATURES.index("operator")] == 1
@@ -82,7 +82,7 @@ def test_feature_matrix_shape() -> None:
 @pytest.mark.shared
 def test_dev_split_cross_validated_pearson_reaches_the_best_judge_level() -> None:
     pairs = load_formula_pairs(shared_path("data", "formula-metric-study", "dev.json"))
-    results = meta_evaluate_formulas(pairs, render=False, n_boot=200)
+    results = meta_eval(FORMULAS, pairs, Options(render=False, n_boot=200))
     assert len(pairs) == 106
     assert results["cdm_score"]["pearson"] == pytest.approx(0.261, abs=0.001)  # the study's README value
     assert results["cv:formula_score"]["pearson"] >= 0.80

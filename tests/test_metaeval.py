@@ -9,7 +9,8 @@ import pytest
 from scipy import stats
 
 from harness.cli import main
-from harness.evaluate.metaeval import correlate, load_rated_pairs, meta_evaluate
+from harness.evaluate.metaeval import correlate, meta_evaluate
+from harness.evaluate.metaeval_tables import cross_validate, load_rated_pairs
 from harness.metrics.tables.semantic_align import FEATURES
 
 
@@ -102,7 +103,7 @@ def test_cli_valid_json_of_the_wrong_shape_is_a_one_line_error(tmp_path, capsys,
     assert "Traceback" not in err
 
 
-def _ratable_study(tmp_path):
+def _ratable_study(tmp_path, name="rated"):
     """Three ground truths, each with extractions losing 0..3 rows; humans rate by rows lost."""
     data = []
     for g in range(3):
@@ -114,14 +115,12 @@ def _ratable_study(tmp_path):
             md = "| Model | Acc | F1 |\n|---|---|---|\n" + "".join(f"| {' | '.join(r)} |\n" for r in rows[:4 - lost])
             exts.append({"parser": f"p{lost}", "extracted_table": md, "human_scores": [10 - 3 * lost] * 3})
         data.append({"gt_id": f"g{g}", "gt_table": latex, "complexity": "simple", "extractions": exts})
-    path = tmp_path / "rated.json"
+    path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(data))
     return path
 
 
 def test_cross_validation_holds_each_table_out_and_refits(tmp_path):
-    from harness.evaluate.metaeval import cross_validate
-
     result = cross_validate(load_rated_pairs(_ratable_study(tmp_path)), n_boot=20)
     assert [f["table"] for f in result["folds"]] == ["g0", "g1", "g2"]
     assert all(f["n"] == 4 and len(f["weights"]) == len(FEATURES) for f in result["folds"])
@@ -136,6 +135,25 @@ def test_cli_cv_prints_the_held_out_numbers(tmp_path, capsys):
     assert "cross-validated (held-out tables)" in out and "g2" in out
     assert main(["meta-eval", str(_ratable_study(tmp_path)), "--cv", "--bootstrap", "20", "--json"]) == 0
     assert set(json.loads(capsys.readouterr().out)) >= {"cv", "in_sample", "default", "folds", "complexity"}
+
+
+def test_several_files_of_a_study_are_pooled_with_each_files_ground_truths_apart(tmp_path, capsys):
+    files = [str(_ratable_study(tmp_path, name)) for name in ("dev", "dev2")]  # the same gt_ids in both
+    pairs = load_rated_pairs(*files)
+    pooled_ids = ["dev/g0", "dev/g1", "dev/g2", "dev2/g0", "dev2/g1", "dev2/g2"]
+    assert len(pairs) == 24 and list(dict.fromkeys(p.gt_id for p in pairs)) == pooled_ids
+    assert [p.gt_id for p in load_rated_pairs(files[0])][::4] == ["g0", "g1", "g2"]  # one file: ids as written
+    assert main(["meta-eval", *files, "--cv", "--json", "--bootstrap", "20"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [f["table"] for f in result["folds"]] == pooled_ids and result["cv"]["n"] == 24
+    formulas = tmp_path / "formulas.json"  # another study's file cannot join the pool
+    formulas.write_text(json.dumps([{"gt_formula": "$a$", "extracted_formula": "$a$", "human_study_scores": [5]}]))
+    assert main(["meta-eval", *files, str(formulas), "--metrics", ""]) == 1
+    assert "formulas.json: ground truth #1 is not in the table-metric-study format" in capsys.readouterr().err
+    assert main(["meta-eval", files[0], files[0], "--metrics", ""]) == 1
+    assert "distinct names" in capsys.readouterr().err
+    assert main(["meta-eval", files[0], str(_study_file(tmp_path)), str(tmp_path / "x.json"), "--metrics", ""]) == 1
+    assert "No such file" in capsys.readouterr().err
 
 
 def test_the_fit_weighs_every_ground_truth_table_alike():

@@ -386,7 +386,8 @@ DEV_PEARSON_FLOOR = 0.94  # in-sample 0.948 (the constants were fit on dev); cro
 
 def test_agrees_with_human_ratings_on_dev() -> None:
     path = shared_path("data", "table-metric-study", "dev.json")
-    from harness.evaluate.metaeval import load_rated_pairs, meta_evaluate, recomputed_scorers
+    from harness.evaluate.metaeval import meta_evaluate
+    from harness.evaluate.metaeval_tables import load_rated_pairs, recomputed_scorers
 
     pairs = load_rated_pairs(path)
     result = meta_evaluate(pairs, recomputed_scorers(["semantic"]), n_boot=20)["ours:semantic"]
@@ -535,7 +536,7 @@ def test_params_are_validated_and_change_the_score() -> None:
 
 
 def test_cross_validated_agreement_on_dev_reaches_the_target() -> None:
-    from harness.evaluate.metaeval import cross_validate, load_rated_pairs
+    from harness.evaluate.metaeval_tables import cross_validate, load_rated_pairs
 
     result = cross_validate(load_rated_pairs(shared_path("data", "table-metric-study", "dev.json")), n_boot=50)
     assert len(result["folds"]) == 15 and result["cv"]["n"] == 205

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from harness.locate.tables import locate_tables
-from harness.evaluate.metaeval import _read_pair
+from harness.evaluate.metaeval_tables import _read_pair
 from harness.metrics.tables.semantic import DEFAULT, semantic
 from harness.metrics.tables.semantic_align import FEATURES
 from harness.metrics.tables.semantic_split import is_flattened, split_lines

@@ -1,16 +1,18 @@
-"""Meta-evaluation: how well does each metric agree with human ratings of table extractions?
+"""Meta-evaluation: how well does each metric agree with human ratings, for every kind of item?
 
-Reads a table-metric-study-format file (a list of ground truths, each with `gt_table`
-(LaTeX) and `extractions[]` holding `extracted_table`, `human_scores`, the study's stored
-`metrics` and `llm_scores`), drops empty extractions, averages the human ratings, and
-correlates every metric with them: Pearson, Spearman and Kendall tau-b, each with a
-percentile-bootstrap 95% confidence interval (pairs resampled with a fixed seed).
+One engine for the table and the formula metric studies. A study file holds rated pairs (a
+ground truth, an extraction, several human ratings, the study's stored metric and judge
+scores); the engine pools the pairs of one or more files, averages the human ratings and
+correlates every stored score and each of ours with them: Pearson, Spearman and Kendall
+tau-b, each with a percentile-bootstrap 95% confidence interval (fixed seed).
 
-`cross_validate` measures the semantic score honestly: leave one ground-truth table out,
-choose every tunable constant of the score on the other tables by the procedure in
-`harness.metrics.tables.semantic_fit`, score the held-out table's extractions with them, and
-correlate the pooled held-out scores with the ratings (CIs by resampling whole tables, since
-the extractions of one table are not independent of each other).
+Cross-validation measures a tuned score honestly: leave one ground truth out, choose every
+tunable constant of the score on the other ground truths, score the held-out one's pairs
+with them, and correlate the pooled held-out scores with the ratings.
+
+What differs between kinds (reading the study format, our scorers, how a score's constants
+are fitted) is a `Kind`, defined next to its kind: `metaeval_tables.TABLES`,
+`metaeval_formulas.FORMULAS`.
 """
 
 from __future__ import annotations
@@ -18,9 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from scipy import stats
+
+from harness.core.files import read_json
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
 
@@ -30,52 +35,110 @@ class RatedPair:
     """One (ground truth, extraction) pair with its mean human rating and stored scores."""
 
     gt_id: str
-    complexity: str
-    gt_latex: str
+    gt: str
     extraction: str
-    parser: str
     human: float
     stored: dict[str, float] = field(default_factory=dict)
+    complexity: str = ""
+    parser: str = ""
 
 
-def load_rated_pairs(path: str | Path) -> list[RatedPair]:
-    """Every non-empty extraction of the file, with stored metric and judge scores by name."""
-    from harness.core.files import read_json
+Scorer = Callable[[str, str], float | None]  # None: no score for this pair (left out of the correlation)
 
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """The choices of `tablebench meta-eval` that a kind may use (defaults as the command's)."""
+
+    metrics: str = "teds,grits,tlag"  # tables: our metrics to recompute (comma-separated)
+    judge: str | None = None  # an LLM judge to correlate too (litellm model string)
+    judge_variant: str = "tuned"
+    llm_cache: str | None = ".tablebench-cache/judge"
+    api_base: str | None = None
+    render: bool = True  # formulas: the rendered score, when pdflatex is installed
+    cv: bool = False  # the full cross-validation report instead of the agreement table
+    n_boot: int = 1000
+    seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """A score whose constants are chosen from rated pairs: how, for one kind.
+
+    `fit(features, human, groups, rows)` chooses the constants on the pairs where the boolean
+    mask `rows` is true (`human` and `groups` cover all pairs) and returns them with their
+    training error (mean squared); `predict(features, params, rows)` scores the `rows` pairs;
+    `describe(params)` is what a report shows of them; `shipped` are the score's own constants.
+    """
+
+    features: Callable[[list[RatedPair]], Any]
+    fit: Callable[[Any, np.ndarray, np.ndarray, np.ndarray], tuple[Any, float]]
+    predict: Callable[[Any, Any, np.ndarray], np.ndarray]
+    describe: Callable[[Any], dict]
+    shipped: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """What one kind of item's study needs beyond the engine.
+
+    `read_pairs(data, path)` gives the rated pairs of one file's JSON (a one-line `ValueError`
+    naming `path` for another shape); `check(options)` refuses options the kind cannot honour
+    before anything is read; `scorers(pairs, options)` are ours, by name. The cross-validated
+    score is either always a row of the agreement table (`cv_row`, its name) or, with `--cv`,
+    a full report of its own (`cv_report`, the text form of `cross_validate`).
+    """
+
+    item: str  # "table", "formula": the ground truth a fold holds out
+    title: str  # of the agreement table; {n} is the number of pairs
+    is_study: Callable[[object], bool]
+    read_pairs: Callable[[object, str], list[RatedPair]]
+    check: Callable[[Options], None]
+    scorers: Callable[[list[RatedPair], Options], dict[str, Scorer]]
+    fit: Fit
+    drop_sparse_scorers: bool  # leave out a scorer with fewer than 3 scores (else: an error)
+    cv_row: str | None = None
+    cv_report: Callable[[dict], str] | None = None
+
+    def reports_cv(self, options: Options) -> bool:
+        """True when `meta_eval` gives the full cross-validation (`--cv`, for a kind with that report)."""
+        return options.cv and self.cv_report is not None
+
+
+def kind_of(path: str | Path, kinds: Sequence[Kind]) -> Kind:
+    """The first of `kinds` whose study format the file has; else the last (its reader says what is wrong)."""
     data = read_json(path)
-    if not isinstance(data, list):
-        raise ValueError(f"{path}: expected a JSON list of ground-truth tables")
-    pairs = []
-    for n, gt in enumerate(data):
-        try:
-            pairs += _pairs_of(gt)
-        except (AttributeError, KeyError, TypeError, ValueError) as exc:
-            raise ValueError(f"{path}: ground truth #{n + 1} is not in the table-metric-study format "
-                             f"({type(exc).__name__}: {exc}); expected gt_table and extractions[] with "
-                             "extracted_table and human_scores") from None
-    if not pairs:
-        raise ValueError(f"{path}: no rated, non-empty extraction found")
-    return pairs
+    return next((kind for kind in kinds if kind.is_study(data)), kinds[-1])
 
 
-def _pairs_of(gt: dict) -> list[RatedPair]:
-    """The rated, non-empty extractions of one ground truth (raises on a wrong shape)."""
-    if not isinstance(gt, dict) or not isinstance(gt["gt_table"], str):
-        raise TypeError("a ground truth must be an object with a string gt_table")
-    pairs = []
-    for ext in gt.get("extractions") or []:
-        text = ext.get("extracted_table") or ""
-        humans = [h for h in ext.get("human_scores", []) if h is not None]
-        if not text.strip() or not humans:
-            continue
-        stored = {name: float(v) for name, v in (ext.get("metrics") or {}).items() if v is not None}
-        for judge in ext.get("llm_scores") or []:
-            if judge.get("score") is not None:
-                stored[f"judge:{judge['judge_model']}"] = float(judge["score"])
-        pairs.append(RatedPair(gt_id=str(gt.get("gt_id", "")), complexity=str(gt.get("complexity", "")),
-                               gt_latex=gt["gt_table"], extraction=text, parser=str(ext.get("parser", "")),
-                               human=float(np.mean([float(h) for h in humans])), stored=stored))
-    return pairs
+def load_pairs(kind: Kind, paths: Sequence[str | Path]) -> list[RatedPair]:
+    """The rated pairs of one or more files of a study, pooled in file order.
+
+    With several files, each ground-truth id is prefixed with its file's name (`dev2/T01`),
+    so that the ground truths of different files stay apart (folds, group bootstrap).
+    """
+    if not paths:
+        raise ValueError("no study file given")
+    stems = [Path(p).stem for p in paths]
+    if len(set(stems)) < len(stems):
+        raise ValueError(f"study files must have distinct names to be pooled: {', '.join(map(str, paths))}")
+    pooled: list[RatedPair] = []
+    for path, stem in zip(paths, stems):
+        pairs = kind.read_pairs(read_json(path), str(path))
+        if len(paths) > 1:
+            for pair in pairs:
+                pair.gt_id = f"{stem}/{pair.gt_id}"
+        pooled += pairs
+    return pooled
+
+
+def stored_scores(metrics: dict | None, judges: list | None) -> dict[str, float]:
+    """A study's stored metric values and judge scores by name (`judge:MODEL`); null: not computed."""
+    stored = {name: float(v) for name, v in (metrics or {}).items() if v is not None}
+    for judge in judges or []:
+        if judge.get("score") is not None:
+            stored[f"judge:{judge['judge_model']}"] = float(judge["score"])
+    return stored
 
 
 def correlate(metric: Iterable[float], human: Iterable[float], n_boot: int = 1000, seed: int = 0,
@@ -120,15 +183,14 @@ def _correlations(x: np.ndarray, y: np.ndarray) -> dict[str, float]:
     }
 
 
-Scorer = Callable[[str, str], float | None]  # None: no score for this pair (left out of the correlation)
-
-
 def meta_evaluate(pairs: list[RatedPair], scorers: dict[str, Scorer] | None = None,
-                  n_boot: int = 1000, seed: int = 0) -> dict[str, dict]:
+                  n_boot: int = 1000, seed: int = 0, drop_sparse_scorers: bool = False) -> dict[str, dict]:
     """Correlations for every stored metric/judge in the pairs and for each of `scorers`.
 
-    A scorer takes (ground-truth LaTeX, raw extraction) and returns a score; ours are
-    listed with an `ours:` prefix so they sit beside the study's stored values.
+    A scorer takes (ground truth, raw extraction) and returns a score, or None to abstain (a
+    judge call that failed); ours are listed with an `ours:` prefix so they sit beside the
+    study's stored values. A stored score needs 3 pairs to be listed; a scorer of ours with
+    fewer is an error, or left out with `drop_sparse_scorers`.
     """
     names = sorted({name for p in pairs for name in p.stored})
     results: dict[str, dict] = {}
@@ -138,95 +200,75 @@ def meta_evaluate(pairs: list[RatedPair], scorers: dict[str, Scorer] | None = No
             xs, ys = zip(*rated)
             results[name] = correlate(xs, ys, n_boot=n_boot, seed=seed)
     for name, scorer in (scorers or {}).items():
-        rated = [(x, p.human) for p in pairs if (x := scorer(p.gt_latex, p.extraction)) is not None]
-        xs, ys = zip(*rated) if rated else ((), ())  # a scorer may abstain (None): a judge call that failed
+        rated = [(x, p.human) for p in pairs if (x := scorer(p.gt, p.extraction)) is not None]
+        if len(rated) < 3 and drop_sparse_scorers:
+            continue
+        xs, ys = zip(*rated) if rated else ((), ())
         results[f"ours:{name}"] = correlate(xs, ys, n_boot=n_boot, seed=seed)
     return results
 
 
-def recomputed_scorers(metrics: Iterable[str]) -> dict[str, Scorer]:
-    """Scorers that read the raw LaTeX ground truth and raw extraction through our readers.
+def meta_eval(kind: Kind, pairs: list[RatedPair], options: Options) -> dict:
+    """What `tablebench meta-eval` reports: the `cross_validate` result (with `options.cv`, for
+    a kind with a CV report), else the agreement of every stored score and ours with the
+    ratings, plus the cross-validated score for a kind that always lists it."""
+    if kind.reports_cv(options):
+        return cross_validate(pairs, kind, options.n_boot, options.seed)
+    results = meta_evaluate(pairs, kind.scorers(pairs, options), options.n_boot, options.seed,
+                            drop_sparse_scorers=kind.drop_sparse_scorers)
+    if kind.cv_row is not None:
+        scores, _ = held_out_scores(pairs, kind.fit)
+        results[kind.cv_row] = correlate(scores, [p.human for p in pairs], n_boot=options.n_boot, seed=options.seed)
+    return results
 
-    An extraction in which no table can be read scores 0; with several tables, the one
-    with the most cells is taken (the study's extractions hold one table each).
+
+def held_out_scores(pairs: list[RatedPair], fit: Fit, features: Any = None) -> tuple[np.ndarray, list[tuple]]:
+    """Each ground truth's pairs scored with constants fitted on the other ground truths' pairs.
+
+    Returns the held-out scores and, per ground truth in order of first appearance,
+    (its id, its pairs' mask, the constants fitted without it, their training error).
     """
-    from harness.metrics.tables.registry import HEADLINE, METRICS, SCALE
-
-    cache: dict[tuple[str, str], dict[str, float]] = {}
-
-    def all_scores(gt_latex: str, extraction: str) -> dict[str, float] | None:
-        key = (gt_latex, extraction)
-        if key not in cache:
-            gt, pred = _read_pair(gt_latex, extraction)
-            cache[key] = {} if pred is None else {
-                k: v for name in metrics for k, v in METRICS[name](gt, pred).items()}
-        return cache[key] or None
-
-    def make(name: str) -> Scorer:
-        headline = HEADLINE[name]
-
-        def scorer(gt_latex: str, extraction: str) -> float:
-            values = all_scores(gt_latex, extraction)
-            return 0.0 if values is None else values[headline] / SCALE.get(name, 1.0)
-
-        return scorer
-
-    return {name: make(name) for name in metrics}
-
-
-def _read_pair(gt_latex: str, extraction: str):
-    from harness.readers import read_tables
-    from harness.readers.latex import read_latex
-    from harness.readers.text import read_lines
-    from harness.core.table import NoTableError
-
-    gt = read_latex(gt_latex)[0]
-    try:
-        candidates = read_tables(extraction)
-    except NoTableError:
-        try:  # no grid: its lines, as the locator gives a table's run of plain lines
-            return gt, read_lines(extraction)
-        except NoTableError:
-            return gt, None
-    return gt, max(candidates, key=lambda t: len(t.cells()))
-
-
-def cross_validate(pairs: list[RatedPair], n_boot: int = 1000, seed: int = 0) -> dict:
-    """Leave-one-ground-truth-table-out cross-validation of the semantic score (see the module docstring).
-
-    For each ground-truth table: `semantic_fit.fit` chooses every constant (key_weight and the
-    weights) on the pairs of the other tables; the held-out table's pairs are scored with them.
-    Returns the pooled held-out correlations (`cv`, CIs resampling tables), the per-fold choices
-    and errors (`folds`), the held-out bias and mean absolute error per complexity, and for
-    comparison the in-sample correlation of a fit on all pairs and that of `semantic.DEFAULT`.
-    """
-    from harness.metrics.tables.semantic import DEFAULT
-    from harness.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
-
+    features = fit.features(pairs) if features is None else features
     human = np.asarray([p.human for p in pairs])
-    tables = np.asarray([p.gt_id for p in pairs], dtype=object)
-    if len(set(tables.tolist())) < 3:
-        raise ValueError("cross-validation needs rated extractions of at least 3 ground-truth tables")
-    features = semantic_features(pairs, sorted({*KEY_WEIGHTS, DEFAULT.key_weight}))
-    grid = {kw: features[kw] for kw in KEY_WEIGHTS}
-    held_out = np.zeros(len(pairs))
+    groups = np.asarray([p.gt_id for p in pairs], dtype=object)
+    scores = np.zeros(len(pairs))
     folds = []
-    for table in dict.fromkeys(tables.tolist()):
-        test = tables == table
-        train = {kw: [f for f, t in zip(fs, test) if not t] for kw, fs in grid.items()}
-        params, train_mse = fit(train, human[~test], tables[~test].tolist())
-        scores = predict([f for f, t in zip(features[params.key_weight], test) if t], np.asarray(params.weights))
-        held_out[test] = scores
+    for gt_id in dict.fromkeys(groups.tolist()):
+        test = groups == gt_id
+        params, train_mse = fit.fit(features, human, groups, ~test)
+        scores[test] = fit.predict(features, params, test)
+        folds.append((gt_id, test, params, train_mse))
+    return scores, folds
+
+
+def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed: int = 0) -> dict:
+    """Leave-one-ground-truth-out cross-validation of `kind`'s tuned score, in full.
+
+    Returns the pooled held-out correlations (`cv`, CIs resampling ground truths, since the
+    pairs of one are not independent of each other), the per-fold choices and errors
+    (`folds`), the held-out bias and mean absolute error per complexity, and for comparison
+    the in-sample correlation of a fit on all pairs and that of the shipped constants.
+    """
+    human = np.asarray([p.human for p in pairs])
+    groups = np.asarray([p.gt_id for p in pairs], dtype=object)
+    if len(set(groups.tolist())) < 3:
+        raise ValueError(f"cross-validation needs rated extractions of at least 3 ground-truth {kind.item}s")
+    fit = kind.fit
+    features = fit.features(pairs)
+    held_out, fold_fits = held_out_scores(pairs, fit, features)
+    folds = []
+    for gt_id, test, params, train_mse in fold_fits:
+        scores = held_out[test]
         within = _correlations(scores, human[test]) if test.sum() >= 3 else {}
-        folds.append({"table": table, "n": int(test.sum()), "key_weight": params.key_weight,
-                      "weights": [round(w, 4) for w in params.weights], "train_rmse": float(np.sqrt(train_mse)),
-                      "pearson": _finite(within.get("pearson")),
+        folds.append({"table": gt_id, "n": int(test.sum()), **fit.describe(params),
+                      "train_rmse": float(np.sqrt(train_mse)), "pearson": _finite(within.get("pearson")),
                       "mae": float(np.mean(np.abs(scores - human[test]))),
                       "bias": float(np.mean(scores - human[test]))})
-    params_all, _ = fit(grid, human, tables.tolist())
-    in_sample = predict(features[params_all.key_weight], np.asarray(params_all.weights))
-    default = predict(features[DEFAULT.key_weight], np.asarray(DEFAULT.weights))
-    groups = tables.tolist()
+    every = np.ones(len(pairs), dtype=bool)
+    params_all, _ = fit.fit(features, human, groups, every)
+    in_sample = fit.predict(features, params_all, every)
+    shipped = fit.predict(features, fit.shipped, every)
+    group_list = groups.tolist()
     complexity = {}
     for name in dict.fromkeys(p.complexity for p in pairs):
         m = np.asarray([p.complexity == name for p in pairs])
@@ -234,56 +276,16 @@ def cross_validate(pairs: list[RatedPair], n_boot: int = 1000, seed: int = 0) ->
                             "cv_mean": float(held_out[m].mean()), "bias": float((held_out[m] - human[m]).mean()),
                             "mae": float(np.abs(held_out[m] - human[m]).mean())}
     return {
-        "cv": {**correlate(held_out, human, n_boot, seed, groups=groups),
+        "cv": {**correlate(held_out, human, n_boot, seed, groups=group_list),
                "mae": float(np.mean(np.abs(held_out - human))), "bias": float(np.mean(held_out - human))},
-        "in_sample": correlate(in_sample, human, n_boot, seed, groups=groups),
-        "default": correlate(default, human, n_boot, seed, groups=groups),
-        "params_all": {"key_weight": params_all.key_weight, "weights": [round(w, 4) for w in params_all.weights]},
+        "in_sample": correlate(in_sample, human, n_boot, seed, groups=group_list),
+        "default": correlate(shipped, human, n_boot, seed, groups=group_list),
+        "params_all": fit.describe(params_all),
         "complexity": complexity,
         "folds": folds,
         "scores": held_out.tolist(),
     }
 
 
-def semantic_features(pairs: list[RatedPair], key_weights: Iterable[float]) -> dict[float, list]:
-    """Per key_weight: each pair's semantic feature rows (one per reading; None: no table read)."""
-    from harness.metrics.tables.semantic import comparisons
-
-    read = [_read_pair(p.gt_latex, p.extraction) for p in pairs]
-    return {kw: [None if pred is None else np.stack([c.features for c in comparisons(gt, pred, kw)])
-                 for gt, pred in read] for kw in key_weights}
-
-
 def _finite(value: float | None) -> float | None:
     return None if value is None or not np.isfinite(value) else float(value)
-
-
-def cv_report(result: dict) -> str:
-    """`cross_validate`'s result as a short plain-text report: pooled held-out, in-sample and
-    shipped-constant correlations with their table-bootstrap CIs, scale use per complexity, folds."""
-    lines = [f"Semantic score, leave-one-ground-truth-table-out ({len(result['folds'])} folds, "
-             f"{result['cv']['n']} pairs; 95% CIs resample tables)", ""]
-    lines.append(f"{'':<34}{'Pearson':>8} {'95% CI':>16} {'Spearman':>9} {'95% CI':>16} {'Kendall':>8}")
-    for key, label in (("cv", "cross-validated (held-out tables)"), ("in_sample", "in-sample (fit on all tables)"),
-                       ("default", "shipped constants (in-sample)")):
-        r = result[key]
-        lines.append(f"{label:<34}{r['pearson']:>8.3f} {_ci(r, 'pearson'):>16} {r['spearman']:>9.3f} "
-                     f"{_ci(r, 'spearman'):>16} {r['kendall']:>8.3f}")
-    cv = result["cv"]
-    lines += ["", f"held-out scale use: mean abs. error {cv['mae']:.2f}, bias {cv['bias']:+.2f} (score - human)"]
-    for name, c in result["complexity"].items():
-        lines.append(f"  {name:<9} n={c['n']:<4} human {c['human_mean']:.2f}  held-out {c['cv_mean']:.2f}  "
-                     f"bias {c['bias']:+.2f}  MAE {c['mae']:.2f}")
-    lines += ["", f"fit on all tables: key_weight {result['params_all']['key_weight']}, weights "
-              f"{result['params_all']['weights']}", "",
-              f"{'fold (held-out table)':<22}{'n':>4}{'key_w':>7}{'Pearson':>9}{'MAE':>6}{'bias':>7}  weights"]
-    for f in result["folds"]:
-        r = "-" if f["pearson"] is None else f"{f['pearson']:.3f}"
-        lines.append(f"{f['table']:<22}{f['n']:>4}{f['key_weight']:>7}{r:>9}{f['mae']:>6.2f}{f['bias']:>+7.2f}  "
-                     f"{f['weights']}")
-    return "\n".join(lines)
-
-
-def _ci(r: dict, name: str) -> str:
-    lo, hi = r["ci95"][name]
-    return "-" if lo is None else f"[{lo:.3f}, {hi:.3f}]"

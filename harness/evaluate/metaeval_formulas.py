@@ -1,52 +1,42 @@
-"""Meta-evaluation of the formula metrics against the formula-metric-study human ratings.
+"""The formula metric study in the meta-evaluation engine (`harness.evaluate.metaeval`).
 
 Reads the study format (a JSON list of pairs: `gt_id`, `gt_formula`, `extracted_formula`,
 `metrics` {bleu_score, levenshtein_similarity, cdm_score}, `llm_scores` [{judge_model,
-score}], `human_study_scores` [three 0-10 ratings]) and correlates every stored metric and
-ours with the mean human rating (Pearson, Spearman, Kendall; percentile-bootstrap 95% CIs,
-via `harness.evaluate.metaeval.correlate`).
+score}], `human_study_scores` [three 0-10 ratings]); our scorers are the formula score, the
+token edit similarity and, with pdflatex, the rendered (CDM-like) score.
 
 Cross-validation: leave one ground-truth formula out (all pairs of a `gt_id` form a fold).
 In each fold every tunable constant of the formula score (the class weights and beta of
 `score.Weights`) is fitted on the other folds only, then the held-out pairs are scored;
-the correlations of these out-of-fold scores are the CV numbers. The rendered score has no
-tuned constant, so its in-sample number is already honest.
+the correlations of these out-of-fold scores are the CV numbers, always listed as
+`cv:formula_score`. The rendered score has no tuned constant, so its in-sample number is
+already honest.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from scipy.optimize import minimize
 
-from harness.core.files import read_json
-from harness.metrics.formulas.score import FEATURES, Weights, edit_features, score_from_features, token_edit_similarity
-from harness.evaluate.metaeval import correlate
-
-
-@dataclass(slots=True)
-class FormulaPair:
-    """One rated (ground-truth formula, extracted formula) pair with the study's stored scores."""
-
-    gt_id: str
-    gt: str
-    pred: str
-    human: float
-    stored: dict[str, float] = field(default_factory=dict)
+from harness.evaluate import metaeval
+from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
+from harness.metrics.formulas.cdm import cdm_like
+from harness.metrics.formulas.score import (
+    FEATURES, WEIGHTS, Weights, edit_features, formula_score, score_from_features, token_edit_similarity,
+)
+from harness.tex.runner import have_pdflatex
 
 
 def is_formula_study(data: object) -> bool:
-    """True for the formula study format (so `tablebench meta-eval FILE` can pick the track)."""
+    """True for the formula study format (so `tablebench meta-eval FILE` can pick the kind)."""
     return (isinstance(data, list) and bool(data) and isinstance(data[0], dict)
             and "gt_formula" in data[0] and "extracted_formula" in data[0])
 
 
-def load_formula_pairs(path: str | Path) -> list[FormulaPair]:
-    """Every pair with at least one human rating; a one-line `ValueError` for another format."""
-    data = read_json(path)
+def read_formula_pairs(data: object, path: str) -> list[RatedPair]:
+    """Every pair of one file's data with at least one human rating."""
     if not is_formula_study(data):
         raise ValueError(f"{path}: not the formula study format (a list of pairs with gt_formula, extracted_formula)")
     pairs = []
@@ -54,22 +44,24 @@ def load_formula_pairs(path: str | Path) -> list[FormulaPair]:
         humans = [h for h in row.get("human_study_scores") or [] if h is not None]
         if not humans:
             continue
-        stored = {k: float(v) for k, v in (row.get("metrics") or {}).items() if v is not None}
-        for judge in row.get("llm_scores") or []:
-            if judge.get("score") is not None:
-                stored[f"judge:{judge['judge_model']}"] = float(judge["score"])
-        pairs.append(FormulaPair(str(row.get("gt_id", len(pairs))), str(row["gt_formula"]),
-                                 str(row.get("extracted_formula") or ""), float(np.mean(humans)), stored))
+        pairs.append(RatedPair(str(row.get("gt_id", len(pairs))), str(row["gt_formula"]),
+                               str(row.get("extracted_formula") or ""), float(np.mean(humans)),
+                               stored_scores(row.get("metrics"), row.get("llm_scores"))))
     if not pairs:
         raise ValueError(f"{path}: no rated pair found")
     return pairs
 
 
-def feature_matrix(pairs: list[FormulaPair]) -> tuple[np.ndarray, np.ndarray]:
+def load_formula_pairs(*paths: str | Path) -> list[RatedPair]:
+    """The rated pairs of one or more formula-metric-study files, pooled; a one-line `ValueError` for another format."""
+    return metaeval.load_pairs(FORMULAS, paths)
+
+
+def feature_matrix(pairs: list[RatedPair]) -> tuple[np.ndarray, np.ndarray]:
     """(edit counts per class, one row per pair; ground-truth token counts)."""
     rows, lengths = [], []
     for p in pairs:
-        counts, n = edit_features(p.gt, p.pred)
+        counts, n = edit_features(p.gt, p.extraction)
         rows.append(counts)
         lengths.append(n)
     return np.asarray(rows, dtype=float).reshape(len(pairs), len(FEATURES)), np.asarray(lengths, dtype=float)
@@ -104,58 +96,40 @@ def fit_weights(counts: np.ndarray, lengths: np.ndarray, human: np.ndarray) -> W
     return best[1]
 
 
-def cross_validated_scores(pairs: list[FormulaPair]) -> np.ndarray:
-    """Out-of-fold formula scores: each ground-truth formula's pairs scored with weights fitted without it."""
-    counts, lengths = feature_matrix(pairs)
-    human = np.array([p.human for p in pairs])
-    groups = np.array([p.gt_id for p in pairs])
-    out = np.zeros(len(pairs))
-    for g in np.unique(groups):
-        test = groups == g
-        weights = fit_weights(counts[~test], lengths[~test], human[~test])
-        out[test] = score_from_features(counts[test], lengths[test], weights)
-    return out
+Features = tuple[np.ndarray, np.ndarray]  # feature_matrix's (counts, lengths)
 
 
-Scorer = Callable[[str, str], float | None]
+def _fit(features: Features, human: np.ndarray, groups: np.ndarray, rows: np.ndarray) -> tuple[Weights, float]:
+    """`fit_weights` on the `rows` pairs (every pair weighing alike), with its training error."""
+    counts, lengths = features
+    weights = fit_weights(counts[rows], lengths[rows], human[rows])
+    return weights, float(np.mean((_predict(features, weights, rows) - human[rows]) ** 2))
 
 
-def formula_scorers(render: bool = False) -> dict[str, Scorer]:
-    """Our offline scorers by name; `render` adds the CDM-like score (needs pdflatex)."""
-    from harness.metrics.formulas.score import formula_score
+def _predict(features: Features, weights: Weights, rows: np.ndarray) -> np.ndarray:
+    counts, lengths = features
+    return score_from_features(counts[rows], lengths[rows], weights)
 
+
+def _describe(weights: Weights) -> dict:
+    return {"beta": weights.beta, "weights": [round(w, 4) for w in weights.w]}
+
+
+def _check(options: Options) -> None:
+    if options.judge:
+        raise ValueError("--judge is not supported for the formula study yet (its stored judges are reported)")
+
+
+def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
+    """Ours by name; the CDM-like score when pdflatex is installed (first run ~0.3 s per formula, then cached)."""
     scorers: dict[str, Scorer] = {"formula_score": formula_score, "token_edit": token_edit_similarity}
-    if render:
-        from harness.metrics.formulas.cdm import cdm_like
-
+    if options.render and have_pdflatex():
         scorers["cdm_like"] = cdm_like
     return scorers
 
 
-def meta_evaluate_formulas(pairs: list[FormulaPair], render: bool | None = None, cv: bool = True,
-                           n_boot: int = 1000, seed: int = 0) -> dict[str, dict]:
-    """Correlations with the mean human rating: stored metrics/judges, ours, and `cv:` ours.
-
-    The result has the table study's shape ({name: {pearson, spearman, kendall, ci95, n}}), so
-    `report.terminal.meta_eval_table` prints it. `render=None`: the CDM-like score when
-    pdflatex is installed (first run ~0.3 s per formula, then cached).
-    """
-    if render is None:
-        from harness.tex.runner import have_pdflatex
-
-        render = have_pdflatex()
-    human = [p.human for p in pairs]
-    results: dict[str, dict] = {}
-    for name in sorted({n for p in pairs for n in p.stored}):
-        rated = [(p.stored[name], p.human) for p in pairs if name in p.stored]
-        if len(rated) >= 3:
-            xs, ys = zip(*rated)
-            results[name] = correlate(xs, ys, n_boot=n_boot, seed=seed)
-    for name, scorer in formula_scorers(render).items():
-        rated = [(x, p.human) for p in pairs if (x := scorer(p.gt, p.pred)) is not None]
-        if len(rated) >= 3:
-            xs, ys = zip(*rated)
-            results[f"ours:{name}"] = correlate(xs, ys, n_boot=n_boot, seed=seed)
-    if cv:
-        results["cv:formula_score"] = correlate(cross_validated_scores(pairs), human, n_boot=n_boot, seed=seed)
-    return results
+FORMULAS = Kind(item="formula",
+                title="Formula metrics vs human ratings ({n} pairs; cv: leave one ground-truth formula out)",
+                is_study=is_formula_study, read_pairs=read_formula_pairs, check=_check, scorers=_scorers,
+                fit=Fit(features=feature_matrix, fit=_fit, predict=_predict, describe=_describe, shipped=WEIGHTS),
+                drop_sparse_scorers=True, cv_row="cv:formula_score")

@@ -12,7 +12,7 @@ rows of the prediction); the score takes the best reading, so the fit alternates
 pair's best reading under the current weights, refit, a few rounds from `semantic.DEFAULT`.
 
 `tablebench meta-eval FILE --cv` runs this procedure once per held-out ground-truth table on
-the other tables (`harness.evaluate.metaeval.cross_validate`); `semantic.DEFAULT` is its result on all
+the other tables (`harness.evaluate.metaeval_tables.cross_validate`); `semantic.DEFAULT` is its result on all
 of the dev split, rounded.
 """
 

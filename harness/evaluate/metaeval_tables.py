@@ -1,0 +1,200 @@
+"""The table metric study in the meta-evaluation engine (`harness.evaluate.metaeval`).
+
+Reads a table-metric-study-format file (a list of ground truths, each with `gt_table`
+(LaTeX) and `extractions[]` holding `extracted_table`, `human_scores`, the study's stored
+`metrics` and `llm_scores`), dropping empty extractions. Our scorers recompute the table
+metrics from the raw LaTeX ground truth and the raw extraction through our readers.
+
+The tuned score is the semantic score: `tablebench meta-eval FILE --cv` leaves one ground-truth
+table out, chooses every constant of the score (key_weight and the weights) on the other
+tables by the procedure in `harness.metrics.tables.semantic_fit`, scores the held-out table's
+extractions with them, and correlates the pooled held-out scores with the ratings (CIs by
+resampling whole tables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from harness.core.table import NoTableError, Table
+from harness.evaluate import metaeval
+from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
+from harness.metrics.judge import judge_scorer
+from harness.metrics.tables.registry import HEADLINE, METRICS, SCALE, parse_metric_list
+from harness.metrics.tables.semantic import DEFAULT, Params, comparisons
+from harness.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
+from harness.readers import read_tables
+from harness.readers.latex import read_latex
+from harness.readers.text import read_lines
+
+
+def read_table_pairs(data: object, path: str) -> list[RatedPair]:
+    """Every rated, non-empty extraction of one file's ground truths."""
+    if not isinstance(data, list):
+        raise ValueError(f"{path}: expected a JSON list of ground-truth tables")
+    pairs = []
+    for n, gt in enumerate(data):
+        try:
+            pairs += _pairs_of(gt)
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"{path}: ground truth #{n + 1} is not in the table-metric-study format "
+                             f"({type(exc).__name__}: {exc}); expected gt_table and extractions[] with "
+                             "extracted_table and human_scores") from None
+    if not pairs:
+        raise ValueError(f"{path}: no rated, non-empty extraction found")
+    return pairs
+
+
+def _pairs_of(gt: dict) -> list[RatedPair]:
+    """The rated, non-empty extractions of one ground truth (raises on a wrong shape)."""
+    if not isinstance(gt, dict) or not isinstance(gt["gt_table"], str):
+        raise TypeError("a ground truth must be an object with a string gt_table")
+    pairs = []
+    for ext in gt.get("extractions") or []:
+        text = ext.get("extracted_table") or ""
+        humans = [h for h in ext.get("human_scores", []) if h is not None]
+        if not text.strip() or not humans:
+            continue
+        pairs.append(RatedPair(gt_id=str(gt.get("gt_id", "")), gt=gt["gt_table"], extraction=text,
+                               human=float(np.mean([float(h) for h in humans])),
+                               stored=stored_scores(ext.get("metrics"), ext.get("llm_scores")),
+                               complexity=str(gt.get("complexity", "")), parser=str(ext.get("parser", ""))))
+    return pairs
+
+
+def load_rated_pairs(*paths: str | Path) -> list[RatedPair]:
+    """The rated pairs of one or more table-metric-study files, pooled."""
+    return metaeval.load_pairs(TABLES, paths)
+
+
+def recomputed_scorers(metrics: Iterable[str]) -> dict[str, Scorer]:
+    """Scorers that read the raw LaTeX ground truth and raw extraction through our readers.
+
+    An extraction in which no table can be read scores 0; with several tables, the one
+    with the most cells is taken (the study's extractions hold one table each).
+    """
+    cache: dict[tuple[str, str], dict[str, float]] = {}
+
+    def all_scores(gt_latex: str, extraction: str) -> dict[str, float] | None:
+        key = (gt_latex, extraction)
+        if key not in cache:
+            gt, pred = _read_pair(gt_latex, extraction)
+            cache[key] = {} if pred is None else {
+                k: v for name in metrics for k, v in METRICS[name](gt, pred).items()}
+        return cache[key] or None
+
+    def make(name: str) -> Scorer:
+        headline = HEADLINE[name]
+
+        def scorer(gt_latex: str, extraction: str) -> float:
+            values = all_scores(gt_latex, extraction)
+            return 0.0 if values is None else values[headline] / SCALE.get(name, 1.0)
+
+        return scorer
+
+    return {name: make(name) for name in metrics}
+
+
+def _read_pair(gt_latex: str, extraction: str) -> tuple[Table, Table | None]:
+    gt = read_latex(gt_latex)[0]
+    try:
+        candidates = read_tables(extraction)
+    except NoTableError:
+        try:  # no grid: its lines, as the locator gives a table's run of plain lines
+            return gt, read_lines(extraction)
+        except NoTableError:
+            return gt, None
+    return gt, max(candidates, key=lambda t: len(t.cells()))
+
+
+def _is_table_study(data: object) -> bool:
+    return isinstance(data, list) and bool(data) and isinstance(data[0], dict) and "gt_table" in data[0]
+
+
+def _check(options: Options) -> None:
+    """An unknown metric name is refused before the file is read."""
+    if options.metrics:
+        parse_metric_list(options.metrics)
+
+
+def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
+    """Our recomputed metrics, and the LLM judge of `--judge` (every pair judged up front)."""
+    scorers = recomputed_scorers(parse_metric_list(options.metrics) if options.metrics else [])
+    if options.judge:
+        name, scorer = judge_scorer([(p.gt, p.extraction) for p in pairs], options.judge,
+                                    variant=options.judge_variant, cache_dir=options.llm_cache,
+                                    api_base=options.api_base)
+        scorers[name] = scorer
+    return scorers
+
+
+def semantic_features(pairs: list[RatedPair], key_weights: Iterable[float]) -> dict[float, list]:
+    """Per key_weight: each pair's semantic feature rows (one per reading; None: no table read)."""
+    read = [_read_pair(p.gt, p.extraction) for p in pairs]
+    return {kw: [None if pred is None else np.stack([c.features for c in comparisons(gt, pred, kw)])
+                 for gt, pred in read] for kw in key_weights}
+
+
+def _features(pairs: list[RatedPair]) -> dict[float, list]:
+    """The features of every key_weight the fit tries, and of the shipped one."""
+    return semantic_features(pairs, sorted({*KEY_WEIGHTS, DEFAULT.key_weight}))
+
+
+def _fit(features: dict[float, list], human: np.ndarray, groups: np.ndarray,
+         rows: np.ndarray) -> tuple[Params, float]:
+    """`semantic_fit.fit` on the `rows` pairs, each ground-truth table weighing alike."""
+    grid = {kw: [f for f, keep in zip(features[kw], rows) if keep] for kw in KEY_WEIGHTS}
+    return fit(grid, human[rows], groups[rows].tolist())
+
+
+def _predict(features: dict[float, list], params: Params, rows: np.ndarray) -> np.ndarray:
+    return predict([f for f, keep in zip(features[params.key_weight], rows) if keep], np.asarray(params.weights))
+
+
+def _describe(params: Params) -> dict:
+    return {"key_weight": params.key_weight, "weights": [round(w, 4) for w in params.weights]}
+
+
+def cross_validate(pairs: list[RatedPair], n_boot: int = 1000, seed: int = 0) -> dict:
+    """Leave-one-ground-truth-table-out cross-validation of the semantic score (`metaeval.cross_validate`)."""
+    return metaeval.cross_validate(pairs, TABLES, n_boot, seed)
+
+
+def cv_report(result: dict) -> str:
+    """`cross_validate`'s result as a short plain-text report: pooled held-out, in-sample and
+    shipped-constant correlations with their table-bootstrap CIs, scale use per complexity, folds."""
+    lines = [f"Semantic score, leave-one-ground-truth-table-out ({len(result['folds'])} folds, "
+             f"{result['cv']['n']} pairs; 95% CIs resample tables)", ""]
+    lines.append(f"{'':<34}{'Pearson':>8} {'95% CI':>16} {'Spearman':>9} {'95% CI':>16} {'Kendall':>8}")
+    for key, label in (("cv", "cross-validated (held-out tables)"), ("in_sample", "in-sample (fit on all tables)"),
+                       ("default", "shipped constants (in-sample)")):
+        r = result[key]
+        lines.append(f"{label:<34}{r['pearson']:>8.3f} {_ci(r, 'pearson'):>16} {r['spearman']:>9.3f} "
+                     f"{_ci(r, 'spearman'):>16} {r['kendall']:>8.3f}")
+    cv = result["cv"]
+    lines += ["", f"held-out scale use: mean abs. error {cv['mae']:.2f}, bias {cv['bias']:+.2f} (score - human)"]
+    for name, c in result["complexity"].items():
+        lines.append(f"  {name:<9} n={c['n']:<4} human {c['human_mean']:.2f}  held-out {c['cv_mean']:.2f}  "
+                     f"bias {c['bias']:+.2f}  MAE {c['mae']:.2f}")
+    lines += ["", f"fit on all tables: key_weight {result['params_all']['key_weight']}, weights "
+              f"{result['params_all']['weights']}", "",
+              f"{'fold (held-out table)':<22}{'n':>4}{'key_w':>7}{'Pearson':>9}{'MAE':>6}{'bias':>7}  weights"]
+    for f in result["folds"]:
+        r = "-" if f["pearson"] is None else f"{f['pearson']:.3f}"
+        lines.append(f"{f['table']:<22}{f['n']:>4}{f['key_weight']:>7}{r:>9}{f['mae']:>6.2f}{f['bias']:>+7.2f}  "
+                     f"{f['weights']}")
+    return "\n".join(lines)
+
+
+def _ci(r: dict, name: str) -> str:
+    lo, hi = r["ci95"][name]
+    return "-" if lo is None else f"[{lo:.3f}, {hi:.3f}]"
+
+
+TABLES = Kind(item="table", title="Agreement with human ratings ({n} pairs)", is_study=_is_table_study,
+              read_pairs=read_table_pairs, check=_check, scorers=_scorers,
+              fit=Fit(features=_features, fit=_fit, predict=_predict, describe=_describe, shipped=DEFAULT),
+              drop_sparse_scorers=False, cv_report=cv_report)
