@@ -198,6 +198,19 @@ def select(spec: str | Iterable[str] | None, kinds: Sequence[str], titles: Mappi
     return {kind: [n for n in names if n in own[kind]] or defaults_of(kind) for kind in kinds}
 
 
+def parse_names(spec: str | Iterable[str] | None, kind: str) -> list[str]:
+    """'teds,grits' -> ['teds', 'grits'] of `kind`'s metrics (None: its defaults); a one-line error
+    naming the known ones for any other name."""
+    names = _names(spec)
+    if names is None:
+        return defaults_of(kind)
+    own = [s.name for s in specs_of(kind)]
+    unknown = [n for n in names if n not in own]
+    if unknown:
+        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(own)}")
+    return names
+
+
 def applies_to(score: str, kind: str) -> bool:
     """Whether a score (a `--min-score` floor) applies to an item of `kind`: its own kind's, or the judge."""
     return kind_of_score(score) in (kind, "*")

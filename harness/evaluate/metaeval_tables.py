@@ -14,7 +14,7 @@ resampling whole tables).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +23,7 @@ from harness.core.table import NoTableError, Table
 from harness.evaluate import metaeval
 from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
 from harness.metrics.judge import judge_scorer
-from harness.metrics.tables.registry import HEADLINE, METRICS, SCALE, parse_metric_list
+from harness.core.metric_specs import parse_names, spec
 from harness.metrics.tables.semantic import DEFAULT, Params, comparisons
 from harness.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
 from harness.readers import read_tables
@@ -83,15 +83,15 @@ def recomputed_scorers(metrics: Iterable[str]) -> dict[str, Scorer]:
         if key not in cache:
             gt, pred = _read_pair(gt_latex, extraction)
             cache[key] = {} if pred is None else {
-                k: v for name in metrics for k, v in METRICS[name](gt, pred).items()}
+                k: v for name in metrics for k, v in spec(name).scorer()(gt, pred).values.items()}
         return cache[key] or None
 
     def make(name: str) -> Scorer:
-        headline = HEADLINE[name]
+        headline, scale = spec(name).headline, spec(name).scale
 
         def scorer(gt_latex: str, extraction: str) -> float:
             values = all_scores(gt_latex, extraction)
-            return 0.0 if values is None else values[headline] / SCALE.get(name, 1.0)
+            return 0.0 if values is None else values[headline] / scale
 
         return scorer
 
@@ -117,12 +117,12 @@ def _is_table_study(data: object) -> bool:
 def _check(options: Options) -> None:
     """An unknown metric name is refused before the file is read."""
     if options.metrics:
-        parse_metric_list(options.metrics)
+        parse_names(options.metrics, "table")
 
 
 def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
     """Our recomputed metrics, and the LLM judge of `--judge` (every pair judged up front)."""
-    scorers = recomputed_scorers(parse_metric_list(options.metrics) if options.metrics else [])
+    scorers = recomputed_scorers(parse_names(options.metrics, "table") if options.metrics else [])
     if options.judge:
         name, scorer = judge_scorer([(p.gt, p.extraction) for p in pairs], options.judge,
                                     variant=options.judge_variant, cache_dir=options.llm_cache,

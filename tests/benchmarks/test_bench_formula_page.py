@@ -10,10 +10,10 @@ from __future__ import annotations
 from harness.cases import load_case_set
 from harness.locate.formulas import content_key
 from harness.tex.formula import canonical_tokens
-from harness.metrics.formulas.registry import DEFAULT_FORMULA_METRICS
+from harness.core.kinds import get
+from harness.core.metric_specs import defaults_of
+from harness.evaluate.page import _base_results, _Steps
 from harness.metrics.formulas.score import encode
-from harness.evaluate.page import _formula_results
-from harness.evaluate.formulas import score_formulas
 from harness.parse.runner import ParseResult
 from tests.conftest import shared_path
 
@@ -28,8 +28,9 @@ def test_bench_formula_page(benchmark) -> None:
     def run() -> list:
         for cache in (canonical_tokens, encode, content_key):
             cache.cache_clear()
-        results = _formula_results(page, "dir:x", "x", parsed)
-        score_formulas(page, results, text, DEFAULT_FORMULA_METRICS)
+        kind = get("formula")
+        results = _base_results(page, kind, "dir:x", "x", parsed)
+        _Steps(text, "offline", None, None, {}, None).run(kind, page.formulas, results, defaults_of("formula"))
         return results
 
     results = benchmark(run)
