@@ -14,7 +14,7 @@ from harness.readers.html import table_from_html
 from harness.core.table import Cell, NoTableError, Table
 
 G = sys.modules["harness.metrics.tables.grits"]
-grits = G.grits
+grits_details = G.grits_details
 TOL = 1e-9
 KEYS = ("top", "precision_top", "recall_top", "con", "precision_con", "recall_con")
 
@@ -49,7 +49,7 @@ def test_reproduces_reference_on_every_conformance_pair(conformance_pairs: list[
     for pair in conformance_pairs:
         if pair["grits_con"] is None:
             continue
-        got = grits(pair["gt_html"], pair["pred_html"])
+        got = grits_details(pair["gt_html"], pair["pred_html"])
         diff = max(abs(got[k] - pair[f"grits_{k}"]) for k in KEYS)
         scored += 1
         if diff > TOL:
@@ -65,15 +65,15 @@ def test_where_the_reference_raises_holes_score_as_empty_cells(conformance_pairs
     for pair in raising:
         gt, pred = table_from_html(pair["gt_html"]), table_from_html(pair["pred_html"])
         assert (gt.layout().grid < 0).any() or (pred.layout().grid < 0).any(), pair["id"]
-        got = grits(gt, pred)
+        got = grits_details(gt, pred)
         assert all(0.0 <= got[k] <= 1.0 for k in KEYS), pair["id"]
         for kind in ("top", "con"):
             p, r = got[f"precision_{kind}"], got[f"recall_{kind}"]
             assert got[kind] == pytest.approx(2 * p * r / (p + r) if p + r else 0.0, abs=TOL)
-        padded = grits(_pad(gt), _pad(pred))
+        padded = grits_details(_pad(gt), _pad(pred))
         assert max(abs(got[k] - padded[k]) for k in KEYS) <= TOL, pair["id"]
-        assert grits(gt, gt) == dict.fromkeys(KEYS, 1.0)
-        assert grits(pred, pred) == dict.fromkeys(KEYS, 1.0)
+        assert grits_details(gt, gt) == dict.fromkeys(KEYS, 1.0)
+        assert grits_details(pred, pred) == dict.fromkeys(KEYS, 1.0)
 
 
 # -- the difflib similarity --------------------------------------------------------------------
@@ -113,7 +113,7 @@ def test_top_iou_divides_by_the_enclosing_box() -> None:
     # (bottom of a rowspan 2). Their IoU is 1 / 4 over the enclosing box (1 / 3 over the union).
     gt = Table([_row("x", "y"), [Cell("z", colspan=2)]])
     pred = Table([[Cell("x", rowspan=2), Cell("y")], _row("w")])
-    got = grits(gt, pred)
+    got = grits_details(gt, pred)
     # identity alignment; rewards 0.5 (unit vs rowspan top) + 1 + 0.25 + 0.5 = 2.25 of 4 slots
     assert got["top"] == got["precision_top"] == got["recall_top"] == 2.25 / 4
     # texts x, y, z, z against x, y, x, w: two exact matches of four slots
@@ -123,14 +123,14 @@ def test_top_iou_divides_by_the_enclosing_box() -> None:
 def test_dropped_row_lowers_recall_not_precision() -> None:
     gt = Table([_row("a", "b"), _row("c", "d"), _row("e", "f")])
     pred = Table([_row("a", "b"), _row("e", "f")])
-    got = grits(gt, pred)
+    got = grits_details(gt, pred)
     assert got["precision_con"] == 1.0 and got["recall_con"] == 4 / 6
     assert got["con"] == pytest.approx(0.8, abs=TOL)
     assert got["precision_top"] == 1.0 and got["recall_top"] == 4 / 6
 
 
 def test_partial_text_uses_difflib_similarity() -> None:
-    got = grits(Table([_row("12.5", "ab")]), Table([_row("12.8", "ab")]))
+    got = grits_details(Table([_row("12.5", "ab")]), Table([_row("12.8", "ab")]))
     assert got["con"] == pytest.approx((0.75 + 1.0) / 2, abs=TOL)
     assert got["top"] == 1.0
 
@@ -158,22 +158,22 @@ def test_identical_tables_score_one_with_spans_and_holes() -> None:
         table = Table(rows)
         if table.is_empty():
             continue
-        assert grits(table, table) == dict.fromkeys(KEYS, 1.0)
+        assert grits_details(table, table) == dict.fromkeys(KEYS, 1.0)
 
 
 def test_ragged_table_scores_as_its_padded_twin() -> None:
     ragged = Table([_row("a", "b", "c"), _row("d"), _row("e", "f")])
     padded = Table([_row("a", "b", "c"), _row("d", "", ""), _row("e", "f", "")])
-    assert grits(ragged, padded) == dict.fromkeys(KEYS, 1.0)
+    assert grits_details(ragged, padded) == dict.fromkeys(KEYS, 1.0)
     other = Table([_row("a", "b", "x"), _row("d", "y")])
-    assert grits(ragged, other) == grits(padded, other)
-    assert grits(other, ragged) == grits(other, padded)
+    assert grits_details(ragged, other) == grits_details(padded, other)
+    assert grits_details(other, ragged) == grits_details(other, padded)
 
 
 def test_empty_rows_trailing_are_ignored_middle_are_empty_cells() -> None:
     base = "<table><tr><td>a</td><td>b</td></tr>{}</table>"
-    assert grits(base.format("<tr></tr>"), base.format("")) == dict.fromkeys(KEYS, 1.0)
-    middle = grits(base.format("<tr></tr><tr><td>c</td><td>d</td></tr>"),
+    assert grits_details(base.format("<tr></tr>"), base.format("")) == dict.fromkeys(KEYS, 1.0)
+    middle = grits_details(base.format("<tr></tr><tr><td>c</td><td>d</td></tr>"),
                    base.format("<tr><td></td><td></td></tr><tr><td>c</td><td>d</td></tr>"))
     assert middle == dict.fromkeys(KEYS, 1.0)
 
@@ -191,27 +191,27 @@ def test_overlapping_spans_give_the_slot_to_the_later_cell() -> None:
     boxes = grid.boxes[grid.box_ids].tolist()
     assert boxes[1] == [[0, 0, 2, 1], [-1, 0, 1, 1]]
     plain = Table([[Cell("a"), Cell("b")], [Cell("c", colspan=2)]])
-    got = grits(overlap, plain)  # only slot (0, 1) differs: b's rowspan box against a unit box
+    got = grits_details(overlap, plain)  # only slot (0, 1) differs: b's rowspan box against a unit box
     assert got["top"] == got["precision_top"] == 3.5 / 4
     assert got["con"] == 1.0
 
 
 def test_empty_tables_follow_the_reference_conventions() -> None:
     one = Table([_row("a")])
-    assert grits(Table(), Table()) == dict.fromkeys(KEYS, 1.0)
-    assert grits(Table(), one) == {"top": 0.0, "precision_top": 0.0, "recall_top": 1.0,
+    assert grits_details(Table(), Table()) == dict.fromkeys(KEYS, 1.0)
+    assert grits_details(Table(), one) == {"top": 0.0, "precision_top": 0.0, "recall_top": 1.0,
                                    "con": 0.0, "precision_con": 0.0, "recall_con": 1.0}
-    assert grits(one, Table())["recall_con"] == 0.0
+    assert grits_details(one, Table())["recall_con"] == 0.0
 
 
 def test_bad_input_raises_clear_errors() -> None:
     with pytest.raises(NoTableError):
-        grits("no table here", "<table><tr><td>a</td></tr></table>")
+        grits_details("no table here", "<table><tr><td>a</td></tr></table>")
     with pytest.raises(TypeError, match="Table or an HTML string"):
-        grits(3, "<table><tr><td>a</td></tr></table>")  # type: ignore[arg-type]
+        grits_details(3, "<table><tr><td>a</td></tr></table>")  # type: ignore[arg-type]
 
 
 def test_html_whitespace_is_kept_verbatim() -> None:
-    got = grits("<table><tr><td> a  b </td></tr></table>", "<table><tr><td>a b</td></tr></table>")
+    got = grits_details("<table><tr><td> a  b </td></tr></table>", "<table><tr><td>a b</td></tr></table>")
     assert got["con"] == _difflib(" a  b ", "a b")
     assert got["top"] == 1.0

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from harness.metrics.tables.semantic import SemanticResult, semantic
+from harness.metrics.tables.semantic import SemanticResult, semantic_details
 from harness.metrics.tables.semantic_struct import (header_rows, inferred_header_rows, is_numeric, is_section, stub_columns,
                                              to_grid, view)
 from harness.metrics.tables.semantic_text import NULL, cell_similarity, normalize, numbers, residue
@@ -105,12 +105,12 @@ def test_thousands_separators_are_read(text: str) -> None:
 def test_none_is_a_label_not_a_null_marker() -> None:
     assert normalize("None") == "none" != NULL
     gt = flat(["Fine-tune data", "R@5"], [["None", "54.8"], ["CC12M", "58.8"]])
-    assert semantic(gt, flat(["Fine-tune data", "R@5"], [["", "54.8"], ["CC12M", "58.8"]])).score < HARMLESS
+    assert semantic_details(gt, flat(["Fine-tune data", "R@5"], [["", "54.8"], ["CC12M", "58.8"]])).score < HARMLESS
 
 
 # -- harmless differences -----------------------------------------------------------------
 def test_identical_table_scores_ten() -> None:
-    result = semantic(GT, flat(HEAD, ROWS))
+    result = semantic_details(GT, flat(HEAD, ROWS))
     assert isinstance(result, SemanticResult)
     assert result.score == 10.0 and result.errors == []
 
@@ -126,13 +126,13 @@ def test_identical_table_scores_ten() -> None:
     pytest.param(flat(HEAD, ROWS, header_rows=0), id="no-header-marks"),
 ])
 def test_harmless_differences_keep_the_score(pred: Table) -> None:
-    assert semantic(GT, pred).score >= HARMLESS
+    assert semantic_details(GT, pred).score >= HARMLESS
 
 
 def test_unicode_math_in_the_ground_truth_matches_latex_in_the_prediction() -> None:
     gt = flat(["Param", "Value"], [["α", "0.1"], ["β₂", "0.999"]])
     pred = flat(["Param", "Value"], [["$\\alpha$", "0.1"], ["$\\beta_2$", "0.999"]])
-    assert semantic(gt, pred).score >= HARMLESS
+    assert semantic_details(gt, pred).score >= HARMLESS
 
 
 @pytest.mark.parametrize("pred", [
@@ -148,7 +148,7 @@ def test_unicode_math_in_the_ground_truth_matches_latex_in_the_prediction() -> N
                                   *GROUPED_BODY], header_rows=1), id="headers-flattened"),
 ])
 def test_span_resolution_and_flattened_headers_cost_nothing(pred: Table) -> None:
-    assert semantic(grouped(), pred).score >= HARMLESS
+    assert semantic_details(grouped(), pred).score >= HARMLESS
 
 
 def test_markdown_and_html_of_the_same_table_agree() -> None:
@@ -157,8 +157,8 @@ def test_markdown_and_html_of_the_same_table_agree() -> None:
           "| CNN | ResNet | **91.2** | 0.85 | 88.0 | 0.80 |\n| | VGG | 89.4 | 0.81 | 86.5 | 0.77 |\n"
           "| Transformer | ViT | 93.1 | 0.88 | 90.2 | 0.84 |\n")
     gt_html = grouped().to_html(headers=True)
-    assert semantic(read_html(gt_html)[0], markdown.read_markdown(md)[0]).score >= HARMLESS
-    assert semantic(gt_html, grouped().to_html()).score == 10.0  # HTML strings are accepted too
+    assert semantic_details(read_html(gt_html)[0], markdown.read_markdown(md)[0]).score >= HARMLESS
+    assert semantic_details(gt_html, grouped().to_html()).score == 10.0  # HTML strings are accepted too
 
 
 # -- severe differences -------------------------------------------------------------------
@@ -179,20 +179,20 @@ SEVERE_CASES = {
 @pytest.mark.parametrize("name", sorted(SEVERE_CASES))
 def test_severe_differences_cost_clearly_and_are_named(name: str) -> None:
     pred, expected_error = SEVERE_CASES[name]
-    result = semantic(GT, pred)
+    result = semantic_details(GT, pred)
     assert result.score <= SEVERE
     assert any(err.startswith(expected_error) for err in result.errors), result.errors
 
 
 def test_severe_costs_more_than_any_harmless_difference() -> None:
-    worst_harmless = min(semantic(GT, flat(HEAD, edited(e))).score
+    worst_harmless = min(semantic_details(GT, flat(HEAD, edited(e))).score
                          for e in [(0, 1, "**91.2**"), (3, 1, "N/A"), (2, 3, "2.3")])
-    best_severe = max(semantic(GT, pred).score for pred, _ in SEVERE_CASES.values())
+    best_severe = max(semantic_details(GT, pred).score for pred, _ in SEVERE_CASES.values())
     assert best_severe < worst_harmless - 1.5
 
 
 def test_group_header_over_the_wrong_columns() -> None:
-    result = semantic(grouped(), grouped(task1_span=3))
+    result = semantic_details(grouped(), grouped(task1_span=3))
     assert result.score <= SEVERE
     # two columns now read 'Task 1 / Acc': a reader cannot tell which holds Task 1's values
     assert result.errors[0].startswith("column label 'Task 1 / Acc' given to two columns the table tells apart")
@@ -214,20 +214,20 @@ SECTIONS = [["Dataset A"], ["ResNet", "91.2", "0.85"], ["VGG", "89.4", "0.81"],
 
 
 def test_section_rows_spanned_or_padded_are_the_same() -> None:
-    assert semantic(sectioned(SECTIONS, spanned=True), sectioned(SECTIONS, spanned=False)).score == 10.0
+    assert semantic_details(sectioned(SECTIONS, spanned=True), sectioned(SECTIONS, spanned=False)).score == 10.0
 
 
 def test_values_under_the_wrong_section_are_severe_however_alike_the_names() -> None:
     swapped = [r[:] for r in SECTIONS]
     swapped[1], swapped[4] = swapped[4], swapped[1]
-    result = semantic(sectioned(SECTIONS, spanned=True), sectioned(swapped, spanned=False))
+    result = semantic_details(sectioned(SECTIONS, spanned=True), sectioned(swapped, spanned=False))
     assert result.score <= SEVERE
     assert result.errors[0] == "values of row 'Dataset A / ResNet' attached to row 'Dataset B / ResNet'"
 
 
 def test_a_missing_row_costs_its_share_and_is_named() -> None:
-    one = semantic(GT, flat(HEAD, ROWS[:3]))
-    two = semantic(GT, flat(HEAD, ROWS[:2]))
+    one = semantic_details(GT, flat(HEAD, ROWS[:3]))
+    two = semantic_details(GT, flat(HEAD, ROWS[:2]))
     assert one.errors[0] == "row 'BERT' missing"
     assert 0 < two.score < one.score < SEVERE
     assert one.recall == pytest.approx(16 / 20)  # 4 headers + 16 body cells, 4 lost; nothing invented
@@ -245,24 +245,24 @@ def _scores_table(n_rows: int, n_cols: int) -> tuple[Table, Table]:
 
 
 def test_one_wrong_number_costs_alike_in_small_and_large_tables() -> None:
-    small, large = semantic(*_scores_table(3, 4)), semantic(*_scores_table(30, 10))
+    small, large = semantic_details(*_scores_table(3, 4)), semantic_details(*_scores_table(30, 10))
     assert 1.0 <= 10 - large.score <= 10 - small.score <= 3 * (10 - large.score)  # was 0.2 vs 3.2 under F^6
 
 
 def test_errors_are_at_most_five_and_most_severe_first() -> None:
     pred = flat(HEAD, [["ResNet", "9.12", "0.58", "11.2"], ["VGG", "89.4", "0.81", "-0.45"],
                        ["ViT", "93.1", "0.88", "2.3O"], ["BERT", "—", "0.79", "0.07"]])
-    result = semantic(GT, pred)
+    result = semantic_details(GT, pred)
     assert 3 <= len(result.errors) <= 5
     assert result.errors[0].startswith("value ")
 
 
 def test_bad_input_is_refused_with_a_clear_error() -> None:
     with pytest.raises(NoTableError, match="ground-truth table has no cells"):
-        semantic(Table(), GT)
+        semantic_details(Table(), GT)
     with pytest.raises(TypeError, match="expected a Table or an HTML string"):
-        semantic(GT, 42)  # type: ignore[arg-type]
-    empty = semantic(GT, Table())
+        semantic_details(GT, 42)  # type: ignore[arg-type]
+    empty = semantic_details(GT, Table())
     assert empty.score == 0.0 and empty.errors == ["the prediction has no cells"]
 
 
@@ -276,7 +276,7 @@ def test_a_footnote_row_does_not_turn_a_text_table_into_header() -> None:
                + [[Cell("* results reported by the original authors", colspan=4)]])
     assert header_rows(to_grid(gt)) == 1
     assert header_rows(to_grid(Table.from_rows([*TOOLS, ["* reported by the authors", "", "", ""]]))) == 1
-    result = semantic(gt, flat(TOOLS[0], TOOLS[1:]))
+    result = semantic_details(gt, flat(TOOLS[0], TOOLS[1:]))
     assert result.errors == ["row '* results reported by the original authors' missing"]
     assert result.score > 5.0  # one row of six lost, not the whole table
 
@@ -306,21 +306,21 @@ def titled(title_colspan: int) -> Table:
 def test_a_title_row_written_once_over_blank_cells_is_the_same_title() -> None:
     padded = Table.from_rows([["Results on ImageNet-1k", "", ""], ["Model", "Top-1", "Top-5"],
                               ["ResNet-50", "76.1", "92.9"], ["ViT-B/16", "81.8", "95.9"]], header_rows=1)
-    assert semantic(titled(3), padded).score == 10.0
+    assert semantic_details(titled(3), padded).score == 10.0
     group = Table([[Cell("Model", rowspan=2, header=True), Cell("Accuracy", colspan=2, header=True)],
                    [Cell("Top-1", header=True), Cell("Top-5", header=True)],
                    [Cell("ResNet-50"), Cell("76.1"), Cell("92.9")]])
     once = Table.from_rows([["", "Accuracy", ""], ["Model", "Top-1", "Top-5"], ["ResNet-50", "76.1", "92.9"]])
-    assert semantic(group, once).score >= HARMLESS  # the row's only label covers the columns right of it
+    assert semantic_details(group, once).score >= HARMLESS  # the row's only label covers the columns right of it
 
 
 def test_a_span_no_other_cell_splits_is_one_column() -> None:
     gt = Table([[Cell("Method", colspan=2, header=True), Cell("Acc", header=True)],
                 [Cell("Ours", colspan=2), Cell("91.2")], [Cell("Baseline", colspan=2), Cell("88.0")]])
     assert to_grid(gt).shape == (3, 2)
-    assert semantic(gt, flat(["Method", "Acc"], [["Ours", "91.2"], ["Baseline", "88.0"]])).score == 10.0
+    assert semantic_details(gt, flat(["Method", "Acc"], [["Ours", "91.2"], ["Baseline", "88.0"]])).score == 10.0
     repeated = flat(["Method", "Method", "Acc"], [["Ours", "Ours", "91.2"], ["Baseline", "Baseline", "88.0"]])
-    assert to_grid(repeated).shape == (3, 2) and semantic(gt, repeated).score == 10.0
+    assert to_grid(repeated).shape == (3, 2) and semantic_details(gt, repeated).score == 10.0
 
 
 def test_an_unmarked_sub_header_row_is_read_as_header() -> None:
@@ -352,11 +352,11 @@ def test_rows_under_a_section_are_keyed_by_it() -> None:
 def test_large_tables_align_rows_cheaply_and_score_alike() -> None:
     semantic_module = importlib.import_module("harness.metrics.tables.semantic_align")
     gt, bad = _scores_table(40, 10)
-    exact = semantic(gt, bad).score
+    exact = semantic_details(gt, bad).score
     saved = semantic_module.FULL_COMPARISON
     try:
         semantic_module.FULL_COMPARISON = 0
-        assert semantic(gt, bad).score == pytest.approx(exact, abs=0.01)
+        assert semantic_details(gt, bad).score == pytest.approx(exact, abs=0.01)
     finally:
         semantic_module.FULL_COMPARISON = saved
 
@@ -375,9 +375,9 @@ def test_real_tables_read_as_their_authors_marked_them() -> None:
     for t in tables:
         g = to_grid(t)
         assert header_rows(g) >= g.flagged_rows  # inference adds unmarked header rows, never drops marked ones
-        assert semantic(t, t).score == 10.0
+        assert semantic_details(t, t).score == 10.0
         repeated = Table.from_rows([[x or "" for x in row] for row in t.text_grid()], header_rows=t.header_rows)
-        assert semantic(t, repeated).score >= HARMLESS  # every span resolved by repeating its text
+        assert semantic_details(t, repeated).score >= HARMLESS  # every span resolved by repeating its text
 
 
 # -- agreement with humans on the study's dev split ---------------------------------------
@@ -434,7 +434,7 @@ def test_a_footnote_mark_never_changes_a_number() -> None:
 
 def test_a_title_row_the_parser_set_above_the_table_is_one_error() -> None:
     untitled = flat(["Model", "Top-1", "Top-5"], [["ResNet-50", "76.1", "92.9"], ["ViT-B/16", "81.8", "95.9"]])
-    result = semantic(titled(3), untitled)
+    result = semantic_details(titled(3), untitled)
     assert result.score >= SEVERE  # raters give 8-10: the table is all there
     assert len(result.errors) == 1 and "'Results on ImageNet-1k / Model' read as 'Model'" in result.errors[0]
 
@@ -445,7 +445,7 @@ def test_a_title_read_as_a_group_header_costs_at_most_one_mild_error() -> None:
                    [Cell("Ours"), Cell("0.1"), Cell("0.2"), Cell("0.3")], [Cell("Base"), Cell("0.4"), Cell("0.5"), Cell("0.6")]])
     title = Table([[Cell("Parameter set", colspan=4, header=True)], [Cell(t, header=True) for t in ("Model", "A", "B", "C")],
                    [Cell("Ours"), Cell("0.1"), Cell("0.2"), Cell("0.3")], [Cell("Base"), Cell("0.4"), Cell("0.5"), Cell("0.6")]])
-    result = semantic(group, title)
+    result = semantic_details(group, title)
     assert result.score >= SEVERE and len(result.errors) <= 1  # only the stub column gained the level
 
 
@@ -454,7 +454,7 @@ def test_header_labels_shifted_over_many_columns_are_one_cause() -> None:
     rows = [["Net-1", "1.1", "2.2", "3.3", "4.4", "5.5"], ["Net-2", "6.6", "7.7", "8.8", "9.9", "10.1"]]
     shifted = flat(["Model", "B", "C", "D", "E", "A"], rows)  # every label one column to the left
     swapped_two = flat(["Model", "B", "A", "C", "D", "E"], rows)
-    one, two = semantic(flat(head, rows), shifted), semantic(flat(head, rows), swapped_two)
+    one, two = semantic_details(flat(head, rows), shifted), semantic_details(flat(head, rows), swapped_two)
     assert one.features["attached"] <= 2  # four labels shifted alike (+ the one wrapped round): not five causes
     assert "shifted alike" in " ".join(one.errors)
     assert two.features["attached"] == 2  # two swapped labels are two mistakes
@@ -477,8 +477,8 @@ def two_groups(leaves_only: bool, rename: bool = False) -> tuple[Table, Table]:
 
 
 def test_a_lost_level_that_makes_columns_ambiguous_is_worse_than_one_that_does_not() -> None:
-    ambiguous = semantic(*two_groups(leaves_only=True))
-    unique = semantic(*two_groups(leaves_only=True, rename=True))
+    ambiguous = semantic_details(*two_groups(leaves_only=True))
+    unique = semantic_details(*two_groups(leaves_only=True, rename=True))
     # ambiguous: no value keeps its key; unique leaves keep part of it (the group level is still lost)
     assert ambiguous.features["unattributed"] == 1.0
     assert 0 < unique.features["unattributed"] < 0.6
@@ -499,9 +499,9 @@ def two_tasks(head: list[list[str]] | None = None) -> Table:
 
 
 def test_a_lost_group_level_costs_attribution_by_the_share_of_values_under_it() -> None:
-    half = semantic(two_tasks(), two_tasks([["Model", "Task 1 Acc", "Task 1 F1", "BLEU", "ROUGE"]]))
-    both = semantic(two_tasks(), two_tasks([["Model", "Acc", "F1", "BLEU", "ROUGE"]]))
-    written_once = semantic(two_tasks(), two_tasks([["Model", "Task 1", "", "Task 2", ""],
+    half = semantic_details(two_tasks(), two_tasks([["Model", "Task 1 Acc", "Task 1 F1", "BLEU", "ROUGE"]]))
+    both = semantic_details(two_tasks(), two_tasks([["Model", "Acc", "F1", "BLEU", "ROUGE"]]))
+    written_once = semantic_details(two_tasks(), two_tasks([["Model", "Task 1", "", "Task 2", ""],
                                                      ["", "Acc", "F1", "BLEU", "ROUGE"]]))
     assert written_once.features["unattributed"] == 0  # Markdown's group label over blank cells: a reader spreads it
     assert 0 < half.features["unattributed"] < both.features["unattributed"]
@@ -519,7 +519,7 @@ def test_one_label_given_to_two_columns_the_table_tells_apart_attributes_neither
     # the group labels garbled into a fragment both columns share: "lean Acc" twice
     pred = flat(["Model", "lean Acc", "lean F1", "lean Acc", "lean F1"],
                 [["Ours", "1.1", "2.2", "3.3", "4.4"], ["Base", "5.5", "6.6", "7.7", "8.8"]])
-    result = semantic(gt, pred)
+    result = semantic_details(gt, pred)
     assert result.features["unattributed"] == 1.0
     assert "column label 'lean Acc' given to two columns the table tells apart" in result.errors[0]
     assert result.score < 6
@@ -532,7 +532,7 @@ def test_params_are_validated_and_change_the_score() -> None:
         Params(weights=(1.0, -0.1, 0, 0, 0, 0))
     pred = flat(HEAD, edited((0, 3, "112")))
     harsher = Params(DEFAULT.key_weight, (DEFAULT.weights[0], 1.0, *DEFAULT.weights[2:]))
-    assert semantic(GT, pred, harsher).score < semantic(GT, pred).score
+    assert semantic_details(GT, pred, params=harsher).score < semantic_details(GT, pred).score
 
 
 def test_cross_validated_agreement_on_dev_reaches_the_target() -> None:
@@ -547,12 +547,12 @@ def test_cross_validated_agreement_on_dev_reaches_the_target() -> None:
 def test_header_texts_merged_into_one_cell_are_one_named_cause() -> None:
     gt = flat(["Team", "Coverage", "Score"], [["A", "12", "0.5"], ["B", "15", "0.7"]])
     merged = flat(["Team Coverage Score", "", ""], [["A", "12", "0.5"], ["B", "15", "0.7"]])
-    result = semantic(gt, merged)
+    result = semantic_details(gt, merged)
     assert "header cells 'Team', 'Coverage', 'Score' merged into one cell: 'Team Coverage Score'" in result.errors
     assert sum("merged" in e for e in result.errors) == 1
     assert result.score < HARMLESS
 
 
 def test_a_misread_label_with_nothing_to_attribute_is_one_error() -> None:
-    result = semantic(flat(["Name"], [["ResNet"], ["VGG"]]), flat(["Name"], [["ResNet"], ["BERT"]]))
+    result = semantic_details(flat(["Name"], [["ResNet"], ["VGG"]]), flat(["Name"], [["ResNet"], ["BERT"]]))
     assert result.features["unattributed"] == 0 and len(result.errors) == 1

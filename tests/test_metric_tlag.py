@@ -9,7 +9,7 @@ import pytest
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
-from harness.metrics.tables.tlag import NULL, normalize_text, psi_matrix, tlag, tlag_edges, tlag_grid
+from harness.metrics.tables.tlag import NULL, normalize_text, psi_matrix, tlag_details, tlag_edges, tlag_grid
 from harness.core.table import Cell, NoTableError, Table
 
 TOL = 1e-9
@@ -28,7 +28,7 @@ def test_reproduces_reference_on_every_conformance_pair(conformance_pairs: list[
     for pair in conformance_pairs:
         if pair["tlag"] is None:
             continue
-        got = tlag(pair["gt_html"], pair["pred_html"])
+        got = tlag_details(pair["gt_html"], pair["pred_html"])
         want = {"f1": pair["tlag"], "precision": pair["tlag_precision"], "recall": pair["tlag_recall"]}
         diff = max(abs(got[key] - want[key]) for key in want)
         scored += 1
@@ -93,54 +93,54 @@ def test_empty_table_has_no_grid() -> None:
 
 
 def test_one_edit_in_an_edge_endpoint() -> None:
-    r = tlag(Table.from_rows([["abc", "x"]]), Table.from_rows([["abd", "x"]]))
+    r = tlag_details(Table.from_rows([["abc", "x"]]), Table.from_rows([["abd", "x"]]))
     assert r == pytest.approx({"f1": (2 / 3) ** 7, "precision": (2 / 3) ** 7, "recall": (2 / 3) ** 7}, abs=1e-15)
 
 
 def test_exponent_is_a_parameter() -> None:
-    r = tlag(Table.from_rows([["abcd", "x"]]), Table.from_rows([["abce", "x"]]), k=2)
+    r = tlag_details(Table.from_rows([["abcd", "x"]]), Table.from_rows([["abce", "x"]]), k=2)
     assert r["f1"] == pytest.approx(0.75**2, abs=1e-15)
 
 
 def test_dropped_row() -> None:
     gt = Table.from_rows([["a", "b"], ["c", "d"], ["e", "f"]])  # 3 RIGHT + 4 BELOW edges
     pred = Table.from_rows([["a", "b"], ["e", "f"]])  # 2 RIGHT + 2 BELOW; only a-b, e-f match
-    r = tlag(gt, pred)
+    r = tlag_details(gt, pred)
     assert r["precision"] == pytest.approx(2 / 4, abs=1e-15)
     assert r["recall"] == pytest.approx(2 / 7, abs=1e-15)
     assert r["f1"] == pytest.approx(2 * 2 / (7 + 4), abs=1e-15)
 
 
 def test_directions_never_match_each_other() -> None:
-    r = tlag(Table.from_rows([["a", "b"]]), Table.from_rows([["a"], ["b"]]))
+    r = tlag_details(Table.from_rows([["a", "b"]]), Table.from_rows([["a"], ["b"]]))
     assert r == {"f1": 0.0, "precision": 0.0, "recall": 0.0}
 
 
 def test_null_matches_only_null() -> None:
-    assert tlag(Table.from_rows([["n/a", "x"]]), Table.from_rows([["\u2014", "x"]]))["f1"] == pytest.approx(1.0)
-    assert tlag(Table.from_rows([["", "x"]]), Table.from_rows([["0", "x"]]))["f1"] == 0.0
+    assert tlag_details(Table.from_rows([["n/a", "x"]]), Table.from_rows([["\u2014", "x"]]))["f1"] == pytest.approx(1.0)
+    assert tlag_details(Table.from_rows([["", "x"]]), Table.from_rows([["0", "x"]]))["f1"] == 0.0
 
 
 def test_edgeless_tables() -> None:
-    one = tlag("<table><tr><td>abcd</td></tr></table>", "<table><tr><td>abce</td></tr></table>")
+    one = tlag_details("<table><tr><td>abcd</td></tr></table>", "<table><tr><td>abce</td></tr></table>")
     assert one == pytest.approx({"f1": 0.75**7, "precision": 0.75**7, "recall": 0.75**7}, abs=1e-15)
-    assert tlag(Table.from_rows([["x"]]), Table.from_rows([["x", "y"]]))["f1"] == 0.0
-    assert tlag(Table.from_rows([["-"]]), Table.from_rows([[""]]))["f1"] == 1.0
-    assert tlag(Table(), Table())["f1"] == 1.0  # both first texts default to [NULL], as the reference's
+    assert tlag_details(Table.from_rows([["x"]]), Table.from_rows([["x", "y"]]))["f1"] == 0.0
+    assert tlag_details(Table.from_rows([["-"]]), Table.from_rows([[""]]))["f1"] == 1.0
+    assert tlag_details(Table(), Table())["f1"] == 1.0  # both first texts default to [NULL], as the reference's
 
 
 def test_identical_html_strings_score_one() -> None:
     html = '<table><tr><td rowspan="2">k</td><td>1.5 \u00b1 0.2</td></tr><tr><td>\u22123</td></tr></table>'
-    assert tlag(html, html) == {"f1": 1.0, "precision": 1.0, "recall": 1.0}
+    assert tlag_details(html, html) == {"f1": 1.0, "precision": 1.0, "recall": 1.0}
 
 
 def test_bad_input() -> None:
     with pytest.raises(NoTableError):
-        tlag("no table here", "<table><tr><td>a</td></tr></table>")
+        tlag_details("no table here", "<table><tr><td>a</td></tr></table>")
     with pytest.raises(TypeError):
-        tlag(3, Table.from_rows([["a"]]))  # type: ignore[arg-type]
+        tlag_details(3, Table.from_rows([["a"]]))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="exponent"):
-        tlag(Table.from_rows([["a"]]), Table.from_rows([["a"]]), k=0)
+        tlag_details(Table.from_rows([["a"]]), Table.from_rows([["a"]]), k=0)
 
 
 # -- against a direct, slow formulation -------------------------------------------------
@@ -198,7 +198,7 @@ def test_matches_direct_formulation_on_random_spanned_tables() -> None:
         if not n_gt or not n_pred:
             continue
         precision, recall = _oracle(gt, pred)
-        got = tlag(gt, pred)
+        got = tlag_details(gt, pred)
         assert got["precision"] == pytest.approx(precision, abs=TOL)
         assert got["recall"] == pytest.approx(recall, abs=TOL)
         checked += 1

@@ -9,7 +9,7 @@ import pytest
 
 from harness.locate.tables import locate_tables
 from harness.evaluate.metaeval_tables import _read_pair
-from harness.metrics.tables.semantic import DEFAULT, semantic
+from harness.metrics.tables.semantic import DEFAULT, semantic_details
 from harness.metrics.tables.semantic_align import FEATURES
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
 from harness.metrics.tables.semantic_struct import to_grid
@@ -31,12 +31,12 @@ def test_lines_read_as_one_cell_per_line() -> None:
 
 
 def test_flattened_table_costs_its_grid_once() -> None:
-    result = semantic(GT, read_lines(LINES))
+    result = semantic_details(GT, read_lines(LINES))
     assert result.score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
     assert result.errors[0].startswith("no cell boundaries: the table is 6 lines of text")
     assert result.features["undelimited"] == 1.0 and result.features["values"] == 0.0
     # the same table with its grid is perfect; a one-column reading alone would lose every value
-    assert semantic(GT, GT).score == 10.0
+    assert semantic_details(GT, GT).score == 10.0
     assert UNDELIMITED > 0
 
 
@@ -48,13 +48,13 @@ def test_multi_word_cells_are_split_by_content() -> None:
 
 
 def test_errors_in_flattened_lines_still_count() -> None:
-    clean = semantic(GT, read_lines(LINES)).score
-    wrong = semantic(GT, read_lines(LINES.replace("4.15", "415")))
+    clean = semantic_details(GT, read_lines(LINES)).score
+    wrong = semantic_details(GT, read_lines(LINES.replace("4.15", "415")))
     assert wrong.score < clean
     assert any("4.15" in e for e in wrong.errors)
-    lost = semantic(GT, read_lines(LINES.replace("Coarse sand 24.12\n", "")))
+    lost = semantic_details(GT, read_lines(LINES.replace("Coarse sand 24.12\n", "")))
     assert lost.score < clean and any("Coarse sand" in e and "missing" in e for e in lost.errors)
-    invented = semantic(GT, read_lines(LINES.replace("Clay 0.20", "Clay 0.20 99.9")))
+    invented = semantic_details(GT, read_lines(LINES.replace("Clay 0.20", "Clay 0.20 99.9")))
     assert invented.score < clean
 
 
@@ -67,8 +67,8 @@ def test_group_header_span_is_kept_only_alone_on_its_line() -> None:
     shared = split_lines(to_grid(gt), ["Model Task", "Acc F1", "A 1.0 2.0", "B 3.0 4.0"])
     assert [(c.text, c.colspan) for c in shared.rows[0]] == [("Model", 1), ("Task", 1), ("", 1)]
     # where "Task" spans a reader of "Model Task" cannot tell: that costs, the separate line does not
-    assert semantic(gt, read_lines("Model Task\nAcc F1\nA 1.0 2.0\nB 3.0 4.0")).score < \
-        semantic(gt, read_lines("Task\nModel\nAcc F1\nA 1.0 2.0\nB 3.0 4.0")).score
+    assert semantic_details(gt, read_lines("Model Task\nAcc F1\nA 1.0 2.0\nB 3.0 4.0")).score < \
+        semantic_details(gt, read_lines("Task\nModel\nAcc F1\nA 1.0 2.0\nB 3.0 4.0")).score
 
 
 def test_only_one_column_predictions_against_wider_tables_are_split() -> None:
@@ -82,7 +82,7 @@ def test_meta_eval_reads_a_gridless_extraction_as_lines() -> None:
     gt, pred = _read_pair("\\begin{tabular}{cc}\nName & Value \\\\\n\\hline\nA & 1.5 \\\\\nB & 2.5 \\\\\n\\end{tabular}",
                           "Name Value\nA 1.5\nB 2.5\n")
     assert pred is not None and pred.fmt == "lines"
-    assert semantic(gt, pred).score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
+    assert semantic_details(gt, pred).score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
     assert _read_pair("\\begin{tabular}{cc}\nA & 1 \\\\\n\\end{tabular}", "  \n")[1] is None
 
 
@@ -98,7 +98,7 @@ def test_locator_reads_lines_through_html_markup() -> None:
     found = locate_tables([gt], output)[0]
     assert found.found
     assert "Quantity</u>**" in found.text and "<u>9</u>" in found.text
-    assert semantic(gt, found.table).score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
+    assert semantic_details(gt, found.table).score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
 
 
 def test_a_blank_inside_a_row_shifts_what_follows_as_a_reader_reads_it() -> None:
@@ -106,9 +106,9 @@ def test_a_blank_inside_a_row_shifts_what_follows_as_a_reader_reads_it() -> None
                          header_rows=1)
     split = split_lines(to_grid(gt), ["Model Acc F1 Time", "A 91.2 3.5", "B 89.4 0.81 2.5"])
     assert [c.text for c in split.rows[1]] == ["A", "91.2", "3.5", ""]  # 3.5 read under F1, not under Time
-    result = semantic(gt, read_lines("Model Acc F1 Time\nA 91.2 3.5\nB 89.4 0.81 2.5"))
+    result = semantic_details(gt, read_lines("Model Acc F1 Time\nA 91.2 3.5\nB 89.4 0.81 2.5"))
     assert result.score < 10 * math.exp(-UNDELIMITED) - 0.5
     # a row group's label written once (blank first cell) is told by count: no cost beyond the grid
     grouped = Table.from_rows([["Group", "Model", "Acc"], ["CNN", "A", "91.2"], ["", "B", "89.4"]], header_rows=1)
-    assert semantic(grouped, read_lines("Group Model Acc\nCNN A 91.2\nB 89.4")).score == \
+    assert semantic_details(grouped, read_lines("Group Model Acc\nCNN A 91.2\nB 89.4")).score == \
         pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)

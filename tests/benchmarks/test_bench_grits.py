@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.metrics.tables.grits import grits
+from harness.metrics.tables.grits import grits_details
 from tests.benchmarks.pairs import realistic_pair
 
 REFERENCE_SECONDS = {(10, 10): 0.3, (20, 20): 4.0}
@@ -21,8 +21,8 @@ def test_bench_grits_html(benchmark, shape: tuple[int, int]) -> None:
     gt, pred = realistic_pair(*shape, seed=sum(shape))
     assert gt.shape == shape and pred.shape == (shape[0] - 1, shape[1])
     gt_html, pred_html = gt.to_html(), pred.to_html()
-    expected = grits(gt, pred)  # also warms up the compiled kernels
-    result = benchmark(grits, gt_html, pred_html)
+    expected = grits_details(gt, pred)  # also warms up the compiled kernels
+    result = benchmark(grits_details, gt_html, pred_html)
     assert result == expected
     assert 0.5 < result["con"] < 1.0 and 0.5 < result["top"] < 1.0
     assert result["precision_con"] > result["recall_con"]  # a dropped row costs recall

@@ -18,7 +18,7 @@ import random
 import pytest
 
 from harness.metrics.tables import semantic_struct, semantic_text
-from harness.metrics.tables.semantic import semantic
+from harness.metrics.tables.semantic import semantic_details
 from harness.readers.text import read_lines
 from harness.core.table import Table
 
@@ -60,13 +60,13 @@ def _clear() -> None:
 @pytest.mark.parametrize("shape", [(6, 5), (20, 10), (60, 20)], ids=["30-cells", "200-cells", "60x20-cells"])
 def test_bench_semantic(benchmark, shape: tuple[int, int]) -> None:
     gt, pred = _pair(*shape)
-    semantic(gt, pred)  # import and first-call costs stay out of the timing
+    semantic_details(gt, pred)  # import and first-call costs stay out of the timing
 
     def setup():
         _clear()
         return (gt, pred), {}
 
-    result = benchmark.pedantic(semantic, setup=setup, rounds=200 if shape[0] < 10 else 30, iterations=1)
+    result = benchmark.pedantic(semantic_details, setup=setup, rounds=200 if shape[0] < 10 else 30, iterations=1)
     assert 0 < result.score < 10
     benchmark.extra_info["cells"] = shape[0] * shape[1]
     if shape in BUDGET_SECONDS:
@@ -77,12 +77,12 @@ def test_bench_semantic(benchmark, shape: tuple[int, int]) -> None:
 def test_bench_semantic_flattened(benchmark, shape: tuple[int, int]) -> None:
     gt, pred = _pair(*shape)
     lines = read_lines("\n".join(" ".join(c.text for c in row) for row in pred.rows))
-    semantic(gt, lines)
+    semantic_details(gt, lines)
 
     def setup():
         _clear()
         return (gt, lines), {}
 
-    result = benchmark.pedantic(semantic, setup=setup, rounds=100 if shape[0] < 10 else 10, iterations=1)
+    result = benchmark.pedantic(semantic_details, setup=setup, rounds=100 if shape[0] < 10 else 10, iterations=1)
     assert 0 < result.score < 10 and result.features["undelimited"] == 1.0
     benchmark.extra_info["cells"] = shape[0] * shape[1]

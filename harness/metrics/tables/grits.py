@@ -37,6 +37,8 @@ overlap the later cell owns the slot.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from difflib import SequenceMatcher
 
 import numba
@@ -50,19 +52,32 @@ _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
 _BOX_KEY = (4 * MAX_SPAN) ** np.arange(3, -1, -1, dtype=np.int64)  # packs a shifted box into one int
 
 
-def grits(gt: TableLike, pred: TableLike) -> dict[str, float]:
+class GritsDetails(TypedDict):
+    """GriTS-Top and GriTS-Con, each as F-score, precision and recall, in [0, 1]."""
+
+    top: float
+    precision_top: float
+    recall_top: float
+    con: float
+    precision_con: float
+    recall_con: float
+
+
+def grits(gt: TableLike, pred: TableLike) -> float:
+    """GriTS-Con (the F-score of cell contents) of `pred` against `gt`, in [0, 1]."""
+    return grits_details(gt, pred)["con"]
+
+
+def grits_details(gt: TableLike, pred: TableLike) -> GritsDetails:
     """GriTS-Top and GriTS-Con (F, precision, recall) of `pred` against `gt`.
 
-    Keys: top, precision_top, recall_top, con, precision_con, recall_con. Strings are read as
-    HTML with whitespace kept verbatim (`harness.readers.html.as_table`).
+    Strings are read as HTML with whitespace kept verbatim (`harness.readers.html.as_table`).
     """
     g, p = SlotGrid.of(as_table(gt)), SlotGrid.of(as_table(pred))
     top = _factored_2dmss(box_iou_matrix(g.boxes, p.boxes), g.box_ids, p.box_ids)
     con = _factored_2dmss(lcs_similarity_matrix(g.texts, p.texts), g.text_ids, p.text_ids)
-    return {
-        "top": top[0], "precision_top": top[1], "recall_top": top[2],
-        "con": con[0], "precision_con": con[1], "recall_con": con[2],
-    }
+    return GritsDetails(top=top[0], precision_top=top[1], recall_top=top[2],
+                        con=con[0], precision_con=con[1], recall_con=con[2])
 
 
 # -- grids: each slot as an index into the table's distinct texts and distinct boxes ------------

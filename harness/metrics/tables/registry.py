@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from harness.core.metric_specs import Scored
 from harness.core.table import Table
-from harness.metrics.tables.grits import grits
-from harness.metrics.tables.semantic import semantic
+from harness.metrics.tables.grits import grits_details
+from harness.metrics.tables.semantic import semantic_details
 from harness.metrics.tables.teds import teds
-from harness.metrics.tables.tlag import tlag
+from harness.metrics.tables.tlag import tlag_details
 
 MAX_NOTES = 5  # explanations kept per group, most severe first
 
@@ -25,14 +25,14 @@ def score_teds_struct(gt: Table, pred: Table) -> Scored:
 
 
 def score_grits(gt: Table, pred: Table) -> Scored:
-    return Scored({f"grits_{k}": float(v) for k, v in grits(gt, pred).items()})
+    return Scored({f"grits_{k}": float(v) for k, v in grits_details(gt, pred).items()})
 
 
 def score_tlag(gt: Table, pred: Table) -> Scored:
-    r = tlag(gt, pred)
+    r = tlag_details(gt, pred)
     return Scored({"tlag": float(r["f1"]), "tlag_precision": float(r["precision"]), "tlag_recall": float(r["recall"])})
 
 
 def score_semantic(gt: Table, pred: Table) -> Scored:
-    result = semantic(gt, pred)
+    result = semantic_details(gt, pred)
     return Scored({"semantic": float(result.score)}, tuple(result.errors[:MAX_NOTES]))

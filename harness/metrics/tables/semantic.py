@@ -75,7 +75,12 @@ class SemanticResult:
     features: dict[str, float] = field(default_factory=dict)  # the error counts the score combines
 
 
-def semantic(gt: TableLike, pred: TableLike, params: Params = DEFAULT) -> SemanticResult:
+def semantic(gt: TableLike, pred: TableLike, *, params: Params = DEFAULT) -> float:
+    """The semantic score of `pred` against `gt` on the 0-10 scale of human ratings."""
+    return semantic_details(gt, pred, params=params).score
+
+
+def semantic_details(gt: TableLike, pred: TableLike, *, params: Params = DEFAULT) -> SemanticResult:
     """Score `pred` against `gt` on the 0-10 scale with its main errors in words."""
     readings = comparisons(gt, pred, params.key_weight)
     weights = np.asarray(params.weights)

@@ -34,7 +34,7 @@ from harness.core.table import MAX_SPAN, Cell, TableLike, _clamp
 __all__ = ["teds", "tree_edit_distance"]
 
 
-def teds(gt: TableLike, pred: TableLike, structure_only: bool = False) -> float:
+def teds(gt: TableLike, pred: TableLike, *, structure_only: bool = False) -> float:
     """Tree-edit-distance similarity of two tables, as PubTabNet's reference computes it.
 
     `gt` and `pred` are `Table`s or HTML strings (read verbatim: no whitespace folding).

@@ -18,6 +18,8 @@ never matches a BELOW one, so the optimum is the sum of the two directions' opti
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import re
 
 import numpy as np
@@ -135,7 +137,20 @@ def max_matching_weight(weight: np.ndarray) -> float:
     return float(weight[r, c].sum())
 
 
-def tlag(gt: TableLike, pred: TableLike, k: int = 7) -> dict[str, float]:
+class TlagDetails(TypedDict):
+    """T-LAG's F1 of matched adjacency edges, with its precision and recall, in [0, 1]."""
+
+    f1: float
+    precision: float
+    recall: float
+
+
+def tlag(gt: TableLike, pred: TableLike, *, k: int = 7) -> float:
+    """T-LAG (F1) of `pred` against `gt`, in [0, 1]."""
+    return tlag_details(gt, pred, k=k)["f1"]
+
+
+def tlag_details(gt: TableLike, pred: TableLike, *, k: int = 7) -> TlagDetails:
     """T-LAG of `pred` against `gt`: ``{"f1", "precision", "recall"}``, each in [0, 1].
 
     Tables without any edge (a single cell, or one column of one span): when both sides
@@ -150,9 +165,9 @@ def tlag(gt: TableLike, pred: TableLike, k: int = 7) -> dict[str, float]:
     n_gt, n_pred = len(gt_right) + len(gt_below), len(pr_right) + len(pr_below)
     if n_gt == 0 and n_pred == 0:
         s = float(psi_matrix([_first_text(gt_t)], [_first_text(pred_t)], k)[0, 0])
-        return {"f1": s, "precision": s, "recall": s}
+        return TlagDetails(f1=s, precision=s, recall=s)
     if n_gt == 0 or n_pred == 0:
-        return {"f1": 0.0, "precision": 0.0, "recall": 0.0}
+        return TlagDetails(f1=0.0, precision=0.0, recall=0.0)
 
     gt_codes, gt_texts = _text_codes(gt_t)
     pr_codes, pr_texts = _text_codes(pred_t)
@@ -165,7 +180,7 @@ def tlag(gt: TableLike, pred: TableLike, k: int = 7) -> dict[str, float]:
             matched += max_matching_weight(sim[np.ix_(gs, ps)] * sim[np.ix_(gd, pd)])
     precision, recall = matched / n_pred, matched / n_gt
     f1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
-    return {"f1": f1, "precision": precision, "recall": recall}
+    return TlagDetails(f1=f1, precision=precision, recall=recall)
 
 
 def _first_text(table: Table) -> str:
