@@ -28,7 +28,7 @@ KNOWN_UPWARD = {"harness.gating.thresholds -> harness.report.aggregate",
 KNOWN_CYCLES = {("harness.generate.languages", "harness.generate.layouts"),
                 ("harness.generate.formula_builtin", "harness.generate.formula_pool"),
                 ("harness.evaluate.formulas", "harness.evaluate.page")}
-KNOWN_LONG = {"harness.readers.latex", "harness.plugin.hooks", "harness.locate.tables", "harness.tex.formula",
+KNOWN_LONG = {"harness.readers.latex", "harness.locate.tables", "harness.tex.formula",
               "harness.tex.latex_math", "harness.parse.runner", "harness.core.llm"}
 
 
