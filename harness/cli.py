@@ -122,6 +122,72 @@ def _run_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _merge_parser() -> argparse.ArgumentParser:
+    """`tablebench report merge`: its own options (the positional runs clash with `report RESULTS`)."""
+    from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT
+
+    p = argparse.ArgumentParser(prog="tablebench report merge",
+                                description="Merge shard runs (--shard=I/N) into one report, optionally gated.")
+    p.add_argument("runs", nargs="+", metavar="DIR", help="run folders (or their results.json), one per shard")
+    p.add_argument("--out", required=True, help="folder for the merged results.json, leaderboard.md, report.html")
+    p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
+    p.add_argument("--baseline", metavar="FILE", help="baseline file to gate the merged run against")
+    p.add_argument("--gate", action="append", default=[], metavar="METRIC[:SUBSET]",
+                   help="as the plugin's --gate (repeatable); needs --baseline")
+    p.add_argument("--gate-min-effect", default=DEFAULT_MIN_EFFECT, metavar="X", help="as the plugin's (default %(default)s)")
+    p.add_argument("--gate-alpha", default=DEFAULT_ALPHA, metavar="P", help="as the plugin's (default %(default)s)")
+    p.add_argument("--save-baseline", metavar="FILE", help="write the merged scores as a baseline file")
+    return p
+
+
+def _run_merge(argv: list[str]) -> int:
+    """Shard runs -> one report, ended as a pytest session ends (`finish_run`): 0 when merged
+    (and every gate passed), 1 when a gate failed."""
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from harness.gating.aggregate import summary_lines
+    from harness.gating.baseline import load_baseline
+    from harness.gating.options import read_options
+    from harness.report.aggregate import boards
+    from harness.report.finish import FinishPolicy, finish_run, gate_verdict
+    from harness.report.merge import merge_runs
+    from harness.report.terminal import tracks_group
+    from harness.report.write import FILES
+
+    args = _merge_parser().parse_args(argv)
+    options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
+                            "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out})
+    meta, results = merge_runs(args.runs)
+    baseline = load_baseline(options.baseline) if options.gates else None  # --gate needs --baseline
+    if baseline is not None and not baseline.matched(r.test_id for r in results):
+        raise ValueError(f"baseline {options.baseline}: none of its {len(baseline.cases)} entries match the "
+                         f"{len(results)} merged cases")
+    versions, specs = meta.get("parser_versions") or {}, meta.get("parser_specs") or {}
+    policy = FinishPolicy(
+        report_dir=Path(args.out), primary=args.primary, gates=options.gates, min_effect=options.gate_min_effect,
+        alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline,
+        groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
+        parsers={label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()},
+        case_set={"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")},
+        metrics=meta.get("metrics") or [])
+    end = finish_run(results, meta, policy)
+    if end.error is not None:
+        raise end.error
+    Console().print(tracks_group(boards(results, primary=args.primary)))
+    files = ", ".join(path.name for kind, path in end.written.items() if kind in FILES)
+    print(f"tablebench report: {args.out} ({files}); merged {len(args.runs)} runs, {len(results)} cases")
+    if "baseline" in end.written:
+        print(f"tablebench baseline saved: {args.save_baseline}")
+    if end.comparisons:
+        print("== tablebench gate ==")
+        for line in summary_lines(end.comparisons):
+            print(line)
+        print(gate_verdict(end.comparisons))
+    return 1 if end.failed else 0
+
+
 def _add_harvest(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("harvest", help="extract real tables from .tex files / arXiv archives into a pool (needs pdflatex)")
     p.add_argument("src", help="a .tex, .tar.gz or .gz file, or a folder of them (searched recursively)")
@@ -199,11 +265,9 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:2] == ["report", "merge"]:  # shard runs -> one report: its own options (harness.report.merge)
-        from harness.report.merge import run_merge
-
+    if argv[:2] == ["report", "merge"]:  # shard runs -> one report: its own options (_merge_parser)
         try:
-            return run_merge(argv[2:])
+            return _run_merge(argv[2:])
         except (ValueError, OSError) as exc:
             print(f"tablebench: error: {exc}", file=sys.stderr)
             return 1

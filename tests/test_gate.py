@@ -5,16 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from harness.core.options import GateSpec, fraction, parse_gate
 from harness.gating.aggregate import (
-    GateSpec,
     Pair,
     baseline_values,
     bootstrap_ci,
     compare,
     evaluate,
     gate_pairs,
-    parse_fraction,
-    parse_gate,
     sign_flip_p,
     summary_lines,
 )
@@ -150,5 +148,5 @@ def test_bad_gate_specs_are_one_line_errors(text):
 @pytest.mark.parametrize("text", ["nan", "inf", "-0.1", "x", "2"])
 def test_non_finite_negative_or_too_large_numbers_are_refused(text):
     with pytest.raises(ValueError, match="--gate-alpha must be a finite number > 0 and <= 0.5"):
-        parse_fraction("--gate-alpha", text, upper=0.5, positive=True)
-    assert parse_fraction("--gate-min-effect", "0", upper=1.0) == 0.0
+        fraction("--gate-alpha", text, upper=0.5, positive=True)
+    assert fraction("--gate-min-effect", "0", upper=1.0) == 0.0

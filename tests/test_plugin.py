@@ -85,7 +85,7 @@ def results_json(report: Path) -> dict:
 
 
 def test_parser_specs_split_on_commas_except_inside_command_and_dir():
-    from harness.plugin.hooks import split_specs
+    from harness.core.options import split_specs
 
     assert split_specs(["pypdf,pdfplumber", "pypdf", " camelot "]) == ["pypdf", "pdfplumber", "camelot"]
     assert split_specs(["pypdf,command:tool --cols a,b {pdf}", "dir:/x,y"]) == [

@@ -9,7 +9,8 @@ import pytest
 
 from harness.gating.baseline import Entry, load_baseline, save_baseline
 from harness.gating.rules import Verdict
-from harness.gating.thresholds import baseline_failures, min_score_failures, number, parse_min_score
+from harness.core.options import number
+from harness.gating.thresholds import baseline_failures, min_score_failures, parse_min_score
 from harness.core.results import TableResult
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.cases import load_case_set
-from harness.plugin.hooks import page_scope
+from harness.plugin.workers import page_scope
 from tests.test_formula_items import write_perfect
 from tests.test_plugin import PLUGIN, junit
 from tests.test_run import copy_pages

@@ -17,8 +17,8 @@ paired bootstrap confidence interval of the mean difference (tables resampled, l
 1 - alpha, two-sided). A table that was found in the baseline and is lost now counts 0 in
 the run (include-missing, as the leaderboard ranks): losing tables is a regression too.
 
-Everything here is pure arithmetic on numbers keyed by case; the pytest plugin and
-`tablebench report merge` build the pairs. No pytest, no files.
+Everything here is pure arithmetic on numbers keyed by case; `harness.report.finish` builds the
+pairs (for the pytest plugin and `tablebench report merge` alike). No pytest, no files.
 """
 
 from __future__ import annotations
@@ -30,55 +30,12 @@ from typing import Any
 
 import numpy as np
 
-DEFAULT_MIN_EFFECT = 0.01
-DEFAULT_ALPHA = 0.05
+from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
+
 DEFAULT_BOOTSTRAP = 10_000
 DEFAULT_PERMUTATIONS = 9_999
 COMPLEXITIES = ("simple", "moderate", "complex")
 BREAKDOWN = ("language", "variant")  # case attributes broken down when a run has several values
-
-
-@dataclass(frozen=True)
-class GateSpec:
-    """`--gate=METRIC[:SUBSET]`: SUBSET is a complexity (`complex`) or `KEY=VALUE` on a case attribute."""
-
-    metric: str
-    subset: str | None = None
-
-    @property
-    def label(self) -> str:
-        return self.metric + (f":{self.subset}" if self.subset else "")
-
-    def selects(self, attrs: Mapping[str, object]) -> bool:
-        """Does a case with these attributes (complexity, language, ...) belong to the subset?"""
-        if not self.subset:
-            return True
-        key, eq, value = self.subset.partition("=")
-        if not eq:
-            key, value = "complexity", self.subset
-        return str(attrs.get(key.strip(), "")) == value.strip()
-
-
-def parse_gate(text: str) -> GateSpec:
-    """'teds' / 'semantic:complex' / 'teds:language=de' -> GateSpec; one-line ValueError otherwise."""
-    metric, _, subset = text.strip().partition(":")
-    metric, subset = metric.strip(), subset.strip()
-    if not metric or (":" in text and not subset) or (subset.startswith("=") or subset.endswith("=")):
-        raise ValueError(f"--gate {text!r}: expected METRIC[:SUBSET], e.g. teds or semantic:complex or teds:language=de")
-    return GateSpec(metric, subset or None)
-
-
-def parse_fraction(option: str, text: str | float, *, upper: float | None = None, positive: bool = False) -> float:
-    """A finite number >= 0 (> 0 when `positive`, <= `upper` when given), or a one-line ValueError."""
-    try:
-        value = float(text)
-    except (TypeError, ValueError):
-        value = math.nan
-    bad = not math.isfinite(value) or value < 0 or (positive and value == 0) or (upper is not None and value > upper)
-    if bad:
-        bounds = f"{'>' if positive else '>='} 0" + (f" and <= {upper:g}" if upper is not None else "")
-        raise ValueError(f"{option} must be a finite number {bounds}, got {text!r}")
-    return value
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 
 from harness.core.metric_specs import applies_to
 from harness.gating.baseline import Baseline
-from harness.gating.thresholds import DEFAULT_TOLERANCE, baseline_failures, min_score_failures
+from harness.gating.thresholds import baseline_failures, min_score_failures
 from harness.core.messages import one_line
+from harness.core.options import DEFAULT_TOLERANCE
 from harness.core.results import TableResult
 
 SHOWN_ERRORS = 3  # semantic errors quoted in a failure message

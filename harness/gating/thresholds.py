@@ -1,9 +1,8 @@
-"""Score floors (`--min-score`) and regression tolerances, and the number checks every option gets.
+"""Score floors (`--min-score`) and regression tolerances.
 
 Tolerances are given on the 0-1 scale and scaled for metrics on 0-10 (semantic, judge), so
 one `--baseline-tolerance` means the same for every metric. Messages name the metric, the
-value and the threshold. A NaN, an infinity or a negative number would silently turn a gate
-off (every comparison with NaN is false), so `number` refuses them at the door.
+value and the threshold. The number checks every option gets are `harness.core.options.number`.
 """
 
 from __future__ import annotations
@@ -12,23 +11,6 @@ import math
 from collections.abc import Mapping
 
 from harness.core.metric_specs import scale_of
-
-DEFAULT_TOLERANCE = 0.01
-
-
-def number(option: str, text: object, *, positive: bool = False, upper: float | None = None) -> float:
-    """`text` as a finite float >= 0 (> 0 with `positive`, <= `upper` when given); a one-line ValueError else."""
-    try:
-        value = float(text)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ValueError(f"{option}: expected a number, got {text!r}") from None
-    if not math.isfinite(value):
-        raise ValueError(f"{option}: expected a finite number, got {text!r}")
-    if value < 0 or (positive and value == 0):
-        raise ValueError(f"{option} must be {'positive' if positive else '>= 0'}, got {text!r}")
-    if upper is not None and value > upper:
-        raise ValueError(f"{option} must be <= {upper:g}, got {text!r}")
-    return value
 
 
 def full_scale(metric: str) -> float:

@@ -1,6 +1,7 @@
-"""`tablebench report merge DIR...`: shard runs -> one results.json / leaderboard.md / report.html.
+"""Shard runs -> one run: the (meta, results) `tablebench report merge DIR...` writes as one report.
 
-A merge is only meaningful when the shards measured the same thing, so it refuses, with one
+The command (`harness.cli`) gates and writes the merged run through `harness.report.finish`,
+as a pytest session ends. A merge is only meaningful when the shards measured the same thing, so it refuses, with one
 line, inputs that differ in what was measured (case set and its fingerprint, parsers and
 their versions, metrics, judge, locator, repeats, tablebench version), a shard given twice or
 missing (`--shard=I/N` runs record "I/N"), or a case present in two inputs. The merged
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
 from pathlib import Path
 
 from harness.core.results import TableResult, run_order
@@ -128,81 +128,3 @@ def _show(value: object) -> str:
     if isinstance(value, list):
         return ",".join(map(str, value)) or "nothing"
     return str(value)
-
-
-def build_parser() -> Any:
-    import argparse
-
-    p = argparse.ArgumentParser(prog="tablebench report merge",
-                                description="Merge shard runs (--shard=I/N) into one report, optionally gated.")
-    p.add_argument("runs", nargs="+", metavar="DIR", help="run folders (or their results.json), one per shard")
-    p.add_argument("--out", required=True, help="folder for the merged results.json, leaderboard.md, report.html")
-    p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
-    p.add_argument("--baseline", metavar="FILE", help="baseline file to gate the merged run against")
-    p.add_argument("--gate", action="append", default=[], metavar="METRIC[:SUBSET]",
-                   help="as the plugin's --gate (repeatable); needs --baseline")
-    p.add_argument("--gate-min-effect", default="0.01", metavar="X", help="as the plugin's (default %(default)s)")
-    p.add_argument("--gate-alpha", default="0.05", metavar="P", help="as the plugin's (default %(default)s)")
-    p.add_argument("--save-baseline", metavar="FILE", help="write the merged scores as a baseline file")
-    return p
-
-
-def run_merge(argv: Sequence[str]) -> int:
-    """`tablebench report merge`: 0 when merged (and every gate passed), 1 when a gate failed."""
-    from rich.console import Console
-
-    from harness.gating.aggregate import baseline_values, evaluate, gate_pairs, parse_fraction, parse_gate, summary_lines
-    from harness.core.metric_specs import scales
-    from harness.report.aggregate import boards
-    from harness.report.terminal import tracks_group
-    from harness.report.write import write_report
-
-    args = build_parser().parse_args(list(argv))
-    gates = [parse_gate(g) for g in args.gate]
-    min_effect = parse_fraction("--gate-min-effect", args.gate_min_effect, upper=1.0)
-    alpha = parse_fraction("--gate-alpha", args.gate_alpha, upper=0.5, positive=True)
-    if gates and not args.baseline:
-        raise ValueError("--gate needs --baseline FILE (the run to compare with)")
-    meta, results = merge_runs(args.runs)
-    comparisons = []
-    if gates:
-        from harness.gating.baseline import load_baseline
-        from harness.evaluate.repeat import sd_of
-
-        baseline = load_baseline(args.baseline)
-        pairs = gate_pairs(results, lambda r: baseline_values(baseline, r))
-        if not pairs:
-            raise ValueError(f"baseline {args.baseline}: none of its {len(baseline.cases)} entries match the "
-                             f"{len(results)} merged cases")
-        run_sd = {(r.parser, r.test_id): sd_of(r) for r in results if sd_of(r)}
-        comparisons = evaluate(pairs, gates, min_effect=min_effect, alpha=alpha, scale=scales(), run_sd=run_sd,
-                               groups=list(dict.fromkeys(r.parser for r in results)))
-        meta["gate"] = summary_lines(comparisons)
-        meta["baseline"] = args.baseline
-    written = write_report(results, args.out, meta, primary=args.primary)
-    if comparisons:
-        import json
-
-        from harness.core.files import write_atomic
-
-        write_atomic(Path(args.out) / "gate.json", json.dumps([c.to_dict() for c in comparisons], indent=1) + "\n")
-    console = Console()
-    console.print(tracks_group(boards(results, primary=args.primary)))
-    print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())}); "
-          f"merged {len(args.runs)} runs, {len(results)} cases")
-    if args.save_baseline:
-        from harness.gating.baseline import save_baseline
-
-        versions, specs = meta.get("parser_versions") or {}, meta.get("parser_specs") or {}
-        parsers = {label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()}
-        save_baseline(results, args.save_baseline, parsers=parsers, metrics=meta.get("metrics") or [],
-                      case_set={"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")})
-        print(f"tablebench baseline saved: {args.save_baseline}")
-    failed = [c for c in comparisons if c.failed]
-    if comparisons:
-        print("== tablebench gate ==")
-        for line in summary_lines(comparisons):
-            print(line)
-        print(f"gate FAILED: {len(failed)} of {sum(c.gating for c in comparisons)} gated comparisons regressed"
-              if failed else "gate passed: no significant regression beyond the minimum effect")
-    return 1 if failed else 0

@@ -1,0 +1,160 @@
+"""A run's options, parsed and checked once: `RunOptions`, its defaults and the number checks.
+
+The pytest plugin builds one `RunOptions` from its command line, `tablebench report merge`
+builds the part it has (gates, baseline, output folder) from its own; both go through
+`harness.gating.options.read_options`, so an option means the same and is refused with the
+same one-line message wherever it is given. Every default is defined here, once: the option
+help texts, the dataclass and the statistics read these names.
+
+A NaN, an infinity or a negative number would silently turn a check off (every comparison
+with NaN is false), so the number checks refuse them at the door.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+DEFAULT_PARSE_TIMEOUT = 300.0  # seconds per page
+DEFAULT_TOLERANCE = 0.01  # --baseline-tolerance, on the 0-1 scale
+DEFAULT_MIN_EFFECT = 0.01  # --gate-min-effect, on the 0-1 scale
+DEFAULT_ALPHA = 0.05  # --gate-alpha
+MAX_ALPHA = 0.5  # a one-sided test above 0.5 would call noise a change
+DEFAULT_REPEAT = 1
+DEFAULT_PARSE_CONCURRENCY = 1
+LOCATORS = ("offline", "llm")  # the first is the default
+
+
+def number(option: str, text: object, *, positive: bool = False, upper: float | None = None) -> float:
+    """`text` as a finite float >= 0 (> 0 with `positive`, <= `upper` when given); a one-line ValueError else."""
+    try:
+        value = float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{option}: expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise ValueError(f"{option}: expected a finite number, got {text!r}")
+    if value < 0 or (positive and value == 0):
+        raise ValueError(f"{option} must be {'positive' if positive else '>= 0'}, got {text!r}")
+    if upper is not None and value > upper:
+        raise ValueError(f"{option} must be <= {upper:g}, got {text!r}")
+    return value
+
+
+def fraction(option: str, text: object, *, upper: float | None = None, positive: bool = False) -> float:
+    """A finite number >= 0 (> 0 when `positive`, <= `upper` when given), or a one-line ValueError
+    (the gate's options: one message naming the whole allowed range)."""
+    try:
+        value = float(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        value = math.nan
+    bad = not math.isfinite(value) or value < 0 or (positive and value == 0) or (upper is not None and value > upper)
+    if bad:
+        bounds = f"{'>' if positive else '>='} 0" + (f" and <= {upper:g}" if upper is not None else "")
+        raise ValueError(f"{option} must be a finite number {bounds}, got {text!r}")
+    return value
+
+
+def positive_int(option: str, text: object) -> int:
+    """`text` as an integer >= 1, or a one-line ValueError."""
+    try:
+        value = int(str(text).strip())
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"{option} must be a positive integer, got {text!r}")
+    return value
+
+
+def split_specs(values: list[str]) -> list[str]:
+    """['a,b', 'c'] -> ['a', 'b', 'c'], first occurrence kept; a command: or dir: spec (named or
+    not) takes the rest of its value verbatim (a command line or a path may hold commas)."""
+    from harness.core.labels import split_label
+
+    out: list[str] = []
+    for value in values:
+        parts = value.split(",")
+        for i, part in enumerate(parts):
+            if split_label(part)[1].startswith(("command:", "dir:")):
+                parts = parts[:i] + [",".join(parts[i:])]
+                break
+        for spec in (p.strip() for p in parts):
+            if spec and spec not in out:
+                out.append(spec)
+    return out
+
+
+@dataclass(frozen=True)
+class GateSpec:
+    """`--gate=METRIC[:SUBSET]`: SUBSET is a complexity (`complex`) or `KEY=VALUE` on a case attribute."""
+
+    metric: str
+    subset: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.metric + (f":{self.subset}" if self.subset else "")
+
+    def selects(self, attrs: Mapping[str, object]) -> bool:
+        """Does a case with these attributes (complexity, language, ...) belong to the subset?"""
+        if not self.subset:
+            return True
+        key, eq, value = self.subset.partition("=")
+        if not eq:
+            key, value = "complexity", self.subset
+        return str(attrs.get(key.strip(), "")) == value.strip()
+
+
+def parse_gate(text: str) -> GateSpec:
+    """'teds' / 'semantic:complex' / 'teds:language=de' -> GateSpec; one-line ValueError otherwise."""
+    metric, _, subset = text.strip().partition(":")
+    metric, subset = metric.strip(), subset.strip()
+    if not metric or (":" in text and not subset) or (subset.startswith("=") or subset.endswith("=")):
+        raise ValueError(f"--gate {text!r}: expected METRIC[:SUBSET], e.g. teds or semantic:complex or teds:language=de")
+    return GateSpec(metric, subset or None)
+
+
+def _frozen(mapping: Mapping | None = None) -> Mapping:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """Every benchmark option of one run, checked (see `harness.gating.options.read_options`).
+
+    What needs the case set or the parsers themselves (metric names against the case set's
+    kinds, a parser spec that resolves, a baseline that matches) is checked by the session
+    that has them; everything here is known from the command line alone.
+    """
+
+    parsers: Mapping[str, str] = field(default_factory=_frozen)  # label -> spec, in --parser order
+    cases: str | None = None  # a set name, a folder, or None for the default set
+    verify: bool = True  # check the case set against its manifest.json
+    metrics: str | None = None  # comma-separated metric groups; None: each kind's defaults
+    judge: str | None = None  # litellm model of the LLM judge
+    llm_api_base: str | None = None  # OpenAI-compatible server for judge, LLM locator and vlm: parsers
+    locator: str = LOCATORS[0]
+    locator_model: str | None = None  # for the LLM locator: --locator-model, else the judge's model
+    min_scores: Mapping[str, float] = field(default_factory=_frozen)  # metric -> floor
+    baseline: str | None = None  # the baseline file, as given
+    save_baseline: str | None = None
+    tolerance: float = DEFAULT_TOLERANCE  # allowed drop below the baseline, on the 0-1 scale
+    per_table: bool = True  # single tables fail against the baseline (off: only --gate decides)
+    report_only: bool = False
+    report_dir: str | None = None  # None: reports/<timestamp>-<parsers> under the rootdir
+    parse_timeout: float = DEFAULT_PARSE_TIMEOUT
+    parse_cache: str | None = None  # None: .tablebench-cache/ under the rootdir
+    parse_refresh: bool = False
+    gates: tuple[GateSpec, ...] = ()
+    gate_min_effect: float = DEFAULT_MIN_EFFECT
+    gate_alpha: float = DEFAULT_ALPHA
+    repeat: int = DEFAULT_REPEAT
+    shard: tuple[int, int] | None = None  # (I, N), 1-based
+    parse_concurrency: int = DEFAULT_PARSE_CONCURRENCY
+
+    @property
+    def table_tolerance(self) -> float:
+        """The per-table tolerance the rules apply: none fails against the baseline with
+        `--baseline-per-table=off` (known failures stay known)."""
+        return self.tolerance if self.per_table else math.inf

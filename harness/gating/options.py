@@ -1,0 +1,97 @@
+"""`read_options`: option values as typed -> one checked `harness.core.options.RunOptions`.
+
+The type lives in `core` (every stage may read it); the reading lives here because two checks
+belong to later stages than `core`: a `--min-score` floor is checked against its metric's
+scale (`thresholds.parse_min_score`) and `--shard` by `harness.cases.shard`. The pytest plugin
+passes every option, `tablebench report merge` the ones it has; a field not given keeps its
+default. Options are checked in the order given, then the ones that need each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
+from types import MappingProxyType
+from typing import Any
+
+from harness.cases.shard import parse_shard
+from harness.core.labels import label_specs
+from harness.core.options import (
+    LOCATORS,
+    MAX_ALPHA,
+    RunOptions,
+    fraction,
+    number,
+    parse_gate,
+    positive_int,
+    split_specs,
+)
+from harness.gating.thresholds import parse_min_score
+
+
+def _parsers(values: Iterable[str]) -> Mapping[str, str]:
+    return MappingProxyType(label_specs(split_specs(list(values))))
+
+
+def _min_scores(values: Iterable[str]) -> Mapping[str, float]:
+    return MappingProxyType(dict(parse_min_score(text) for text in values))
+
+
+def _locator(value: str) -> str:
+    if value not in LOCATORS:
+        raise ValueError(f"--locator must be one of {', '.join(LOCATORS)}, got {value!r}")
+    return value
+
+
+def _switch(value: object) -> bool:
+    """`--baseline-per-table on|off` (or a bool)."""
+    return value not in ("off", False)
+
+
+def _text(value: object) -> str | None:
+    return str(value) if value else None
+
+
+# field -> its check; a field not named here is taken as given
+_READ: dict[str, Callable[[Any], Any]] = {
+    "parsers": _parsers,
+    "cases": _text,
+    "verify": bool,
+    "metrics": _text,
+    "judge": _text,
+    "llm_api_base": _text,
+    "locator": _locator,
+    "locator_model": _text,
+    "min_scores": _min_scores,
+    "baseline": _text,
+    "save_baseline": _text,
+    "tolerance": partial(number, "--baseline-tolerance", upper=1.0),
+    "per_table": _switch,
+    "report_only": bool,
+    "report_dir": _text,
+    "parse_timeout": partial(number, "--parse-timeout", positive=True),
+    "parse_cache": _text,
+    "parse_refresh": bool,
+    "gates": lambda values: tuple(parse_gate(text) for text in values),
+    "gate_min_effect": partial(fraction, "--gate-min-effect", upper=1.0),
+    "gate_alpha": partial(fraction, "--gate-alpha", upper=MAX_ALPHA, positive=True),
+    "repeat": partial(positive_int, "--repeat"),
+    "shard": lambda text: parse_shard(text) if text else None,
+    "parse_concurrency": partial(positive_int, "--parse-concurrency"),
+}
+
+def read_options(values: Mapping[str, Any]) -> RunOptions:
+    """`values` by RunOptions field name, as typed on a command line (strings, lists of
+    strings, flags) -> RunOptions; the first bad value is a one-line ValueError."""
+    unknown = sorted(set(values) - set(_READ))
+    if unknown:
+        raise TypeError(f"read_options: no option {', '.join(unknown)}")
+    checked = {name: _READ[name](value) for name, value in values.items()}
+    if not checked.get("locator_model"):
+        checked["locator_model"] = checked.get("judge")
+    options = RunOptions(**checked)
+    if options.locator == "llm" and not options.locator_model:
+        raise ValueError("--locator llm needs --locator-model MODEL (or --judge MODEL)")
+    if options.gates and not options.baseline:
+        raise ValueError("--gate needs --baseline FILE (the run to compare with)")
+    return options

@@ -1,0 +1,47 @@
+"""Hooks a `conftest.py` or a plugin implements to take part in a tablebench run.
+
+Registered by `harness.plugin.hooks` (`pluginmanager.add_hookspecs`) whether or not the run
+benchmarks anything, so a conftest implementing them loads in every session. They are called
+only in a benchmark run (`--parser`); tests/test_plugin_hooks.py has a conftest using all three.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+from harness.core.results import TableResult
+
+
+@pytest.hookspec
+def pytest_tablebench_add_metrics(config: pytest.Config) -> Iterable[Any] | None:
+    """Return extra metric specs for this run (each with a `name`), or None.
+
+    Called once per process when the session starts. For now the session keeps them as
+    given (`BenchSession.extra_metrics`) and results.json's meta lists their names under
+    `extra_metrics`; nothing scores with them yet (that comes with the metric registry).
+    A spec without a string `name` is a usage error.
+    """
+
+
+@pytest.hookspec
+def pytest_tablebench_result(item: pytest.Item, result: TableResult) -> None:
+    """Read or annotate one item's result, after it was scored and before it is judged against
+    the thresholds and recorded.
+
+    Called once per benchmark item in the process that ran it (an xdist worker under `-n`).
+    What the hook changes on `result` (its `extra` dict is the place for annotations) is what
+    the verdict, junit XML and results.json see. Return value ignored.
+    """
+
+
+@pytest.hookspec
+def pytest_tablebench_update_meta(config: pytest.Config, meta: dict, results: list[TableResult]) -> None:
+    """Update the run's `meta` in place before the report files are written.
+
+    Called once, in the controller, with every result in report order and the meta as it
+    will be written (gate lines included); what it holds lands in results.json,
+    leaderboard.md and report.html. Keep values JSON-serialisable. Return value ignored.
+    """

@@ -1,0 +1,124 @@
+"""The collection tree of a benchmark: case set -> page -> one item per (parser, ground-truth item).
+
+Item ids are `SET/PAGE::tN[LABEL]` for tables and `SET/PAGE::fN[LABEL]` for formulas (junit:
+classname `SET.PAGE`, name `tN[LABEL]`), so `-k`, `-m complex`, `--lf` and xdist work on
+benchmark cases like on any test. An item's result travels to the controller as plain data:
+its whole `TableResult` as JSON on the call-phase report (`RESULT_ATTR`, serialised by xdist
+with the report); junit gets the outcome and the scores as small properties.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+import pytest
+
+from harness.cases import (
+    VARIANTS,
+    CaseSet,
+    Page,
+    language_marker,
+    variant_marker,
+)
+from harness.core import kinds as item_kinds
+from harness.core.results import TableResult, item_name
+from harness.gating.rules import Gate
+
+RESULT_ATTR = "tablebench_result"  # the whole TableResult as JSON, on the call-phase TestReport
+
+
+class Bench(Protocol):
+    """What the nodes use of the session (`harness.plugin.session.BenchSession`)."""
+
+    cases: CaseSet
+    specs: Mapping[str, str]  # label -> spec, in --parser order
+    rules: Gate  # the per-case verdicts
+
+    def result(self, label: str, page: Page, index: int, kind: str = "table") -> TableResult: ...
+
+
+def register_page_markers(config: pytest.Config, cases: CaseSet) -> None:
+    """Register the language marker (`lang_ru`, ...) of every language in the case set, and any
+    variant beyond the built-in ones, so `--strict-markers` accepts what the items carry."""
+    languages = sorted({p.language for p in cases.pages})
+    for code in languages:
+        config.addinivalue_line("markers", f"{language_marker(code)}: a benchmark item on a page in language {code} (tablebench)")
+    for variant in sorted({p.variant for p in cases.pages} - set(VARIANTS)):
+        config.addinivalue_line("markers", f"{variant_marker(variant)}: a benchmark item on a {variant} page (tablebench)")
+
+
+def attach_result(item: pytest.Item, call: pytest.CallInfo, report: pytest.TestReport) -> pytest.TestReport:
+    """Put an item's result on its call report: it travels with the report (xdist serialises
+    report attributes), not as a junit property."""
+    data = getattr(item, "result_json", None)
+    if call.when == "call" and data is not None:
+        setattr(report, RESULT_ATTR, data)
+    return report
+
+
+def reported_result(report: pytest.TestReport) -> TableResult | None:
+    """The result a call report carries (None for any other report)."""
+    data = getattr(report, RESULT_ATTR, None)
+    return TableResult.from_dict(json.loads(data)) if report.when == "call" and data else None
+
+
+class CaseSetCollector(pytest.Collector):
+    """The case set: yields one collector per page that has tables, in page order."""
+
+    def __init__(self, *, bench: Bench, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bench = bench
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        return [PageCollector.from_parent(self, name=page.page_id, nodeid=f"{self.nodeid}/{page.page_id}",
+                                          path=page.pdf, page=page)
+                for page in self.bench.cases.pages if page.n_items]
+
+
+class PageCollector(pytest.Collector):
+    """One page: its items per parser, then per table, so each (parser, page) run is adjacent."""
+
+    def __init__(self, *, page: Page, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.page = page
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        bench: Bench = self.parent.bench  # type: ignore[union-attr]
+        items = [(kind, gt) for kind in item_kinds.names() for gt in self.page.items_of(kind)]
+        return [TableItem.from_parent(self, name=f"{item_name(kind, gt.index)}[{label}]",
+                                      nodeid=f"{self.nodeid}::{item_name(kind, gt.index)}[{label}]",
+                                      bench=bench, page=self.page, label=label, gt=gt, kind=kind)
+                for label in bench.specs for kind, gt in items]
+
+
+class TableItem(pytest.Item):
+    """One (parser, page, ground-truth item) case of any kind (`kind`: a table, a formula, ...):
+    passes when found and above every threshold. Marked by the item's group (a table's
+    complexity, a formula's inline / display) and by its page's variant and language."""
+
+    def __init__(self, *, bench: Bench, page: Page, label: str, gt: Any, kind: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.bench, self.page, self.label, self.gt, self.kind = bench, page, label, gt, kind
+        self.result_json: str | None = None
+        if gt.group in item_kinds.get(kind).groups:
+            self.add_marker(gt.group)
+        self.add_marker(variant_marker(page.variant))
+        self.add_marker(language_marker(page.language))
+
+    def runtest(self) -> None:
+        result = self.bench.result(self.label, self.page, self.gt.index, self.kind)
+        self.config.hook.pytest_tablebench_result(item=self, result=result)  # a conftest may read or annotate it
+        self.result_json = json.dumps(result.to_dict(), ensure_ascii=False)
+        self.user_properties.append(("outcome", result.outcome))  # small: junit carries these
+        self.user_properties.extend((name, value) for name, value in result.scores.items())
+        verdict = self.bench.rules.check(result)
+        if verdict.status == "known":
+            pytest.xfail(verdict.message)
+        if verdict.status == "fail":
+            pytest.fail(verdict.message, pytrace=False)  # the reason is the report, not a traceback
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.page.pdf, None, self.nodeid

@@ -1,0 +1,241 @@
+"""One benchmark session in one process: what the plugin's hooks delegate to.
+
+A `BenchSession` is made from the run's `RunOptions` when pytest configures; it owns the
+parsers, the case set, the per-case rules, the results as their reports arrive, and the CI
+parts (`harness.plugin.ci`), each made here from the options and called from here:
+page evaluation (--repeat, --parse-concurrency), the shard, and the aggregate gate. At the
+end, `harness.report.finish.finish_run` writes what `tablebench report merge` writes too.
+Everything a user's conftest may change goes through the `pytest_tablebench_*` hooks.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Generator, Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from harness import __version__
+from harness.cases import CaseSet, Page, load_case_set
+from harness.cases.manifest import check_case_set, manifest_sha256
+from harness.cases.shard import fingerprint
+from harness.core.options import RunOptions
+from harness.core import kinds as item_kinds
+from harness.core.results import TableResult, case_id, run_order
+from harness.evaluate.page import DEFAULT_POOL, load_judge, page_error_results
+from harness.gating.baseline import Baseline, load_baseline
+from harness.gating.rules import Gate, baseline_notes
+from harness.evaluate.selection import metric_names
+from harness.parse.registry import resolve
+from harness.plugin import summary
+from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs
+from harness.plugin.nodes import CaseSetCollector, register_page_markers, reported_result
+from harness.report.aggregate import cache_summary, run_counts
+from harness.report.finish import FinishPolicy, RunEnd, finish_run
+
+
+def home_dir(config: pytest.Config) -> Path:
+    """Where default report and cache folders go: the rootdir, unless pytest took the value of
+    a space-separated path option (`--report-dir DIR`) for its rootdir — then the folder
+    pytest was started in."""
+    root, cwd = config.rootpath, config.invocation_params.dir
+    return root if cwd == root or root in cwd.parents else cwd
+
+
+def _slug(labels: list[str]) -> str:
+    return re.sub(r"[^A-Za-z0-9._+-]+", "_", "+".join(labels)).strip("_.")[:60] or "parsers"
+
+
+class BenchSession:
+    """Options, case set, rules, CI parts and results of one benchmark session (one per process)."""
+
+    def __init__(self, config: pytest.Config, options: RunOptions) -> None:
+        """Everything that can be refused is refused here, as a one-line ValueError."""
+        self.config, self.options = config, options
+        # an unknown parser is a usage error, now
+        self.parsers = {label: {"spec": spec, "version": str(resolve(spec).version)}
+                        for label, spec in options.parsers.items()}
+        self.cases: CaseSet = load_case_set(options.cases)
+        self.verified = options.verify and self.cases.kind == "tablebench"
+        if self.verified:
+            check_case_set(self.cases.root)
+        self.case_set = {"name": self.cases.name, "manifest_sha256": manifest_sha256(self.cases.root)}
+        register_page_markers(config, self.cases)
+        self.metrics = metric_names(options.metrics, self.cases.kinds or item_kinds.names()[:1])
+        if options.judge:
+            try:
+                load_judge()
+            except RuntimeError as exc:
+                raise ValueError(str(exc)) from None
+        self._check_scored("--min-score", [(name, name) for name in options.min_scores])
+        self.notes: list[str] = []  # shown at the end of the terminal summary
+        baseline = self._baseline(options.baseline)
+        self.rules = Gate(options.min_scores, baseline, options.table_tolerance, report_only=options.report_only)
+        self.shard = ShardSelection.of(options.shard, self.cases) if options.shard else None
+        self._check_scored("--gate", [(gate.label, gate.metric) for gate in options.gates])
+        self.specs = served_specs(options.parsers, options.llm_api_base)  # label -> the spec it runs with
+        for label, spec in self.specs.items():
+            self.parsers[label]["spec"] = spec
+        self.pages = PageEvaluation(options.repeat, options.parse_concurrency)
+        self.extra_metrics = self._extra_metrics()
+        root = home_dir(config)
+        self.cache_dir = Path(options.parse_cache or root / ".tablebench-cache")
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        self.report_dir = Path(options.report_dir or root / "reports" / f"{stamp}-{_slug(list(self.specs))}")
+        self.policy = FinishPolicy(
+            report_dir=self.report_dir, gates=options.gates, min_effect=options.gate_min_effect,
+            alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline, groups=tuple(self.specs),
+            save_baseline=options.save_baseline, parsers=self.parsers, case_set=self.case_set, metrics=self.metrics,
+            update_meta=lambda meta, results: config.hook.pytest_tablebench_update_meta(
+                config=config, meta=meta, results=results))
+        self.gate = GateStep(config, self.policy)
+        self.started = datetime.now(UTC).isoformat(timespec="seconds")
+        self._pages: dict[tuple[str, str], list[TableResult]] = {}
+        self.results: dict[str, TableResult] = {}  # case id -> result, filled from reports
+        self.end: RunEnd | None = None  # what finish_run did
+
+    def _check_scored(self, option: str, named: list[tuple[str, str]]) -> None:
+        """Each (label, metric) of `option` names a score of the selected metrics, or a one-line error."""
+        groups = [*self.metrics, *(["judge"] if self.options.judge else [])]
+        for label, name in named:
+            if not any(name == g or name.startswith(g + "_") for g in groups):
+                raise ValueError(f"{option} {label}: not a score of the selected metrics ({', '.join(groups)})")
+
+    def _baseline(self, path: str | None) -> Baseline | None:
+        """The --baseline file, checked against this run's cases (no match at all is a usage error)."""
+        if not path:
+            return None
+        baseline = load_baseline(path)
+        ids = [case_id(page.set_name, page.page_id, gt.index, label, kind)
+               for page in self.cases.pages for kind in self.cases.kinds
+               for gt in page.items_of(kind) for label in self.options.parsers]
+        self.notes += baseline_notes(baseline, ids, parsers=self.parsers, case_set=self.case_set, metrics=self.metrics)
+        return baseline
+
+    def _extra_metrics(self) -> tuple[Any, ...]:
+        """The metric specs `pytest_tablebench_add_metrics` implementations return (kept, not scored yet)."""
+        answers = self.config.hook.pytest_tablebench_add_metrics(config=self.config)
+        bad = next((a for a in answers if not isinstance(a, Iterable) or isinstance(a, (str, bytes))), None)
+        if bad is not None:
+            raise ValueError(f"pytest_tablebench_add_metrics: return a list of metric specs, got {bad!r}")
+        specs = tuple(spec for answer in answers for spec in answer)
+        for spec in specs:
+            if not isinstance(getattr(spec, "name", None), str):
+                raise ValueError(f"pytest_tablebench_add_metrics: a metric spec needs a string `name`, got {spec!r}")
+        return specs
+
+    @property
+    def is_worker(self) -> bool:
+        return hasattr(self.config, "workerinput")
+
+    # -- collection ---------------------------------------------------------------------------
+    def header_lines(self) -> list[str]:
+        pages = sum(1 for p in self.cases.pages if p.n_items)
+        check = ("files match manifest.json (sha256)" if self.verified else
+                 "NOT VERIFIED against manifest.json (--no-verify)" if self.cases.kind == "tablebench" else
+                 "no manifest to verify (pdf-parse-bench folder)")
+        counts = ", ".join(f"{self.cases.count(k)} {item_kinds.get(k).title}" for k in self.cases.kinds)
+        lines = [f"tablebench: case set {self.cases.name}: {pages} pages, {counts or '0 tables'}; {check}",
+                 f"tablebench: parsers {', '.join(self.specs)}"]
+        return lines + [n for n in self.notes if " entries match " in n]
+
+    def add_case_set(self, collector: pytest.Collector, report: pytest.CollectReport) -> pytest.CollectReport:
+        """The session's collection report, with the case set appended to what it collected."""
+        if isinstance(collector, pytest.Session) and report.passed:
+            report.result.append(CaseSetCollector.from_parent(
+                collector, name=self.cases.name, nodeid=self.cases.name, path=self.cases.root, bench=self))
+        return report
+
+    def select(self, items: list[pytest.Item]) -> None:
+        """--shard: deselect the items of pages outside this shard."""
+        if self.shard is not None:
+            self.shard.deselect(items, self.config)
+
+    def remember_order(self, items: list[pytest.Item]) -> None:
+        """The collection order: what the look-ahead follows outside an xdist worker."""
+        self.pages.remember_order(items)
+
+    # -- running ----------------------------------------------------------------------------
+    def before_item(self, item: pytest.Item) -> None:
+        """--parse-concurrency: keep the next pages this process will run queued for parsing."""
+        if hasattr(item, "gt"):
+            self.pages.look_ahead(item, self.specs, self.cache_dir, self.options.parse_timeout,
+                                  self.options.parse_refresh)
+
+    def result(self, label: str, page: Page, index: int, kind: str = "table") -> TableResult:
+        """The page's results, evaluated once per process (the parse cache spans processes); a page
+        whose evaluation raised gives every table an `error` result with the reason."""
+        key = (label, page.page_id)
+        if key not in self._pages:
+            spec, o = self.specs[label], self.options
+            try:
+                self._pages[key] = self.pages.evaluate(
+                    page, spec, self.metrics, cache_dir=self.cache_dir, timeout=o.parse_timeout, judge=o.judge,
+                    judge_options={"api_base": o.llm_api_base} if o.llm_api_base else {}, locator=o.locator,
+                    locator_model=o.locator_model, refresh=o.parse_refresh, label=label)
+            except Exception as exc:  # noqa: BLE001 — every table of the page shows the same error
+                self._pages[key] = page_error_results(page, spec, exc, label=label)
+        return next(r for r in self._pages[key] if r.kind == kind and r.table == index)
+
+    def record(self, report: pytest.TestReport) -> None:
+        """Keep the result a call report carries (from this process or an xdist worker)."""
+        result = reported_result(report)
+        if result is not None:
+            self.results[result.test_id] = result
+
+    def test_loop(self, session: pytest.Session) -> Generator[None, Any, Any]:
+        """The body of the `pytest_runtestloop` wrapper: the loop, then the aggregate gate."""
+        return (yield from self.gate.around_loop(session, lambda: list(self.results.values())))
+
+    # -- the end ----------------------------------------------------------------------------
+    def finish(self) -> None:
+        """Close the parser pools; in the controller, gates, baseline and report files (`finish_run`)."""
+        DEFAULT_POOL.close()
+        self.pages.close()
+        if self.is_worker or not self.results:
+            return
+        results = self.sorted_results()
+        self.end = finish_run(results, self.meta(results), self.policy, comparisons=self.gate.comparisons)
+        self.notes += self.end.notes
+
+    def write_summary(self, terminalreporter: Any) -> None:
+        """The leaderboard and the run's notes, then the repeats and the gate's verdict, last."""
+        if self.is_worker:
+            return
+        if self.results:
+            summary.write_run(terminalreporter, self.sorted_results(), cases=self.cases, verified=self.verified,
+                              notes=self.notes, report_dir=self.report_dir, end=self.end)
+        summary.write_ci(terminalreporter, list(self.results.values()), self.options.repeat, self.gate)
+
+    def sorted_results(self) -> list[TableResult]:
+        """Results in collection order whatever order xdist finished them in."""
+        return run_order(self.results.values(), list(self.specs))
+
+    def meta(self, results: list[TableResult]) -> dict:
+        """The run's facts for every report file (only the ones that are set); `finish_run` adds the gate's."""
+        o = self.options
+        facts = {"timestamp": self.started, "command": shlex.join(["pytest", *self.config.invocation_params.args]),
+                 "version": __version__, "case_set": self.cases.name, "case_set_path": str(self.cases.root),
+                 "case_set_manifest_sha256": self.case_set["manifest_sha256"],
+                 "case_set_verified": self.verified if self.cases.kind == "tablebench" else None,
+                 "parsers": list(self.specs),
+                 "parser_specs": {k: v for k, v in self.specs.items() if k != v} or None,
+                 "metrics": self.metrics, "extra_metrics": [spec.name for spec in self.extra_metrics],
+                 "judge": o.judge,
+                 **{k: v for k, v in run_counts(results).items() if k in ("tables", "formulas", "cases")},
+                 "parse_cache": cache_summary(results),
+                 "locator": o.locator if o.locator != "offline" else None,
+                 "parse_timeout": o.parse_timeout, "min_scores": dict(o.min_scores),
+                 "baseline": o.baseline,
+                 "report_only": True if o.report_only else None,
+                 "finished": datetime.now(UTC).isoformat(timespec="seconds"),
+                 # what a merge checks, and how this job was run
+                 "case_set_fingerprint": fingerprint(p for p in self.cases.pages if p.n_items),
+                 "parser_versions": {k: v.get("version") for k, v in self.parsers.items()},
+                 "repeat": o.repeat if o.repeat > 1 else None,
+                 **(self.shard.meta() if self.shard else {})}
+        return {k: v for k, v in facts.items() if v not in (None, {}, [])}

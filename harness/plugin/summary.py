@@ -1,0 +1,67 @@
+"""The plugin's part of the terminal summary: the leaderboard, the run's notes, then the gate last.
+
+pytest's terminal reporter owns the output stream, so the leaderboard (a rich renderable) is
+rendered to text first and written through it.
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from typing import Any
+
+from rich.console import Console
+
+from harness.cases import CaseSet
+from harness.core.results import TableResult
+from harness.plugin.ci import GateStep, repeat_summary
+from harness.report.aggregate import boards, cache_summary
+from harness.report.finish import RunEnd, gate_verdict
+from harness.report.terminal import tracks_group
+
+
+def write_run(tr: Any, results: list[TableResult], *, cases: CaseSet, verified: bool, notes: list[str],
+              report_dir: Any, end: RunEnd | None) -> None:
+    """The leaderboard, the cache line, the warnings and notes, and where the files went."""
+    tr.section("tablebench leaderboard")
+    tr.write(render(tracks_group(boards(results)), tr.hasmarkup))
+    tr.write_line(f"tablebench parse cache: {cache_summary(results)}")
+    if not verified and cases.kind == "tablebench":
+        tr.write_line(f"tablebench WARNING: case set {cases.name} was not verified against "
+                      "its manifest (--no-verify)", yellow=True, bold=True)
+    for note in notes:
+        tr.write_line(note, yellow=True)
+    written = end.written if end is not None else {}
+    if "baseline" in written:
+        tr.write_line(f"tablebench baseline saved: {written['baseline']}")
+    reports = end.report_files if end is not None else {}
+    if reports:
+        tr.write_line(f"tablebench report: {report_dir}  ({', '.join(p.name for p in reports.values())})")
+
+
+def write_ci(tr: Any, results: list[TableResult], repeat: int, gate: GateStep) -> None:
+    """The spread over repeats, then the gate's rows and verdict: the last block of the output."""
+    if repeat > 1 and results:
+        tr.write_line(f"tablebench repeats: {repeat_summary(results)}")
+    if gate.skipped:
+        tr.write_line("tablebench gate: not run: the session stopped early (-x / --maxfail), "
+                      "and the gate compares every table", yellow=True, bold=True)
+    comparisons = gate.comparisons
+    if not comparisons:
+        return
+    failed = any(c.failed for c in comparisons)
+    tr.section("tablebench gate", red=failed, green=not failed, bold=True)
+    for comparison in sorted(comparisons, key=lambda c: not c.gating):
+        text = ("  " if not comparison.gating else "") + comparison.line()
+        tr.write_line(text, red=comparison.failed, green=comparison.verdict == "improvement")
+    tr.write_line(gate_verdict(comparisons), red=failed, green=not failed, bold=True)
+
+
+def render(renderable: Any, markup: bool) -> str:
+    """A rich renderable as text for the terminal reporter (which owns the output stream)."""
+    width = max(80, min(shutil.get_terminal_size((120, 24)).columns, 200))
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, force_terminal=markup, color_system="standard" if markup else None,
+                      no_color=not markup, highlight=False)
+    console.print(renderable)
+    return buffer.getvalue()

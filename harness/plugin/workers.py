@@ -1,0 +1,71 @@
+"""What the plugin asks of pytest-xdist: a scheduler that keeps a page on one worker, and the
+worker's queue for the parse look-ahead. pytest-xdist is optional, so it is imported only here
+and only when it runs the session.
+
+The scheduler uses xdist's public extension point: a subclass of `xdist.scheduler.
+LoadScopeScheduling` overriding `_split_scope`, as xdist's own `loadfile` and `loadgroup`
+schedulers do. The queue has no public way in: `worker_queue` is the one function that reads
+xdist's internals, and says clearly when they moved.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+_ITEM_ID = re.compile(r"^(?P<page>[^[]*)::[a-z]+\d+\[(?P<label>.*)\]$", re.S)  # an item of any kind
+
+
+def page_scope(nodeid: str) -> str:
+    """'synth-v1/p012::t3[pdfplumber]' -> 'synth-v1/p012[pdfplumber]'; other ids as xdist scopes them."""
+    m = _ITEM_ID.match(nodeid)
+    return f"{m['page']}[{m['label']}]" if m else nodeid.rsplit("::", 1)[0]
+
+
+def page_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under `-n`, send all items of one (parser, page) to one worker; None for a `--dist` other
+    than the default `load` (the user's choice stands).
+
+    With xdist's `load` scheduling two workers would take tables of the same page at once and
+    one would wait on the other's parse; grouping by page keeps both busy.
+    """
+    if config.getoption("dist", "load") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class PageScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return page_scope(nodeid)
+
+    return PageScheduling(config, log)
+
+
+class XdistChanged(RuntimeError):
+    """pytest-xdist no longer keeps a worker's queue where `worker_queue` reads it."""
+
+
+def worker_queue(config: pytest.Config) -> list[int] | None:
+    """The item indices queued on this xdist worker, in run order; None when not a worker.
+
+    xdist offers no public view of a worker's queue (its hooks name only the next item). Its
+    worker registers one unnamed plugin (`WorkerInteractor` in `xdist/remote.py`, run as
+    source on the worker, so the class cannot be imported to compare with) whose `torun` is a
+    queue with a `lock()` context that yields the deque of indices, as of pytest-xdist 3.x.
+    That plugin is found by the attribute, not by class name. Raises `XdistChanged` when
+    no plugin has it or it cannot be read.
+    """
+    if not hasattr(config, "workerinput"):
+        return None
+    queues = [q for q in (getattr(p, "torun", None) for p in config.pluginmanager.get_plugins())
+              if callable(getattr(q, "lock", None))]
+    if len(queues) != 1:
+        raise XdistChanged(f"pytest-xdist: found {len(queues)} worker queues (a plugin's `torun` with `lock()`), "
+                           "expected 1; the parse look-ahead falls back to collection order")
+    try:
+        with queues[0].lock() as queue:
+            return [i for i in queue if isinstance(i, int)]
+    except Exception as exc:  # noqa: BLE001 -- any failure here means the structure changed
+        raise XdistChanged(f"pytest-xdist: the worker queue cannot be read ({type(exc).__name__}: {exc}); "
+                           "the parse look-ahead falls back to collection order") from None

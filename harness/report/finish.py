@@ -1,0 +1,121 @@
+"""The end of a run, one for a pytest session and for `tablebench report merge`: gates, baseline, files.
+
+`finish_run(results, meta, policy)` does, in this order:
+
+1. the aggregate gates (`--gate`) of the results against the baseline (`run_gates`), unless
+   the caller ran them already: the plugin runs them when its test loop ends, so that each
+   gate is a test of the session, and passes those comparisons in;
+2. the gate lines, and the baseline they compared with, into the meta; then
+   `policy.update_meta` (the plugin's `pytest_tablebench_update_meta` hook);
+3. the baseline file (`--save-baseline`);
+4. results.json, leaderboard.md, report.html, and gate.json beside them when a gate ran.
+
+A report folder that cannot be written does not lose the run: the baseline is saved and the
+scores are in the terminal (and junit XML). `RunEnd.error` and a note say so; the caller
+decides (the plugin shows the note, the command line exits 1 with the error).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from harness.core.files import write_atomic
+from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
+from harness.core.results import TableResult
+from harness.evaluate.repeat import sd_of
+from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
+from harness.gating.baseline import Baseline, save_baseline
+from harness.core.metric_specs import scales
+from harness.report.write import write_report
+
+GATE_FILE = "gate.json"
+
+
+@dataclass(frozen=True)
+class FinishPolicy:
+    """What the end of a run does with its results: where the files go, which gates run
+    against which baseline, whether a baseline is saved and with which facts."""
+
+    report_dir: Path
+    primary: str | None = None  # the ranking metric (default: semantic if present, else teds)
+    gates: tuple[GateSpec, ...] = ()
+    min_effect: float = DEFAULT_MIN_EFFECT
+    alpha: float = DEFAULT_ALPHA
+    baseline: Baseline | None = None  # what the gates compare with
+    baseline_file: str | None = None  # the baseline as given, recorded in the meta with the gate lines
+    groups: tuple[str, ...] = ()  # every parser label of the run, in order: one without pairs gets "no data"
+    save_baseline: str | None = None
+    parsers: Mapping[str, Mapping] = field(default_factory=dict)  # label -> {"spec", "version"}, for the baseline file
+    case_set: Mapping = field(default_factory=dict)  # {"name", "manifest_sha256"}, for the baseline file
+    metrics: Sequence[str] = ()  # for the baseline file
+    update_meta: Callable[[dict, list[TableResult]], None] | None = None  # last word on the meta before writing
+
+
+@dataclass
+class RunEnd:
+    """What `finish_run` did: the gate comparisons, the files written, what went wrong."""
+
+    comparisons: list[Comparison]
+    meta: dict
+    written: dict[str, Path] = field(default_factory=dict)  # "baseline", "json", "markdown", "html", "gate"
+    notes: list[str] = field(default_factory=list)
+    error: OSError | None = None  # the report folder could not be written
+
+    @property
+    def failed(self) -> list[Comparison]:
+        return [c for c in self.comparisons if c.failed]
+
+    @property
+    def report_files(self) -> dict[str, Path]:
+        return {kind: path for kind, path in self.written.items() if kind != "baseline"}
+
+
+def run_gates(results: Sequence[TableResult], policy: FinishPolicy) -> list[Comparison]:
+    """Every `--gate` of the policy on `results` against its baseline (per parser, with breakdowns)."""
+    pairs = gate_pairs(results, lambda r: baseline_values(policy.baseline, r))
+    run_sd = {(r.parser, r.test_id): sd_of(r) for r in results if sd_of(r)}
+    return evaluate(pairs, policy.gates, min_effect=policy.min_effect, alpha=policy.alpha, scale=scales(),
+                    run_sd=run_sd, groups=list(policy.groups))
+
+
+def gate_verdict(comparisons: Sequence[Comparison]) -> str:
+    """The gate's last line: how many gated comparisons regressed, or that none did."""
+    failed = [c for c in comparisons if c.failed]
+    if failed:
+        return f"gate FAILED: {len(failed)} of {sum(c.gating for c in comparisons)} gated comparisons regressed"
+    return "gate passed: no significant regression beyond the minimum effect"
+
+
+def finish_run(results: list[TableResult], meta: Mapping[str, Any], policy: FinishPolicy,
+               comparisons: list[Comparison] | None = None) -> RunEnd:
+    """The end of a run (see the module docstring). `comparisons`: the gates already run (None: run them here)."""
+    if comparisons is None:
+        comparisons = run_gates(results, policy) if policy.gates else []
+    end = RunEnd(comparisons, dict(meta))
+    if comparisons:
+        end.meta["gate"] = summary_lines(comparisons)
+        end.meta["baseline"] = policy.baseline_file
+    if policy.update_meta is not None:
+        policy.update_meta(end.meta, results)
+    if policy.save_baseline:
+        end.written["baseline"] = save_baseline(results, policy.save_baseline, parsers=policy.parsers,
+                                                case_set=policy.case_set, metrics=policy.metrics)
+    try:
+        end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary))
+        if comparisons:
+            text = json.dumps([c.to_dict() for c in comparisons], indent=1, default=json_number) + "\n"
+            end.written["gate"] = write_atomic(Path(policy.report_dir) / GATE_FILE, text)
+    except OSError as exc:
+        end.error = exc
+        end.notes.append(f"tablebench report not written to {policy.report_dir}: {exc.strerror or exc}")
+    return end
+
+
+def json_number(value: Any) -> Any:
+    """`json.dumps(default=...)` for gate rows: a non-finite number as null, anything else as text."""
+    return None if isinstance(value, float) and not math.isfinite(value) else str(value)

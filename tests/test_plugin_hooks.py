@@ -1,0 +1,97 @@
+"""The `pytest_tablebench_*` hooks: a conftest implementing each changes what lands in results.json."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.ci_cases import case_set, write_pages
+from tests.test_plugin import PLUGIN
+
+pytest_plugins = ["pytester"]
+
+CONFTEST = textwrap.dedent("""\
+    from dataclasses import dataclass
+
+
+    @dataclass(frozen=True)
+    class RowCount:
+        name: str = "row_count"
+
+
+    def pytest_tablebench_add_metrics(config):
+        return [RowCount()]
+
+
+    def pytest_tablebench_result(item, result):
+        result.extra["reviewed_by"] = item.config.getoption("tb_judge") or "nobody"
+        result.extra["node"] = item.nodeid
+
+
+    def pytest_tablebench_update_meta(config, meta, results):
+        meta["team"] = "tables"
+        meta["annotated"] = sum(1 for r in results if "reviewed_by" in r.extra)
+""")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_metrics() -> None:
+    """Score once in this process first: pytester drops modules a run imported, numba cannot reload."""
+    from harness.core.table import Table
+    from harness.metrics.tables.registry import score
+
+    table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
+    score(table, table, ["teds"])
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two synth-v1 pages and a `dir:` parser holding their exact tables."""
+    root = tmp_path_factory.mktemp("hooks")
+    cases = case_set(root / "mini", 2)
+    return cases, write_pages(root / "exact", cases)
+
+
+def run(pytester: pytest.Pytester, bench: tuple[Path, Path], tmp_path: Path, *more: str) -> pytest.RunResult:
+    cases, exact = bench
+    return pytester.runpytest(*PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{exact}", "--metrics=teds",
+                              "-p", "no:cacheprovider", "-p", "no:xdist", f"--parse-cache={tmp_path / 'cache'}",
+                              f"--report-dir={tmp_path / 'report'}", *more)
+
+
+def test_a_conftest_annotates_results_registers_metrics_and_updates_the_meta(pytester: pytest.Pytester, bench,
+                                                                             tmp_path: Path):
+    plain = run(pytester, bench, tmp_path / "plain")
+    assert plain.ret == 0, plain.stdout.str()
+    before = json.loads((tmp_path / "plain" / "report" / "results.json").read_text())
+    assert "team" not in before["meta"] and "extra_metrics" not in before["meta"]
+    assert not any("reviewed_by" in r["extra"] for r in before["results"])
+
+    pytester.makeconftest(CONFTEST)
+    hooked = run(pytester, bench, tmp_path / "hooked")
+    assert hooked.ret == 0, hooked.stdout.str()
+    data = json.loads((tmp_path / "hooked" / "report" / "results.json").read_text())
+    results, meta = data["results"], data["meta"]
+    assert results and all(r["extra"]["reviewed_by"] == "nobody" for r in results), "pytest_tablebench_result"
+    assert results[0]["extra"]["node"] == "mini/p001::t0[mine]"
+    assert meta["extra_metrics"] == ["row_count"], "pytest_tablebench_add_metrics"
+    assert meta["team"] == "tables" and meta["annotated"] == len(results), "pytest_tablebench_update_meta"
+    assert [r["scores"] for r in results] == [r["scores"] for r in before["results"]], "annotations move no score"
+    assert "<dt>team</dt>" in (tmp_path / "hooked" / "report" / "report.html").read_text(), "every report file sees the meta"
+
+
+def test_a_metric_spec_without_a_name_is_a_usage_error(pytester: pytest.Pytester, bench, tmp_path: Path):
+    pytester.makeconftest("def pytest_tablebench_add_metrics(config):\n    return [42]\n")
+    result = run(pytester, bench, tmp_path)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "a metric spec needs a string `name`, got 42" in result.stderr.str()
+
+
+def test_the_hooks_load_without_a_benchmark(pytester: pytest.Pytester):
+    """The specs are registered in every session, so a conftest implementing them never breaks one."""
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_own="def test_own():\n    assert True\n")
+    pytester.runpytest(*PLUGIN, "-p", "no:cacheprovider").assert_outcomes(passed=1)
