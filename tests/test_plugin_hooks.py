@@ -14,16 +14,15 @@ from tests.test_plugin import PLUGIN
 pytest_plugins = ["pytester"]
 
 CONFTEST = textwrap.dedent("""\
-    from dataclasses import dataclass
+    from harness.core.metric_specs import MetricSpec, Scored
 
 
-    @dataclass(frozen=True)
-    class RowCount:
-        name: str = "row_count"
+    def rows_kept(gt, pred):
+        return Scored({"rows_kept": min(len(pred.rows), len(gt.rows)) / len(gt.rows)})
 
 
     def pytest_tablebench_add_metrics(config):
-        return [RowCount()]
+        return [MetricSpec("rows_kept", "table", ("rows_kept",), "rows_kept", rows_kept, default=False)]
 
 
     def pytest_tablebench_result(item, result):
@@ -41,7 +40,7 @@ CONFTEST = textwrap.dedent("""\
 def warm_metrics() -> None:
     """Score once in this process first: pytester drops modules a run imported, numba cannot reload."""
     from harness.core.table import Table
-    from harness.metrics.tables.registry import score
+    from harness.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table, ["teds"])
@@ -63,7 +62,10 @@ def run(pytester: pytest.Pytester, bench: tuple[Path, Path], tmp_path: Path, *mo
 
 
 def test_a_conftest_annotates_results_registers_metrics_and_updates_the_meta(pytester: pytest.Pytester, bench,
-                                                                             tmp_path: Path):
+                                                                             tmp_path: Path, request):
+    from harness.core.metric_specs import all_specs, unregister
+
+    request.addfinalizer(lambda: "rows_kept" in {s.name for s in all_specs()} and unregister("rows_kept"))
     plain = run(pytester, bench, tmp_path / "plain")
     assert plain.ret == 0, plain.stdout.str()
     before = json.loads((tmp_path / "plain" / "report" / "results.json").read_text())
@@ -71,15 +73,17 @@ def test_a_conftest_annotates_results_registers_metrics_and_updates_the_meta(pyt
     assert not any("reviewed_by" in r["extra"] for r in before["results"])
 
     pytester.makeconftest(CONFTEST)
-    hooked = run(pytester, bench, tmp_path / "hooked")
+    hooked = run(pytester, bench, tmp_path / "hooked", "--metrics=teds,rows_kept")
     assert hooked.ret == 0, hooked.stdout.str()
     data = json.loads((tmp_path / "hooked" / "report" / "results.json").read_text())
     results, meta = data["results"], data["meta"]
     assert results and all(r["extra"]["reviewed_by"] == "nobody" for r in results), "pytest_tablebench_result"
     assert results[0]["extra"]["node"] == "mini/p001::t0[mine]"
-    assert meta["extra_metrics"] == ["row_count"], "pytest_tablebench_add_metrics"
+    assert meta["extra_metrics"] == ["rows_kept"] and meta["metrics"] == ["teds", "rows_kept"], \
+        "pytest_tablebench_add_metrics"
+    assert all(r["scores"]["rows_kept"] == 1.0 for r in results), "a registered metric is scored"
     assert meta["team"] == "tables" and meta["annotated"] == len(results), "pytest_tablebench_update_meta"
-    assert [r["scores"] for r in results] == [r["scores"] for r in before["results"]], "annotations move no score"
+    assert [r["scores"]["teds"] for r in results] == [r["scores"]["teds"] for r in before["results"]]
     assert "<dt>team</dt>" in (tmp_path / "hooked" / "report" / "report.html").read_text(), "every report file sees the meta"
 
 
@@ -87,7 +91,7 @@ def test_a_metric_spec_without_a_name_is_a_usage_error(pytester: pytest.Pytester
     pytester.makeconftest("def pytest_tablebench_add_metrics(config):\n    return [42]\n")
     result = run(pytester, bench, tmp_path)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "a metric spec needs a string `name`, got 42" in result.stderr.str()
+    assert "expected harness.core.metric_specs.MetricSpec, got 42" in result.stderr.str()
 
 
 def test_the_hooks_load_without_a_benchmark(pytester: pytest.Pytester):

@@ -17,12 +17,12 @@ from harness.core.results import TableResult
 
 @pytest.hookspec
 def pytest_tablebench_add_metrics(config: pytest.Config) -> Iterable[Any] | None:
-    """Return extra metric specs for this run (each with a `name`), or None.
+    """Return extra metrics for this run (`harness.core.metric_specs.MetricSpec`s), or None.
 
-    Called once per process when the session starts. For now the session keeps them as
-    given (`BenchSession.extra_metrics`) and results.json's meta lists their names under
-    `extra_metrics`; nothing scores with them yet (that comes with the metric registry).
-    A spec without a string `name` is a usage error.
+    Called once per process when the session starts, before `--metrics` is read: each spec
+    is registered, so `--metrics=NAME` scores it like a built-in (a default spec of a kind
+    scores when `--metrics` names none of that kind's), and results.json's meta lists the
+    names under `extra_metrics`. Anything but a `MetricSpec` is a usage error.
     """
 
 

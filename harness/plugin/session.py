@@ -25,6 +25,8 @@ from harness.cases.manifest import check_case_set, manifest_sha256
 from harness.cases.shard import fingerprint
 from harness.core.options import RunOptions
 from harness.core import kinds as item_kinds
+from harness.core.metric_specs import MetricSpec
+from harness.core.metric_specs import register as register_metric
 from harness.core.results import TableResult, case_id, run_order
 from harness.evaluate.page import DEFAULT_POOL, load_judge, page_error_results
 from harness.gating.baseline import Baseline, load_baseline
@@ -65,6 +67,7 @@ class BenchSession:
             check_case_set(self.cases.root)
         self.case_set = {"name": self.cases.name, "manifest_sha256": manifest_sha256(self.cases.root)}
         register_page_markers(config, self.cases)
+        self.extra_metrics = self._extra_metrics()  # registered first, so --metrics may name them
         self.metrics = metric_names(options.metrics, self.cases.kinds or item_kinds.names()[:1])
         if options.judge:
             try:
@@ -81,7 +84,6 @@ class BenchSession:
         for label, spec in self.specs.items():
             self.parsers[label]["spec"] = spec
         self.pages = PageEvaluation(options.repeat, options.parse_concurrency)
-        self.extra_metrics = self._extra_metrics()
         root = home_dir(config)
         self.cache_dir = Path(options.parse_cache or root / ".tablebench-cache")
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
@@ -116,16 +118,20 @@ class BenchSession:
         self.notes += baseline_notes(baseline, ids, parsers=self.parsers, case_set=self.case_set, metrics=self.metrics)
         return baseline
 
-    def _extra_metrics(self) -> tuple[Any, ...]:
-        """The metric specs `pytest_tablebench_add_metrics` implementations return (kept, not scored yet)."""
+    def _extra_metrics(self) -> tuple[MetricSpec, ...]:
+        """The metric specs `pytest_tablebench_add_metrics` implementations return, registered with
+        `harness.core.metric_specs` (in every process: workers run this too) so `--metrics` may
+        name them and they score like built-ins."""
         answers = self.config.hook.pytest_tablebench_add_metrics(config=self.config)
         bad = next((a for a in answers if not isinstance(a, Iterable) or isinstance(a, (str, bytes))), None)
         if bad is not None:
             raise ValueError(f"pytest_tablebench_add_metrics: return a list of metric specs, got {bad!r}")
         specs = tuple(spec for answer in answers for spec in answer)
         for spec in specs:
-            if not isinstance(getattr(spec, "name", None), str):
-                raise ValueError(f"pytest_tablebench_add_metrics: a metric spec needs a string `name`, got {spec!r}")
+            if not isinstance(spec, MetricSpec):
+                raise ValueError(f"pytest_tablebench_add_metrics: expected harness.core.metric_specs.MetricSpec, "
+                                 f"got {spec!r}")
+            register_metric(spec)
         return specs
 
     @property
