@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from harness.cases import DEFAULT_SET, REPO_CASES, load_case_set, resolve_case_set
-from harness.generate.importer import import_bench
 from harness.cli import main
 from harness.generate.caseset import dump_json, make_page, page_record, verify_caseset
+from harness.generate.importer import import_bench
 from harness.tex.runner import have_pdflatex
 
 TABLE = r"\begin{tabular}{cc} a & b \\ 1 & 2 \\ \end{tabular}"

@@ -9,7 +9,12 @@ import pytest
 
 from harness.metrics.formulas.cdm import cdm_like, glyph_f1
 from harness.tex.render import (
-    Glyph, RenderError, check_formula, formula_body, formula_source, render_glyphs,
+    Glyph,
+    RenderError,
+    check_formula,
+    formula_body,
+    formula_source,
+    render_glyphs,
 )
 from harness.tex.runner import have_pdflatex
 

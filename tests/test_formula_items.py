@@ -10,16 +10,16 @@ import pytest
 from rich.console import Console
 
 from harness.cases import GroundTruthFormula, load_case_set
-from harness.generate.importer import import_bench
-from harness.gating.rules import Gate, floors_for
+from harness.core.results import ItemResult
+from harness.evaluate.page import evaluate_page, page_error_results
 from harness.evaluate.selection import metric_names, metric_selection
+from harness.gating.rules import Gate, floors_for
+from harness.generate.importer import import_bench
+from harness.parse.prefetch import ParsePool
 from harness.report.aggregate import boards
 from harness.report.markdown import render_markdown
 from harness.report.terminal import tracks_group
 from harness.report.write import read_results, write_report
-from harness.core.results import TableResult
-from harness.evaluate.page import evaluate_page, page_error_results
-from harness.parse.prefetch import ParsePool
 from tests.conftest import shared_path
 from tests.test_run import copy_pages, write_outputs
 
@@ -193,16 +193,16 @@ def test_min_score_floors_apply_to_their_own_kind() -> None:
     assert floors_for(floors, "table") == {"teds": 0.9, "judge": 5.0}
     assert floors_for(floors, "formula") == {"formula_score": 8.0, "judge": 5.0}
     gate = Gate({"teds": 0.9, "formula_score": 8.0})
-    table = TableResult("p", "s", "p001", 0, "simple", "ok", scores={"teds": 0.95})
-    formula = TableResult("p", "s", "p001", 0, "inline", "ok", scores={"formula_score": 7.0}, kind="formula")
+    table = ItemResult("p", "s", "p001", 0, "simple", "ok", scores={"teds": 0.95})
+    formula = ItemResult("p", "s", "p001", 0, "inline", "ok", scores={"formula_score": 7.0}, kind="formula")
     assert gate.check(table).status == "pass"
     assert gate.check(formula).status == "fail" and "formula_score" in gate.check(formula).message
 
 
 # -- reports -----------------------------------------------------------------------------------------
-def _results() -> list[TableResult]:
-    def r(kind: str, index: int, level: str, outcome: str, scores: dict) -> TableResult:
-        return TableResult("pp", "set", "p001", index, level, outcome, scores=scores, kind=kind,
+def _results() -> list[ItemResult]:
+    def r(kind: str, index: int, level: str, outcome: str, scores: dict) -> ItemResult:
+        return ItemResult("pp", "set", "p001", index, level, outcome, scores=scores, kind=kind,
                            gt_latex="$x<y$" if kind == "formula" else "", matched_text="x<y</pre><script>")
     return [r("table", 0, "simple", "ok", {"teds": 0.5}),
             r("formula", 0, "inline", "ok", {"formula_score": 10.0, "token_edit": 1.0}),
@@ -245,9 +245,9 @@ def test_a_formula_only_run_ranks_formulas_first_and_terminal_shows_both_tracks(
 
 
 def test_results_from_before_formulas_read_as_tables() -> None:
-    old = TableResult("p", "s", "p001", 2, "simple", "ok").to_dict()
+    old = ItemResult("p", "s", "p001", 2, "simple", "ok").to_dict()
     del old["kind"]
-    result = TableResult.from_dict(old)
+    result = ItemResult.from_dict(old)
     assert result.kind == "table" and result.test_id == "s/p001/t2[p]"
 
 

@@ -11,7 +11,11 @@ import pytest
 from harness.evaluate import metaeval_formulas as metaeval
 from harness.evaluate.metaeval import Options, RatedPair, held_out_scores, meta_eval
 from harness.evaluate.metaeval_formulas import (
-    FORMULAS, feature_matrix, fit_weights, is_formula_study, load_formula_pairs,
+    FORMULAS,
+    feature_matrix,
+    fit_weights,
+    is_formula_study,
+    load_formula_pairs,
 )
 from harness.metrics.formulas.score import FEATURES, Weights, score_from_features
 from tests.conftest import shared_path

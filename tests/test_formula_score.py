@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 
 from harness.metrics.formulas.score import (
-    FEATURES, WEIGHTS, Weights, edit_features, formula_score, score_from_features, token_class,
+    FEATURES,
+    WEIGHTS,
+    Weights,
+    edit_features,
+    formula_score,
+    score_from_features,
+    token_class,
     token_edit_similarity,
 )
 

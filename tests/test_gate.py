@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from harness.core.options import GateSpec, fraction, parse_gate
+from harness.core.results import ItemResult
 from harness.gating.aggregate import (
     Pair,
     baseline_values,
@@ -17,7 +18,6 @@ from harness.gating.aggregate import (
     summary_lines,
 )
 from harness.gating.baseline import Entry
-from harness.core.results import TableResult
 
 
 def test_a_small_drop_on_every_table_is_a_regression_and_the_same_rise_an_improvement():
@@ -122,8 +122,8 @@ def test_gates_run_per_parser_with_a_per_complexity_breakdown_and_subsets():
 
 
 def test_pairs_count_lost_tables_as_zero_and_skip_cases_the_baseline_lacks():
-    def result(i: int, outcome: str = "ok", **scores: float) -> TableResult:
-        return TableResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome=outcome,
+    def result(i: int, outcome: str = "ok", **scores: float) -> ItemResult:
+        return ItemResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome=outcome,
                            scores=scores)
 
     baseline = {"s/p001/t0[p]": Entry("ok", {"teds": 0.9}), "s/p001/t1[p]": Entry("missing", {}),

@@ -13,16 +13,16 @@ import pytest
 from harness.cli import main
 from harness.generate import formula_pool
 from harness.generate.caseset import write_caseset
-from harness.generate.formula_harvest import extract_formulas, find_formulas
-from harness.generate.formula_page import DisplayFormula, InlineSentence, build_formula_page, formula_macros
 from harness.generate.formula_builtin import DISPLAY_FAMILIES, MULTILINE_FAMILIES, builtin_formula
+from harness.generate.formula_harvest import extract_formulas, find_formulas
 from harness.generate.formula_item import Formula, FormulaError, check_formula, split_delimiters
+from harness.generate.formula_page import DisplayFormula, InlineSentence, build_formula_page, formula_macros
 from harness.generate.formula_pool import FormulaPool, read_jsonl, vet_formulas
-from harness.tex.runner import have_pdflatex
+from harness.generate.layouts import PageLayout
 from harness.generate.page import Block, build_page
 from harness.generate.text import TextSource
-from harness.generate.layouts import PageLayout
 from harness.tex.latex_math import math_to_unicode
+from harness.tex.runner import have_pdflatex
 
 needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 

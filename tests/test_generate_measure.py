@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 import harness.generate.measure as measure
-from harness.tex.runner import have_pdflatex
-from harness.generate.rendered import have_pdftotext
 from harness.generate.layouts import PageLayout
-from harness.tex.safety import find_unsafe
+from harness.generate.rendered import have_pdftotext
 from harness.generate.tables import COMPLEXITIES, generate_table
+from harness.tex.runner import have_pdflatex
+from harness.tex.safety import find_unsafe
 
 
 def _no_compile(*_args, **_kwargs):

@@ -7,11 +7,11 @@ import subprocess
 
 import pytest
 
-from harness.tex.runner import have_pdflatex
 from harness.generate.layouts import PAPERS, PageLayout
 from harness.generate.page import build_page
 from harness.generate.seeds import derive_seed
 from harness.readers.latex import read_latex
+from harness.tex.runner import have_pdflatex
 
 pytestmark = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 

@@ -9,12 +9,12 @@ import pytest
 
 from harness.cli import main
 from harness.generate import measure
-from harness.tex.runner import have_pdflatex
-from harness.generate.rendered import have_pdftotext
 from harness.generate.layouts import PageLayout
 from harness.generate.page import build_page
 from harness.generate.pool import PoolTable, TablePool, read_jsonl, vet_tables
+from harness.generate.rendered import have_pdftotext
 from harness.generate.tables import generate_table
+from harness.tex.runner import have_pdflatex
 
 needs_tex = pytest.mark.skipif(not (have_pdflatex() and have_pdftotext()),
                                reason="pdflatex or pdftotext is not installed (apt texlive-latex-base, poppler-utils)")

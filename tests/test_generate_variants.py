@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from harness.cases import REPO_CASES, load_case_set
-from harness.generate.twin import variant_twin
 from harness.cli import main
-from harness.generate.caseset import load_pages, verify_caseset
-from harness.tex.runner import have_pdflatex
-from harness.generate.variants import check_variant, draw_params, variant_pdf
 from harness.core.raster import image_pdf, jpeg_bytes, page_sizes, rasterise
+from harness.generate.caseset import load_pages, verify_caseset
+from harness.generate.twin import variant_twin
+from harness.generate.variants import check_variant, draw_params, variant_pdf
+from harness.tex.runner import have_pdflatex
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None or shutil.which("pdftotext") is None,
                                 reason="poppler-utils (pdftoppm, pdftotext) is not installed")

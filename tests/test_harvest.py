@@ -13,10 +13,10 @@ import pytest
 from harness.cli import main
 from harness.generate.harvest import extract_tables, harvest
 from harness.generate.harvest_core import iter_sources
-from harness.tex.runner import have_pdflatex
 from harness.generate.rendered import have_pdftotext
 from harness.readers.latex import read_latex
 from harness.tex.macros import MacroExpansionError, expand_macros, find_macros
+from harness.tex.runner import have_pdflatex
 
 needs_tex = pytest.mark.skipif(not (have_pdflatex() and have_pdftotext()),
                                reason="pdflatex or pdftotext is not installed (apt texlive-latex-base, poppler-utils)")

@@ -12,9 +12,9 @@ from collections import defaultdict
 
 import pytest
 
+from harness.core.table import Table
 from harness.locate.tables import MIN_SCORE, Located, candidates, locate_tables, profile, similarity
 from harness.readers.latex import read_latex
-from harness.core.table import Table
 
 PROSE = "The experiments follow the protocol of the previous section.\n\n"
 

@@ -155,8 +155,8 @@ def test_read_spans_validates_the_answer() -> None:
 
 
 def test_read_region_keeps_tables_and_substantial_loose_lines_in_order() -> None:
-    from harness.locate.tables import candidates
     from harness.locate.llm import read_region
+    from harness.locate.tables import candidates
 
     page = f"Prose before.\n\nTable 1: Accuracy.\n{T0}\n\nProse after."
     table = read_region(page, page.index("Table 1"), page.index(T0) + len(T0), candidates(page)[0])

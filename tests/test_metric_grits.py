@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import harness.metrics.tables.grits  # noqa: F401  (the package re-exports the function under the same name)
-from harness.readers.html import table_from_html
 from harness.core.table import Cell, NoTableError, Table
+from harness.readers.html import table_from_html
 
 G = sys.modules["harness.metrics.tables.grits"]
 grits_details = G.grits_details

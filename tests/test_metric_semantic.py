@@ -8,12 +8,19 @@ import json
 
 import pytest
 
+from harness.core.table import Cell, NoTableError, Table
 from harness.metrics.tables.semantic import SemanticResult, semantic_details
-from harness.metrics.tables.semantic_struct import (header_rows, inferred_header_rows, is_numeric, is_section, stub_columns,
-                                             to_grid, view)
+from harness.metrics.tables.semantic_struct import (
+    header_rows,
+    inferred_header_rows,
+    is_numeric,
+    is_section,
+    stub_columns,
+    to_grid,
+    view,
+)
 from harness.metrics.tables.semantic_text import NULL, cell_similarity, normalize, numbers, residue
 from harness.readers.html import read_html
-from harness.core.table import Cell, NoTableError, Table
 from tests.conftest import shared_path
 
 HEAD = ["Model", "Acc", "F1", "Δ"]

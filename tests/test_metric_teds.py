@@ -16,9 +16,9 @@ from functools import lru_cache
 import lxml.html
 import pytest
 
+from harness.core.table import MAX_SPAN, Cell, NoTableError, Table
 from harness.metrics import teds
 from harness.readers.html import table_from_html
-from harness.core.table import MAX_SPAN, Cell, NoTableError, Table
 
 TOL = 1e-9
 

@@ -9,8 +9,8 @@ import pytest
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
-from harness.metrics.tables.tlag import NULL, normalize_text, psi_matrix, tlag_details, tlag_edges, tlag_grid
 from harness.core.table import Cell, NoTableError, Table
+from harness.metrics.tables.tlag import NULL, normalize_text, psi_matrix, tlag_details, tlag_edges, tlag_grid
 
 TOL = 1e-9
 

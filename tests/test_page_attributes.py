@@ -15,12 +15,12 @@ import pytest
 
 from harness.cases import VARIANTS, language_marker, load_case_set, variant_marker
 from harness.cli import main
+from harness.evaluate.page import evaluate_page
 from harness.generate.languages import missing_setup
 from harness.generate.variants import VARIANTS as DEGRADED
+from harness.parse.prefetch import ParsePool
 from harness.report.aggregate import leaderboard
 from harness.report.markdown import render_markdown
-from harness.evaluate.page import evaluate_page
-from harness.parse.prefetch import ParsePool
 from tests.test_plugin import PLUGIN
 from tests.test_run import write_outputs
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.parse.protocol import ParseOutput, require
 from harness.parse.runner import (
     ParseCache,
     ParseResult,
@@ -25,7 +26,6 @@ from harness.parse.runner import (
     settle,
     sha256_file,
 )
-from harness.parse.protocol import ParseOutput, require
 
 
 # -- parsers that misbehave; module level so the worker process can unpickle them ----------

@@ -11,14 +11,14 @@ import pytest
 from PIL import Image
 
 from harness.cases import REPO_CASES
+from harness.core.raster import rasterise
 from harness.generate.caseset import load_pages
 from harness.generate.variants import variant_pdf
-from harness.core.raster import rasterise
-from harness.readers.html import read_html
 from harness.parse.protocol import ParserError
+from harness.parse.registry import resolve
+from harness.readers.html import read_html
 from parsers.ocr_image import Rule, deskew, erase_lines, find_rules, flatten, skew_angle
 from parsers.ocr_tables import Region, Word, build_table, rows_of, table_regions
-from harness.parse.registry import resolve
 from parsers.tesseract_parser import TesseractParser, parse_tsv
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None or shutil.which("pdftoppm") is None,

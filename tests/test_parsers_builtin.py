@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from harness.parse import resolve
 from harness.parse.runner import ParseRunner
 from harness.readers.html import read_html
-from harness.parse import resolve
 
 PAGE = r"""\documentclass{article}
 \usepackage{booktabs}

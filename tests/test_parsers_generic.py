@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse.runner import ParseRunner, parse_pdf
 from harness.parse import ParserError, resolve
+from harness.parse.runner import ParseRunner, parse_pdf
 from harness.parse.vlm import strip_fences
 
 

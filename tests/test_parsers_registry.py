@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.readers.html import read_html
 from harness.parse import ParseOutput, ParserError, builtin_parsers, resolve
-from harness.parse.protocol import require
 from harness.parse.command import CommandParser
 from harness.parse.directory import DirParser
-from parsers.layout import Block, compose, rows_to_html, rows_to_markdown
+from harness.parse.protocol import require
 from harness.parse.registry import ENTRY_POINT_GROUP, split_options
 from harness.parse.vlm import VlmParser
+from harness.readers.html import read_html
+from parsers.layout import Block, compose, rows_to_html, rows_to_markdown
 
 
 class ThirdParty:

@@ -28,8 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 def warm_metrics() -> None:
     """Run every metric once in this process before any in-process pytester run: pytester
     drops the modules a run imported, and numba's lazily imported parts cannot load twice."""
-    from harness.metrics import score
     from harness.core.table import Table
+    from harness.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table)
@@ -61,7 +61,7 @@ def args(bench: Path, cache: Path, *more: str) -> list[str]:
 
 def junit(path: Path, report: Path | None = None) -> dict[str, dict]:
     """case id -> {"props": {name: value}, "failure": message or None, "skipped": message or None,
-    "classname", "name", "size": bytes of its properties, "result": its TableResult dict from
+    "classname", "name", "size": bytes of its properties, "result": its ItemResult dict from
     `report`/results.json when given}."""
     results = {}
     if report is not None:

@@ -7,15 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from harness.core.options import number
+from harness.core.results import ItemResult
 from harness.gating.baseline import Entry, load_baseline, save_baseline
 from harness.gating.rules import Verdict
-from harness.core.options import number
 from harness.gating.thresholds import baseline_failures, min_score_failures, parse_min_score
-from harness.core.results import TableResult
 
 
-def result(table: int, outcome: str = "ok", **scores: float) -> TableResult:
-    return TableResult(parser="pypdf", case_set="s", page="p001", table=table, complexity="simple",
+def result(table: int, outcome: str = "ok", **scores: float) -> ItemResult:
+    return ItemResult(parser="pypdf", case_set="s", page="p001", table=table, complexity="simple",
                        outcome=outcome, scores=scores)
 
 

@@ -23,8 +23,8 @@ PAGES = 12
 @pytest.fixture(scope="module", autouse=True)
 def warm_metrics() -> None:
     """Score once in this process first: pytester drops modules a run imported, numba cannot reload."""
-    from harness.metrics import score
     from harness.core.table import Table
+    from harness.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table, ["teds"])

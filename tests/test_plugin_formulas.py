@@ -19,8 +19,8 @@ pytest_plugins = ["pytester"]
 @pytest.fixture(scope="module", autouse=True)
 def warm_metrics() -> None:
     """Every metric once in this process before in-process pytester runs (see tests/test_plugin.py)."""
-    from harness.metrics import score
     from harness.core.table import Table
+    from harness.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table)

@@ -15,8 +15,8 @@ pytest_plugins = ["pytester"]
 
 
 def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, tmp_path: Path):
-    from harness.core import llm
     from harness.cases import load_case_set
+    from harness.core import llm
 
     llm.litellm_module()  # imported once here: pytester's in-process run drops what it imports
     bench = copy_pages(tmp_path / "bench", ("074",))

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import pytest
 
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_PARSE_TIMEOUT, GateSpec, RunOptions
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 from harness.gating.options import read_options
 
 
@@ -75,8 +75,8 @@ def test_the_merge_command_refuses_what_the_plugin_refuses(tmp_path: Path, capsy
 
 
 # -- finish_run ------------------------------------------------------------------------------------
-def results(teds: float) -> list[TableResult]:
-    return [TableResult(parser="p", case_set="s", page=f"p{i:03d}", table=0, complexity="simple", outcome="ok",
+def results(teds: float) -> list[ItemResult]:
+    return [ItemResult(parser="p", case_set="s", page=f"p{i:03d}", table=0, complexity="simple", outcome="ok",
                         scores={"teds": teds}) for i in range(1, 9)]
 
 

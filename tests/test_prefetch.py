@@ -8,8 +8,8 @@ import textwrap
 from pathlib import Path
 
 from harness.cases import load_case_set
-from harness.parse.prefetch import ParsePool
 from harness.evaluate.page import evaluate_page
+from harness.parse.prefetch import ParsePool
 from tests.ci_cases import case_set, write_pages
 
 # Logs "start"/"end" per page with a timestamp, sleeping in between: overlaps are measurable.

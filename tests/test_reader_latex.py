@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from harness.core.table import Cell, NoTableError, Table
 from harness.readers.html import read_html, table_from_html
 from harness.readers.latex import read_latex
 from harness.tex.environments import environment_spans, spec_columns
 from harness.tex.tokens import tokenize
-from harness.core.table import Cell, NoTableError, Table
 from tests.test_reader_latex_math import TEXT_CASES
 
 Spec = str | tuple[str, int, int]

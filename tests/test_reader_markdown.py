@@ -6,9 +6,8 @@ import random
 
 import pytest
 
-from harness.readers.markdown import cell_text, is_separator, read_markdown, split_row
 from harness.core.table import NoTableError, Table
-
+from harness.readers.markdown import cell_text, is_separator, read_markdown, split_row
 
 
 def grid(table: Table) -> list[list[str]]:

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from harness.readers.text import read_delimited, read_text, sniff_delimiter
 from harness.core.table import NoTableError, Table
+from harness.readers.text import read_delimited, read_text, sniff_delimiter
 
 
 def grid(table: Table) -> list[list[str]]:

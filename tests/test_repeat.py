@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cases import load_case_set
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 from harness.evaluate.repeat import combine, evaluate_repeated, sd_of
 from harness.parse.prefetch import ParsePool, repeated
 from harness.parse.registry import resolve
@@ -32,8 +32,8 @@ RANDOM_PARSER = textwrap.dedent("""\
 """)
 
 
-def result(outcome: str = "ok", **scores: float) -> TableResult:
-    return TableResult(parser="p", case_set="s", page="p001", table=0, complexity="simple", outcome=outcome,
+def result(outcome: str = "ok", **scores: float) -> ItemResult:
+    return ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="simple", outcome=outcome,
                        scores=scores, message="" if outcome == "ok" else "not found")
 
 

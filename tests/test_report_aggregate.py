@@ -6,13 +6,13 @@ import json
 
 import pytest
 
+from harness.core.results import ItemResult
 from harness.report.aggregate import leaderboard, metric_stats
-from harness.core.results import TableResult
 
 
 def _r(parser: str, page: str, table: int, complexity: str, outcome: str, seconds: float,
-       cost: float = 0.0, **scores: float) -> TableResult:
-    return TableResult(parser=parser, case_set="s", page=page, table=table, complexity=complexity,
+       cost: float = 0.0, **scores: float) -> ItemResult:
+    return ItemResult(parser=parser, case_set="s", page=page, table=table, complexity=complexity,
                        outcome=outcome, scores=scores, parse_seconds=seconds, cost=cost)
 
 

@@ -8,19 +8,19 @@ import json
 import pytest
 from rich.console import Console
 
+from harness.core.results import ItemResult
 from harness.gating.aggregate import gate_pairs
 from harness.report.aggregate import boards, leaderboard
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
 from harness.report.terminal import breakdown_tables, leaderboard_group
-from harness.core.results import TableResult
 from tests.test_report_samples import sample_results
 
 LANGS = ["en", "ru", "el", "zh", "ja", "ar", "hi", "de", "fr", "es"]
 
 
-def _r(parser: str, page: str, language: str, variant: str, outcome: str = "ok", **scores: float) -> TableResult:
-    return TableResult(parser=parser, case_set="s", page=page, table=0, complexity="simple", outcome=outcome,
+def _r(parser: str, page: str, language: str, variant: str, outcome: str = "ok", **scores: float) -> ItemResult:
+    return ItemResult(parser=parser, case_set="s", page=page, table=0, complexity="simple", outcome=outcome,
                        scores=scores, language=language, variant=variant)
 
 
@@ -38,7 +38,7 @@ def _text(renderable, width: int) -> str:
     return console.export_text()
 
 
-def _spread(results: list[TableResult]) -> list[TableResult]:
+def _spread(results: list[ItemResult]) -> list[ItemResult]:
     """Sample results spread over ten languages (by page) and two variants (odd pages scanned)."""
     for r in results:
         n = int(r.page[1:])
@@ -75,7 +75,7 @@ def test_one_language_and_one_variant_add_nothing() -> None:
     assert "By language" not in md and "By variant" not in md
     page = render_html(board, results, csp=False)
     assert "By language" not in page and 'data-filter="language"' not in page
-    legacy = TableResult.from_dict({k: v for k, v in results[0].to_dict().items() if k not in ("language", "variant")})
+    legacy = ItemResult.from_dict({k: v for k, v in results[0].to_dict().items() if k not in ("language", "variant")})
     assert (legacy.language, legacy.variant) == ("unknown", "digital")  # results.json from before still reads
 
 
@@ -111,7 +111,7 @@ def test_markdown_and_html_show_every_language_and_variant() -> None:
 
 
 def test_formula_track_has_its_own_breakdowns() -> None:
-    formulas = [TableResult("A", "s", f"p{i}", 0, "inline", "ok", scores={"formula_score": 10.0}, kind="formula",
+    formulas = [ItemResult("A", "s", f"p{i}", 0, "inline", "ok", scores={"formula_score": 10.0}, kind="formula",
                             language=lang, variant="digital") for i, lang in enumerate(["ar", "hi"])]
     tracks = boards(RUN + formulas)
     assert tracks["formula"].languages == ["ar", "hi"] and tracks["formula"].variants == []

@@ -115,11 +115,11 @@ def test_page_lists_every_result_and_every_parser() -> None:
 
 
 def test_semantic_errors_and_error_cases_are_in_the_drilldown() -> None:
-    from harness.core.results import TableResult
+    from harness.core.results import ItemResult
 
-    ok = TableResult("A", "s", "p1", 0, "simple", "ok", scores={"semantic": 6.0, "teds": 0.7},
+    ok = ItemResult("A", "s", "p1", 0, "simple", "ok", scores={"semantic": 6.0, "teds": 0.7},
                      semantic_errors=["value 2 under (1, b) read as 3", "row 4 missing"])
-    err = TableResult("A", "s", "p1", 1, "simple", "error", message="error: ground truth unreadable (NoTableError: x)")
+    err = ItemResult("A", "s", "p1", 1, "simple", "error", message="error: ground truth unreadable (NoTableError: x)")
     doc = lxml.html.document_fromstring(render_html(leaderboard([ok, err]), [ok, err]))
     articles = {a.get("data-outcome"): a for a in doc.iter("article")}
     assert set(articles) == {"ok", "error"}
@@ -131,16 +131,16 @@ def test_semantic_errors_and_error_cases_are_in_the_drilldown() -> None:
 
 
 def test_values_below_zero_are_exact_in_data_and_the_clamping_is_said() -> None:
-    from harness.core.results import TableResult
+    from harness.core.results import ItemResult
 
-    rs = [TableResult("A", "s", "p1", i, "simple", "ok", scores={"teds": v}) for i, v in enumerate((-0.125, 0.5))]
+    rs = [ItemResult("A", "s", "p1", i, "simple", "ok", scores={"teds": v}) for i, v in enumerate((-0.125, 0.5))]
     page = render_html(leaderboard(rs), rs)
     doc = lxml.html.document_fromstring(page)
     data = json.loads(doc.get_element_by_id("tb-data").text)
     assert data["hist"]["A"]["values"]["teds"] == [-0.125, 0.5], "the histogram data keeps the exact value"
     note = " ".join(p.text_content() for p in doc.iter("p"))
     assert "drawn in its end bin (teds: 1 table here" in note
-    fine = [TableResult("A", "s", "p1", 0, "simple", "ok", scores={"teds": 0.5})]
+    fine = [ItemResult("A", "s", "p1", 0, "simple", "ok", scores={"teds": 0.5})]
     assert "end bin" not in render_html(leaderboard(fine), fine)
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
-from harness.core.results import OUTCOMES, TableResult
-from harness.readers.html import table_from_html
+from harness.core.results import OUTCOMES, ItemResult
 from harness.core.table import Table
+from harness.readers.html import table_from_html
 
 PAYLOADS = (
     "<script>alert(1)</script>",
@@ -32,12 +32,12 @@ _COMPLEXITY = ("simple", "moderate", "complex")
 
 
 def sample_results(n_pages: int = 20, tables_per_page: int = 3, seed: int = 0,
-                   payloads: bool = False) -> list[TableResult]:
+                   payloads: bool = False) -> list[ItemResult]:
     """n_pages * tables_per_page ground-truth tables, each parsed by three parsers."""
     rng = random.Random(seed)
     gts = [(f"p{p:03d}", t, _COMPLEXITY[(p + t) % 3], _gt_table(rng, (p + t) % 3, payloads and p == 0))
            for p in range(n_pages) for t in range(tables_per_page)]
-    out: list[TableResult] = []
+    out: list[ItemResult] = []
     for parser, (quality, p_missing, cost) in _PARSERS.items():
         name = parser + ("</script><b>x" if payloads and parser == "pdfplumber" else "")
         page_seconds = {page: round(rng.uniform(0.2, 2.5), 3) for page, *_ in gts}
@@ -70,8 +70,8 @@ def _gt_table(rng: random.Random, level: int, hostile: bool) -> Table:
 
 
 def _result(rng: random.Random, parser: str, page: str, t: int, complexity: str, gt: Table, outcome: str,
-            quality: float, seconds: float, cost: float, hostile: bool) -> TableResult:
-    r = TableResult(parser=parser, case_set="synth-demo", page=page, table=t, complexity=complexity,
+            quality: float, seconds: float, cost: float, hostile: bool) -> ItemResult:
+    r = ItemResult(parser=parser, case_set="synth-demo", page=page, table=t, complexity=complexity,
                     outcome=outcome, gt_latex=_latex(gt), gt_html=gt.to_html(), parse_seconds=seconds,
                     cost=cost)
     if outcome == "ok":

@@ -6,6 +6,7 @@ import io
 
 from rich.console import Console
 
+from harness.core.results import ItemResult
 from harness.report import fmt
 from harness.report.aggregate import leaderboard
 from harness.report.terminal import (
@@ -13,7 +14,6 @@ from harness.report.terminal import (
     leaderboard_group,
     leaderboard_table,
 )
-from harness.core.results import TableResult
 from tests.test_report_aggregate import A, B
 from tests.test_report_samples import sample_results
 
@@ -73,7 +73,7 @@ def test_headers_and_numbers_stay_whole_at_80_columns() -> None:
 
 
 def test_names_are_literal_not_rich_markup() -> None:
-    rs = [TableResult("[red]x[/red]", "s", "p1", 0, "simple", "ok", scores={"teds": 0.5})]
+    rs = [ItemResult("[red]x[/red]", "s", "p1", 0, "simple", "ok", scores={"teds": 0.5})]
     assert "[red]x[/red]" in _text(leaderboard_group(leaderboard(rs)))
 
 
@@ -87,7 +87,7 @@ def test_fits_in_100_columns_and_handles_no_results() -> None:
 def test_a_run_where_no_table_got_a_score_still_renders() -> None:
     """Every page failed to parse (e.g. a model server down): no metric has a value, the
     leaderboard still shows the parser with 0 found instead of crashing the session end."""
-    rs = [TableResult("vlm:x", "s", f"p{i}", 0, "simple", "parse_error", message="parse_error: refused")
+    rs = [ItemResult("vlm:x", "s", f"p{i}", 0, "simple", "parse_error", message="parse_error: refused")
           for i in range(3)]
     text = _text(leaderboard_group(leaderboard(rs)))
     assert "vlm:x" in text and "0/3" in text

@@ -232,9 +232,9 @@ def test_semantic_errors_travel_with_the_result(cases, tmp_path, pool):
 
 def test_non_finite_or_negative_page_seconds_and_cost_count_zero(cases):
     """A parser's meta once carried 1e309 seconds into the report, which then crashed at session end."""
-    from harness.parse.runner import ParseResult
     from harness.core.kinds import get
     from harness.evaluate.page import _base_results
+    from harness.parse.runner import ParseResult
 
     for seconds, cost in ((float("inf"), -2.0), (float("nan"), "x"), (None, float("-inf"))):
         parsed = ParseResult("ok", "", "", {"seconds": seconds, "cost": cost}, "p", "1", {}, "0" * 64)

@@ -12,14 +12,14 @@ import unicodedata
 
 import pytest
 
-from harness.locate.tables import locate_tables, profile, similarity, text_profile
 from harness.core.metric_specs import defaults_of
+from harness.core.table import Table
+from harness.locate.tables import locate_tables, profile, similarity, text_profile
 from harness.metrics import score
 from harness.readers.html import read_html
 from harness.readers.latex import read_latex
 from harness.readers.markdown import read_markdown
 from harness.readers.text import read_text
-from harness.core.table import Table
 
 TABLES = {
     "ru": [["Субъект РФ", "Население, тыс. чел.", "Безработица, %"],

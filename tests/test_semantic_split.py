@@ -7,14 +7,14 @@ import math
 
 import pytest
 
-from harness.locate.tables import locate_tables
+from harness.core.table import Cell, NoTableError, Table
 from harness.evaluate.metaeval_tables import _read_pair
+from harness.locate.tables import locate_tables
 from harness.metrics.tables.semantic import DEFAULT, semantic_details
 from harness.metrics.tables.semantic_align import FEATURES
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
 from harness.metrics.tables.semantic_struct import to_grid
 from harness.readers.text import read_lines
-from harness.core.table import Cell, NoTableError, Table
 
 GT = Table.from_rows([["Soil type", "K [m/d]"], ["Clay", "0.20"], ["Fine sand", "4.15"], ["Coarse sand", "24.12"],
                       ["Fine gravel mix", "84.40"], ["Coarse gravel mix", "99.05"]], header_rows=1)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from harness.cases.shard import assign, fingerprint, parse_shard, select
 from harness.cli import main
+from harness.core.results import ItemResult
 from harness.report.merge import merge_runs
 from harness.report.write import write_report
-from harness.core.results import TableResult
-from harness.cases.shard import assign, fingerprint, parse_shard, select
 from tests.ci_cases import SYNTH
 
 
@@ -74,12 +74,12 @@ META = {"case_set": "s", "case_set_fingerprint": "abc", "parsers": ["p"], "parse
         "metrics": ["teds"], "version": "0.1.0", "timestamp": "2026-01-01T00:00:00+00:00"}
 
 
-def result(page: str, table: int, teds: float, parser: str = "p") -> TableResult:
-    return TableResult(parser=parser, case_set="s", page=page, table=table, complexity="simple", outcome="ok",
+def result(page: str, table: int, teds: float, parser: str = "p") -> ItemResult:
+    return ItemResult(parser=parser, case_set="s", page=page, table=table, complexity="simple", outcome="ok",
                        scores={"teds": teds})
 
 
-def run(folder: Path, results: list[TableResult], **meta: object) -> Path:
+def run(folder: Path, results: list[ItemResult], **meta: object) -> Path:
     write_report(results, folder, {**META, **meta})
     return folder
 

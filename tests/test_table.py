@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import harness.core.table
-from harness.readers.html import as_table, table_from_html
 from harness.core.table import Cell, NoTableError, Table
+from harness.readers.html import as_table, table_from_html
 
 
 def test_layout_places_cells_around_rowspans():

@@ -1,9 +1,11 @@
 """The result of one benchmark case, as plain data that crosses processes and lands in files.
 
-One `TableResult` per (parser, page, ground-truth item): an item is a table or a formula
-(`kind`); for a formula, `table` is its index among the page's formulas, `complexity` its
-kind of formula (inline / display), `gt_latex` / `matched_text` the two formulas. `language`
-and `variant` are the page's (what the leaderboard's per-language / per-variant columns group by). The plugin records it as a test
+One `ItemResult` per (parser, page, ground-truth item), whatever the item's kind (`kind`: a
+table, a formula, ... see `harness.core.kinds`). `table` is the item's index among the page's
+items of its kind and `complexity` its group (a table's complexity, a formula's inline /
+display): the field names results.json and baselines have always used. `gt_latex` /
+`matched_text` are the two sides as written; `language` and `variant` are the page's (what the
+leaderboard's per-language / per-variant columns group by). The plugin records it as a test
 property (JSON), so it survives xdist and junit XML; the report aggregates lists of them.
 """
 
@@ -21,7 +23,7 @@ OUTCOMES = ("ok", "missing", "parse_error", "timeout", "empty", "error")
 
 
 @dataclass
-class TableResult:
+class ItemResult:
     parser: str  # the parser's label: `name=` of `--parser name=spec`, else derived from the spec
     case_set: str
     page: str  # "p012"
@@ -54,7 +56,7 @@ class TableResult:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> TableResult:
+    def from_dict(cls, data: dict) -> ItemResult:
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -71,7 +73,7 @@ def case_id(case_set: str, page: str, table: int, label: str, kind: str = "table
     return f"{case_set}/{page}/{item_name(kind, table)}[{label}]"
 
 
-def run_order(results: Iterable[TableResult], parsers: Sequence[str]) -> list[TableResult]:
+def run_order(results: Iterable[ItemResult], parsers: Sequence[str]) -> list[ItemResult]:
     """The order a run reports in, sharded or not, whatever order workers finished in: case set,
     page, parser (as given), item kind (registry order), item index."""
     order = {p: i for i, p in enumerate(parsers)}

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cases import CaseSet, Page
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 from harness.evaluate.page import evaluate_page
 from harness.parse.prefetch import ParsePool
 from harness.parse.runner import DEFAULT_TIMEOUT
@@ -27,15 +27,15 @@ class Evaluator:
         self.label, self.options = label, options
         self._pool = ParsePool()
 
-    def evaluate(self, page: Page) -> list[TableResult]:
+    def evaluate(self, page: Page) -> list[ItemResult]:
         return evaluate_page(page, self.parser, self.metrics, cache_dir=self.cache_dir, timeout=self.timeout,
                              pool=self._pool, label=self.label, **self.options)
 
-    def iter_results(self, cases: CaseSet) -> Iterator[TableResult]:
+    def iter_results(self, cases: CaseSet) -> Iterator[ItemResult]:
         for page in cases.pages:
             yield from self.evaluate(page)
 
-    def run(self, cases: CaseSet) -> list[TableResult]:
+    def run(self, cases: CaseSet) -> list[ItemResult]:
         return list(self.iter_results(cases))
 
     def close(self) -> None:

@@ -24,7 +24,13 @@ from harness.evaluate import metaeval
 from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
 from harness.metrics.formulas.cdm import cdm_like
 from harness.metrics.formulas.score import (
-    FEATURES, WEIGHTS, Weights, edit_features, formula_score, score_from_features, token_edit_similarity,
+    FEATURES,
+    WEIGHTS,
+    Weights,
+    edit_features,
+    formula_score,
+    score_from_features,
+    token_edit_similarity,
 )
 from harness.tex.runner import have_pdflatex
 

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
+from harness.core.metric_specs import parse_names, spec
 from harness.core.table import NoTableError, Table
 from harness.evaluate import metaeval
 from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
 from harness.metrics.judge import judge_scorer
-from harness.core.metric_specs import parse_names, spec
 from harness.metrics.tables.semantic import DEFAULT, Params, comparisons
 from harness.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
 from harness.readers import read_tables

@@ -25,10 +25,10 @@ from typing import Any
 
 from harness.cases import Page
 from harness.core import kinds as item_kinds
-from harness.core.kinds import Located, ItemKind
+from harness.core.kinds import ItemKind, Located
 from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 from harness.evaluate.selection import metric_selection
 from harness.parse.prefetch import ParsePool
 from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult
@@ -55,7 +55,7 @@ def evaluate_page(
     refresh: bool = False,
     pool: ParsePool | None = None,
     label: str | None = None,
-) -> list[TableResult]:
+) -> list[ItemResult]:
     """One result per ground-truth item of `page`: every kind's items in page order, kinds in
     registry order (tables, then formulas).
 
@@ -106,7 +106,7 @@ class _Steps:
         self.text, self.locator, self.model, self.options, self.judge = text, locator, model, options, judge
         self.locate_cache = None if cache_dir is None else Path(cache_dir) / "locate"
 
-    def run(self, kind: ItemKind, gts: Sequence[Any], results: Sequence[TableResult], metrics: Sequence[str]) -> None:
+    def run(self, kind: ItemKind, gts: Sequence[Any], results: Sequence[ItemResult], metrics: Sequence[str]) -> None:
         readable = [i for i, r in enumerate(results) if r.outcome == "ok"]
         if not readable:
             return
@@ -149,7 +149,7 @@ def describe(exc: BaseException) -> str:
     return one_line(f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__, 240)
 
 
-def mark_error(result: TableResult, reason: str) -> TableResult:
+def mark_error(result: ItemResult, reason: str) -> ItemResult:
     """Turn `result` into an "error" case: no scores, no match, the reason on one line."""
     result.outcome, result.message = "error", f"error: {one_line(reason)}"
     result.scores, result.semantic_errors = {}, []
@@ -157,20 +157,20 @@ def mark_error(result: TableResult, reason: str) -> TableResult:
     return result
 
 
-def page_error_results(page: Page, parser_spec: str, exc: BaseException, label: str | None = None) -> list[TableResult]:
+def page_error_results(page: Page, parser_spec: str, exc: BaseException, label: str | None = None) -> list[ItemResult]:
     """Every item of `page` as an "error" case, for a page whose evaluation raised."""
     label = label or parser_spec
     items = [_result(page, kind, gt, parser_spec, label) for kind in _kinds_of(page) for gt in page.items_of(kind.name)]
     return [mark_error(r, f"page failed ({describe(exc)})") for r in items]
 
 
-def _result(page: Page, kind: ItemKind, gt: Any, parser_spec: str, label: str) -> TableResult:
-    return TableResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
+def _result(page: Page, kind: ItemKind, gt: Any, parser_spec: str, label: str) -> ItemResult:
+    return ItemResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
                        complexity=gt.group, outcome="ok", gt_latex=gt.latex, gt_html=getattr(gt, "stored_html", None) or "",
                        kind=kind.name, language=page.language, variant=page.variant)
 
 
-def _base_results(page: Page, kind: ItemKind, parser_spec: str, label: str, parsed: ParseResult) -> list[TableResult]:
+def _base_results(page: Page, kind: ItemKind, parser_spec: str, label: str, parsed: ParseResult) -> list[ItemResult]:
     """A result per item of `kind` with the page's time, cost and cache flag; unreadable ground truth is an error."""
     seconds = _page_number(parsed.meta.get("seconds"))
     cost = _page_number(parsed.meta.get("cost"))
@@ -195,7 +195,7 @@ def _page_number(value: Any) -> float:
     return number if math.isfinite(number) and number >= 0 else 0.0
 
 
-def _fill(result: TableResult, kind: ItemKind, gt: Any, found: Located, metrics: Sequence[Any]) -> None:
+def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: Sequence[Any]) -> None:
     """Outcome, matched span and scores of one item from where its kind's locator found it."""
     result.locate_score = float(found.score) if found.score is not None else None
     if not found.found:
@@ -222,7 +222,7 @@ def load_judge() -> Any:
     return judge
 
 
-def _judge(result: TableResult, ask: Any, gt_latex: str) -> None:
+def _judge(result: ItemResult, ask: Any, gt_latex: str) -> None:
     """Judge a found item on 0-10; a missing one counts 0 without spending a call."""
     if result.outcome != "ok":
         result.scores[JUDGE] = 0.0

@@ -18,11 +18,11 @@ from collections.abc import Sequence
 from copy import deepcopy
 from typing import Any
 
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 
 
-def combine(runs: Sequence[Sequence[TableResult]]) -> list[TableResult]:
-    """One TableResult per table from K repetitions (each a page's results in table order).
+def combine(runs: Sequence[Sequence[ItemResult]]) -> list[ItemResult]:
+    """One ItemResult per table from K repetitions (each a page's results in table order).
 
     Scores are means over all K repetitions, a repetition where the table was not found
     counting 0 (as the leaderboard's include-missing mean does); the outcome is "ok" when
@@ -57,21 +57,21 @@ def combine(runs: Sequence[Sequence[TableResult]]) -> list[TableResult]:
     return out
 
 
-def _value(result: TableResult, metric: str) -> float:
+def _value(result: ItemResult, metric: str) -> float:
     value = result.scores.get(metric) if result.outcome == "ok" else None
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else 0.0
 
 
-def sd_of(result: TableResult | dict) -> dict[str, float]:
+def sd_of(result: ItemResult | dict) -> dict[str, float]:
     """{metric: per-table standard deviation over repeats} of a result ({} without --repeat)."""
-    extra = result.extra if isinstance(result, TableResult) else (result.get("extra") or {})
+    extra = result.extra if isinstance(result, ItemResult) else (result.get("extra") or {})
     rep = extra.get("repeat") if isinstance(extra, dict) else None
     sd = rep.get("sd") if isinstance(rep, dict) else None
     return {k: float(v) for k, v in sd.items() if isinstance(v, (int, float))} if isinstance(sd, dict) else {}
 
 
 def evaluate_repeated(page: Any, spec: str, metrics: Any, *, repeat: int = 1, pool: Any = None,
-                      **options: Any) -> list[TableResult]:
+                      **options: Any) -> list[ItemResult]:
     """`harness.evaluate.page.evaluate_page` `repeat` times (repetition r parsed by `pool.view(r)`), combined.
 
     `pool` is a `harness.parse.prefetch.ParsePool` (one is made, and closed, when not given);

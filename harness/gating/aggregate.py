@@ -262,7 +262,7 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
         names = set(base) | set(r.scores)
         run_values = {m: (_finite(r.scores.get(m)) if run_ok else 0.0) for m in names}
         base_values = {m: (_finite(base.get(m)) if base else 0.0) for m in names}
-        # the page's language / variant (TableResult fields); results.json files from before those
+        # the page's language / variant (ItemResult fields); results.json files from before those
         # fields carried the language in `extra`, which therefore comes last
         attrs = {"complexity": r.complexity or "unknown", "case_set": r.case_set, "page": r.page,
                  **{k: getattr(r, k) for k in BREAKDOWN if isinstance(getattr(r, k, None), str)},

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from harness.core.files import write_atomic
 from harness.core.labels import default_label
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 
 FORMAT = "tablebench-baseline/2"
 READABLE = ("tablebench-baseline/1", FORMAT)
@@ -58,7 +58,7 @@ class Baseline:
         return list(dict.fromkeys(found))
 
 
-def save_baseline(results: Iterable[TableResult], path: Path | str, *, parsers: Mapping[str, Mapping] | None = None,
+def save_baseline(results: Iterable[ItemResult], path: Path | str, *, parsers: Mapping[str, Mapping] | None = None,
                   case_set: Mapping | None = None, metrics: Iterable[str] = ()) -> Path:
     """Write every case's outcome and scores with the run's facts, atomically (a killed run leaves the old file)."""
     from harness import __version__

@@ -16,12 +16,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from harness.core.messages import one_line
 from harness.core.metric_specs import applies_to
+from harness.core.options import DEFAULT_TOLERANCE
+from harness.core.results import ItemResult
 from harness.gating.baseline import Baseline
 from harness.gating.thresholds import baseline_failures, min_score_failures
-from harness.core.messages import one_line
-from harness.core.options import DEFAULT_TOLERANCE
-from harness.core.results import TableResult
 
 SHOWN_ERRORS = 3  # semantic errors quoted in a failure message
 
@@ -45,7 +45,7 @@ class Gate:
     tolerance: float = DEFAULT_TOLERANCE
     report_only: bool = False
 
-    def check(self, result: TableResult) -> Verdict:
+    def check(self, result: ItemResult) -> Verdict:
         if self.report_only:
             return Verdict("pass")
         base = self.baseline.get(result.test_id) if self.baseline else None

@@ -20,8 +20,15 @@ from pathlib import Path
 
 from harness.generate.formula_item import KINDS, Formula, split_delimiters
 from harness.generate.formula_pool import vet_formulas
-from harness.generate.harvest_core import (Found, HarvestReport, expand_bounded, harvest_sources, macro_refusal,
-                                           read_document, run_harvest_into_pool)
+from harness.generate.harvest_core import (
+    Found,
+    HarvestReport,
+    expand_bounded,
+    harvest_sources,
+    macro_refusal,
+    read_document,
+    run_harvest_into_pool,
+)
 
 MAX_FORMULA_CHARS = 20_000  # after macro expansion
 MIN_CHARS = 3

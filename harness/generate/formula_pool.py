@@ -20,8 +20,15 @@ from pathlib import Path
 import numpy as np
 
 from harness.generate.formula_builtin import builtin_formula
-from harness.generate.formula_item import (KINDS, Formula, FormulaError, check_formula, has_rows, measure_source,
-                                           split_delimiters)
+from harness.generate.formula_item import (
+    KINDS,
+    Formula,
+    FormulaError,
+    check_formula,
+    has_rows,
+    measure_source,
+    split_delimiters,
+)
 from harness.generate.layouts import PageLayout
 from harness.generate.measure import bisect_batch, logged_sizes
 from harness.generate.pool_file import Rejected, read_pool_lines, vetted_pool

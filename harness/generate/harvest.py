@@ -19,8 +19,15 @@ import argparse
 import re
 from pathlib import Path
 
-from harness.generate.harvest_core import (Found, HarvestReport, expand_bounded, harvest_sources, macro_refusal,
-                                           read_document, run_harvest_into_pool)
+from harness.generate.harvest_core import (
+    Found,
+    HarvestReport,
+    expand_bounded,
+    harvest_sources,
+    macro_refusal,
+    read_document,
+    run_harvest_into_pool,
+)
 from harness.generate.pool import PoolTable, vet_tables
 from harness.readers.latex import environment_spans
 from harness.tex.macros import brace_group

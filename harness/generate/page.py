@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
 import numpy as np
 
 from harness.generate.layouts import PAPERS, PageLayout, sample_layout

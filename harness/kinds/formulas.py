@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cases import FORMULA_KINDS, GroundTruthFormula, read_formulas_of
-from harness.core.kinds import Located, ItemKind, Scoring, register
+from harness.core.kinds import ItemKind, Located, Scoring, register
 from harness.core.messages import one_line
 from harness.core.metric_specs import MetricSpec
 from harness.locate.formulas import locate_formulas

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
-from harness.core.kinds import Located, ItemKind, Scoring, register
+from harness.core.kinds import ItemKind, Located, Scoring, register
 from harness.core.metric_specs import MetricSpec
 from harness.locate.llm import locate_tables_llm
 from harness.locate.tables import locate_tables

@@ -35,14 +35,14 @@ from rapidfuzz.distance import Indel
 from rapidfuzz.process import cdist
 
 from harness.locate.engine import Located, Span, assign, locate
+from harness.readers.formula_text import gt_tokens, reader_tokens
 from harness.readers.mathml import MathMLError, mathml_to_latex
 from harness.tex.formula import FormulaError, canonical_tokens
-from harness.tex.symbols import DOUBLE_STRUCK_LETTERS as _DOUBLE_STRUCK
-from harness.readers.formula_text import gt_tokens, reader_tokens
-from harness.tex.render import formula_body
 from harness.tex.formula_classes import CONTENT, DELIMITER, OPERATOR, PUNCTUATION, STRUCTURE, token_class
 from harness.tex.latex_math import math_to_unicode
+from harness.tex.render import formula_body
 from harness.tex.scripts import to_subscript, to_superscript
+from harness.tex.symbols import DOUBLE_STRUCK_LETTERS as _DOUBLE_STRUCK
 
 MIN_SCORE = 0.5  # content similarity a math candidate needs to count as the formula
 MIN_TEXT_SCORE = 0.7  # plain text is noisier (any word shares letters): a stricter bar

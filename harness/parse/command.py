@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.parse.protocol import ParseOutput, ParserError, output
 from harness.parse.fingerprint import digest
+from harness.parse.protocol import ParseOutput, ParserError, output
 
 MAX_BYTES = 8_000_000
 ADAPTER_REVISION = "2"

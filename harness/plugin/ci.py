@@ -28,7 +28,7 @@ import pytest
 
 from harness.cases import CaseSet, Page
 from harness.cases.shard import select
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 from harness.evaluate.repeat import evaluate_repeated, sd_of
 from harness.gating.aggregate import Comparison
 from harness.parse.prefetch import ParsePool
@@ -49,7 +49,7 @@ class PageEvaluation:
         self._order: dict[str, int] = {}
         self._queue_readable = True
 
-    def evaluate(self, page: Page, spec: str, metrics: list[str], **options: Any) -> list[TableResult]:
+    def evaluate(self, page: Page, spec: str, metrics: list[str], **options: Any) -> list[ItemResult]:
         """`harness.evaluate.page.evaluate_page` (its options as given) with --repeat and the pool."""
         return evaluate_repeated(page, spec, metrics, repeat=self.repeat, pool=self.pool, **options)
 
@@ -133,7 +133,7 @@ class GateStep:
         self.comparisons: list[Comparison] = []
         self.skipped = False  # the session stopped early (-x / --maxfail): the gate could not run
 
-    def around_loop(self, session: pytest.Session, results: Callable[[], list[TableResult]],
+    def around_loop(self, session: pytest.Session, results: Callable[[], list[ItemResult]],
                     ) -> Generator[None, Any, Any]:
         """The body of a `pytest_runtestloop` wrapper: the loop, then the gates (controller only)."""
         try:
@@ -148,7 +148,7 @@ class GateStep:
                 self.run(session, results())
         return result
 
-    def run(self, session: pytest.Session, results: list[TableResult]) -> None:
+    def run(self, session: pytest.Session, results: list[ItemResult]) -> None:
         """Evaluate every --gate on the results and log each as a test report."""
         started = time.perf_counter()
         self.comparisons = run_gates(results, self.policy)
@@ -194,7 +194,7 @@ def served_specs(specs: Mapping[str, str], api_base: str | None) -> dict[str, st
     return out
 
 
-def repeat_summary(results: Iterable[TableResult]) -> str:
+def repeat_summary(results: Iterable[ItemResult]) -> str:
     """'3 parses per page; per-table sd (mean over tables): teds 0.012, grits_con 0.010'."""
     results = list(results)
     k = max((int((r.extra.get("repeat") or {}).get("k", 1)) for r in results), default=1)

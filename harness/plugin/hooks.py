@@ -15,7 +15,7 @@ is also marked by its page's variant (`digital`, `scan`, `photo`) and language (
 `lang_ru`, ...; `lang_unknown` where the ground truth names none). With `--parser` and
 no path arguments only the benchmark is collected.
 
-Across processes only plain data travels: each item's report carries its `TableResult` as a
+Across processes only plain data travels: each item's report carries its `ItemResult` as a
 JSON attribute (`harness.plugin.nodes.RESULT_ATTR`, serialised by xdist with the report), from
 which the controller builds the leaderboard and the report; junit gets the outcome and the
 scores as small properties. A conftest takes part through the `pytest_tablebench_*` hooks

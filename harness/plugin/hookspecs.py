@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 
 
 @pytest.hookspec
@@ -27,7 +27,7 @@ def pytest_tablebench_add_metrics(config: pytest.Config) -> Iterable[Any] | None
 
 
 @pytest.hookspec
-def pytest_tablebench_result(item: pytest.Item, result: TableResult) -> None:
+def pytest_tablebench_result(item: pytest.Item, result: ItemResult) -> None:
     """Read or annotate one item's result, after it was scored and before it is judged against
     the thresholds and recorded.
 
@@ -38,7 +38,7 @@ def pytest_tablebench_result(item: pytest.Item, result: TableResult) -> None:
 
 
 @pytest.hookspec
-def pytest_tablebench_update_meta(config: pytest.Config, meta: dict, results: list[TableResult]) -> None:
+def pytest_tablebench_update_meta(config: pytest.Config, meta: dict, results: list[ItemResult]) -> None:
     """Update the run's `meta` in place before the report files are written.
 
     Called once, in the controller, with every result in report order and the meta as it

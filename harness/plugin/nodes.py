@@ -3,15 +3,15 @@
 Item ids are `SET/PAGE::tN[LABEL]` for tables and `SET/PAGE::fN[LABEL]` for formulas (junit:
 classname `SET.PAGE`, name `tN[LABEL]`), so `-k`, `-m complex`, `--lf` and xdist work on
 benchmark cases like on any test. An item's result travels to the controller as plain data:
-its whole `TableResult` as JSON on the call-phase report (`RESULT_ATTR`, serialised by xdist
+its whole `ItemResult` as JSON on the call-phase report (`RESULT_ATTR`, serialised by xdist
 with the report); junit gets the outcome and the scores as small properties.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Protocol
 
 import pytest
@@ -24,10 +24,10 @@ from harness.cases import (
     variant_marker,
 )
 from harness.core import kinds as item_kinds
-from harness.core.results import TableResult, item_name
+from harness.core.results import ItemResult, item_name
 from harness.gating.rules import Gate
 
-RESULT_ATTR = "tablebench_result"  # the whole TableResult as JSON, on the call-phase TestReport
+RESULT_ATTR = "tablebench_result"  # the whole ItemResult as JSON, on the call-phase TestReport
 
 
 class Bench(Protocol):
@@ -37,7 +37,7 @@ class Bench(Protocol):
     specs: Mapping[str, str]  # label -> spec, in --parser order
     rules: Gate  # the per-case verdicts
 
-    def result(self, label: str, page: Page, index: int, kind: str = "table") -> TableResult: ...
+    def result(self, label: str, page: Page, index: int, kind: str = "table") -> ItemResult: ...
 
 
 def register_page_markers(config: pytest.Config, cases: CaseSet) -> None:
@@ -59,10 +59,10 @@ def attach_result(item: pytest.Item, call: pytest.CallInfo, report: pytest.TestR
     return report
 
 
-def reported_result(report: pytest.TestReport) -> TableResult | None:
+def reported_result(report: pytest.TestReport) -> ItemResult | None:
     """The result a call report carries (None for any other report)."""
     data = getattr(report, RESULT_ATTR, None)
-    return TableResult.from_dict(json.loads(data)) if report.when == "call" and data else None
+    return ItemResult.from_dict(json.loads(data)) if report.when == "call" and data else None
 
 
 class CaseSetCollector(pytest.Collector):

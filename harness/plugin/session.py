@@ -23,15 +23,15 @@ from harness import __version__
 from harness.cases import CaseSet, Page, load_case_set
 from harness.cases.manifest import check_case_set, manifest_sha256
 from harness.cases.shard import fingerprint
-from harness.core.options import RunOptions
 from harness.core import kinds as item_kinds
 from harness.core.metric_specs import MetricSpec
 from harness.core.metric_specs import register as register_metric
-from harness.core.results import TableResult, case_id, run_order
+from harness.core.options import RunOptions
+from harness.core.results import ItemResult, case_id, run_order
 from harness.evaluate.page import DEFAULT_POOL, load_judge, page_error_results
+from harness.evaluate.selection import metric_names
 from harness.gating.baseline import Baseline, load_baseline
 from harness.gating.rules import Gate, baseline_notes
-from harness.evaluate.selection import metric_names
 from harness.parse.registry import resolve
 from harness.plugin import summary
 from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs
@@ -96,8 +96,8 @@ class BenchSession:
                 config=config, meta=meta, results=results))
         self.gate = GateStep(config, self.policy)
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
-        self._pages: dict[tuple[str, str], list[TableResult]] = {}
-        self.results: dict[str, TableResult] = {}  # case id -> result, filled from reports
+        self._pages: dict[tuple[str, str], list[ItemResult]] = {}
+        self.results: dict[str, ItemResult] = {}  # case id -> result, filled from reports
         self.end: RunEnd | None = None  # what finish_run did
 
     def _check_scored(self, option: str, named: list[tuple[str, str]]) -> None:
@@ -172,7 +172,7 @@ class BenchSession:
             self.pages.look_ahead(item, self.specs, self.cache_dir, self.options.parse_timeout,
                                   self.options.parse_refresh)
 
-    def result(self, label: str, page: Page, index: int, kind: str = "table") -> TableResult:
+    def result(self, label: str, page: Page, index: int, kind: str = "table") -> ItemResult:
         """The page's results, evaluated once per process (the parse cache spans processes); a page
         whose evaluation raised gives every table an `error` result with the reason."""
         key = (label, page.page_id)
@@ -217,11 +217,11 @@ class BenchSession:
                               notes=self.notes, report_dir=self.report_dir, end=self.end)
         summary.write_ci(terminalreporter, list(self.results.values()), self.options.repeat, self.gate)
 
-    def sorted_results(self) -> list[TableResult]:
+    def sorted_results(self) -> list[ItemResult]:
         """Results in collection order whatever order xdist finished them in."""
         return run_order(self.results.values(), list(self.specs))
 
-    def meta(self, results: list[TableResult]) -> dict:
+    def meta(self, results: list[ItemResult]) -> dict:
         """The run's facts for every report file (only the ones that are set); `finish_run` adds the gate's."""
         o = self.options
         facts = {"timestamp": self.started, "command": shlex.join(["pytest", *self.config.invocation_params.args]),

@@ -13,14 +13,14 @@ from typing import Any
 from rich.console import Console
 
 from harness.cases import CaseSet
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 from harness.plugin.ci import GateStep, repeat_summary
 from harness.report.aggregate import boards, cache_summary
 from harness.report.finish import RunEnd, gate_verdict
 from harness.report.terminal import tracks_group
 
 
-def write_run(tr: Any, results: list[TableResult], *, cases: CaseSet, verified: bool, notes: list[str],
+def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: bool, notes: list[str],
               report_dir: Any, end: RunEnd | None) -> None:
     """The leaderboard, the cache line, the warnings and notes, and where the files went."""
     tr.section("tablebench leaderboard")
@@ -39,7 +39,7 @@ def write_run(tr: Any, results: list[TableResult], *, cases: CaseSet, verified: 
         tr.write_line(f"tablebench report: {report_dir}  ({', '.join(p.name for p in reports.values())})")
 
 
-def write_ci(tr: Any, results: list[TableResult], repeat: int, gate: GateStep) -> None:
+def write_ci(tr: Any, results: list[ItemResult], repeat: int, gate: GateStep) -> None:
     """The spread over repeats, then the gate's rows and verdict: the last block of the output."""
     if repeat > 1 and results:
         tr.write_line(f"tablebench repeats: {repeat_summary(results)}")

@@ -21,8 +21,8 @@ import unicodedata
 from functools import lru_cache
 
 from harness.tex.formula import FormulaError, canonical_tokens
-from harness.tex.symbols import DOUBLE_STRUCK_LETTERS, EQUIVALENT, NEGATED
 from harness.tex.scripts import to_subscript, to_superscript
+from harness.tex.symbols import DOUBLE_STRUCK_LETTERS, EQUIVALENT, NEGATED
 
 Token = tuple[str, int, int]  # (canonical token, start, end in the source text)
 

@@ -14,10 +14,10 @@ import re
 import lxml.html
 from lxml import etree
 
+from harness.core.table import Cell, NoTableError, Table, TableLike
+from harness.readers.textnorm import cell_text_form
 from harness.tex.latex_math import math_to_unicode
 from harness.tex.scripts import to_subscript, to_superscript
-from harness.readers.textnorm import cell_text_form
-from harness.core.table import Cell, NoTableError, Table, TableLike
 
 _TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>", re.IGNORECASE)
 _SPAN_VALUE = re.compile(r"\s*[\"']?\s*(\d+)")

@@ -15,10 +15,10 @@ import html
 import re
 from functools import lru_cache
 
+from harness.core.table import Cell, NoTableError, Table
+from harness.readers.textnorm import STYLE_TAGS, cell_text_form, tag_pattern
 from harness.tex.latex_math import math_to_unicode
 from harness.tex.scripts import to_subscript, to_superscript
-from harness.readers.textnorm import STYLE_TAGS, cell_text_form, tag_pattern
-from harness.core.table import Cell, NoTableError, Table
 
 _PIPE_OR_ESCAPE = re.compile(r"\\.|\|", re.DOTALL)
 _SEPARATOR_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*\Z")

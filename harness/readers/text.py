@@ -15,8 +15,8 @@ from collections import Counter
 
 import numpy as np
 
-from harness.readers.textnorm import cell_text_form
 from harness.core.table import Cell, NoTableError, Table
+from harness.readers.textnorm import cell_text_form
 
 _TOKEN = re.compile(r"\S+(?: \S+)*")  # text runs separated by 2+ spaces (single spaces stay inside)
 MAX_GAP_LINES = 2  # blank or single-run lines tolerated inside a block (double-spaced rows, label rows)

@@ -1,4 +1,4 @@
-"""Leaderboard numbers from a list of `TableResult`s: pure arithmetic, no rendering.
+"""Leaderboard numbers from a list of `ItemResult`s: pure arithmetic, no rendering.
 
 Conventions (every rendering shows these numbers, none recomputes them):
 
@@ -12,11 +12,11 @@ Conventions (every rendering shows these numbers, none recomputes them):
 - median: over the tables that have the value (a quality summary of what was found).
 - seconds per page and cost are per *unique page* (results repeat them for every table of a page).
 
-Beside complexity, a board groups by the page's language and variant (`TableResult.language`,
+Beside complexity, a board groups by the page's language and variant (`ItemResult.language`,
 `.variant`) when the run has more than one of either; with one value those groups are empty,
 so a single-language born-digital run reads as before.
 
-Tables and formulas (`TableResult.kind`) are different tracks with different metrics: `boards`
+Tables and formulas (`ItemResult.kind`) are different tracks with different metrics: `boards`
 aggregates each kind into its own leaderboard (formulas grouped inline / display where tables
 are grouped by complexity); `leaderboard` aggregates what it is given.
 
@@ -33,10 +33,10 @@ from dataclasses import asdict, dataclass, field, replace
 
 from harness.core import kinds as item_kinds
 from harness.core.metric_specs import display_order, ranking_metric, scale_of
-from harness.core.results import OUTCOMES, TableResult
+from harness.core.results import OUTCOMES, ItemResult
 
 VARIANT_ORDER = ("digital", "scan", "photo")
-# case attributes (TableResult fields) a leaderboard also groups by, beside complexity, when a run
+# case attributes (ItemResult fields) a leaderboard also groups by, beside complexity, when a run
 # has more than one value of them: one value only would repeat the overall numbers
 BREAKDOWNS = ("language", "variant")
 _EPS = 1e-9
@@ -154,12 +154,12 @@ def group_order() -> list[str]:
     return [group for kind in item_kinds.all_kinds() for group in kind.groups]
 
 
-def as_results(results: Iterable[TableResult | dict]) -> list[TableResult]:
+def as_results(results: Iterable[ItemResult | dict]) -> list[ItemResult]:
     """TableResults as given, or rebuilt from their dicts (as they arrive from xdist workers or JSON)."""
-    return [r if isinstance(r, TableResult) else TableResult.from_dict(r) for r in results]
+    return [r if isinstance(r, ItemResult) else ItemResult.from_dict(r) for r in results]
 
 
-def leaderboard(results: Iterable[TableResult | dict], primary: str | None = None) -> Leaderboard:
+def leaderboard(results: Iterable[ItemResult | dict], primary: str | None = None) -> Leaderboard:
     """Aggregate results per parser and rank them (a result without a complexity counts as "unknown").
 
     `primary` defaults to ``semantic`` when present, else ``teds``, else the first score
@@ -177,7 +177,7 @@ def leaderboard(results: Iterable[TableResult | dict], primary: str | None = Non
     languages = _several(_ordered({language_of(r) for r in results}, ("en",), last="unknown"))
     variants = _several(_ordered({variant_of(r) for r in results}, VARIANT_ORDER))
 
-    by_parser: dict[str, list[TableResult]] = {}
+    by_parser: dict[str, list[ItemResult]] = {}
     for r in results:
         by_parser.setdefault(r.parser, []).append(r)
     rows = [_parser_row(name, rs, metrics, complexities, languages, variants) for name, rs in by_parser.items()]
@@ -192,13 +192,13 @@ def _several(values: list[str]) -> list[str]:
     return values if len(values) > 1 else []
 
 
-def by_kind(results: Iterable[TableResult | dict]) -> dict[str, list[TableResult]]:
+def by_kind(results: Iterable[ItemResult | dict]) -> dict[str, list[ItemResult]]:
     """Results per item kind, tables first; only kinds that have results."""
     results = as_results(results)
     return {k: rs for k in item_kinds.names() if (rs := [r for r in results if r.kind == k])}
 
 
-def boards(results: Iterable[TableResult | dict], primary: str | None = None) -> dict[str, Leaderboard]:
+def boards(results: Iterable[ItemResult | dict], primary: str | None = None) -> dict[str, Leaderboard]:
     """One leaderboard per item kind present ({"table": ..., "formula": ...}, tables first).
 
     `primary` ranks the kinds that have it; the others rank by their default. An empty
@@ -210,7 +210,7 @@ def boards(results: Iterable[TableResult | dict], primary: str | None = None) ->
             for k, rs in kinds.items()} or {"table": leaderboard([], None)}
 
 
-def group_stats(results: Sequence[TableResult], metrics: Sequence[str]) -> Group:
+def group_stats(results: Sequence[ItemResult], metrics: Sequence[str]) -> Group:
     """Totals and per-metric statistics of one set of tables."""
     found = sum(1 for r in results if r.outcome == "ok")
     return Group(len(results), found, {m: metric_stats([_value(r, m) for r in results], scale_of(m))
@@ -232,7 +232,7 @@ def metric_stats(values: Sequence[float | None], scale: float = 1.0) -> MetricSt
     )
 
 
-def _parser_row(name: str, results: list[TableResult], metrics: list[str], complexities: list[str],
+def _parser_row(name: str, results: list[ItemResult], metrics: list[str], complexities: list[str],
                 languages: Sequence[str] = (), variants: Sequence[str] = ()) -> ParserRow:
     outcomes = dict.fromkeys(OUTCOMES, 0)
     for r in results:
@@ -264,7 +264,7 @@ def _parser_row(name: str, results: list[TableResult], metrics: list[str], compl
     )
 
 
-def _value(result: TableResult, metric: str) -> float | None:
+def _value(result: ItemResult, metric: str) -> float | None:
     """A table's value of a metric, or None when the table was not scored (NaN / inf count as None)."""
     if result.outcome != "ok":
         return None
@@ -274,22 +274,22 @@ def _value(result: TableResult, metric: str) -> float | None:
     return float(value)
 
 
-def complexity_of(result: TableResult) -> str:
+def complexity_of(result: ItemResult) -> str:
     """The complexity level a result is grouped under ("unknown" when the case set has none)."""
     return result.complexity or "unknown"
 
 
-def language_of(result: TableResult) -> str:
+def language_of(result: ItemResult) -> str:
     """The language a result is grouped under (its page's; "unknown" when the ground truth has none)."""
     return result.language or "unknown"
 
 
-def variant_of(result: TableResult) -> str:
+def variant_of(result: ItemResult) -> str:
     """The variant a result is grouped under: "digital" (born-digital page), "scan", "photo"."""
     return result.variant or "digital"
 
 
-def _metric_names(results: list[TableResult]) -> list[str]:
+def _metric_names(results: list[ItemResult]) -> list[str]:
     names = {k for r in results for k in r.scores}
     return _ordered(names, headline_order())
 
@@ -308,7 +308,7 @@ def _rank_key(row: ParserRow, primary: str | None) -> tuple:
     return (-incl, -excl, -cov, row.parser)
 
 
-def run_counts(results: Iterable[TableResult]) -> dict[str, int]:
+def run_counts(results: Iterable[ItemResult]) -> dict[str, int]:
     """{kind title: distinct ground-truth items, for each kind that has any (the first kind's
     title with 0 for no results), "parsers": n, "cases": items x parsers as run}."""
     results = list(results)
@@ -318,7 +318,7 @@ def run_counts(results: Iterable[TableResult]) -> dict[str, int]:
     return {**shown, "parsers": len({r.parser for r in results}), "cases": len(results)}
 
 
-def cache_summary(results: Iterable[TableResult]) -> str:
+def cache_summary(results: Iterable[ItemResult]) -> str:
     """'3 of 4 pages from the cache': (parser, page) parses read from the parse cache, not run."""
     pages: dict[tuple[str, str, str], bool] = {}
     for r in results:

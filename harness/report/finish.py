@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from harness.core.files import write_atomic
+from harness.core.metric_specs import scales
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 from harness.evaluate.repeat import sd_of
 from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
 from harness.gating.baseline import Baseline, save_baseline
-from harness.core.metric_specs import scales
 from harness.report.write import write_report
 
 GATE_FILE = "gate.json"
@@ -53,7 +53,7 @@ class FinishPolicy:
     parsers: Mapping[str, Mapping] = field(default_factory=dict)  # label -> {"spec", "version"}, for the baseline file
     case_set: Mapping = field(default_factory=dict)  # {"name", "manifest_sha256"}, for the baseline file
     metrics: Sequence[str] = ()  # for the baseline file
-    update_meta: Callable[[dict, list[TableResult]], None] | None = None  # last word on the meta before writing
+    update_meta: Callable[[dict, list[ItemResult]], None] | None = None  # last word on the meta before writing
 
 
 @dataclass
@@ -75,7 +75,7 @@ class RunEnd:
         return {kind: path for kind, path in self.written.items() if kind != "baseline"}
 
 
-def run_gates(results: Sequence[TableResult], policy: FinishPolicy) -> list[Comparison]:
+def run_gates(results: Sequence[ItemResult], policy: FinishPolicy) -> list[Comparison]:
     """Every `--gate` of the policy on `results` against its baseline (per parser, with breakdowns)."""
     pairs = gate_pairs(results, lambda r: baseline_values(policy.baseline, r))
     run_sd = {(r.parser, r.test_id): sd_of(r) for r in results if sd_of(r)}
@@ -91,7 +91,7 @@ def gate_verdict(comparisons: Sequence[Comparison]) -> str:
     return "gate passed: no significant regression beyond the minimum effect"
 
 
-def finish_run(results: list[TableResult], meta: Mapping[str, Any], policy: FinishPolicy,
+def finish_run(results: list[ItemResult], meta: Mapping[str, Any], policy: FinishPolicy,
                comparisons: list[Comparison] | None = None) -> RunEnd:
     """The end of a run (see the module docstring). `comparisons`: the gates already run (None: run them here)."""
     if comparisons is None:

@@ -24,6 +24,8 @@ from html import escape
 
 from harness.core import kinds as item_kinds
 from harness.core.metric_specs import scale_of
+from harness.core.results import OUTCOMES, ItemResult
+from harness.readers.html import table_from_html
 from harness.report import fmt
 from harness.report.aggregate import (
     Leaderboard,
@@ -34,8 +36,6 @@ from harness.report.aggregate import (
     variant_of,
 )
 from harness.report.html_assets import CSS, JS
-from harness.core.results import OUTCOMES, TableResult
-from harness.readers.html import table_from_html
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
@@ -64,7 +64,7 @@ def safe_table_html(markup: str | None) -> str:
         return '<p class="none">not readable as a table; as stored:</p>' + _pre(markup)
 
 
-def render_html(board: Leaderboard, results: Sequence[TableResult], meta: Mapping[str, object] | None = None,
+def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping[str, object] | None = None,
                 csp: bool = True, more: Sequence[Leaderboard] = ()) -> str:
     """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone).
 
@@ -206,7 +206,7 @@ def _complexity_html(board: Leaderboard, title: str = "By complexity", unit: str
             f'<tbody class="flat">{"".join(rows)}</tbody></table></div>')
 
 
-def _histograms_html(board: Leaderboard, results: Sequence[TableResult]) -> str:
+def _histograms_html(board: Leaderboard, results: Sequence[ItemResult]) -> str:
     if not board.metrics:
         return ""
     outside = out_of_scale(results)
@@ -221,7 +221,7 @@ def _histograms_html(board: Leaderboard, results: Sequence[TableResult]) -> str:
             '</label></p><div class="hists" id="hists"></div>')
 
 
-def out_of_scale(results: Sequence[TableResult]) -> dict[str, int]:
+def out_of_scale(results: Sequence[ItemResult]) -> dict[str, int]:
     """{metric: tables whose value lies outside [0, full scale]} among found tables (display clamps them)."""
     out: dict[str, int] = {}
     for r in results:
@@ -233,7 +233,7 @@ def out_of_scale(results: Sequence[TableResult]) -> dict[str, int]:
     return out
 
 
-def _script_data(board: Leaderboard, results: Sequence[TableResult]) -> dict:
+def _script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
     """What the histograms need: per parser, the values of every metric and the table count."""
     hist: dict[str, dict] = {row.parser: {"total": row.total, "values": {m: [] for m in board.metrics}}
                              for row in board.rows}
@@ -248,7 +248,7 @@ def _script_data(board: Leaderboard, results: Sequence[TableResult]) -> dict:
             "parsers": [row.parser for row in board.rows], "hist": hist}
 
 
-def _drilldown_html(board: Leaderboard, results: Sequence[TableResult], more: Sequence[Leaderboard] = ()) -> str:
+def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = ()) -> str:
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
     ordered = sorted(results, key=lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
@@ -287,7 +287,7 @@ def _select(name: str, values: Sequence[str]) -> str:
     return f'<label>{e(name)} <select data-filter="{e(name)}"><option value="">all</option>{options}</select></label>'
 
 
-def _case_html(r: TableResult, primary: str | None, gt_cache: dict[str, str], hidden: bool) -> str:
+def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool) -> str:
     outcome_cls = f"o-{r.outcome}" if r.outcome in OUTCOMES else "o-other"
     scores = " · ".join(f"<b>{e(k)}</b> {e(fmt.score(v, k) if isinstance(v, (int, float)) else v)}"
                         for k, v in r.scores.items())
@@ -309,7 +309,7 @@ def _case_html(r: TableResult, primary: str | None, gt_cache: dict[str, str], hi
             f'<div class="side"><h4>extraction</h4>{pred}</div></div></article>')
 
 
-def formula_sides(r: TableResult) -> tuple[str, str]:
+def formula_sides(r: ItemResult) -> tuple[str, str]:
     """A formula case: the ground truth and the matched output side by side, each typeset (MathML,
     when it converts) above its escaped source (and the LaTeX that was scored, when the match was
     MathML or plain text)."""
@@ -334,7 +334,7 @@ def _typeset(latex: str, display: bool) -> str:
     return f'<div class="rendered formula">{mathml}</div>' if mathml else ""
 
 
-def table_sides(r: TableResult, gt_cache: dict[str, str]) -> tuple[str, str]:
+def table_sides(r: ItemResult, gt_cache: dict[str, str]) -> tuple[str, str]:
     """A table case: both tables rendered from canonical HTML, with the LaTeX and the matched text."""
     if r.gt_html not in gt_cache:
         gt_cache[r.gt_html] = safe_table_html(r.gt_html)

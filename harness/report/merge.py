@@ -15,7 +15,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.core.results import TableResult, run_order
+from harness.core.results import ItemResult, run_order
 
 # meta keys that must agree across shards: they say what was measured
 # (not `parser_specs`: shards may reach one parser differently, e.g. each its own model server;
@@ -37,7 +37,7 @@ def results_path(path: str | os.PathLike) -> Path:
     return p
 
 
-def merge_runs(paths: Sequence[str | os.PathLike]) -> tuple[dict, list[TableResult]]:
+def merge_runs(paths: Sequence[str | os.PathLike]) -> tuple[dict, list[ItemResult]]:
     """(meta, results) of the union of shard runs, after every consistency check."""
     from harness.report.write import read_results
 
@@ -51,7 +51,7 @@ def merge_runs(paths: Sequence[str | os.PathLike]) -> tuple[dict, list[TableResu
     _check_consistent(runs)
     _check_shards(runs)
     seen: dict[str, str] = {}
-    merged: list[TableResult] = []
+    merged: list[ItemResult] = []
     for file, _, results in runs:
         for r in results:
             if r.test_id in seen:
@@ -64,7 +64,7 @@ def merge_runs(paths: Sequence[str | os.PathLike]) -> tuple[dict, list[TableResu
 
 
 
-def merged_meta(runs: list[tuple[str, dict, list[TableResult]]]) -> dict:
+def merged_meta(runs: list[tuple[str, dict, list[ItemResult]]]) -> dict:
     """The first run's facts, with times spanning all runs and counts of the union."""
     first = runs[0][1]
     meta = {k: v for k, v in first.items() if k not in _PER_RUN}
@@ -84,7 +84,7 @@ def merged_meta(runs: list[tuple[str, dict, list[TableResult]]]) -> dict:
     return meta
 
 
-def _check_consistent(runs: list[tuple[str, dict, list[TableResult]]]) -> None:
+def _check_consistent(runs: list[tuple[str, dict, list[ItemResult]]]) -> None:
     first_file, first, _ = runs[0]
     for file, meta, _ in runs[1:]:
         for key in CONSISTENT:
@@ -93,7 +93,7 @@ def _check_consistent(runs: list[tuple[str, dict, list[TableResult]]]) -> None:
                                  f"{_show(meta.get(key))} in {file}")
 
 
-def _check_shards(runs: list[tuple[str, dict, list[TableResult]]]) -> None:
+def _check_shards(runs: list[tuple[str, dict, list[ItemResult]]]) -> None:
     """All inputs are shards of one split (same N, each I once, none missing), or none is a shard."""
     shards = [(file, meta.get("shard")) for file, meta, _ in runs]
     marked = [(file, s) for file, s in shards if s]

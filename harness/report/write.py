@@ -13,16 +13,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from harness.core.files import write_atomic
+from harness.core.results import ItemResult
 from harness.report.aggregate import Leaderboard, as_results, boards
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
-from harness.core.results import TableResult
 
 FILES = {"json": "results.json", "markdown": "leaderboard.md", "html": "report.html"}
 SCHEMA = 1  # bump when the layout of results.json changes
 
 
-def write_report(results: Iterable[TableResult | dict], out_dir: str | os.PathLike, meta: Mapping[str, object] | None = None,
+def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLike, meta: Mapping[str, object] | None = None,
                  primary: str | None = None) -> dict[str, Path]:
     """Aggregate `results` (TableResults or their dicts) and write the three files into `out_dir`.
 
@@ -49,7 +49,7 @@ def write_report(results: Iterable[TableResult | dict], out_dir: str | os.PathLi
     return paths
 
 
-def results_json(board: Leaderboard, results: list[TableResult], meta: Mapping[str, object],
+def results_json(board: Leaderboard, results: list[ItemResult], meta: Mapping[str, object],
                  more: Sequence[Leaderboard] = ()) -> str:
     """meta + leaderboard (+ `KIND_leaderboard` of every other kind, e.g. formula_leaderboard) + every
     result, as strict JSON (NaN scores become null)."""
@@ -60,7 +60,7 @@ def results_json(board: Leaderboard, results: list[TableResult], meta: Mapping[s
     return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=1, default=str) + "\n"
 
 
-def read_results(path: str | os.PathLike) -> tuple[dict, list[TableResult]]:
+def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:
     """(meta, results) from a results.json written by `write_report`, or from the report folder holding one."""
     path = Path(path)
     if path.is_dir():
@@ -77,7 +77,7 @@ def read_results(path: str | os.PathLike) -> tuple[dict, list[TableResult]]:
         raise ValueError(f"{path}: not a tablebench results.json (expected an object with a 'results' list)")
     meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
     try:
-        results = [TableResult.from_dict(r) for r in data["results"]]
+        results = [ItemResult.from_dict(r) for r in data["results"]]
     except (AttributeError, TypeError, ValueError) as exc:
         raise ValueError(f"{path}: not a tablebench results.json (a result is malformed: {exc})") from None
     bad = next((r for r in results if not isinstance(r.parser, str) or not isinstance(r.scores, dict)), None)

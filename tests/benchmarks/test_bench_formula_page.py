@@ -8,13 +8,13 @@ Run: python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benc
 from __future__ import annotations
 
 from harness.cases import load_case_set
-from harness.locate.formulas import content_key
-from harness.tex.formula import canonical_tokens
 from harness.core.kinds import get
 from harness.core.metric_specs import defaults_of
 from harness.evaluate.page import _base_results, _Steps
+from harness.locate.formulas import content_key
 from harness.metrics.formulas.score import encode
 from harness.parse.runner import ParseResult
+from harness.tex.formula import canonical_tokens
 from tests.conftest import shared_path
 
 

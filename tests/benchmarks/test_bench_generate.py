@@ -11,8 +11,8 @@ import time
 import pytest
 
 from harness.generate.caseset import make_page
-from harness.tex.runner import have_pdflatex, run_pdflatex
 from harness.generate.tables import generate_table
+from harness.tex.runner import have_pdflatex, run_pdflatex
 
 pytestmark = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed")
 

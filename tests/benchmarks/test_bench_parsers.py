@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse.runner import ParseRunner
 from harness.parse import ParseOutput, resolve
+from harness.parse.runner import ParseRunner
 
 
 class Instant:

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from harness.cases import REPO_CASES
-from harness.generate.variants import variant_pdf
 from harness.core.raster import rasterise
+from harness.generate.variants import variant_pdf
 from parsers.ocr_image import deskew, erase_lines, find_rules, flatten, skew_angle
 from parsers.tesseract_parser import TesseractParser
 

@@ -17,10 +17,10 @@ import random
 
 import pytest
 
+from harness.core.table import Table
 from harness.metrics.tables import semantic_struct, semantic_text
 from harness.metrics.tables.semantic import semantic_details
 from harness.readers.text import read_lines
-from harness.core.table import Table
 
 BUDGET_SECONDS = {(6, 5): 0.010, (60, 20): 0.050}
 WORDS = ["ResNet", "VGG", "ViT", "BERT", "Ours", "Baseline", "GPT-2", "T5", "LSTM", "CNN", "MLP", "Swin"]

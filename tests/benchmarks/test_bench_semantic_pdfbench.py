@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from harness.cases import load_case_set
-from harness.core.results import TableResult
+from harness.core.results import ItemResult
 from harness.evaluate.page import evaluate_page
 from harness.parse.prefetch import ParsePool
 
@@ -38,9 +38,9 @@ JUDGE = {"simple": 6.45, "moderate": 4.29, "complex": 2.97, "overall": 4.66}  # 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def per_complexity(results: list[TableResult]) -> dict[str, dict[str, float]]:
+def per_complexity(results: list[ItemResult]) -> dict[str, dict[str, float]]:
     """Mean semantic score per complexity and overall: missing tables as 0, and located only."""
-    groups: dict[str, list[TableResult]] = defaultdict(list)
+    groups: dict[str, list[ItemResult]] = defaultdict(list)
     for r in results:
         groups[r.complexity].append(r)
         groups["overall"].append(r)

@@ -6,11 +6,10 @@ Run: `.venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable
 
 from __future__ import annotations
 
-
 import pytest
 
-from harness.metrics import teds
 from harness.core.table import Cell, Table
+from harness.metrics import teds
 from tests.benchmarks.pairs import realistic_pair
 
 REFERENCE_SECONDS = {(10, 10): 3.0, (20, 20): 34.0}  # published in the task brief

@@ -17,7 +17,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
-from harness.core.kinds import Located, ItemKind, Scoring, register, unregister
+from harness.core.kinds import ItemKind, Located, Scoring, register, unregister
 from harness.core.metric_specs import MetricSpec, Scored
 from harness.core.metric_specs import register as register_metric
 from harness.core.metric_specs import unregister as unregister_metric

@@ -37,15 +37,14 @@ overlap the later cell owns the slot.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from difflib import SequenceMatcher
+from typing import TypedDict
 
 import numba
 import numpy as np
 
-from harness.readers.html import as_table
 from harness.core.table import MAX_SPAN, Table, TableLike
+from harness.readers.html import as_table
 
 AUTOJUNK_MIN_LEN = 200  # difflib's autojunk heuristic applies from this length of the second text
 _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)

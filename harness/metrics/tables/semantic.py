@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from harness.core.table import NoTableError, TableLike
 from harness.metrics.tables.semantic_align import FEATURES, Cause, Comparison, compare, nothing_read, undelimited
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
 from harness.metrics.tables.semantic_struct import Grid, header_rows, inferred_header_rows, to_grid, view
 from harness.readers.html import as_table
-from harness.core.table import NoTableError, TableLike
 
 MAX_ERRORS = 5
 

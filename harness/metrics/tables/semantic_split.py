@@ -24,9 +24,9 @@ from collections import Counter
 
 import numpy as np
 
+from harness.core.table import Cell, Table
 from harness.metrics.tables.semantic_struct import Grid
 from harness.metrics.tables.semantic_text import NULL, normalize, similarity_matrix
-from harness.core.table import Cell, Table
 
 # Pieces longer than this, or longer than the row's longest cell by 2 words or more, are not
 # compared: they still may take their words, alike to nothing.

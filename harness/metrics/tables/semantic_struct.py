@@ -32,8 +32,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from harness.metrics.tables.semantic_text import NULL, normalize, numbers, residue
 from harness.core.table import Table
+from harness.metrics.tables.semantic_text import NULL, normalize, numbers, residue
 
 _LEADING_NUMBER = re.compile(r"[^\w]{0,2}[-+±~≈<>≤≥]?\.?\d")
 _MAGNITUDE = re.compile(r"(\d)[^\W\d_]{1,2}\b")  # a unit or magnitude written onto a number

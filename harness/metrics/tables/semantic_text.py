@@ -18,8 +18,8 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from harness.metrics.tables.semantic_glyphs import fold_glyphs
-from harness.tex.latex_math import latex_to_text
 from harness.readers.textnorm import STYLE_TAGS, tag_pattern
+from harness.tex.latex_math import latex_to_text
 
 NULL = "∅"  # the one form of every "no value here" marker
 

@@ -18,17 +18,16 @@ never matches a BELOW one, so the optimum is the sum of the two directions' opti
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 import re
+from typing import TypedDict
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 from scipy.optimize import linear_sum_assignment
 
-from harness.readers.html import as_table
 from harness.core.table import MAX_SPAN, Table, TableLike
+from harness.readers.html import as_table
 
 NULL = "[NULL]"  # the reference's marker; a cell whose text normalises to it is null
 _NULL_FORMS = frozenset(["", "-", "\u2013", "\u2014", "...", "\u2026", "n/a", "na", "none", "nil", "--", "---"])
