@@ -99,3 +99,20 @@ def test_the_hooks_load_without_a_benchmark(pytester: pytest.Pytester):
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_own="def test_own():\n    assert True\n")
     pytester.runpytest(*PLUGIN, "-p", "no:cacheprovider").assert_outcomes(passed=1)
+
+
+def test_the_readme_conftest_runs_as_written(pytester: pytest.Pytester, bench, tmp_path: Path, request):
+    import re
+
+    from harness.core.metric_specs import all_specs, unregister
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Hooks", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
+    request.addfinalizer(lambda: "rows_kept" in {s.name for s in all_specs()} and unregister("rows_kept"))
+    pytester.makeconftest(block)
+    result = run(pytester, bench, tmp_path, "--metrics=teds,rows_kept")
+    assert result.ret == 0, result.stdout.str()
+    data = json.loads((tmp_path / "report" / "results.json").read_text())
+    assert data["meta"]["team"] == "tables" and data["meta"]["extra_metrics"] == ["rows_kept"]
+    assert all(r["scores"]["rows_kept"] == 1.0 and r["extra"]["reviewed_by"] == "nobody" for r in data["results"])
