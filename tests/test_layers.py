@@ -144,9 +144,8 @@ def test_the_check_sees_an_upward_import():
 
 def test_the_graph_sees_lazy_imports():
     graph = _graph()
-    assert graph and all(isinstance(v, set) for v in graph.values())
-    lazy = [m for m, p in _modules().items() if "def " in p.read_text(encoding="utf-8")]
-    assert lazy  # the walk covers function bodies: ast.walk visits every node
+    # imported only inside pytest_configure: a walk of the module body alone would miss it
+    assert "harness.plugin.session" in graph["harness.plugin.hooks"]
     edges = defaultdict(set)
     for src, dsts in graph.items():
         for dst in dsts:

@@ -134,3 +134,12 @@ def test_a_registered_kind_runs_through_the_plugin_shards_merge_gate_and_report(
     assert all(f"{page}::t" not in ln for ln in out.splitlines() if ln.startswith("FAILED"))
     report = (tmp_path / "worse-run" / "report.html").read_text(encoding="utf-8")
     assert "Keyword leaderboard" in report
+
+
+def test_results_of_an_unregistered_kind_are_an_error_not_dropped() -> None:
+    from harness.core.results import ItemResult
+    from harness.report.aggregate import boards
+
+    chart = ItemResult("p", "s", "p001", 0, "simple", "ok", kind="chart")
+    with pytest.raises(ValueError, match="unknown item kind.*'chart'.*install the package"):
+        boards([chart])

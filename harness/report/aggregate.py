@@ -193,9 +193,15 @@ def _several(values: list[str]) -> list[str]:
 
 
 def by_kind(results: Iterable[ItemResult | dict]) -> dict[str, list[ItemResult]]:
-    """Results per item kind, tables first; only kinds that have results."""
+    """Results per item kind, tables first; only kinds that have results. A result of a kind no
+    installed package registers is a one-line error, never dropped from the leaderboards."""
     results = as_results(results)
-    return {k: rs for k in item_kinds.names() if (rs := [r for r in results if r.kind == k])}
+    known = item_kinds.names()
+    unknown = sorted({r.kind for r in results} - set(known))
+    if unknown:
+        raise ValueError(f"results of unknown item kind(s) {', '.join(map(repr, unknown))}; known: {', '.join(known)} "
+                         "(install the package that registers them)")
+    return {k: rs for k in known if (rs := [r for r in results if r.kind == k])}
 
 
 def boards(results: Iterable[ItemResult | dict], primary: str | None = None) -> dict[str, Leaderboard]:
