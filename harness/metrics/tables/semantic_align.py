@@ -386,7 +386,8 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
         agree += float(fact[y, y]) if pk[y] else 0.0
         if q < 0.999 and not attached[y] and p.col_keys[d]:
             lost, added = _diff(gk[y], pk[y])
-            merged = tuple(sorted(k for k, w in own.items() if k != c and w - own[c] and w <= added | own[c]))
+            mine = own.get(c, set())  # a column named by the title alone has no words of its own
+            merged = tuple(sorted(k for k, w in own.items() if k != c and w - mine and w <= added | mine))
             # the texts of several header cells written into one ("Team Coverage Team") is one cause
             key = ("merged", pk[y], frozenset()) if merged else ("differ", lost, added)
             groups.setdefault(key, []).append((c, d, q, merged))

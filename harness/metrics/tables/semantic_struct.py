@@ -34,6 +34,7 @@ import numpy as np
 
 from harness.core.table import Table
 from harness.metrics.tables.semantic_text import NULL, normalize, numbers, residue
+from harness.readers.row_roles import header_end, is_mark, is_spanning_label, repeats_header
 
 _LEADING_NUMBER = re.compile(r"[^\w]{0,2}[-+±~≈<>≤≥]?\.?\d")
 _MAGNITUDE = re.compile(r"(\d)[^\W\d_]{1,2}\b")  # a unit or magnitude written onto a number
@@ -126,16 +127,15 @@ def is_numeric(norm: str) -> bool:
     return len(residue(norm)) <= 3 * len(numbers(norm))
 
 
+def is_value(norm: str) -> bool:
+    """Data, not a label: a number (see `is_numeric`) or a cell of marks (✓, ×, ◯)."""
+    return is_numeric(norm) or is_mark(norm, NULL)
+
+
 def is_section(row: list[str], ids: list[int] | None = None) -> bool:
-    """A row holding one label from the first column on, spanned or padded ("Dataset A"): it
-    groups the rows below it, it labels no column. Filled *cells* are counted (`ids` tells a
-    span's slots apart from separate cells): one cell, or one label repeated in every slot of
-    the row (a span a parser resolved by repeating its text). Two cells that happen to read
-    alike in a wider row ("} | } | ") are two things, not a section."""
-    if len(row) < 2 or row[0] == NULL or is_numeric(row[0]):
-        return False
-    ids = ids if ids is not None else list(range(len(row)))
-    return len({i for t, i in zip(row, ids) if t != NULL}) == 1 or all(t == row[0] for t in row)
+    """A row holding one label from the first column on (`row_roles.is_spanning_label`): it groups
+    the rows below it, it labels no column."""
+    return is_spanning_label(row, ids, blank=NULL, is_value=is_numeric)
 
 
 def sections(grid: Grid, start: int = 0) -> set[int]:
@@ -145,18 +145,8 @@ def sections(grid: Grid, start: int = 0) -> set[int]:
 
 
 def inferred_header_rows(grid: Grid) -> int:
-    """Leading rows before the first row whose cells right of the stub are mostly numbers, or
-    before an earlier section row; 1 if no row is numeric (a text-only table: a label or a
-    footnote row across it groups or closes the body, it does not end a header)."""
-    n_rows, _ = grid.shape
-    section = sections(grid, 1)
-    for r, row in enumerate(grid.cells):
-        if r in section:
-            continue
-        vals = [t for t in row[1:] if t != NULL]
-        if vals and sum(map(is_numeric, vals)) * 2 >= len(vals):
-            return min(r, *(s for s in section if s < r), max(n_rows - 1, 0))
-    return 1 if n_rows > 1 else 0
+    """Rows before the data starts, title rows included (`row_roles.header_end`)."""
+    return header_end(grid.cells, grid.ids, is_value, blank=NULL)
 
 
 def header_rows(grid: Grid) -> int:
@@ -173,7 +163,7 @@ def stub_columns(grid: Grid, h: int) -> int:
     numeric = []
     for c in range(n_cols):
         vals = [grid.cells[r][c] for r in range(h, n_rows) if grid.cells[r][c] != NULL]
-        numeric.append(not vals or sum(map(is_numeric, vals)) * 2 >= len(vals))  # empty: not a label
+        numeric.append(not vals or sum(map(is_value, vals)) * 2 >= len(vals))  # empty: not a label
     k = 1
     while k < n_cols - 1 and not numeric[k] and any(numeric[k + 1:]):
         k += 1
@@ -182,8 +172,9 @@ def stub_columns(grid: Grid, h: int) -> int:
 
 def view(grid: Grid, h: int) -> View:
     """The table under `h` header rows: header paths per column, row keys, body cells."""
+    h = min(h, len(grid.cells))
+    grid = _without_repeated_headers(grid, h)
     n_rows, n_cols = grid.shape
-    h = min(h, n_rows)
     k = stub_columns(grid, h)
     cells = [row[:] for row in grid.cells]
     shown = [row[:] for row in grid.shown]
@@ -248,6 +239,17 @@ def view(grid: Grid, h: int) -> View:
         row_levels.append(levels_r)
     return View(col_keys, col_shown, row_keys, row_shown, cells[h:], [[t.strip() for t in row] for row in shown[h:]],
                 h, k, title, title_shown, col_written, col_levels, row_levels)
+
+
+def _without_repeated_headers(grid: Grid, h: int) -> Grid:
+    """The grid without body rows that repeat a header row (`row_roles.repeats_header`)."""
+    k = stub_columns(grid, h)
+    drop = {r for r in range(h, len(grid.cells)) if repeats_header(grid.cells[r], grid.cells[:h], k, blank=NULL)}
+    if not drop:
+        return grid
+    keep = [r for r in range(len(grid.cells)) if r not in drop]
+    return Grid([grid.cells[r] for r in keep], [grid.shown[r] for r in keep], grid.flagged_rows, grid.blank_lines,
+                [grid.ids[r] for r in keep] if grid.ids else None)
 
 
 def _levels(norm: list[str]) -> tuple[str, ...]:

@@ -1,0 +1,97 @@
+"""Row roles (title, header, section, repeated header, data): one model, read alike from LaTeX,
+HTML and Markdown, and what the semantic score makes of them."""
+
+from __future__ import annotations
+
+from harness.core.table import Table
+from harness.metrics.tables.semantic import semantic_details
+from harness.metrics.tables.semantic_struct import header_rows, to_grid, view
+from harness.readers import read_tables
+from harness.readers.latex import read_latex
+from harness.readers.row_roles import header_end, is_mark, repeats_header, title_rows
+
+TITLED = r"""\begin{tabular}{lcc}
+\multicolumn{3}{c}{\textbf{Survey}} \\ \hline
+Method & Cost & Noise \\ \hline
+first  & $\bigcirc$ & $\times$ \\
+second & $\times$ & $\bigcirc$ \\
+third  & $\bigcirc$ & * \\ \hline
+\end{tabular}"""
+
+TWO_LEVEL = r"""\begin{tabular}{lcccc}\toprule
+\multicolumn{5}{c}{Model A} \\ \midrule
+$\eta$ & \multicolumn{2}{c}{20\%} & \multicolumn{2}{c}{40\%} \\ \cmidrule(lr){2-3}\cmidrule(lr){4-5}
+Method & Acc & WR & Acc & WR \\ \midrule
+one & 73.89 & 62.90 & 64.96 & 56.10 \\
+two & 66.59 & 62.80 & 57.07 & 38.95 \\
+three & 75.82 & 62.75 & 66.59 & 50.25 \\ \bottomrule
+\end{tabular}"""
+
+TWO_SECTIONS = r"""\begin{tabular}{l|ccc}\toprule
+\multicolumn{4}{c}{Part one} \\ \midrule
+& Alpha$\uparrow$ & Beta$\uparrow$ & Gamma$\downarrow$ \\ \midrule
+Model without extra loss & 12.50 & 0.311 & 0.640 \\
+Model & 20.25 & 0.702 & 0.350 \\ \midrule
+\multicolumn{4}{c}{Part two} \\ \midrule
+& Delta$\uparrow$ & Eps$\uparrow$ & Size$\downarrow$ \\ \midrule
+Model without inst loss & 38.00 & 67.10 & 2.1M \\
+Model & 45.10 & 74.00 & 2.1M \\ \bottomrule
+\end{tabular}"""
+
+
+def _view(table: Table):
+    grid = to_grid(table)
+    return view(grid, header_rows(grid))
+
+
+def test_a_title_row_is_not_the_header_that_makes_the_next_row_data() -> None:
+    v = _view(read_latex(TITLED)[0])
+    assert v.title.lower() == "survey"
+    assert [c.strip() for c in v.col_shown] == ["Method", "Cost", "Noise"]
+    assert len(v.body) == 3
+
+
+def test_a_body_of_marks_is_data_and_marks_are_values() -> None:
+    assert is_mark("✓") and is_mark("◯") and is_mark("*") and not is_mark("x1") and not is_mark("")
+    rows = [["Method", "Cost"], ["a", "✓"], ["b", "×"]]
+    assert header_end(rows, None, is_mark) == 1
+
+
+def test_a_numeric_looking_header_level_over_labels_stays_header() -> None:
+    v = _view(read_latex(TWO_LEVEL)[0])
+    assert v.header_rows == 3  # title, 20% | 40%, Method | Acc | WR
+    assert v.title == "model a"
+    assert v.col_shown[1] == "20% / Acc"
+    assert len(v.body) == 3
+
+
+def test_title_rows_leave_a_row_below() -> None:
+    assert title_rows([["A", ""], ["B", ""]]) == 1
+    assert title_rows([["A", "1"], ["B", ""]]) == 0
+
+
+def test_a_repeated_header_row_adds_no_fact() -> None:
+    head = ["Model", "Acc", "F1"]
+    rows = [["a", "1.0", "2.0"], ["b", "3.0", "4.0"]]
+    once = Table.from_rows([head, *rows, *rows[:0]], header_rows=1)
+    repeated = Table.from_rows([head, rows[0], ["", "Acc", "F1"], rows[1]], header_rows=1)
+    assert repeats_header(["", "Acc", "F1"], [head], 1)
+    assert not repeats_header(["c", "Acc", "5"], [head], 1)
+    assert semantic_details(once, repeated).score >= 9.9
+
+
+def test_a_title_read_right_or_moved_into_the_header_of_a_markdown_table() -> None:
+    gt = read_latex(TITLED)[0]
+    md = "| Survey | | |\n|---|---|---|\n| Method | Cost | Noise |\n| first | ◯ | × |\n| second | × | ◯ |\n| third | ◯ | * |"
+    assert semantic_details(gt, read_tables(md)[0]).score >= 9.5
+
+
+def test_two_sections_with_their_own_headers_against_cells_joined_by_br_score_without_raising() -> None:
+    gt = read_latex(TWO_SECTIONS)[0]
+    md = ("|Col1|Alpha↑ Beta↑ Gamma↓|\n|---|---|\n|Model without extra loss<br>Model|"
+          "12.50<br>0.311<br>0.640<br>20.25<br>0.702<br>0.350|")
+    result = semantic_details(gt, read_tables(md)[0])
+    assert 0.0 <= result.score < 5.0  # half the table lost, the rest in one cell
+    assert result.errors
+    same = semantic_details(gt, gt)
+    assert same.score == 10.0
