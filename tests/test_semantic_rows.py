@@ -95,3 +95,52 @@ def test_two_sections_with_their_own_headers_against_cells_joined_by_br_score_wi
     assert result.errors
     same = semantic_details(gt, gt)
     assert same.score == 10.0
+
+
+GROUPED = [["Setting", "Bench", "Bench", "Bench"], ["", "EPM", "STU", "Avg"],
+           ["x", "54.9", "45.5", "41.6"], ["y", "52.2", "42.7", "39.9"]]
+
+
+def _grouped_gt() -> Table:
+    t = Table.from_rows(GROUPED, header_rows=2)
+    t.rows[0][1].colspan = 3
+    del t.rows[0][2:]
+    return t
+
+
+def test_a_header_row_shorter_than_the_body_is_broken_markup_not_a_span() -> None:
+    gt = _grouped_gt()
+    blanks = "| Setting | Bench | | |\n|---|---|---|---|\n| | EPM | STU | Avg |\n| x | 54.9 | 45.5 | 41.6 |\n" \
+             "| y | 52.2 | 42.7 | 39.9 |"
+    short = "| Setting | Bench |\n|---|---|\n| | EPM | STU | Avg |\n| x | 54.9 | 45.5 | 41.6 |\n| y | 52.2 | 42.7 | 39.9 |"
+    spanned = semantic_details(gt, read_tables(blanks)[0])
+    broken = semantic_details(gt, read_tables(short)[0])
+    assert broken.score < spanned.score
+    assert any("lost" in e for e in broken.errors)
+
+
+def test_no_error_compares_a_text_with_itself() -> None:
+    gt = _grouped_gt()
+    blanks = "| Setting | Bench | | |\n|---|---|---|---|\n| | EPM | STU | Avg |\n| x | 54.9 | 45.5 | 41.6 |\n" \
+             "| y | 52.2 | 42.7 | 39.9 |"
+    for error in semantic_details(gt, read_tables(blanks)[0]).errors:
+        if " read as " in error:
+            a, b = error.split(" read as ", 1)
+            assert a.rsplit("'", 2)[-2] != b.split("'")[1], error
+    assert any("group header 'Bench' not written over" in e for e in semantic_details(gt, read_tables(blanks)[0]).errors)
+
+
+def test_numbers_in_other_slots_of_the_same_text_are_another_fact() -> None:
+    from harness.metrics.tables.semantic_text import cell_similarity, normalize
+
+    a, b = normalize("x = 50%, y = 75%"), normalize("x = 75%, y = 50%")
+    assert cell_similarity(a, b) < 0.5
+    assert cell_similarity(a, normalize("x=50 %, y=75 %")) == 1.0
+
+
+def test_a_row_path_names_its_row_not_the_section_above_it() -> None:
+    gt = Table.from_rows([["Setting", "A", "B"], ["(a) ratio", "", ""], ["r = 50%", "1.1", "2.2"],
+                          ["r = 75%", "3.3", "4.4"]], header_rows=1)
+    pred = Table.from_rows([["Setting", "A", "B"], ["(a) ratio", "", ""], ["r=50 %", "1.1", "2.2"],
+                            ["r=75 %", "3.3", "4.4"]], header_rows=1)
+    assert semantic_details(gt, pred).score >= 9.9

@@ -87,7 +87,7 @@ class SlotGrid:
     the box [0, 0, 1, 1], and a spanning cell repeats its text in every slot it covers.
     """
 
-    __slots__ = ("texts", "text_ids", "boxes", "box_ids")
+    __slots__ = ("box_ids", "boxes", "text_ids", "texts")
 
     def __init__(self, texts: list[str], text_ids: np.ndarray, boxes: np.ndarray, box_ids: np.ndarray) -> None:
         self.texts, self.text_ids, self.boxes, self.box_ids = texts, text_ids, boxes, box_ids
@@ -326,10 +326,8 @@ def _inner_alignment_scores(reward, gt_ids, pred_ids):  # pragma: no cover - com
                 for j in range(n_j):
                     up = dp[v, j + 1]
                     best = diag + rew[line[j]]
-                    if up > best:
-                        best = up
-                    if left > best:
-                        best = left
+                    best = max(best, up)
+                    best = max(best, left)
                     diag = up
                     dp[v, j + 1] = best
                     left = best

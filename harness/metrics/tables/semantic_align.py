@@ -42,8 +42,9 @@ import numpy as np
 from rapidfuzz.distance import LCSseq
 from scipy.optimize import linear_sum_assignment
 
+from harness.metrics.tables.semantic_causes import Cause, level_shown, unattributed_cause, value_causes
 from harness.metrics.tables.semantic_struct import View
-from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, numbers, similarity_matrix
+from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, similarity_matrix
 
 FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "undelimited")
 # Cell pairs (gt body cells x pred body cells) up to which every cell is compared with every
@@ -53,15 +54,6 @@ FULL_COMPARISON = 250_000
 _TIE = 1e-9
 RECOGNISED = 0.8  # share of a header level's characters from which a reader recognises it (`_level_found`)
 _FLOOR = 1e-3  # the share feature of a prediction with nothing right: -log(0.001) ~ 6.9, far past any score
-
-
-@dataclass(slots=True)
-class Cause:
-    """One thing a reader would name: which feature it counts toward, by how much, in words."""
-
-    feature: str
-    amount: float
-    text: str
 
 
 @dataclass(slots=True)
@@ -124,7 +116,7 @@ def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
         ri = rj = ci = cj = np.zeros(0, dtype=int)
         cell_v = np.zeros((0, 0))
         pair_value = np.zeros((0, cg, cp))
-    rows = _attribution(row_key, ri, rj, g.row_keys, p.row_keys)
+    rows = _attribution(row_key, ri, rj, g.row_keys, p.row_keys, g.row_levels)
     cols = _attribution(col_key, ci, cj, g.col_keys, p.col_keys)
 
     # lost and invented rows and columns: one each
@@ -149,13 +141,13 @@ def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
                          ci, cj, cols[2] | cols[1] | col_twins)
     share = _unattributed_share(g, ri, ci, row_loss, col_loss)
     if share > 0:
-        causes += _unattributed(g, p, ri, rj, ci, cj, row_loss, col_loss, row_key, col_key, share,
+        causes += unattributed_cause(g, p, ri, rj, ci, cj, row_loss, col_loss, row_key, col_key, share,
                                 rows[1] & ~row_twins, cols[1] & ~col_twins, attached)
     # header text: grouped by the words that differ
     head_agree, head_causes = _headers(g, p, ci, cj, cols[1])
     causes += head_causes
     # values, cell by cell
-    causes += _value_causes(g, p, value, ri, rj, ci, cj, cell_v, dead)
+    causes += value_causes(g, p, value, ri, rj, ci, cj, cell_v, dead)
 
     agree = float(cell_v.sum()) + head_agree
     n_g, n_p = g.n_facts, p.n_facts + max(blank, 0)
@@ -183,12 +175,13 @@ def _shared_cells(g_body: list[list[str]], p_body: list[list[str]]) -> np.ndarra
     return counts @ held.T / max(len(g_body[0]) if g_body else 1, 1)
 
 
-def _attribution(key: np.ndarray, gi: np.ndarray, pj: np.ndarray, g_keys: list[str],
-                 p_keys: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _attribution(key: np.ndarray, gi: np.ndarray, pj: np.ndarray, g_keys: list[str], p_keys: list[str],
+                 g_levels: list[tuple[str, ...]] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per aligned pair: how well the predicted label names its ground-truth row/column; whether
     it names another one better (attached elsewhere); whether it names none (an empty label
     where the ground truth has one) or another one, labelled differently in the ground truth,
-    as well (unattributed)."""
+    as well (unattributed). A label naming a row's whole path names that row, not a section
+    above it (`g_levels`: a section's path is the start of its rows' paths)."""
     sim = key[gi, pj]
     attached = np.zeros(len(gi), dtype=bool)
     unattributed = np.zeros(len(gi), dtype=bool)
@@ -198,6 +191,11 @@ def _attribution(key: np.ndarray, gi: np.ndarray, pj: np.ndarray, g_keys: list[s
         if not g_keys[i]:
             continue
         column = key[:, j]
+        if g_levels is not None:
+            ancestors = [k for k, lv in enumerate(g_levels) if len(lv) < len(g_levels[i]) and g_levels[i][:len(lv)] == lv]
+            if ancestors:
+                column = column.copy()
+                column[ancestors] = 0.0
         if not p_keys[j]:  # the ground truth names it, the prediction does not
             unattributed[x] = True
         elif column.max() > sim[x] + _TIE:
@@ -323,51 +321,10 @@ def _unattributed_share(g: View, ri: np.ndarray, ci: np.ndarray, row_loss: np.nd
     return float(lost.mean())
 
 
-def _unattributed(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray, cj: np.ndarray,
-                  row_loss: np.ndarray, col_loss: np.ndarray, row_key: np.ndarray, col_key: np.ndarray,
-                  share: float, row_attached: np.ndarray, col_attached: np.ndarray,
-                  attached: list[Cause]) -> list[Cause]:
-    """One cause for all values that cannot be (fully) attributed, named by the label that loses
-    most among those not attached to another's label (when there is none, by the first
-    attachment: the same words, listed once)."""
-    col_loss = np.where(col_attached, 0.0, col_loss)
-    row_loss = np.where(row_attached, 0.0, row_loss)
-    if not col_loss.any() and not row_loss.any():
-        text = attached[0].text if attached else "values stand under the labels of other rows/columns"
-        return [Cause("unattributed", share, text)]
-    if col_loss.max(initial=0) >= row_loss.max(initial=0):
-        y = int(np.argmax(col_loss))
-        c, d, keys, shown, key, label, kind, worst = int(ci[y]), int(cj[y]), g.col_keys, g.col_shown, col_key, \
-            p.col_shown[int(cj[y])], "column", float(col_loss[y])
-    else:
-        x = int(np.argmax(row_loss))
-        c, d, keys, shown, key, label, kind, worst = int(ri[x]), int(rj[x]), g.row_keys, g.row_shown, row_key, \
-            p.row_shown[int(rj[x])], "row", float(row_loss[x])
-    n = int((col_loss > 0).sum() + (row_loss > 0).sum())
-    more = f" ({n - 1} more rows/columns alike)" if n > 1 else ""
-    pct = f"; {share:.0%} of the values"
-    if not label:
-        return [Cause("unattributed", share,
-                      f"{kind} '{shown[c]}' has no label: its values cannot be attributed{more}{pct}")]
-    alike = [k for k in np.flatnonzero(key[:, d] >= key[c, d] - _TIE) if keys[k] != keys[c]]
-    if worst < 1.0:
-        return [Cause("unattributed", share, f"{kind} '{shown[c]}' read as '{label}': part of its header path "
-                                             f"is lost, its values cannot be fully attributed{more}{pct}")]
-    own = p.col_keys if kind == "column" else p.row_keys
-    if key[c, d] >= 0.5 and not alike and own.count(own[d]) > 1:
-        return [Cause("unattributed", share, f"{kind} label '{label}' given to two {kind}s the table tells apart: "
-                                             f"their values cannot be attributed{more}{pct}")]
-    if key[c, d] < 0.5 or not alike:
-        return [Cause("unattributed", share, f"{kind} '{shown[c]}' read as '{label}': its values cannot be "
-                                             f"attributed{more}{pct}")]
-    names = " or ".join(f"'{shown[k]}'" for k in [c, *alike[:2]])
-    return [Cause("unattributed", share, f"{kind} '{label}' is ambiguous: it may be {names}{more}{pct}")]
-
-
 def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndarray) -> tuple[float, list[Cause]]:
     """Agreement of aligned column header paths (facts, title included), and their misreadings
     grouped by the words that differ. A header the prediction lacks altogether is an
-    unattributed column (see `_unattributed`), not a misreading."""
+    unattributed column (see `semantic_causes.unattributed_cause`), not a misreading."""
     if not len(ci):
         return 0.0, []
     gk = [g.full_key(c) for c in ci.tolist()]
@@ -398,6 +355,10 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
         if kind == "merged":
             names = ", ".join(f"'{g.col_shown[k]}'" for k in sorted({c, *merged})[:4])
             words = f"header cells {names} merged into one cell: '{p.full_shown(d)}'"
+        elif g.full_shown(c) == p.full_shown(d):  # the same once spread: a group label not written over it
+            words = f"group header '{level_shown(g, c, lost)}' not written over column '{g.col_shown[c]}'"
+            if len(members) > 1:
+                words += f" (nor over {len(members) - 1} more columns)"
         elif lost and not added and len(members) > 1:
             words = f"header level lost over {len(members)} columns: '{g.full_shown(c)}' read as '{p.full_shown(d)}'"
         else:
@@ -407,40 +368,3 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
         causes.append(Cause("headers", worst, words))
     return agree, causes
 
-
-def _value_causes(g: View, p: View, value: np.ndarray | None, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray,
-                  cj: np.ndarray, cell_v: np.ndarray, dead: set[int]) -> list[Cause]:
-    """Wrong, moved or missing values cell by cell; a row with another row in its place is one cause."""
-    out = []
-    for x, i in enumerate(ri.tolist()):
-        shortfall = 1.0 - cell_v[x]
-        if i in dead:
-            j = int(rj[x])
-            out.append(Cause("values", float(shortfall.sum()), f"row '{g.row_shown[i] or g.body_shown[i][0]}' "
-                             f"missing; in its place row '{p.row_shown[j] or p.body_shown[j][0]}'"))
-            continue
-        for y, c in enumerate(ci.tolist()):
-            if shortfall[y] > 0.001:
-                out.append(Cause("values", float(shortfall[y]),
-                                 _cell_error(g, p, value, i, c, int(rj[x]), int(cj[y]))))
-    return out
-
-
-def _cell_error(g: View, p: View, value: np.ndarray | None, i: int, c: int, pi: int, pc: int) -> str:
-    """One body cell's error: moved elsewhere, missing, or read as something else."""
-    shown = g.body_shown[i][c]
-    where = f"({g.row_shown[i]}, {g.col_shown[c]})"
-    got = p.body[pi][pc]
-    if value is not None:
-        flat = value[i, c].reshape(-1)
-    else:
-        flat = similarity_matrix([g.body[i][c]], [t for row in p.body for t in row]).reshape(-1)
-    best = int(np.argmax(flat))
-    bi, bc = divmod(best, len(p.col_keys))
-    if flat[best] >= 0.999 and g.body[i][c] != NULL and (bi != pi or bc != pc):
-        return f"value '{shown}' under {where} moved to ({p.row_shown[bi]}, {p.col_shown[bc]})"
-    if got == NULL:
-        return f"value '{shown}' under {where} missing"
-    if numbers(g.body[i][c]) != numbers(got):
-        return f"value {shown} under {where} read as {p.body_shown[pi][pc]}"
-    return f"'{shown}' under {where} read as '{p.body_shown[pi][pc]}'"

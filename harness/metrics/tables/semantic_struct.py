@@ -194,11 +194,13 @@ def view(grid: Grid, h: int) -> View:
             for r in range(h):
                 cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
     written = [row[:] for row in cells[:h]]  # the header as written, before group labels are spread
-    for r in range(h - 1):  # group labels over a lower header row, each written once (a Markdown \multicolumn)
+    # group labels over a lower header row, each written once over blank cells (a Markdown \multicolumn);
+    # never over holes (a header row shorter than the body: markup that a renderer breaks)
+    for r in range(h - 1):
         filled = [c for c in range(n_cols) if cells[r][c] != NULL]
         if len({ids[r][c] for c in filled}) > 1:
             for c in range(max(k, 1), n_cols):
-                if cells[r][c] == NULL and cells[r][c - 1] != NULL and c - 1 >= k:
+                if cells[r][c] == NULL and cells[r][c - 1] != NULL and c - 1 >= k and ids[r][c] >= 0:
                     cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
     for r in range(h + 1, n_rows):  # row labels written once over padding: spread them down
         for c in range(k):

@@ -117,8 +117,9 @@ def cell_similarity(a: str, b: str) -> float:
     """Meaning-level similarity of two normalised cells in [0, 1].
 
     Equal text is 1. When either side holds numbers, the share of numbers that agree exactly
-    decides (a changed number is a wrong fact, not a typo), scaled by how alike the
-    surrounding text is; otherwise it is the edit-distance ratio of the texts.
+    decides (a changed number is a wrong fact, not a typo; in the same text, slot by slot),
+    scaled by how alike the surrounding text is; otherwise it is the edit-distance ratio of
+    the texts.
     """
     if a == b or a.replace(" ", "") == b.replace(" ", ""):
         return 1.0
@@ -126,10 +127,12 @@ def cell_similarity(a: str, b: str) -> float:
     if na or nb:
         if not (na and nb):  # a number against words: a different fact, text alike at best
             return 0.5 * fuzz.ratio(a, b) / 100.0
-        common = _multiset_overlap(na, nb)
+        ra, rb = residue(a), residue(b)
+        # in the same text, numbers in other slots are another fact ("x = 50%, y = 75%" is not "x = 75%, y = 50%")
+        same_slots = ra == rb and len(na) == len(nb)
+        common = sum(x == y for x, y in zip(na, nb)) if same_slots else _multiset_overlap(na, nb)
         if common == 0:
             return 0.0
-        ra, rb = residue(a), residue(b)
         text = 1.0 if ra == rb else fuzz.ratio(ra, rb) / 100.0
         return common / max(len(na), len(nb)) * (0.5 + 0.5 * text)
     return fuzz.ratio(a, b) / 100.0

@@ -162,7 +162,7 @@ def _row_distances(lens_a: np.ndarray, lens_b: np.ndarray, costs: np.ndarray) ->
                 for v in range(1, lb + 1):
                     best = min(prev[v], cur[v - 1]) + 1.0
                     sub = prev[v - 1] + costs[ca, off_b + v - 1]
-                    cur[v] = sub if sub < best else best
+                    cur[v] = min(best, sub)
                 prev, cur = cur, prev
             out[i, j] = prev[lb]
             off_b += lb
@@ -230,7 +230,7 @@ def _forest_distance(lens_a: np.ndarray, lens_b: np.ndarray, costs: np.ndarray) 
                     m = base[start_b[y]] + rdist[ra, rb]
                 else:  # row x -> cell y: rename 1, the row's cells deleted
                     m = base[y - 1] + 1.0 + size_a
-            cur[y] = m if m < best else best
+            cur[y] = min(best, m)
         if ra >= 0:
             kept[ra + 1, :] = cur
         prev, cur = cur, prev

@@ -1,0 +1,114 @@
+"""The semantic score's causes in words: each names what differs, never a text compared with itself.
+
+`semantic_align` counts the causes; this module words the ones whose text needs the most
+looking up (values that cannot be attributed, wrong or moved values).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from harness.metrics.tables.semantic_struct import View
+from harness.metrics.tables.semantic_text import NULL, numbers, similarity_matrix
+
+_TIE = 1e-9
+
+
+@dataclass(slots=True)
+class Cause:
+    """One thing a reader would name: which feature it counts toward, by how much, in words."""
+
+    feature: str
+    amount: float
+    text: str
+
+
+def unattributed_cause(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray, cj: np.ndarray,
+                  row_loss: np.ndarray, col_loss: np.ndarray, row_key: np.ndarray, col_key: np.ndarray,
+                  share: float, row_attached: np.ndarray, col_attached: np.ndarray,
+                  attached: list[Cause]) -> list[Cause]:
+    """One cause for all values that cannot be (fully) attributed, named by the label that loses
+    most among those not attached to another's label (when there is none, by the first
+    attachment: the same words, listed once)."""
+    col_loss = np.where(col_attached, 0.0, col_loss)
+    row_loss = np.where(row_attached, 0.0, row_loss)
+    if not col_loss.any() and not row_loss.any():
+        text = attached[0].text if attached else "values stand under the labels of other rows/columns"
+        return [Cause("unattributed", share, text)]
+    if col_loss.max(initial=0) >= row_loss.max(initial=0):
+        y = int(np.argmax(col_loss))
+        c, d, keys, shown, key, label, kind, worst = int(ci[y]), int(cj[y]), g.col_keys, g.col_shown, col_key, \
+            p.col_shown[int(cj[y])], "column", float(col_loss[y])
+    else:
+        x = int(np.argmax(row_loss))
+        c, d, keys, shown, key, label, kind, worst = int(ri[x]), int(rj[x]), g.row_keys, g.row_shown, row_key, \
+            p.row_shown[int(rj[x])], "row", float(row_loss[x])
+    n = int((col_loss > 0).sum() + (row_loss > 0).sum())
+    more = f" ({n - 1} more rows/columns alike)" if n > 1 else ""
+    pct = f"; {share:.0%} of the values"
+    if not label:
+        return [Cause("unattributed", share,
+                      f"{kind} '{shown[c]}' has no label: its values cannot be attributed{more}{pct}")]
+    alike = [k for k in np.flatnonzero(key[:, d] >= key[c, d] - _TIE) if keys[k] != keys[c]]
+    if worst < 1.0:
+        return [Cause("unattributed", share, f"{kind} '{shown[c]}' read as '{label}': part of its header path "
+                                             f"is lost, its values cannot be fully attributed{more}{pct}")]
+    own = p.col_keys if kind == "column" else p.row_keys
+    if key[c, d] >= 0.5 and not alike and own.count(own[d]) > 1:
+        return [Cause("unattributed", share, f"{kind} label '{label}' given to two {kind}s the table tells apart: "
+                                             f"their values cannot be attributed{more}{pct}")]
+    if key[c, d] < 0.5 or not alike:
+        return [Cause("unattributed", share, f"{kind} '{shown[c]}' read as '{label}': its values cannot be "
+                                             f"attributed{more}{pct}")]
+    names = " or ".join(f"'{shown[k]}'" for k in [c, *alike[:2]])
+    return [Cause("unattributed", share, f"{kind} '{label}' is ambiguous: it may be {names}{more}{pct}")]
+
+
+def level_shown(g: View, c: int, lost: frozenset[str]) -> str:
+    """The level of column `c`'s path (as shown) holding the words `lost`; the whole path if none does."""
+    shown_levels = [g.title_shown, *g.col_shown[c].split(" / ")] if g.title_shown else g.col_shown[c].split(" / ")
+    keys = [g.title, *(g.col_levels[c] if g.col_levels else ())] if g.title else list(g.col_levels[c] if g.col_levels else ())
+    for key, shown in zip(keys, shown_levels):
+        if lost & set(key.split()):
+            return shown
+    return g.full_shown(c)
+
+
+def value_causes(g: View, p: View, value: np.ndarray | None, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray,
+                  cj: np.ndarray, cell_v: np.ndarray, dead: set[int]) -> list[Cause]:
+    """Wrong, moved or missing values cell by cell; a row with another row in its place is one cause."""
+    out = []
+    for x, i in enumerate(ri.tolist()):
+        shortfall = 1.0 - cell_v[x]
+        if i in dead:
+            j = int(rj[x])
+            out.append(Cause("values", float(shortfall.sum()), f"row '{g.row_shown[i] or g.body_shown[i][0]}' "
+                             f"missing; in its place row '{p.row_shown[j] or p.body_shown[j][0]}'"))
+            continue
+        for y, c in enumerate(ci.tolist()):
+            if shortfall[y] > 0.001:
+                out.append(Cause("values", float(shortfall[y]),
+                                 _cell_error(g, p, value, i, c, int(rj[x]), int(cj[y]))))
+    return out
+
+
+def _cell_error(g: View, p: View, value: np.ndarray | None, i: int, c: int, pi: int, pc: int) -> str:
+    """One body cell's error: moved elsewhere, missing, or read as something else."""
+    shown = g.body_shown[i][c]
+    where = f"({g.row_shown[i]}, {g.col_shown[c]})"
+    got = p.body[pi][pc]
+    if value is not None:
+        flat = value[i, c].reshape(-1)
+    else:
+        flat = similarity_matrix([g.body[i][c]], [t for row in p.body for t in row]).reshape(-1)
+    best = int(np.argmax(flat))
+    bi, bc = divmod(best, len(p.col_keys))
+    if flat[best] >= 0.999 and g.body[i][c] != NULL and (bi != pi or bc != pc):
+        return f"value '{shown}' under {where} moved to ({p.row_shown[bi]}, {p.col_shown[bc]})"
+    if got == NULL:
+        return f"value '{shown}' under {where} missing"
+    if numbers(g.body[i][c]) != numbers(got):
+        return f"value {shown} under {where} read as {p.body_shown[pi][pc]}"
+    return f"'{shown}' under {where} read as '{p.body_shown[pi][pc]}'"
