@@ -144,3 +144,28 @@ def test_a_row_path_names_its_row_not_the_section_above_it() -> None:
     pred = Table.from_rows([["Setting", "A", "B"], ["(a) ratio", "", ""], ["r=50 %", "1.1", "2.2"],
                             ["r=75 %", "3.3", "4.4"]], header_rows=1)
     assert semantic_details(gt, pred).score >= 9.9
+
+
+def test_a_cell_written_over_several_rows_is_read_as_one_cell() -> None:
+    gt = Table.from_rows([["Item", "Low", "High"], ["range", "-8<H<9 -8<K<9", "-9<H<8 -8<K<9"],
+                          ["fit", "2.84", "1.85"]], header_rows=1)
+    html = ("<table><tr><th>Item</th><th>Low</th><th>High</th></tr>"
+            "<tr><td rowspan='2'>range</td><td>-8&lt;H&lt;9</td><td>-9&lt;H&lt;8</td></tr>"
+            "<tr><td>-8&lt;K&lt;9</td><td>-8&lt;K&lt;9</td></tr><tr><td>fit</td><td>2.84</td><td>1.85</td></tr></table>")
+    md = "| Item | Low | High |\n|---|---|---|\n| range | -8<H<9 | -9<H<8 |\n| | -8<K<9 | -8<K<9 |\n| fit | 2.84 | 1.85 |"
+    assert semantic_details(gt, read_tables(html)[0]).score >= 9.5
+    assert semantic_details(gt, read_tables(md)[0]).score >= 9.5
+
+
+def test_a_row_span_over_rows_of_their_own_values_is_not_merged() -> None:
+    gt = Table.from_rows([["Model", "Run", "Acc"], ["A", "1", "90.1"], ["A", "2", "91.3"]], header_rows=1)
+    dropped = Table.from_rows([["Model", "Run", "Acc"], ["A", "1", "90.1"]], header_rows=1)
+    assert semantic_details(gt, gt).score == 10.0
+    assert semantic_details(gt, dropped).score < 9.5
+
+
+def test_a_subscript_written_with_an_underscore_reads_as_the_subscript() -> None:
+    from harness.metrics.tables.semantic_text import cell_similarity, normalize
+
+    assert cell_similarity(normalize("Moment (μ_B)"), normalize(r"Moment ($\mu_\mathrm{B}$)")) == 1.0
+    assert normalize("MAE_AST") == "mae_ast"

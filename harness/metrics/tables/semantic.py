@@ -41,7 +41,14 @@ import numpy as np
 from harness.core.table import NoTableError, TableLike
 from harness.metrics.tables.semantic_align import FEATURES, Cause, Comparison, compare, nothing_read, undelimited
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
-from harness.metrics.tables.semantic_struct import Grid, header_rows, inferred_header_rows, to_grid, view
+from harness.metrics.tables.semantic_struct import (
+    Grid,
+    header_rows,
+    inferred_header_rows,
+    merge_continuations,
+    to_grid,
+    view,
+)
 from harness.readers.html import as_table
 
 MAX_ERRORS = 5
@@ -105,6 +112,10 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
     if not p.cells:
         return [nothing_read(gv.n_facts)]
     out = [compare(gv, view(p, h), p.blank_lines - g.blank_lines, key_weight) for h in _readings(p, gv.header_rows)]
+    for h in _readings(p, gv.header_rows):  # a cell written over several rows, read as one
+        merged = merge_continuations(p, h)
+        if merged is not None:
+            out.append(compare(gv, view(merged, h), p.blank_lines - g.blank_lines, key_weight))
     if is_flattened(p, g):  # a table written as lines of text: also read as a reader splits them
         s = to_grid(split_lines(g, [row[0] for row in p.shown]))
         out += [undelimited(compare(gv, view(s, h), s.blank_lines - g.blank_lines, key_weight), len(p.cells))

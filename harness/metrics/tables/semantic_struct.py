@@ -243,6 +243,48 @@ def view(grid: Grid, h: int) -> View:
                 h, k, title, title_shown, col_written, col_levels, row_levels)
 
 
+def merge_continuations(grid: Grid, h: int) -> Grid | None:
+    """The grid with continuation rows joined into the row above, or None when it has none.
+
+    A cell written over several lines (a nested tabular, a `<br>`) often comes out as several
+    rows: the first holds the label, the rows below hold the rest of each cell, their stub blank
+    or covered by the label's row span. Read as one row, they are the cells a reader sees. Only
+    one reading of the prediction (the score takes the best), since a row span over rows of
+    their own values is the other thing it can mean."""
+    n_rows, _ = grid.shape
+    k = stub_columns(grid, h)
+    ids = grid.ids or [list(range(len(row))) for row in grid.cells]
+    section = sections(grid, h)
+    groups: list[list[int]] = []
+    for r in range(n_rows):
+        continues = (r > h and groups and groups[-1][0] >= h and groups[-1][0] not in section and r not in section
+                     and all(grid.cells[r][c] == NULL or ids[r][c] == ids[r - 1][c] for c in range(k))
+                     and any(t != NULL for t in grid.cells[r][k:]))
+        if continues:
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    if len(groups) == n_rows:
+        return None
+    cells, shown, new_ids = [], [], []
+    for g in groups:
+        cells.append([_joined([grid.cells[r][c] for r in g], [ids[r][c] for r in g]) for c in range(len(ids[g[0]]))])
+        shown.append([_joined([grid.shown[r][c] for r in g], [ids[r][c] for r in g], "") for c in range(len(ids[g[0]]))])
+        new_ids.append(list(ids[g[0]]))
+    return Grid(cells, shown, grid.flagged_rows, grid.blank_lines, new_ids)
+
+
+def _joined(texts: list[str], ids: list[int], blank: str = NULL) -> str:
+    """One cell's lines (a span's repeats once), blanks left out."""
+    out: list[str] = []
+    seen: set[int] = set()
+    for t, i in zip(texts, ids):
+        if t.strip() != blank and t.strip() and (i < 0 or i not in seen):
+            out.append(t.strip())
+        seen.add(i)
+    return " ".join(out) if out else blank
+
+
 def _without_repeated_headers(grid: Grid, h: int) -> Grid:
     """The grid without body rows that repeat a header row (`row_roles.repeats_header`)."""
     k = stub_columns(grid, h)

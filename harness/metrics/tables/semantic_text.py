@@ -46,6 +46,8 @@ _NUMBER = re.compile(r"(?<![\w.])(-?)(?=\.?\d)(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(
 # one letter, perhaps indexed (a folded sub/superscript follows after a space) or primed: N, k₁, T′
 _SYMBOL = re.compile(r"[^\W\d_](?: \w{1,3})?['′*]*$")
 
+# μ_B written as text: a one-letter symbol's subscript, read as β₂ reads ("β 2"); MAE_AST stays a name
+_SUBSCRIPT_MARK = re.compile(r"(?<=(?<!\w)[^\W\d_])_(?=\w{1,3}\b)")
 _MD_ESCAPE = re.compile(r"\\([@|*<>+=!?])")  # Markdown escapes that mean nothing in LaTeX
 
 
@@ -63,7 +65,7 @@ def normalize(text: str) -> str:
     if "*" in t or "_" in t or "`" in t:
         t = _MD_EMPH.sub(r"\2", t)
         if "_" in t:
-            t = _MD_UNDERSCORE.sub(r"\1", t)
+            t = _SUBSCRIPT_MARK.sub(" ", _MD_UNDERSCORE.sub(r"\1", t))
     t = unicodedata.normalize("NFC", t)
     if "⁄" in t or _VULGAR.search(t):
         t = _FRACTION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)).replace("⁄", "/"), t)
