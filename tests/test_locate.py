@@ -146,7 +146,8 @@ def test_split_table_is_merged_back() -> None:
     output, (w1, w2) = _page(first, second)
     (loc,) = locate_tables([GT_LONG], output)
     assert loc.span == (w1[0], w2[1]) and loc.text == output[w1[0]:w2[1]]
-    assert "split table" in loc.note and "2 candidates" in loc.note
+    assert loc.spans == (w1, w2)
+    assert loc.note == f"split table joined from 2 fragments at [{w1[0]}, {w1[1]}) + [{w2[0]}, {w2[1]})"
     assert len(loc.table.rows) == 8 and loc.table.fmt == "markdown"
     alone = similarity(profile(GT_LONG), profile(candidates(first)[0][0]))
     assert loc.score > alone + 0.2

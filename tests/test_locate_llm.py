@@ -10,6 +10,7 @@ import pytest
 
 from harness.core import llm
 from harness.locate.llm import locate_tables_llm, read_spans, refind
+from harness.locate.tables import MAX_FRAGMENTS
 from tests.llm_server import LLMServer, Reply
 
 GT = [
@@ -36,8 +37,10 @@ OUTPUT = (f"# Results\n\nWe compare against the baseline in Table 1.\n\nTable 1:
           f"The datasets are listed below.\n\n{T1}\n\nBoth improve.\n")
 
 
-def answer(*spans: tuple[int, str]) -> Reply:
-    return Reply(content=json.dumps({"tables": [{"index": i, "span": s} for i, s in spans]}))
+def answer(*spans: tuple[int, str | list[str]]) -> Reply:
+    """The model's answer: per table one span, or a list of fragments."""
+    return Reply(content=json.dumps({"tables": [{"index": i, "spans": [s] if isinstance(s, str) else s}
+                                                for i, s in spans]}))
 
 
 @pytest.fixture(scope="module")
@@ -146,12 +149,15 @@ def test_invented_table_sharing_the_html_boilerplate_is_rejected() -> None:
 
 
 def test_read_spans_validates_the_answer() -> None:
-    assert read_spans({"tables": [{"index": 0, "span": "x"}, {"index": 7, "span": "y"},
-                                  {"index": "1", "span": " "}]}, {0, 1}) == {0: "x"}
+    assert read_spans({"tables": [{"index": 0, "spans": ["x", " ", "z"]}, {"index": 7, "spans": ["y"]},
+                                  {"index": "1", "spans": [" "]}]}, {0, 1}) == {0: ["x", "z"]}
+    assert read_spans({"tables": [{"index": 1, "span": "one"}]}, {1}) == {1: ["one"]}  # the one-span shape
     with pytest.raises(ValueError, match="'tables' list"):
         read_spans({"spans": []}, {0})
     with pytest.raises(ValueError, match="'index' must be an integer"):
-        read_spans({"tables": [{"index": "first", "span": "x"}]}, {0})
+        read_spans({"tables": [{"index": "first", "spans": ["x"]}]}, {0})
+    with pytest.raises(ValueError, match=f"at most {MAX_FRAGMENTS} consecutive fragments"):
+        read_spans({"tables": [{"index": 0, "spans": ["a"] * (MAX_FRAGMENTS + 1)}]}, {0})
 
 
 def test_read_region_keeps_tables_and_substantial_loose_lines_in_order() -> None:
@@ -172,7 +178,64 @@ def test_the_declared_span_schemas_are_valid_and_fit_a_good_answer() -> None:
     from harness.locate import llm_formulas
     from harness.locate.llm import SCHEMA
 
-    assert llm.validate_answer({"tables": [{"index": 0, "span": "x"}]}, SCHEMA)
+    assert llm.validate_answer({"tables": [{"index": 0, "spans": ["x", "y"]}]}, SCHEMA)
     assert llm.validate_answer({"formulas": [{"index": 0, "span": "x"}]}, llm_formulas.SCHEMA)
-    with pytest.raises(ValueError, match="'span' is a required property"):
+    with pytest.raises(ValueError, match="'spans' is a required property"):
         llm.validate_answer({"tables": [{"index": 0}]}, SCHEMA)
+    with pytest.raises(ValueError, match="'span' is a required property"):
+        llm.validate_answer({"formulas": [{"index": 0}]}, llm_formulas.SCHEMA)
+
+
+# -- fragments: a table the parser split -----------------------------------------------------------
+def _split_page() -> tuple[str, str, list[tuple[int, int]]]:
+    from tests.test_locate_fragments import gt_latex, markdown, page, titles
+
+    output, where = page([markdown(0), markdown(1)], titles(range(2)))
+    return gt_latex(range(2)), output, where
+
+
+def run_split(server: LLMServer, script: list[Reply], **options):
+    gt, output, where = _split_page()
+    server.reset(script)
+    (loc,) = locate_tables_llm([gt], output, "openai/tiny-locator", api_base=server.api_base, backoff=0.001,
+                               max_backoff=0.01, **options)
+    return loc, output, where
+
+
+def test_a_split_table_is_answered_as_fragments_each_re_found_and_joined_in_output_order(server: LLMServer) -> None:
+    from tests.test_locate_fragments import markdown
+
+    second = markdown(1).replace(" |", "   |")  # misquoted: re-found up to whitespace
+    loc, output, where = run_split(server, [answer((0, [second, markdown(0)]))])  # given out of order
+    assert f"at most {MAX_FRAGMENTS} pieces" in server.bodies()[0]["messages"][0]["content"]
+    assert loc.spans == tuple(where) and loc.span == (where[0][0], where[1][1])
+    assert loc.text == output[where[0][0]:where[1][1]]
+    assert [row[0].text for row in loc.table.rows] == ["Model", "alpha-net-0", "alpha-net-1", "alpha-net-2",
+                                                      "Model", "bravo-net-0", "bravo-net-1", "bravo-net-2"]
+    assert loc.note == (f"LLM locator: span quoted up to whitespace; split table joined from 2 fragments at "
+                        f"[{where[0][0]}, {where[0][1]}) + [{where[1][0]}, {where[1][1]})")
+
+
+def test_an_invented_fragment_is_left_out_and_said_so(server: LLMServer) -> None:
+    from tests.test_locate_fragments import markdown
+
+    invented = "| Model | Zulu accuracy |\n|---|---|\n| zulu-net-0 | 99.99 |\n| zulu-net-1 | 98.12 |"
+    loc, _, where = run_split(server, [answer((0, [markdown(0), invented]))])
+    assert loc.spans == (where[0],) and "1 quoted fragment(s) not in the output, left out" in loc.note
+
+
+def test_two_quotes_of_one_piece_are_one_fragment(server: LLMServer) -> None:
+    from tests.test_locate_fragments import markdown
+
+    piece = markdown(0)
+    loc, _, where = run_split(server, [answer((0, [piece[: len(piece) // 2 + 20], piece[len(piece) // 2:]]))])
+    assert loc.spans == (where[0],) and "fragments" not in loc.note
+
+
+def test_more_fragments_than_the_bound_are_asked_again(server: LLMServer) -> None:
+    from tests.test_locate_fragments import markdown
+
+    too_many = answer((0, [markdown(0)] * (MAX_FRAGMENTS + 1)))
+    loc, _, where = run_split(server, [too_many, answer((0, [markdown(0), markdown(1)]))])
+    assert len(server.requests) == 2 and loc.spans == tuple(where)
+    assert f"at most {MAX_FRAGMENTS} consecutive fragments" in server.bodies()[1]["messages"][-1]["content"]

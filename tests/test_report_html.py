@@ -151,3 +151,25 @@ def test_text_inside_a_formula_keeps_its_words() -> None:
     mathml = formula_mathml(r"$f(x) = 1 \text{ if } x > 0 \text{ and } a<b$", display=False)
     assert mathml is not None and "<mtext>\xa0if\xa0</mtext>" in mathml and "<mtext>\xa0and\xa0</mtext>" in mathml
     assert "<mo>&gt;</mo>" in mathml and "<mo>&lt;</mo>" in mathml
+
+
+def test_an_item_found_as_fragments_shows_each_span_and_text_escaped() -> None:
+    from harness.core.results import ItemResult
+
+    one, gap, two = "| a | <script>alert(1)</script> |", "\n## <b>part two</b>\n", "| b | </pre><img src=x> |"
+    text = one + gap + two
+    start = 100
+    spans = [[start, start + len(one)], [start + len(one) + len(gap), start + len(text)]]
+    split = ItemResult("A", "s", "p1", 0, "simple", "ok", scores={"semantic": 9.0}, matched_text=text,
+                       matched_span=[start, start + len(text)], matched_spans=spans, pred_html="<table></table>")
+    whole = ItemResult("A", "s", "p1", 1, "simple", "ok", scores={"semantic": 9.0}, matched_text=one,
+                       matched_span=[7, 7 + len(one)], pred_html="<table></table>")  # as a results.json from before
+    doc = lxml.html.document_fromstring(render_html(leaderboard([split, whole]), [split, whole]))
+    assert {el.tag for el in doc.iter() if isinstance(el.tag, str)} <= ALLOWED_TAGS
+    assert len(doc.findall(".//script")) == 2
+    first, second = doc.iter("article")
+    notes = [p.text_content() for p in first.xpath(".//p[@class='note']")]
+    assert notes == [f"matched as 2 fragments: [{spans[0][0]}, {spans[0][1]}) + [{spans[1][0]}, {spans[1][1]})",
+                     f"fragment 1 [{spans[0][0]}, {spans[0][1]})", f"fragment 2 [{spans[1][0]}, {spans[1][1]})"]
+    assert [p.text_content() for p in first.iter("pre")][-2:] == [one, two]  # the text between is left out
+    assert [p.text_content() for p in second.xpath(".//p[@class='note']")] == [f"matched text [7, {7 + len(one)})"]

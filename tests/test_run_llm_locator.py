@@ -18,7 +18,7 @@ def _quoting_server(outputs: dict[str, str]):
         indices = [int(i) for i in re.findall(r'<table index="(\d+)">', user)]
         text = next(t for t in outputs.values() if t.strip() and t.strip() in user)
         bodies = [part.split("\n\n", 1)[1].strip() for part in text.split("Prose before table ")[1:]]
-        return Reply(content=json.dumps({"tables": [{"index": i, "span": bodies[i]} for i in indices]}))
+        return Reply(content=json.dumps({"tables": [{"index": i, "spans": [bodies[i]]} for i in indices]}))
 
     return LLMServer(respond)
 

@@ -45,6 +45,10 @@ class Located:
     kind shows or scores (a table's literal output text; a formula's LaTeX), `score` the
     similarity that decided (for a missing item: its best candidate's), `source` how the
     output wrote it (a table's format; "latex", "mathml" or "text" for a formula).
+
+    `span` covers the whole match; `spans` are its fragments in output order (a table the
+    parser split in two is found as two spans, `span` from the first start to the last end).
+    A locator that finds one piece may leave `spans` empty: it becomes `(span,)`.
     """
 
     gt_index: int
@@ -54,6 +58,11 @@ class Located:
     score: float | None
     note: str = ""
     source: str = ""
+    spans: tuple[tuple[int, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.spans and self.span is not None:
+            self.spans = (tuple(self.span),)  # type: ignore[assignment]
 
     @property
     def found(self) -> bool:

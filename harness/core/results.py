@@ -37,6 +37,9 @@ class ItemResult:
     pred_html: str | None = None  # canonical HTML of the matched table
     matched_text: str | None = None  # the literal span of the parser output
     matched_span: list[int] | None = None  # [start, end) in the parser output
+    # [[start, end), ...]: the fragments the item was found as, in output order (a table the parser
+    # split in two has two; `matched_span` covers them all); older results.json files have none
+    matched_spans: list[list[int]] = field(default_factory=list)
     locate_score: float | None = None
     parse_seconds: float = 0.0  # of the whole page
     cost: float = 0.0  # of the whole page, in USD
@@ -46,6 +49,13 @@ class ItemResult:
     kind: str = "table"  # an item kind's name (`harness.core.kinds`); results.json files from before formulas read as tables
     language: str = "unknown"  # the page's language (`Page.language`); older results.json files read as unknown
     variant: str = "digital"  # the page's variant (`Page.variant`); older files had born-digital pages only
+
+    @property
+    def fragments(self) -> list[list[int]]:
+        """The matched fragments' [start, end) spans: `matched_spans`, else the one `matched_span`."""
+        if self.matched_spans:
+            return self.matched_spans
+        return [self.matched_span] if self.matched_span else []
 
     @property
     def test_id(self) -> str:

@@ -23,6 +23,7 @@ from harness.core.metric_specs import parse_names, spec
 from harness.core.table import NoTableError, Table
 from harness.evaluate import metaeval
 from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
+from harness.locate.tables import locate_tables
 from harness.metrics.judge import judge_scorer
 from harness.metrics.tables.semantic import DEFAULT, Params, comparisons
 from harness.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
@@ -73,8 +74,8 @@ def load_rated_pairs(*paths: str | Path) -> list[RatedPair]:
 def recomputed_scorers(metrics: Iterable[str]) -> dict[str, Scorer]:
     """Scorers that read the raw LaTeX ground truth and raw extraction through our readers.
 
-    An extraction in which no table can be read scores 0; with several tables, the one
-    with the most cells is taken (the study's extractions hold one table each).
+    An extraction in which no table can be read scores 0; with several tables, the ground
+    truth is located in it as the benchmark locates it (`_read_pair`).
     """
     cache: dict[tuple[str, str], dict[str, float]] = {}
 
@@ -99,6 +100,9 @@ def recomputed_scorers(metrics: Iterable[str]) -> dict[str, Scorer]:
 
 
 def _read_pair(gt_latex: str, extraction: str) -> tuple[Table, Table | None]:
+    """The ground truth and what the benchmark would score against it: the table the offline
+    locator finds in the extraction (a table the extraction split into consecutive fragments is
+    scored as the fragments joined), else its largest table, else its lines."""
     gt = read_latex(gt_latex)[0]
     try:
         candidates = read_tables(extraction)
@@ -107,7 +111,10 @@ def _read_pair(gt_latex: str, extraction: str) -> tuple[Table, Table | None]:
             return gt, read_lines(extraction)
         except NoTableError:
             return gt, None
-    return gt, max(candidates, key=lambda t: len(t.cells()))
+    (found,) = locate_tables([gt], extraction, loose_lines=False)
+    if found.table is not None:
+        return gt, found.table
+    return gt, max(candidates, key=lambda t: len(t.cells()))  # below the locator's floor: still scored, low
 
 
 def _is_table_study(data: object) -> bool:

@@ -154,6 +154,7 @@ def mark_error(result: ItemResult, reason: str) -> ItemResult:
     result.outcome, result.message = "error", f"error: {one_line(reason)}"
     result.scores, result.semantic_errors = {}, []
     result.pred_html = result.matched_text = result.matched_span = None
+    result.matched_spans = []
     return result
 
 
@@ -205,6 +206,7 @@ def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: 
     result.message = kind.found_message(found)
     result.matched_text = found.text
     result.matched_span = list(found.span) if found.span is not None else None
+    result.matched_spans = [list(s) for s in found.spans]
     scoring = kind.score(gt, found, metrics)
     result.scores = scoring.scores
     result.pred_html = scoring.pred_html

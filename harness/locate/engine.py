@@ -27,6 +27,11 @@ from harness.core.kinds import Located
 
 Span = tuple[int, int]
 
+# A ground truth is found as at most this many consecutive pieces of the output (a table the
+# parser broke at each section row): enough for the splits parsers make, small enough that a
+# run of neighbours cannot grow into a page's worth of unrelated tables.
+MAX_FRAGMENTS = 4
+
 
 @dataclass(frozen=True)
 class Joins:
@@ -38,6 +43,7 @@ class Joins:
     similarity: Callable[[Any, Any], float]  # content match in [0, 1]
     split_gain: float  # a neighbouring candidate joins a match only when the score rises this much
     merge_gain: float  # a shared candidate must explain both items better than one by this much
+    max_fragments: int = MAX_FRAGMENTS  # a split item joins at most this many candidates
 
 
 class Strategy(Protocol):
@@ -164,9 +170,12 @@ class Match:
 # -- repairs (kinds whose contents add up) -----------------------------------------------------------
 def join_split(match: Match, strategy: Strategy, gt_keys: list[Any], cand_keys: list[Any], scores: np.ndarray,
                min_score: float) -> None:
-    """Split items: each ground truth (in order) takes free neighbours while its score rises.
+    """Split items: each ground truth (in order) takes free neighbours while its score rises,
+    up to `Joins.max_fragments` candidates in a row.
 
-    A missing ground truth starts from its best free candidate, so two halves that each
+    Only free candidates join, so a run never crosses a candidate another ground truth holds
+    (text between the pieces, such as a second title line, is no candidate and does not stop
+    it). A missing ground truth starts from its best free candidate, so two halves that each
     scored too low are found together.
     """
     joins = strategy.joins
@@ -178,13 +187,13 @@ def join_split(match: Match, strategy: Strategy, gt_keys: list[Any], cand_keys: 
             if not free:
                 continue
             seed = [max(free, key=lambda c: (scores[g, c], -c))]
-        joined, score = _extend(joins, gt_keys[g], cand_keys, seed, match.owner)
+        joined, score = _extend(joins, gt_keys[g], cand_keys, seed, match.owner, joins.max_fragments)
         if len(joined) > 1 and score >= min_score:
             for c in match.pieces.get(g, []):
                 del match.owner[c]
             match.pieces[g], match.score[g] = joined, score
             match.owner.update((c, [g]) for c in joined)
-            match.notes[g] = f"merged from {len(joined)} candidates (split {strategy.noun})"
+            match.notes[g] = f"split {strategy.noun} joined from {len(joined)} fragments"
 
 
 def share_fused(match: Match, strategy: Strategy, gt_keys: list[Any], cand_keys: list[Any],
@@ -220,13 +229,14 @@ def share_fused(match: Match, strategy: Strategy, gt_keys: list[Any], cand_keys:
                 match.score[h] = fused
 
 
-def _extend(joins: Joins, target: Any, keys: list[Any], seed: list[int], owner: dict[int, list[int]]
-            ) -> tuple[list[int], float]:
-    """Grow a run of adjacent candidates left or right while it matches `target` better."""
+def _extend(joins: Joins, target: Any, keys: list[Any], seed: list[int], owner: dict[int, list[int]],
+            limit: int) -> tuple[list[int], float]:
+    """Grow a run of adjacent candidates left or right while it matches `target` better, up to
+    `limit` candidates."""
     run = list(seed)
     current = added(keys[c] for c in run)
     score = joins.similarity(target, current)
-    while True:
+    while len(run) < limit:
         options = []
         for c in (run[0] - 1, run[-1] + 1):
             if 0 <= c < len(keys) and c not in owner:
@@ -239,6 +249,12 @@ def _extend(joins: Joins, target: Any, keys: list[Any], seed: list[int], owner: 
             return run, score
         run = sorted(run + [c])
         current, score = joined, best
+    return run, score
+
+
+def describe_spans(spans: Sequence[Span]) -> str:
+    """'[46, 205) + [228, 383)': where an item's fragments are, for notes."""
+    return " + ".join(f"[{a}, {b})" for a, b in spans)
 
 
 def added(keys: Iterable[Any]) -> Any:

@@ -2,10 +2,12 @@
 
 Tables through the one LLM-locate engine (`harness.locate.llm_engine`): the model gets the
 ground-truth tables (LaTeX) and the whole output and quotes, per table, the verbatim span that
-represents it; each span is re-found literally (`harness.locate.refind`), widened to the
-reader's tables it mostly covers (an alignment may clip a few edge characters) and read with
-`harness.readers.read_tables`. Tables still unmatched get one more request, on the output with
-the found regions cut out. Returns the same `Located` objects as `locate_tables`.
+represents it, or up to `MAX_FRAGMENTS` consecutive spans when the parser split the table; each
+span is re-found literally (`harness.locate.refind`), widened to the reader's tables it mostly
+covers (an alignment may clip a few edge characters) and read with
+`harness.readers.read_tables`; fragments are joined in output order, as the offline locator
+joins them. Tables still unmatched get one more request, on the output with the found regions
+cut out. Returns the same `Located` objects as `locate_tables`.
 """
 
 from __future__ import annotations
@@ -19,38 +21,43 @@ from harness.locate import llm_engine
 from harness.locate.engine import Located, Span
 from harness.locate.llm_engine import locate_llm, quoted, spans_schema
 from harness.locate.refind import MIN_ALIGNMENT, Found, refind
-from harness.locate.tables import candidates, locate_tables, profile, similarity
+from harness.locate.tables import MAX_FRAGMENTS, candidates, join_fragments, locate_tables, profile, similarity
 from harness.readers import read_tables
 from harness.readers.latex import read_latex
 
 __all__ = ["MIN_ALIGNMENT", "PROMPT_VERSION", "SCHEMA", "SYSTEM_PROMPT", "locate_tables_llm", "read_region",
            "read_spans", "refind"]
 
-PROMPT_VERSION = "locate-2026.11-1"
+PROMPT_VERSION = "locate-2026.11-2"
 COVER = 0.5  # a reader table joins the region when this share of it lies inside
 LOOSE_SHARE = 0.25  # plain lines join the read tables when they hold more of the region's text
 
-SYSTEM_PROMPT = """\
+SYSTEM_PROMPT = f"""\
 You locate tables in the text output of a PDF parser. You receive numbered ground-truth tables
 written in LaTeX and the parser's output for the whole page, in which each table may appear as
 HTML, Markdown, LaTeX or plain text, possibly damaged (cells merged or split, rows lost, text
 garbled).
 
 For every ground-truth table, find the part of the output that is that table and copy it
-verbatim into "span": character for character, from its first to its last character,
+verbatim into "spans": character for character, from its first to its last character,
 including markup. Do not repair, reformat, translate, abbreviate or shorten it. Leave out
-captions and surrounding prose. If the table is not in the output, give an empty string.
-Never write text that is not in the output.
+captions and surrounding prose. The parser may have broken one table into several consecutive
+pieces (for example at a section row, with a heading between the pieces): then give each piece
+as its own string in "spans", in output order, at most {MAX_FRAGMENTS} pieces, without the text
+between them. Never put two different ground-truth tables into one entry. If the table is not in
+the output, give an empty list. Never write text that is not in the output.
 
-Answer with only a JSON object: {"tables": [{"index": <number>, "span": "<verbatim text>"}, ...]}
+Answer with only a JSON object:
+{{"tables": [{{"index": <number>, "spans": ["<verbatim text>", ...]}}, ...]}}
 with one entry per ground-truth table."""
 
-SCHEMA: dict[str, Any] = spans_schema("tables")
+SCHEMA: dict[str, Any] = spans_schema("tables", MAX_FRAGMENTS)
 
 
-def read_spans(data: Any, wanted: set[int]) -> dict[int, str]:
-    """index -> span from a parsed table answer (unknown indices dropped); ValueError when malformed."""
-    return llm_engine.read_spans(data, wanted, "tables")
+def read_spans(data: Any, wanted: set[int]) -> dict[int, list[str]]:
+    """index -> its fragments' spans from a parsed table answer (unknown indices dropped);
+    ValueError when malformed or over `MAX_FRAGMENTS` fragments."""
+    return llm_engine.read_spans(data, wanted, "tables", MAX_FRAGMENTS)
 
 
 # -- from a region to a Table -------------------------------------------------------------------
@@ -86,6 +93,24 @@ def read_region(output: str, start: int, end: int, cands: list[Table]) -> Table:
     return Table([row for _, rows in pieces for row in rows], fmt=fmt, span=(start + lead, end - trail))
 
 
+def read_fragments(output: str, regions: list[Span], cands: list[Table]) -> list[Table]:
+    """The table fragments in these regions (`read_region` each), in output order; regions whose
+    tables overlap (two quotes of one piece, widened to the same reader table) are read as one."""
+    regions = sorted(regions)
+    while True:
+        pieces = [read_region(output, a, b, cands) for a, b in regions]
+        merged: list[Span] = []
+        for (a, b), piece in zip(regions, pieces):
+            start, end = piece.span
+            if merged and start < merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b, end))
+            else:
+                merged.append((min(a, start), max(b, end)))
+        if len(merged) == len(regions):
+            return pieces
+        regions = merged
+
+
 def _lines(text: str) -> list[tuple[int, str]]:
     """(offset, stripped line) of every non-blank line."""
     out, pos = [], 0
@@ -109,6 +134,7 @@ class TableSpans:
     system_prompt = SYSTEM_PROMPT
     prompt_version = PROMPT_VERSION
     rounds = 2
+    fragments = MAX_FRAGMENTS
     describe = staticmethod(quoted)
 
     def __init__(self, gt_latex: list[str], gt_tables: list[Table] | None) -> None:
@@ -123,14 +149,16 @@ class TableSpans:
     def ground_truths(self, pending: list[int]) -> str:
         return "\n\n".join(f'<table index="{i}">\n{self.gt_latex[i].strip()}\n</table>' for i in pending)
 
-    def reader(self, output: str) -> Callable[[int, Found], tuple[Located, Span]]:
+    def reader(self, output: str) -> Callable[[int, list[Found]], tuple[Located, list[Span]]]:
         cands, _ = candidates(output)
 
-        def read(index: int, hit: Found) -> tuple[Located, Span]:
-            table = read_region(output, hit.start, hit.end, cands)
+        def read(index: int, hits: list[Found]) -> tuple[Located, list[Span]]:
+            pieces = read_fragments(output, [(h.start, h.end) for h in hits], cands)
+            table = join_fragments(pieces)
             start, end = table.span
+            spans = [piece.span for piece in pieces]
             score = round(similarity(profile(self.gt_tables[index]), profile(table)), 6)
-            return Located(index, table, (start, end), output[start:end], score, "", table.fmt), table.span
+            return Located(index, table, (start, end), output[start:end], score, "", table.fmt, tuple(spans)), spans
 
         return read
 

@@ -6,11 +6,12 @@ where an item is hard to recognise (prose-like text, odd markup, fused captions)
 may misquote or invent, so its answer is only a pointer:
 
 1. The model gets the ground truths and the whole output and returns, per item, the verbatim
-   span of the output that represents it (or "").
+   span of the output that represents it (or ""); for a kind that allows fragments
+   (`SpanStrategy.fragments` > 1), up to that many consecutive spans (a table the parser split).
 2. Each span is re-found in the output as a literal substring (`refind.refind`); a span that
    is not in the output is rejected: no match can be fabricated.
-3. The kind reads its item in the re-found region (a table widened to the reader tables it
-   covers; the formula candidate most like the ground truth).
+3. The kind reads its item in the re-found regions (a table widened to the reader tables it
+   covers, fragments joined in output order; the formula candidate most like the ground truth).
 4. Items still unmatched may get more requests (`SpanStrategy.rounds`), on the output with the
    found regions cut out.
 When the model cannot be reached or answers garbage, the offline locator answers instead (each
@@ -28,7 +29,7 @@ from typing import Any, Protocol
 
 from harness.core.llm import LLMError, complete
 from harness.core.messages import one_line
-from harness.locate.engine import Located, Span
+from harness.locate.engine import Located, Span, describe_spans
 from harness.locate.refind import MIN_ALIGNMENT, Found, refind
 
 
@@ -36,7 +37,8 @@ class SpanStrategy(Protocol):
     """What the LLM-locate engine needs from a kind of item, for one page's ground truths."""
 
     noun: str  # "table": in the notes and the entry point's name
-    key: str  # the answer's list: {"tables": [{"index": 0, "span": "..."}, ...]}
+    key: str  # the answer's list: {"tables": [{"index": 0, "spans": ["..."]}, ...]}
+    fragments: int  # spans one item may be found as (1: {"index", "span"} entries)
     system_prompt: str
     prompt_version: str
     rounds: int  # requests at most: a later one asks again for the unmatched, on what is left
@@ -48,8 +50,8 @@ class SpanStrategy(Protocol):
     def ground_truths(self, pending: list[int]) -> str:
         """These ground truths as the prompt lists them."""
 
-    def reader(self, output: str) -> Callable[[int, Found], tuple[Located, Span]]:
-        """(index, re-found span) -> (the item read there, the span it claims in the output)."""
+    def reader(self, output: str) -> Callable[[int, list[Found]], tuple[Located, list[Span]]]:
+        """(index, re-found spans in output order) -> (the item read there, the spans it claims)."""
 
     def describe(self, hit: Found) -> str:
         """How the model quoted a found item, for its note."""
@@ -61,33 +63,45 @@ class SpanStrategy(Protocol):
         """The offline locator's answer, the fallback."""
 
 
-def spans_schema(key: str) -> dict[str, Any]:
-    """The answer's JSON schema: `{key: [{"index": int, "span": str}, ...]}` (tables, formulas)."""
+def spans_schema(key: str, fragments: int = 1) -> dict[str, Any]:
+    """The answer's JSON schema: `{key: [{"index": int, "span": str}, ...]}` (one span per item), or
+    with `fragments` > 1 `{key: [{"index": int, "spans": [str, ...]}, ...]}` (the bound on the
+    spans is checked by `read_spans`: strict structured output does not take `maxItems` everywhere)."""
+    field, value = ("span", {"type": "string"}) if fragments == 1 else \
+        ("spans", {"type": "array", "items": {"type": "string"}})
     return {
         "type": "object", "additionalProperties": False, "required": [key],
         "properties": {key: {"type": "array", "items": {
-            "type": "object", "additionalProperties": False, "required": ["index", "span"],
-            "properties": {"index": {"type": "integer"}, "span": {"type": "string"}}}}},
+            "type": "object", "additionalProperties": False, "required": ["index", field],
+            "properties": {"index": {"type": "integer"}, field: value}}}},
     }
 
 
-def read_spans(data: Any, wanted: set[int], key: str) -> dict[int, str]:
-    """index -> span from a parsed answer (unknown indices, empty spans dropped; the first entry of
-    an index wins); ValueError when malformed (the model is asked again with the reason)."""
+def read_spans(data: Any, wanted: set[int], key: str, fragments: int = 1) -> dict[int, list[str]]:
+    """index -> its spans from a parsed answer (unknown indices and empty spans dropped; the first
+    entry of an index wins); ValueError when malformed or an item has more than `fragments`
+    spans (the model is asked again with the reason). An entry may give one "span" or a "spans"
+    list."""
     items = data.get(key) if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise ValueError(f"the answer must be an object with a '{key}' list")  # noqa: TRY004 - re-asks the model
-    spans: dict[int, str] = {}
+    field = "span" if fragments == 1 else "spans"
+    spans: dict[int, list[str]] = {}
     for item in items:
         if not isinstance(item, dict) or "index" not in item:
-            raise ValueError(f"each entry of '{key}' must be an object with 'index' and 'span'")
+            raise ValueError(f"each entry of '{key}' must be an object with 'index' and '{field}'")
         try:
             index = int(item["index"])
         except (TypeError, ValueError):
             raise ValueError(f"'index' must be an integer, got {item['index']!r}") from None
-        span = item.get("span")
-        if index in wanted and isinstance(span, str) and span.strip() and index not in spans:
-            spans[index] = span
+        given = item.get("spans", item.get("span"))
+        texts = [given] if isinstance(given, str) else given if isinstance(given, list) else []
+        texts = [t for t in texts if isinstance(t, str) and t.strip()]
+        if len(texts) > fragments:
+            raise ValueError(f"entry {index} of '{key}' has {len(texts)} spans; at most {fragments} "
+                             f"consecutive fragments per {key.rstrip('s')}")
+        if index in wanted and texts and index not in spans:
+            spans[index] = texts
     return spans
 
 
@@ -145,8 +159,8 @@ def locate_llm(strategy: SpanStrategy, output: str, model: str, *, min_alignment
 def _ask(strategy: SpanStrategy, output: str, model: str, min_alignment: float, cache_dir: Path | None,
          llm_options: dict[str, Any], spend: dict[str, Any]) -> list[Located]:
     read = strategy.reader(output)
-    schema = spans_schema(strategy.key)
-    found: dict[int, tuple[Located, Found, str]] = {}
+    schema = spans_schema(strategy.key, strategy.fragments)
+    found: dict[int, tuple[Located, list[Found], str]] = {}
     rejected: dict[int, str] = {}
     taken: list[Span] = []
     for round_ in range(strategy.rounds):  # a later round asks again for the unmatched, on what is left
@@ -158,29 +172,56 @@ def _ask(strategy: SpanStrategy, output: str, model: str, min_alignment: float, 
             break
         wanted = set(pending)
         response = complete(model, messages(strategy, pending, text), prompt_version=strategy.prompt_version,
-                            schema=schema, check=lambda data, w=wanted: read_spans(data, w, strategy.key),
+                            schema=schema, check=lambda data, w=wanted: read_spans(data, w, strategy.key,
+                                                                                    strategy.fragments),
                             cache_dir=cache_dir, **llm_options)
         spend["cost"] += response.cost
         spend["requests"] += response.attempts
         spend["cached"] += int(response.cached)
-        for index, span in sorted(response.data.items()):
-            hit = refind(span, output, taken, min_alignment=min_alignment)
-            if hit is None:
+        for index, spans in sorted(response.data.items()):
+            hits, lost = _refind_all(spans, output, taken, min_alignment)
+            if not hits:
                 rejected[index] = f"the model's span is not in the output (below {min_alignment:.0%} alignment)"
                 continue
-            loc, claim = read(index, hit)
-            taken.append(claim)
-            found[index] = (loc, hit, "" if round_ == 0 else "found on the second request")
+            loc, claims = read(index, hits)
+            taken.extend(claims)
+            notes = ["" if round_ == 0 else "found on the second request", _fragments_note(strategy, loc, lost)]
+            found[index] = (loc, hits, "; ".join(filter(None, notes)))
             rejected.pop(index, None)
     out = []
     for i in range(strategy.count):
         if i not in found:
             out.append(strategy.missing(i, rejected.get(i, f"the model found no span for this {strategy.noun}")))
             continue
-        loc, hit, extra = found[i]
-        loc.note = "; ".join(filter(None, [f"LLM locator: {strategy.describe(hit)}", extra]))
+        loc, hits, extra = found[i]
+        worst = min(hits, key=lambda h: (h.alignment, _CLOSENESS.get(h.how, 0)))  # the note tells the loosest quote
+        loc.note = "; ".join(filter(None, [f"LLM locator: {strategy.describe(worst)}", extra]))
         out.append(loc)
     return out
+
+
+_CLOSENESS = {"exact": 2, "whitespace": 1}  # "aligned": 0
+
+
+def _refind_all(spans: list[str], output: str, taken: list[Span], min_alignment: float) -> tuple[list[Found], int]:
+    """Each quoted fragment re-found (each preferring text no earlier one took), in output order;
+    and how many were not in the output."""
+    hits: list[Found] = []
+    for span in spans:
+        hit = refind(span, output, taken + [(h.start, h.end) for h in hits], min_alignment=min_alignment)
+        if hit is not None:
+            hits.append(hit)
+    return sorted(hits, key=lambda h: (h.start, h.end)), len(spans) - len(hits)
+
+
+def _fragments_note(strategy: SpanStrategy, loc: Located, lost: int) -> str:
+    """What the notes say of an item found as several fragments, or with fragments not in the output."""
+    parts = []
+    if len(loc.spans) > 1:
+        parts.append(f"split {strategy.noun} joined from {len(loc.spans)} fragments at {describe_spans(loc.spans)}")
+    if lost:
+        parts.append(f"{lost} quoted fragment(s) not in the output, left out")
+    return "; ".join(parts)
 
 
 def _remaining(output: str, taken: list[Span]) -> str:

@@ -50,6 +50,7 @@ class FormulaSpans:
     system_prompt = SYSTEM_PROMPT
     prompt_version = PROMPT_VERSION
     rounds = 1
+    fragments = 1  # a formula is one span
 
     def __init__(self, formulas: list[tuple[str, str]]) -> None:
         self.formulas, self.count = formulas, len(formulas)
@@ -61,9 +62,10 @@ class FormulaSpans:
         return "\n".join(f'<formula index="{i}" kind="{self.formulas[i][1]}">{self.formulas[i][0].strip()}</formula>'
                          for i in pending)
 
-    def reader(self, output: str) -> Callable[[int, Found], tuple[Located, Span]]:
-        def read(index: int, hit: Found) -> tuple[Located, Span]:
-            return _read_span(index, self.formulas[index][0], output, hit.start, hit.end), (hit.start, hit.end)
+    def reader(self, output: str) -> Callable[[int, list[Found]], tuple[Located, list[Span]]]:
+        def read(index: int, hits: list[Found]) -> tuple[Located, list[Span]]:
+            hit = hits[0]
+            return _read_span(index, self.formulas[index][0], output, hit.start, hit.end), [(hit.start, hit.end)]
 
         return read
 

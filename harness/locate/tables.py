@@ -17,13 +17,13 @@ import numpy as np
 
 from harness.core.messages import one_line
 from harness.core.table import NoTableError, Table
-from harness.locate.engine import Joins, Located, Span, locate
+from harness.locate.engine import MAX_FRAGMENTS, Joins, Located, Span, describe_spans, locate
 from harness.locate.loose_lines import find_loose
 from harness.locate.table_profile import Profile, normalise, profile, similarity, text_profile
 from harness.readers import read_tables
 
-__all__ = ["MIN_SCORE", "Located", "candidates", "locate_tables", "normalise", "profile", "similarity",
-           "text_profile"]
+__all__ = ["MAX_FRAGMENTS", "MIN_SCORE", "Located", "candidates", "join_fragments", "locate_tables", "normalise",
+           "profile", "similarity", "text_profile"]
 
 # Calibrated on the 20-page pdf-parse-bench sample (pymupdf4llm, pdfplumber, pypdf outputs): a
 # page's tables looked for in the 19 other pages' outputs score <= 0.15 at p99 (max 0.30: another
@@ -94,9 +94,12 @@ class TableStrategy:
 
     @staticmethod
     def found(g: int, pieces: list[Table], score: float, note: str, output: str) -> Located:
-        table = _join(pieces)
+        table = join_fragments(pieces)
         text = output[table.span[0]:table.span[1]] if table.span is not None else ""
-        return Located(g, table, table.span, text, round(score, 6), note, table.fmt)
+        spans = tuple(t.span for t in pieces if t.span is not None)
+        if len(spans) > 1:
+            note = f"{note} at {describe_spans(spans)}"
+        return Located(g, table, table.span, text, round(score, 6), note, table.fmt, spans)
 
     @staticmethod
     def missing(g: int, scores: np.ndarray, key: Profile, why_none: str, min_score: float) -> Located:
@@ -129,8 +132,10 @@ def locate_tables(gt: list[Table], output: str, min_score: float = MIN_SCORE, *,
     return locate(TABLES, gt, output, min_score, text_pass=loose_lines)
 
 
-def _join(tables: list[Table]) -> Table:
-    """Pieces of one table as one: rows stacked, span from the first start to the last end."""
+def join_fragments(tables: list[Table]) -> Table:
+    """Fragments of one table as one: rows stacked in output order (a later fragment's repeated
+    title and header rows stay rows, as in a ground truth with a mid-table section), span from
+    the first start to the last end."""
     if len(tables) == 1:
         return tables[0]
     fmts = list(dict.fromkeys(t.fmt for t in tables))

@@ -317,10 +317,9 @@ def formula_sides(r: ItemResult) -> tuple[str, str]:
     gt = (_typeset(r.gt_latex, display) + _pre(r.gt_latex)) if r.gt_latex else '<p class="none">no ground truth</p>'
     if r.matched_text is None:
         return gt, '<p class="none">nothing matched</p>'
-    span = f" [{e(r.matched_span[0])}, {e(r.matched_span[1])})" if r.matched_span else ""
     scored = r.extra.get("scored_latex") if isinstance(r.extra, dict) else None
     typeset = _typeset(scored if isinstance(scored, str) else r.matched_text, display)
-    pred = f'{typeset}<p class="note">matched text{span}</p>{_pre(r.matched_text)}'
+    pred = typeset + matched_html(r)
     if isinstance(scored, str) and scored != r.matched_text:
         pred += f'<p class="note">scored as LaTeX</p>{_pre(scored)}'
     return gt, pred
@@ -344,11 +343,34 @@ def table_sides(r: ItemResult, gt_cache: dict[str, str]) -> tuple[str, str]:
     if r.pred_html or r.matched_text:
         pred = f'<div class="rendered">{safe_table_html(r.pred_html)}</div>'
         if r.matched_text is not None:
-            span = f" [{e(r.matched_span[0])}, {e(r.matched_span[1])})" if r.matched_span else ""
-            pred += f'<p class="note">matched text{span}</p>{_pre(r.matched_text)}'
+            pred += matched_html(r)
     else:
         pred = '<p class="none">nothing matched</p>'
     return gt, pred
+
+
+def matched_html(r: ItemResult) -> str:
+    """The matched text with where it is in the output; an item found as several fragments (a
+    table the parser split) shows each fragment's span and text, the text between left out."""
+    spans = [s for s in r.fragments if _is_span(s)]
+    cover = r.matched_span
+    if len(spans) < 2 or not _is_span(cover) or r.matched_text is None:
+        where = f" [{e(cover[0])}, {e(cover[1])})" if cover else ""
+        return f'<p class="note">matched text{where}</p>{_pre(r.matched_text or "")}'
+    out = [f'<p class="note">matched as {len(spans)} fragments: {e(_spans_text(spans))}</p>']
+    for i, (start, end) in enumerate(spans, 1):
+        piece = r.matched_text[max(0, start - cover[0]):max(0, end - cover[0])]
+        out.append(f'<p class="note">fragment {i} [{e(start)}, {e(end)})</p>{_pre(piece)}')
+    return "".join(out)
+
+
+def _is_span(value: object) -> bool:
+    """[start, end) of ints, as results.json stores spans (a hand-edited file may hold anything)."""
+    return isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
+
+
+def _spans_text(spans: list[list[int]]) -> str:
+    return " + ".join(f"[{a}, {b})" for a, b in spans)
 
 
 def _pre(text: str) -> str:

@@ -1,0 +1,199 @@
+"""Fragment matching: a ground-truth table the parser split (at a section row, with a heading
+between the pieces) is found as up to MAX_FRAGMENTS consecutive fragments, every fragment's span
+recorded; in the offline locator, through `evaluate_page` into results, and in meta-eval.
+
+The tables are built here (a two-or-more-section table in LaTeX and its split renderings), and
+one integration test splits the committed synth-v1 ground truths; no shared data is needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from harness.core.table import Table
+from harness.locate.tables import MAX_FRAGMENTS, candidates, locate_tables, profile, similarity
+from harness.readers.latex import read_latex
+
+WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+PROSE = "The results below follow the protocol of the previous section.\n\n"
+
+
+def section(i: int) -> tuple[str, list[str], list[list[str]]]:
+    """Section i of a table: its title, its header row and three body rows, all its own words."""
+    w = WORDS[i % len(WORDS)] + (str(i // len(WORDS)) if i >= len(WORDS) else "")
+    header = ["Model", f"{w.title()} accuracy", f"{w.title()} recall"]
+    rows = [[f"{w}-net-{r}", f"{10 * i + r + 40}.{r}{i}", f"0.{i}{r}{(i + r) % 10}7"] for r in range(3)]
+    return f"{w.title()} benchmark", header, rows
+
+
+def gt_latex(sections: range) -> str:
+    """One tabular of these sections, each opened by a title row spanning all columns and its header."""
+    lines = [r"\begin{tabular}{lcc}", r"\toprule"]
+    for n, i in enumerate(sections):
+        title, header, rows = section(i)
+        if n:
+            lines.append(r"\midrule")
+        lines += [rf"\multicolumn{{3}}{{c}}{{{title}}} \\", r"\midrule", " & ".join(header) + r" \\", r"\midrule"]
+        lines += [" & ".join(row) + r" \\" for row in rows]
+    return "\n".join(lines + [r"\bottomrule", r"\end{tabular}"])
+
+
+def gt_table(sections: range) -> Table:
+    return read_latex(gt_latex(sections))[0]
+
+
+def markdown(i: int) -> str:
+    _, header, rows = section(i)
+    lines = ["| " + " | ".join(header) + " |", "|---|---|---|"] + ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def html(i: int, title_row: bool = False) -> str:
+    """Section i as an HTML table; with `title_row`, its title as a first row spanning all columns."""
+    title, header, rows = section(i)
+    head = f'<tr><th colspan="3">{title}</th></tr>' if title_row else ""
+    head += "<tr>" + "".join(f"<th>{h}</th>" for h in header) + "</tr>"
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
+    return f"<table>{head}{body}</table>"
+
+
+def page(blocks: list[str], headings: list[str]) -> tuple[str, list[tuple[int, int]]]:
+    """Prose, then each block after its heading line; the page and each block's literal span."""
+    out, where = PROSE, []
+    for heading, block in zip(headings, blocks):
+        out += f"{heading}\n\n"
+        where.append((len(out), len(out) + len(block)))
+        out += block + "\n\n"
+    return out + PROSE, where
+
+
+def titles(sections: range, mark: str = "## ") -> list[str]:
+    return [mark + section(i)[0] for i in sections]
+
+
+# -- the offline locator ----------------------------------------------------------------------
+def test_markdown_table_split_at_a_section_row_is_found_as_two_fragments() -> None:
+    output, where = page([markdown(0), markdown(1)], titles(range(2)))
+    (loc,) = locate_tables([gt_table(range(2))], output)
+    assert loc.found and loc.spans == tuple(where)
+    assert loc.span == (where[0][0], where[1][1]) and loc.text == output[where[0][0]:where[1][1]]
+    (a, b), (c, d) = where
+    assert loc.note == f"split table joined from 2 fragments at [{a}, {b}) + [{c}, {d})"
+    firsts = [row[0].text for row in loc.table.rows]  # output order; the second header row stays a row
+    assert firsts == ["Model", "alpha-net-0", "alpha-net-1", "alpha-net-2", "Model", "bravo-net-0", "bravo-net-1",
+                      "bravo-net-2"]
+    alone = similarity(profile(gt_table(range(2))), profile(candidates(output)[0][0]))
+    assert loc.score > alone + 0.2
+
+
+def test_html_table_split_with_its_title_rows_keeps_them_as_rows() -> None:
+    blocks = [html(0, title_row=True), html(1, title_row=True)]
+    output, where = page(blocks, ["<p>Table 3: results.</p>", "<h3>continued</h3>"])
+    (loc,) = locate_tables([gt_table(range(2))], output)
+    assert loc.spans == tuple(where) and loc.table.fmt == "html"
+    firsts = [row[0].text for row in loc.table.rows]
+    assert firsts[:2] == ["Alpha benchmark", "Model"] and firsts[5:7] == ["Bravo benchmark", "Model"]
+    assert len(loc.table.rows) == 10
+
+
+def test_a_split_into_the_bound_is_joined_whole() -> None:
+    sections = range(MAX_FRAGMENTS)
+    output, where = page([markdown(i) for i in sections], titles(sections))
+    (loc,) = locate_tables([gt_table(sections)], output)
+    assert loc.spans == tuple(where)
+
+
+def test_a_split_needing_one_fragment_more_than_the_bound_stops_at_the_bound() -> None:
+    sections = range(MAX_FRAGMENTS + 1)
+    output, where = page([markdown(i) for i in sections], titles(sections))
+    (loc,) = locate_tables([gt_table(sections)], output)
+    assert len(loc.spans) == MAX_FRAGMENTS
+    first = where.index(loc.spans[0])
+    assert list(loc.spans) == where[first:first + MAX_FRAGMENTS]  # a consecutive run of the pieces
+    assert f"joined from {MAX_FRAGMENTS} fragments" in loc.note
+
+
+def test_two_ground_truth_tables_adjacent_in_the_output_are_not_joined() -> None:
+    """Each section is its own ground truth here: same header words, next to each other."""
+    output, where = page([markdown(0), markdown(1)], titles(range(2)))
+    a, b = locate_tables([gt_table(range(1)), gt_table(range(1, 2))], output)
+    assert (a.spans, b.spans) == ((where[0],), (where[1],)) and a.note == b.note == ""
+
+
+def test_a_run_of_fragments_never_crosses_another_ground_truths_table() -> None:
+    """Piece one of a table, another ground truth's table, piece two: the run stops at the other table."""
+    output, where = page([markdown(0), markdown(2), markdown(1)], titles([0, 2, 1]))
+    split, other = locate_tables([gt_table(range(2)), gt_table(range(2, 3))], output)
+    assert other.spans == (where[1],)
+    assert len(split.spans) == 1 and split.spans[0] in (where[0], where[2])
+
+
+# -- through evaluate_page into results ----------------------------------------------------------
+def _split_rows(table: Table) -> int:
+    """A row boundary near the middle that no rowspan crosses (0: none)."""
+    ends = [0] * (len(table.rows) + 1)
+    for r, row in enumerate(table.rows):
+        for cell in row:
+            ends[r] = max(ends[r], r + cell.rowspan)
+    reach, ok = 0, []
+    for r in range(len(table.rows) - 1):
+        reach = max(reach, ends[r])
+        if reach <= r + 1:
+            ok.append(r + 1)
+    middle = len(table.rows) / 2
+    return min(ok, key=lambda b: (abs(b - middle), b)) if ok else 0
+
+
+def test_split_tables_of_a_real_page_score_as_whole_and_results_record_the_spans(tmp_path: Path) -> None:
+    from harness.cases import load_case_set
+    from harness.evaluate.page import evaluate_page
+    from tests.ci_cases import case_set
+
+    cases = load_case_set(case_set(tmp_path / "set", 1))
+    (pg,) = cases.pages
+    parts, split = [], set()
+    for t in pg.tables:
+        cut = _split_rows(t.table)
+        pieces = [Table(t.table.rows[:cut]), Table(t.table.rows[cut:])] if cut else [t.table]
+        split |= {t.index} if cut else set()
+        parts.append(f"Paragraph before table {t.index}.\n\n"
+                     + "\n\n**(continued)**\n\n".join(p.to_html() for p in pieces) + "\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    text = "\n".join(parts)
+    (out / f"{pg.pdf.stem}.md").write_text(text, encoding="utf-8")
+    assert len(split) >= 4
+    results = evaluate_page(pg, f"dir:{out}", "teds", cache_dir=tmp_path / "cache")
+    for r in results:
+        assert r.outcome == "ok" and r.scores["teds"] == 1.0, (r.table, r.message)
+        assert len(r.matched_spans) == (2 if r.table in split else 1)
+        assert r.matched_span == [r.matched_spans[0][0], r.matched_spans[-1][1]]
+        assert all(text[a:b].startswith("<table>") and text[a:b].endswith("</table>") for a, b in r.matched_spans)
+        assert ("joined from 2 fragments" in r.message) == (r.table in split)
+    from harness.core.results import ItemResult
+
+    back = ItemResult.from_dict(results[0].to_dict())
+    assert back.matched_spans == results[0].matched_spans
+    old = {k: v for k, v in results[0].to_dict().items() if k != "matched_spans"}  # a results.json from before
+    assert ItemResult.from_dict(old).fragments == [results[0].matched_span]
+
+
+# -- meta-eval ------------------------------------------------------------------------------------
+def test_meta_eval_scores_a_split_extraction_as_the_joined_fragments() -> None:
+    from harness.core.metric_specs import spec
+    from harness.evaluate.metaeval_tables import recomputed_scorers
+    from harness.locate.tables import join_fragments
+
+    latex = gt_latex(range(2))
+    extraction = "\n\n".join(f"{t}\n\n{markdown(i)}" for i, t in enumerate(titles(range(2))))
+    semantic = recomputed_scorers(["semantic"])["semantic"]
+    pieces = candidates(extraction)[0]
+    assert len(pieces) == 2
+    gt = gt_table(range(2))
+    headline, scale = spec("semantic").headline, spec("semantic").scale
+    whole = spec("semantic").scorer()(gt, join_fragments(pieces)).values[headline] / scale
+    largest = max(spec("semantic").scorer()(gt, p).values[headline] / scale for p in pieces)
+    assert semantic(latex, extraction) == pytest.approx(whole)
+    assert whole > largest
