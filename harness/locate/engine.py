@@ -69,7 +69,7 @@ class Strategy(Protocol):
     def span(self, candidate: Any) -> Span | None:
         """Where the candidate is in the output."""
 
-    def found(self, g: int, pieces: list[Any], score: float, note: str, output: str) -> Located:
+    def found(self, g: int, pieces: list[Any], score: float, note: str, output: str, key: Any) -> Located:
         """Ground truth `g` located in these candidates (several: a split item joined)."""
 
     def missing(self, g: int, scores: np.ndarray, key: Any, why_none: str, min_score: float) -> Located:
@@ -98,7 +98,7 @@ def locate(strategy: Strategy, gts: Sequence[Any], output: str, min_score: float
     if strategy.joins is not None:
         join_split(match, strategy, keys, cand_keys, scores, min_score)
         share_fused(match, strategy, keys, cand_keys, min_score)
-    located = [strategy.found(g, [cands[c] for c in match.pieces[g]], match.score[g], match.notes.get(g, ""), output)
+    located = [strategy.found(g, [cands[c] for c in match.pieces[g]], match.score[g], match.notes.get(g, ""), output, keys[g])
                if g in match.pieces else strategy.missing(g, scores[g], keys[g], why_none, min_score)
                for g in range(len(gts))]
     if text_pass and not all(loc.found for loc in located):

@@ -203,7 +203,7 @@ class FormulaStrategy:
         return candidate.span
 
     @staticmethod
-    def found(g: int, pieces: list[Candidate], score: float, note: str, output: str) -> Located:
+    def found(g: int, pieces: list[Candidate], score: float, note: str, output: str, key: object = None) -> Located:
         (cand,) = pieces
         return _located(g, cand.latex, cand.span, cand.source, score)
 

@@ -154,7 +154,7 @@ class TableSpans:
 
         def read(index: int, hits: list[Found]) -> tuple[Located, list[Span]]:
             pieces = read_fragments(output, [(h.start, h.end) for h in hits], cands)
-            table = join_fragments(pieces)
+            table = join_fragments(pieces, output, profile(self.gt_tables[index]))
             start, end = table.span
             spans = [piece.span for piece in pieces]
             score = round(similarity(profile(self.gt_tables[index]), profile(table)), 6)

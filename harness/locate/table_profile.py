@@ -46,6 +46,12 @@ class Profile:
         return not self.tokens and not self.grams
 
 
+def holds_words(prof: Profile, text: str) -> bool:
+    """Whether every word of `text` is among the table's words (`text` names something in it)."""
+    words = _TOKEN.findall(normalise(text))
+    return bool(words) and all(prof.tokens[w] > 0 for w in words)
+
+
 def normalise(text: str) -> str:
     """NFKC, case-folded, HTML tags and emphasis marks dropped, whitespace collapsed."""
     if "<" in text:

@@ -11,15 +11,16 @@ missing is looked for in the plain lines outside every candidate (`loose_lines`)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
 
 from harness.core.messages import one_line
-from harness.core.table import NoTableError, Table
+from harness.core.table import Cell, NoTableError, Table
 from harness.locate.engine import MAX_FRAGMENTS, Joins, Located, Span, describe_spans, locate
 from harness.locate.loose_lines import find_loose
-from harness.locate.table_profile import Profile, normalise, profile, similarity, text_profile
+from harness.locate.table_profile import Profile, holds_words, normalise, profile, similarity, text_profile
 from harness.readers import read_tables
 
 __all__ = ["MAX_FRAGMENTS", "MIN_SCORE", "Located", "candidates", "join_fragments", "locate_tables", "normalise",
@@ -34,6 +35,8 @@ SPLIT_GAIN = 0.02  # a neighbouring candidate joins a match only when the score 
 MERGE_GAIN = 0.05  # a shared candidate must explain both tables better than one by this much
 
 _STRUCTURED = ("html", "latex", "markdown")
+MAX_LABEL = 80  # characters: a line between two fragments longer than this is prose, not a section label
+_MARKUP = re.compile(r"<[^>]{0,200}>")
 
 
 def candidates(output: str) -> tuple[list[Table], str]:
@@ -93,8 +96,8 @@ class TableStrategy:
         return candidate.span
 
     @staticmethod
-    def found(g: int, pieces: list[Table], score: float, note: str, output: str) -> Located:
-        table = join_fragments(pieces)
+    def found(g: int, pieces: list[Table], score: float, note: str, output: str, key: Profile | None = None) -> Located:
+        table = join_fragments(pieces, output, key)
         text = output[table.span[0]:table.span[1]] if table.span is not None else ""
         spans = tuple(t.span for t in pieces if t.span is not None)
         if len(spans) > 1:
@@ -132,16 +135,36 @@ def locate_tables(gt: list[Table], output: str, min_score: float = MIN_SCORE, *,
     return locate(TABLES, gt, output, min_score, text_pass=loose_lines)
 
 
-def join_fragments(tables: list[Table]) -> Table:
+def join_fragments(tables: list[Table], output: str = "", gt: Profile | None = None) -> Table:
     """Fragments of one table as one: rows stacked in output order (a later fragment's repeated
     title and header rows stay rows, as in a ground truth with a mid-table section), span from
-    the first start to the last end."""
+    the first start to the last end. A short line of `output` between two fragments ("Model B"
+    set as a heading between the halves) that the ground truth `gt` holds is the label of the
+    rows below it, as a reader takes it: it joins as a section row over the table's width
+    (`row_roles`). Decided by content, as the joins are: "continued" stays outside."""
     if len(tables) == 1:
         return tables[0]
     fmts = list(dict.fromkeys(t.fmt for t in tables))
     spans = [t.span for t in tables if t.span is not None]
     span = (min(s for s, _ in spans), max(e for _, e in spans)) if spans else None
-    return Table([row for t in tables for row in t.rows], fmt="+".join(fmts), span=span)
+    width = max((sum(c.colspan for c in row) for t in tables for row in t.rows), default=1)
+    rows: list[list[Cell]] = []
+    for k, t in enumerate(tables):
+        if k and output and tables[k - 1].span is not None and t.span is not None:
+            label = _between_label(output[tables[k - 1].span[1]:t.span[0]])
+            if label and gt is not None and holds_words(gt, label):
+                rows.append([Cell(label, colspan=width)])
+        rows += t.rows
+    return Table(rows, fmt="+".join(fmts), span=span)
+
+
+def _between_label(text: str) -> str:
+    """The text between two fragments as one label, if it is one short line (heading and
+    emphasis marks dropped); "" otherwise."""
+    lines = [ln.strip() for ln in _MARKUP.sub(" ", text).splitlines() if ln.strip()]
+    if len(lines) != 1 or len(lines[0]) > MAX_LABEL:
+        return ""
+    return " ".join(lines[0].strip("#*_ ").split())
 
 
 def _missing_note(scores: np.ndarray, min_score: float, why_none: str, prof: Profile) -> str:
