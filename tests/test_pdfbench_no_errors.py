@@ -5,7 +5,7 @@ the locator or a metric raised); such a table silently leaves every leaderboard 
 authors' LaTeX and real parser output are where those faults show, so this runs the whole
 pipeline (worker process, parse, locate, every default metric) on pages nobody here wrote.
 
-Opt-in (`-m slow`): about 2-3 min with a cold parse cache on 2 cores. Point
+Opt-in (`-m slow`): about 3 min with a cold parse cache on 2 cores, ~25 s with a warm one. Point
 `TABLEBENCH_BENCH_CACHE` at a parse cache (e.g. `.tablebench-cache`, the one the benchmarks
 use) to reuse parser outputs between runs; a cached parser error is always parsed again.
 """
