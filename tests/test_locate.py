@@ -8,6 +8,7 @@ three real parsers over the 20-page pdf-parse-bench sample.
 from __future__ import annotations
 
 import random
+import re
 from collections import defaultdict
 
 import pytest
@@ -137,6 +138,16 @@ def test_mangled_structure_still_ranks_first() -> None:
     assert loc.span == where_m and MIN_SCORE <= loc.score < 0.95
     (strict,) = locate_tables([GT_A], output, min_score=0.95, loose_lines=False)
     assert not strict.found and strict.note == f"best candidate scored {loc.score:.2f} < 0.95"
+
+
+def test_a_near_miss_note_names_two_different_numbers() -> None:
+    """A score just under the threshold must not read as 'scored 0.30 < 0.30'."""
+    mangled = "| Method Accuracy | F1 |\n|---|---|\n| Baseline 71.2 | 0.684 |\n| Ours 79.8 | 0.772 |"
+    output, _ = _page(DISTRACTOR, mangled)
+    (loc,) = locate_tables([GT_A], output)
+    (near,) = locate_tables([GT_A], output, min_score=loc.score + 1e-6, loose_lines=False)
+    best, threshold = re.fullmatch(r"best candidate scored (\S+) < (\S+)", near.note).groups()
+    assert not near.found and float(best) < float(threshold)
 
 
 # -- split and merged tables ----------------------------------------------------------------

@@ -175,4 +175,14 @@ def _missing_note(scores: np.ndarray, min_score: float, why_none: str, prof: Pro
     best = float(scores.max())
     if best >= min_score:
         return f"best candidate scored {best:.2f} but fits another table better"
-    return f"best candidate scored {best:.2f} < {min_score:.2f}"
+    shown, threshold = _distinct(best, min_score)
+    return f"best candidate scored {shown} < {threshold}"
+
+
+def _distinct(a: float, b: float) -> tuple[str, str]:
+    """`a` and `b` with the fewest decimals (at least 2) that tell them apart: never "0.30 < 0.30"."""
+    for digits in range(2, 7):
+        shown = f"{a:.{digits}f}", f"{b:.{digits}f}"
+        if shown[0] != shown[1]:
+            return shown
+    return repr(a), repr(b)
