@@ -149,3 +149,21 @@ def test_the_corpus_counts_a_table_once() -> None:
 def test_absent_shared_sources_are_listed_with_a_reason(tmp_path) -> None:
     corpus = collect(tmp_path / "nowhere")
     assert corpus.skipped and all("absent" in why for why in corpus.skipped.values())
+
+
+def test_the_report_lists_every_transformation_and_the_failures_with_examples(tmp_path) -> None:
+    from tests.perturb.report import failures_markdown, write_report
+    from tests.perturb.suite import run as score_all
+
+    corpus, seen = Corpus(), set()
+    corpus.add("hand", "hand/t0", table(), seen)
+    records = score_all(corpus.tables, list(TRANSFORMS))
+    data = write_report(tmp_path, corpus, records, 1.0)
+    assert set(data["transforms"]) == set(TRANSFORMS) and data["per_source"] == {"hand": 1}
+    assert data["families"]["numbers_changed"]["curve"][0]["n"] == 1
+    md = (tmp_path / "perturbation.md").read_text(encoding="utf-8")
+    assert all(f"| {name} |" in md for name, t in TRANSFORMS.items() if t.invariant)
+    text = failures_markdown(corpus, records)
+    failing = [name for name, row in data["transforms"].items() if row["fails"]]
+    assert all(f"## {name}: 1 of 1 tables fail" in text for name in failing)
+    assert text.count("### hand/t0") == len(failing)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -30,8 +32,8 @@ def summary_markdown(data: dict) -> str:
     sources = ", ".join(f"{k} {v}" for k, v in data["per_source"].items())
     lines = [f"# Perturbation suite of the semantic score: {data['tables']} distinct ground-truth tables", "",
              f"Sources (distinct tables): {sources}.", ""]
-    lines += [f"Skipped: {k}: {v}" for k, v in data["skipped"].items()]
-    lines += ["", f"## Invariances (score must stay >= {data['floor']})", "",
+    lines += [f"Skipped: {k}: {v}" for k, v in data["skipped"].items()] + ([""] if data["skipped"] else [])
+    lines += [f"## Invariances (score must stay >= {data['floor']})", "",
               "| transformation | n tables | min | mean | share >= floor | failing tables |", "|---|---|---|---|---|---|"]
     for name, row in data["transforms"].items():
         if row["kind"] == "invariant":
@@ -65,7 +67,10 @@ def failures_markdown(corpus: Corpus, records: Sequence[Scored], per_transform: 
     for name, failed in per.items():
         if not failed:
             continue
-        lines += ["", f"## {name}: {len(failed)} of {counts[name]} tables fail", ""]
+        lines += ["", f"## {name}: {len(failed)} of {counts[name]} tables fail", "",
+                  "Most frequent first errors (texts quoted as _, numbers as N):", ""]
+        kinds = Counter(_pattern(r.errors[0]) if r.errors else "(no error named)" for r, _ in failed)
+        lines += [f"- {n} x {k}" for k, n in kinds.most_common(5)] + [""]
         failed = sorted(failed, key=lambda f: (len(by_digest[f[0].digest].table.cells()), f[0].ident))
         for r, base in failed[:per_transform]:
             gt = by_digest[r.digest]
@@ -75,6 +80,11 @@ def failures_markdown(corpus: Corpus, records: Sequence[Scored], per_transform: 
             lines += [f"- {e}" for e in r.errors] or ["- (none)"]
             lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _pattern(error: str) -> str:
+    """An error message with its quoted texts and numbers blanked: what kind of error it is."""
+    return re.sub(r"\d+", "N", re.sub(r"'[^']*'", "_", error))
 
 
 def short(value: Table | str | None) -> str:
