@@ -12,6 +12,11 @@ once, at import, by what Unicode says about it:
   BOLD, ...) are dropped, what remains names the shape (WHITE CIRCLE, RING OPERATOR,
   CHECK MARK, BALLOT X, MINUS SIGN, PRIME, MIDDLE DOT, ...) and maps to one representative.
 
+A cell that holds nothing but one mark (yes / no / partly) is read by the mark's shape: the
+glyphs, letters and digits that print like it in a cell of their own are that mark (`MARKS`:
+text layers and OCR write ✓ as √, ✗ as × or x, ◯ as O or 0, a box ☐ for an open circle). Inside
+longer text they are other things (√2, 2×3, x86, O(n)), so only a whole cell is read so.
+
 Super- and subscript characters (the `<super>`/`<sub>` decompositions) become their plain
 text after a space: `β₂`, `β_2` and `β2` are read alike (the cell comparison ignores spaces),
 while a footnote mark on a number (`91.2¹`) stays a separate token and never turns the number
@@ -85,3 +90,23 @@ def fold_glyphs(text: str) -> str:
         return text
     text = _SCRIPT_RUN.sub(lambda m: " " + unicodedata.normalize("NFKC", m.group(0)), text)
     return unicodedata.normalize("NFC", text.translate(_FOLD))
+
+
+# Marks a table uses as values, by class: the representative, then what prints like it in a cell
+# of its own. `0` is a digit: it is the open mark only when compared (`same_mark`), never
+# rewritten, so that a cell "0" stays a number for the header and stub reading.
+MARKS = {"✓": "✓√☑", "✗": "✗×xX☒", "○": "○Oo☐□0"}
+_MARK_OF = {ch: rep for rep, chars in MARKS.items() for ch in chars}
+
+
+def fold_mark(cell: str) -> str:
+    """A whole (glyph-folded) cell that is one mark, as its class's representative; other cells,
+    and a digit, unchanged."""
+    if len(cell) != 1 or cell.isdigit():
+        return cell
+    return _MARK_OF.get(cell, cell)
+
+
+def same_mark(a: str, b: str) -> bool:
+    """Whether two whole cells show the same mark (a digit that prints like one counts)."""
+    return len(a) == 1 == len(b) and a in _MARK_OF and _MARK_OF[a] == _MARK_OF.get(b)

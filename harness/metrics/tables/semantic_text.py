@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from harness.metrics.tables.semantic_glyphs import fold_glyphs
+from harness.metrics.tables.semantic_glyphs import fold_glyphs, fold_mark, same_mark
 from harness.readers.textnorm import STYLE_TAGS, tag_pattern
 from harness.tex.latex_math import latex_to_text
 
@@ -48,6 +48,12 @@ _SYMBOL = re.compile(r"[^\W\d_](?: \w{1,3})?['′*]*$")
 
 # μ_B written as text: a one-letter symbol's subscript, read as β₂ reads ("β 2"); MAE_AST stays a name
 _SUBSCRIPT_MARK = re.compile(r"(?<=(?<!\w)[^\W\d_])_(?=\w{1,3}\b)")
+# "x" for "×" where it can only mean "times": after a number with nothing glued on (a speed-up,
+# 2.5x), or between a number (or a closing bracket, a Greek letter: 2πx5) and a number (3x3)
+_TIMES = re.compile(r"(?<=\d)\s*x(?![\w])|(?<=[\d)\]\u0370-\u03ff])\s*x\s*(?=\d)")
+# ± as plain text writes it: 91.2 +/- 0.3, 91.2 +- 0.3
+_PLUS_MINUS = re.compile(r"\+\s*/\s*[-−]|\+[-−](?=\s*\.?\d)")
+
 _MD_ESCAPE = re.compile(r"\\([@|*<>+=!?])")  # Markdown escapes that mean nothing in LaTeX
 
 
@@ -71,7 +77,11 @@ def normalize(text: str) -> str:
         t = _FRACTION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)).replace("⁄", "/"), t)
     if "10" in t:
         t = _SCIENTIFIC.sub(_e_notation, t)
-    t = " ".join(fold_glyphs(t).split())
+    if "+" in t:
+        t = _PLUS_MINUS.sub("±", t)
+    if "x" in t:
+        t = _TIMES.sub("×", t)
+    t = fold_mark(" ".join(fold_glyphs(t).split()))
     if not _SYMBOL.match(t):  # a cell that is one letter (N vs n, K₁ vs k₁) is a symbol: its case is its name
         t = "".join(ch if "\u0370" <= ch <= "\u03ff" else ch.casefold() for ch in t)  # Γ ≠ γ, Ω ≠ ω
     t = _TIGHT.sub("", t)
@@ -123,7 +133,7 @@ def cell_similarity(a: str, b: str) -> float:
     scaled by how alike the surrounding text is; otherwise it is the edit-distance ratio of
     the texts.
     """
-    if a == b or a.replace(" ", "") == b.replace(" ", ""):
+    if a == b or a.replace(" ", "") == b.replace(" ", "") or same_mark(a, b):
         return 1.0
     na, nb = numbers(a), numbers(b)
     if na or nb:
@@ -177,7 +187,15 @@ def similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
                 sim[i, j] = cell_similarity(ul_l[i], ur_l[j])
     sim[np.equal.outer(np.asarray([a.replace(" ", "") for a in ul_l], dtype=object),
                        np.asarray([b.replace(" ", "") for b in ur_l], dtype=object))] = 1.0
+    for i, j in _mark_pairs(ul_l, ur_l):
+        sim[i, j] = 1.0
     return sim[np.ix_(il, ir)]
+
+
+def _mark_pairs(left: list[str], right: list[str]) -> list[tuple[int, int]]:
+    """Pairs of one-character cells that show the same mark but differ (`same_mark`: 0 and ○)."""
+    ones = [j for j, b in enumerate(right) if len(b) == 1]
+    return [(i, j) for i, a in enumerate(left) if len(a) == 1 for j in ones if a != right[j] and same_mark(a, right[j])]
 
 
 def _distinct(values: list[str]) -> tuple[list[str], np.ndarray]:
