@@ -84,9 +84,10 @@ def test_markdown_table_split_at_a_section_row_is_found_as_two_fragments() -> No
     # output order; the heading between the halves, which the ground truth holds, joins as a section row
     # over the table's width; the second header row stays a row
     firsts = [row[0].text for row in loc.table.rows]
-    assert firsts == ["Model", "alpha-net-0", "alpha-net-1", "alpha-net-2", "Bravo benchmark", "Model",
-                      "bravo-net-0", "bravo-net-1", "bravo-net-2"]
-    assert loc.table.rows[4][0].colspan == 3
+    # and so does the heading above the first half: the table's title, set outside it
+    assert firsts == ["Alpha benchmark", "Model", "alpha-net-0", "alpha-net-1", "alpha-net-2", "Bravo benchmark",
+                      "Model", "bravo-net-0", "bravo-net-1", "bravo-net-2"]
+    assert loc.table.rows[5][0].colspan == 3 and loc.table.rows[0][0].colspan == 3
     alone = similarity(profile(gt_table(range(2))), profile(candidates(output)[0][0]))
     assert loc.score > alone + 0.2
 
@@ -201,3 +202,14 @@ def test_meta_eval_scores_a_split_extraction_as_the_joined_fragments() -> None:
     largest = max(spec("semantic").scorer()(gt, p).values[headline] / scale for p in pieces)
     assert semantic(latex, extraction) == pytest.approx(whole)
     assert whole > stacked > largest  # the heading between the halves read as their section label
+
+
+def test_a_title_set_as_a_heading_above_the_table_is_its_title_row_a_caption_is_not() -> None:
+    gt = read_latex(r"""\begin{tabular}{lcc}\multicolumn{3}{c}{Geodetic survey} \\ \hline
+Method & Cost & Noise \\ \hline a & 1.0 & 2.0 \\ b & 3.0 & 4.0 \\ \end{tabular}""")[0]
+    body = "| Method | Cost | Noise |\n|---|---|---|\n| a | 1.0 | 2.0 |\n| b | 3.0 | 4.0 |"
+    (loc,) = locate_tables([gt], f"{PROSE}**Geodetic survey**\n\n{body}\n\n{PROSE}")
+    assert [row[0].text for row in loc.table.rows][:2] == ["Geodetic survey", "Method"]
+    assert loc.text == body  # the span stays the table's own
+    (loc,) = locate_tables([gt], f"{PROSE}Table 3: results of the survey.\n\n{body}\n\n{PROSE}")
+    assert loc.table.rows[0][0].text == "Method"

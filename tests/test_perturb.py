@@ -33,7 +33,6 @@ KNOWN: dict[str, str] = {
                 "labels; a group label repeated over its columns is charged against itself",
     "markdown_flat_header": "a flattened multi-level header is read as ambiguous where the ground truth's header "
                             "reading differs from the prediction's",
-    "title_out": "the ground truth's title row is read as every column's only label and its header row as data",
     "labels_fused": "where the ground truth's only header row read is a title, fusing the labels changes nothing "
                     "the score reads",
     "columns_swapped": "a mark swapped with an empty (null) cell of the same row goes unseen",

@@ -36,6 +36,7 @@ MERGE_GAIN = 0.05  # a shared candidate must explain both tables better than one
 
 _STRUCTURED = ("html", "latex", "markdown")
 MAX_LABEL = 80  # characters: a line between two fragments longer than this is prose, not a section label
+TITLE_REACH = 200  # characters above a table searched for its title line
 _MARKUP = re.compile(r"<[^>]{0,200}>")
 
 
@@ -143,7 +144,7 @@ def join_fragments(tables: list[Table], output: str = "", gt: Profile | None = N
     rows below it, as a reader takes it: it joins as a section row over the table's width
     (`row_roles`). Decided by content, as the joins are: "continued" stays outside."""
     if len(tables) == 1:
-        return tables[0]
+        return _with_title(tables[0], output, gt)
     fmts = list(dict.fromkeys(t.fmt for t in tables))
     spans = [t.span for t in tables if t.span is not None]
     span = (min(s for s, _ in spans), max(e for _, e in spans)) if spans else None
@@ -155,7 +156,22 @@ def join_fragments(tables: list[Table], output: str = "", gt: Profile | None = N
             if label and gt is not None and holds_words(gt, label):
                 rows.append([Cell(label, colspan=width)])
         rows += t.rows
-    return Table(rows, fmt="+".join(fmts), span=span)
+    return _with_title(Table(rows, fmt="+".join(fmts), span=span), output, gt)
+
+
+def _with_title(table: Table, output: str, gt: Profile | None) -> Table:
+    """`table` with the short line right above it as its title row, when the ground truth holds
+    that line and the table does not (a title a parser set as a heading above the table: moved,
+    not lost). The span stays the table's own."""
+    if gt is None or not output or table.span is None or not table.rows:
+        return table
+    before = output[max(0, table.span[0] - TITLE_REACH):table.span[0]].rstrip().rsplit("\n\n", 1)[-1]
+    label = _between_label(before)
+    if not label or not holds_words(gt, label) or any(normalise(c.text) == normalise(label)
+                                                      for row in table.rows for c in row):
+        return table
+    width = max(sum(c.colspan for c in row) for row in table.rows)
+    return Table([[Cell(label, colspan=width)], *table.rows], fmt=table.fmt, span=table.span)
 
 
 def _between_label(text: str) -> str:
