@@ -263,7 +263,7 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
         folds.append({"table": gt_id, "n": int(test.sum()), **fit.describe(params),
                       "train_rmse": float(np.sqrt(train_mse)), "pearson": _finite(within.get("pearson")),
                       "mae": float(np.mean(np.abs(scores - human[test]))),
-                      "bias": float(np.mean(scores - human[test]))})
+                      "bias": float(np.mean(scores - human[test])), "human_sd": float(np.std(human[test]))})
     every = np.ones(len(pairs), dtype=bool)
     params_all, _ = fit.fit(features, human, groups, every)
     in_sample = fit.predict(features, params_all, every)
@@ -275,7 +275,13 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
         complexity[name] = {"n": int(m.sum()), "human_mean": float(human[m].mean()),
                             "cv_mean": float(held_out[m].mean()), "bias": float((held_out[m] - human[m]).mean()),
                             "mae": float(np.abs(held_out[m] - human[m]).mean())}
+    splits = {}
+    for name in dict.fromkeys(g.split("/", 1)[0] for g in group_list if "/" in g):
+        m = np.asarray([g.startswith(name + "/") for g in group_list])
+        if m.sum() >= 3:
+            splits[name] = {"n": int(m.sum()), **_correlations(held_out[m], human[m])}
     return {
+        "splits": splits,
         "cv": {**correlate(held_out, human, n_boot, seed, groups=group_list),
                "mae": float(np.mean(np.abs(held_out - human))), "bias": float(np.mean(held_out - human))},
         "in_sample": correlate(in_sample, human, n_boot, seed, groups=group_list),

@@ -170,6 +170,9 @@ def cross_validate(pairs: list[RatedPair], n_boot: int = 1000, seed: int = 0) ->
     return metaeval.cross_validate(pairs, TABLES, n_boot, seed)
 
 
+VARIED_SD = 1.0  # human ratings of a table's extractions spread at least this much: its fold's correlation means something
+
+
 def cv_report(result: dict) -> str:
     """`cross_validate`'s result as a short plain-text report: pooled held-out, in-sample and
     shipped-constant correlations with their table-bootstrap CIs, scale use per complexity, folds."""
@@ -181,6 +184,14 @@ def cv_report(result: dict) -> str:
         r = result[key]
         lines.append(f"{label:<34}{r['pearson']:>8.3f} {_ci(r, 'pearson'):>16} {r['spearman']:>9.3f} "
                      f"{_ci(r, 'spearman'):>16} {r['kendall']:>8.3f}")
+    for name, s in result.get("splits", {}).items():
+        lines.append(f"  held-out, {name:<26}{s['pearson']:>8.3f} {'':>16} {s['spearman']:>9.3f} {'':>16} "
+                     f"{s['kendall']:>8.3f}  (n={s['n']})")
+    varied = [f for f in result["folds"] if f["pearson"] is not None and f.get("human_sd", 0.0) >= VARIED_SD]
+    if varied:
+        weakest = min(varied, key=lambda f: f["pearson"])
+        lines.append(f"  weakest fold where human ratings vary (SD >= {VARIED_SD}): {weakest['table']} "
+                     f"{weakest['pearson']:.3f} ({len(varied)} of {len(result['folds'])} folds)")
     cv = result["cv"]
     lines += ["", f"held-out scale use: mean abs. error {cv['mae']:.2f}, bias {cv['bias']:+.2f} (score - human)"]
     for name, c in result["complexity"].items():
@@ -188,11 +199,11 @@ def cv_report(result: dict) -> str:
                      f"bias {c['bias']:+.2f}  MAE {c['mae']:.2f}")
     lines += ["", f"fit on all tables: key_weight {result['params_all']['key_weight']}, weights "
               f"{result['params_all']['weights']}", "",
-              f"{'fold (held-out table)':<22}{'n':>4}{'key_w':>7}{'Pearson':>9}{'MAE':>6}{'bias':>7}  weights"]
+              f"{'fold (held-out table)':<22}{'n':>4}{'key_w':>7}{'Pearson':>9}{'MAE':>6}{'bias':>7}{'hum.SD':>7}  weights"]
     for f in result["folds"]:
         r = "-" if f["pearson"] is None else f"{f['pearson']:.3f}"
-        lines.append(f"{f['table']:<22}{f['n']:>4}{f['key_weight']:>7}{r:>9}{f['mae']:>6.2f}{f['bias']:>+7.2f}  "
-                     f"{f['weights']}")
+        lines.append(f"{f['table']:<22}{f['n']:>4}{f['key_weight']:>7}{r:>9}{f['mae']:>6.2f}{f['bias']:>+7.2f}"
+                     f"{f.get('human_sd', 0.0):>7.2f}  {f['weights']}")
     return "\n".join(lines)
 
 
