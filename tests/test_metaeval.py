@@ -146,6 +146,11 @@ def test_several_files_of_a_study_are_pooled_with_each_files_ground_truths_apart
     assert main(["meta-eval", *files, "--cv", "--json", "--bootstrap", "20"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert [f["table"] for f in result["folds"]] == pooled_ids and result["cv"]["n"] == 24
+    assert set(result["splits"]) == {"dev", "dev2"} and result["splits"]["dev"]["n"] == 12  # held out, per file
+    assert all(f["human_sd"] == pytest.approx(3.354, abs=1e-3) for f in result["folds"])  # ratings 10, 7, 4, 1
+    assert main(["meta-eval", *files, "--cv", "--bootstrap", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "held-out, dev2" in out and "weakest fold where human ratings vary" in out
     formulas = tmp_path / "formulas.json"  # another study's file cannot join the pool
     formulas.write_text(json.dumps([{"gt_formula": "$a$", "extracted_formula": "$a$", "human_study_scores": [5]}]))
     assert main(["meta-eval", *files, str(formulas), "--metrics", ""]) == 1
