@@ -74,32 +74,39 @@ def feature_matrix(pairs: list[RatedPair]) -> tuple[np.ndarray, np.ndarray]:
 
 
 BETAS = (0.0, 0.25, 0.5, 0.75, 1.0)
+GAMMAS = (0.5, 0.75, 1.0)
 RIDGE = 0.01  # pull towards log-weight 0 (weight 1/e.. e scale) so rare classes stay finite
+_EPS = 1e-9  # keeps the gradient of P ** gamma finite at P = 0
 
 
 def fit_weights(counts: np.ndarray, lengths: np.ndarray, human: np.ndarray) -> Weights:
-    """Class weights (>= 0) and beta minimising the squared error of the score to `human`.
+    """Class weights (>= 0), beta and gamma minimising the squared error of the score to `human`.
 
-    beta is chosen from `BETAS`; for each, the log-weights are fitted by L-BFGS with a small
-    ridge. Deterministic: same data, same weights.
+    beta and gamma are chosen from `BETAS` x `GAMMAS`; for each, the log-weights are fitted by
+    L-BFGS with a small ridge. Deterministic: same data, same weights.
     """
     best: tuple[float, Weights] | None = None
     k = counts.shape[1]
     for beta in BETAS:
         norm = counts / np.maximum(lengths, 1.0)[:, None] ** beta
-
-        def loss(logw: np.ndarray) -> tuple[float, np.ndarray]:
-            w = np.exp(logw)
-            pred = 10.0 * np.exp(-(norm @ w))
-            resid = pred - human
-            grad = (2.0 * resid * -pred) @ norm * w / len(human) + 2 * RIDGE * logw
-            return float(np.mean(resid ** 2) + RIDGE * np.sum(logw ** 2)), grad
-
-        res = minimize(loss, np.full(k, -1.0), jac=True, method="L-BFGS-B", bounds=[(-8.0, 4.0)] * k)
-        if best is None or res.fun < best[0]:
-            best = (float(res.fun), Weights(tuple(float(x) for x in np.exp(res.x)), beta))
+        for gamma in GAMMAS:
+            res = minimize(_loss, np.full(k, -1.0), args=(norm, human, gamma), jac=True, method="L-BFGS-B",
+                           bounds=[(-8.0, 4.0)] * k)
+            if best is None or res.fun < best[0]:
+                best = (float(res.fun), Weights(tuple(float(x) for x in np.exp(res.x)), beta, gamma))
     assert best is not None
     return best[1]
+
+
+def _loss(logw: np.ndarray, norm: np.ndarray, human: np.ndarray, gamma: float) -> tuple[float, np.ndarray]:
+    """Mean squared error of 10 * exp(-(norm @ w) ** gamma) to `human`, plus the ridge; and its gradient."""
+    w = np.exp(logw)
+    raw = norm @ w + _EPS
+    pred = 10.0 * np.exp(-raw ** gamma)
+    resid = pred - human
+    d_raw = 2.0 * resid * -pred * gamma * raw ** (gamma - 1.0)
+    grad = (d_raw @ norm) * w / len(human) + 2 * RIDGE * logw
+    return float(np.mean(resid ** 2) + RIDGE * np.sum(logw ** 2)), grad
 
 
 Features = tuple[np.ndarray, np.ndarray]  # feature_matrix's (counts, lengths)
@@ -118,7 +125,7 @@ def _predict(features: Features, weights: Weights, rows: np.ndarray) -> np.ndarr
 
 
 def _describe(weights: Weights) -> dict:
-    return {"beta": weights.beta, "weights": [round(w, 4) for w in weights.w]}
+    return {"beta": weights.beta, "gamma": weights.gamma, "weights": [round(w, 4) for w in weights.w]}
 
 
 def _check(options: Options) -> None:
