@@ -16,9 +16,11 @@ one optimal path. `Edit`s are then read as a reader reads them (`meaning`):
   reader counts a systematic misreading once;
 - every other edit by the class of the token it touches (`formula_classes`).
 
-How alike the two glyphs look (`formula_glyphs.similarity`, from their typeset shapes) goes
-with each rename or conflict: `look` is its similarity, so the score can charge a look-alike
-less than a shape a reader would not confuse.
+Measured and left out: how alike the two glyphs look. Similarity of the typeset shapes
+(pdflatex renders of the Latin, Greek and digit glyphs, ink overlap or stroke distance) rates
+`μ`/`ρ` as alike as `ρ`/`p`, and as a feature its fitted cost rose with the similarity; what
+separates the look-alike a reader fixes from the swap that changes the formula is whether the
+substitution is a consistent rename.
 """
 
 from __future__ import annotations
@@ -39,13 +41,12 @@ from harness.tex.formula_classes import (
     STRUCTURE,
     STYLE,
 )
-from harness.tex.formula_glyphs import similarity
 
 # What the score counts, in this order (`meaning` fills one row of them per pair).
-FEATURES = ("content", "rename", "look", "number", "repeat", "operator", "structure", "accent", "style",
+FEATURES = ("content", "rename", "number", "repeat", "operator", "structure", "accent", "style",
             "delimiter", "punctuation", "layout")
-_SLOT = {CONTENT: 0, OPERATOR: 5, STRUCTURE: 6, ACCENT: 7, STYLE: 8, DELIMITER: 9, PUNCTUATION: 10, LAYOUT: 11}
-RENAME, LOOK, NUMBER, REPEAT = 1, 2, 3, 4
+_SLOT = {CONTENT: 0, OPERATOR: 4, STRUCTURE: 5, ACCENT: 6, STYLE: 7, DELIMITER: 8, PUNCTUATION: 9, LAYOUT: 10}
+RENAME, NUMBER, REPEAT = 1, 2, 3
 
 
 @njit(cache=True, nogil=True)
@@ -128,27 +129,76 @@ def _base(token: str) -> str:
     return token.split(":", 1)[1] if ":" in token[1:] else token
 
 
-def meaning(edits: list[Edit], gt_tokens: tuple[str, ...]) -> np.ndarray:
-    """The counts of `FEATURES` for one pair's edits (see the module doc)."""
-    counts = np.zeros(len(FEATURES))
+def readings(edits: list[Edit], gt_tokens: tuple[str, ...]) -> list[tuple[Edit, int]]:
+    """Each edit with the `FEATURES` slot a reader counts it in (see the module doc)."""
     in_gt = Counter(_base(t) for t in gt_tokens)
     subs = Counter((_base(e.gt), _base(e.pred)) for e in edits if e.gt and e.pred and e.cls != STYLE)
     read_as = Counter(a for a, _ in subs)  # how many different readings each substituted symbol has
     seen: set[tuple[str, str]] = set()
+    out = []
     for e in edits:
         a, b = _base(e.gt), _base(e.pred)
         if e.gt and e.pred and e.cls != STYLE:
             if (a, b) in seen:
-                counts[REPEAT] += 1.0
+                out.append((e, REPEAT))
                 continue
             seen.add((a, b))
         if e.cls == CONTENT and (a.isdigit() or b.isdigit()):
-            counts[NUMBER] += 1.0
+            out.append((e, NUMBER))
         elif e.cls == CONTENT and e.gt and e.pred:
             renamed = subs[(a, b)] == in_gt[a] and read_as[a] == 1 and in_gt[b] == 0
-            look = similarity(a, b) or 0.0
-            counts[LOOK] += look
-            counts[RENAME if renamed else 0] += 1.0 - look
+            out.append((e, RENAME if renamed else 0))
         else:
-            counts[_SLOT[e.cls]] += 1.0
+            out.append((e, _SLOT[e.cls]))
+    return out
+
+
+def meaning(edits: list[Edit], gt_tokens: tuple[str, ...]) -> np.ndarray:
+    """The counts of `FEATURES` for one pair's edits."""
+    counts = np.zeros(len(FEATURES))
+    for _, slot in readings(edits, gt_tokens):
+        counts[slot] += 1.0
     return counts
+
+
+_MARKERS = {"_{": "a subscript", "^{": "a superscript", "}": "the end of a group", "}{": "a fraction bar",
+            "\\matrix{": "a matrix", "&": "a column break", "\\\\": "a row break"}
+_STYLE_MACROS = {"bb": "mathbb", "cal": "mathcal", "frak": "mathfrak"}
+
+
+def shown(token: str) -> str:
+    """A canonical token as a reader would name it: `^{` -> 'a superscript', `bb:R` -> '\\mathbb{R}'."""
+    if token in _MARKERS:
+        return _MARKERS[token]
+    if token.endswith("{"):
+        return f"'{token[:-1]}'"
+    if ":" in token[1:]:
+        style, base = token.split(":", 1)
+        return f"'\\{_STYLE_MACROS.get(style, style)}{{{base}}}'"
+    return f"'{token}'"
+
+
+def describe(edits: list[Edit], gt_tokens: tuple[str, ...], weights: tuple[float, ...], limit: int = 6) -> list[str]:
+    """The differences in words, costliest first (by `weights`, per `FEATURES`), each once with a count."""
+    costs: dict[str, float] = {}
+    counts: Counter[str] = Counter()
+    said: dict[tuple[str, str], str] = {}  # a substitution's words, for its repeats
+    for e, slot in readings(edits, gt_tokens):
+        if slot == REPEAT:
+            key = said.get((e.gt, e.pred)) or f"{shown(e.gt)} read as {shown(e.pred)}"
+        elif e.gt and e.pred:
+            key = f"{shown(e.gt)} read as {shown(e.pred)}" + {
+                RENAME: " throughout", NUMBER: " (a number changed)", _SLOT[STYLE]: " (letter style)"}.get(slot, "")
+            said[(e.gt, e.pred)] = key
+        else:
+            key = f"{shown(e.gt)} missing" if e.gt else f"extra {shown(e.pred)}"
+        costs[key] = max(costs.get(key, 0.0), weights[slot])
+        counts[key] += 1
+    group_end = {f"{shown('}')} missing", f"extra {shown('}')}"}
+    if len(costs) > len(group_end & costs.keys()):  # a construct's closing brace goes with its marker
+        costs = {k: v for k, v in costs.items() if k not in group_end}
+    ranked = sorted(costs, key=lambda k: (-costs[k] * counts[k], k))
+    notes = [k if counts[k] == 1 else f"{k} ({counts[k]}x)" for k in ranked[:limit]]
+    if len(ranked) > limit:
+        notes.append(f"and {len(ranked) - limit} more differences")
+    return notes

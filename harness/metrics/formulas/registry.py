@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from harness.core.metric_specs import Scored
 from harness.metrics.formulas.cdm import cdm_like
-from harness.metrics.formulas.score import formula_score, token_edit_similarity
+from harness.metrics.formulas.score import explained, token_edit_similarity
 
 
 def score_formula_score(gt: str, pred: str) -> Scored:
-    return Scored({"formula_score": formula_score(gt, pred)})
+    score, notes = explained(gt, pred)
+    return Scored({"formula_score": score}, tuple(f"formula: {note}" for note in notes))
 
 
 def score_token_edit(gt: str, pred: str) -> Scored:

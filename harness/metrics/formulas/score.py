@@ -22,14 +22,13 @@ pdflatex prints for it (`formula_symbols.typeset_symbol`, cached; kept by name w
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from harness.metrics.formulas.edits import FEATURES, Edit, align, meaning
+from harness.metrics.formulas.edits import FEATURES, align, describe, meaning
 from harness.tex.formula import FormulaError, canonical_tokens
 from harness.tex.formula_classes import token_class
 from harness.tex.formula_symbols import typeset_symbol
@@ -108,10 +107,10 @@ class Weights:
         return np.power(raw, self.gamma)
 
 
-# Fitted on the whole formula dev split (106 pairs) by `metaeval.fit_weights` (refit:
-# `fit_weights(*feature_matrix(pairs), human)`); the cross-validated agreement of this
-# procedure is what `metaeval` reports. Order as FEATURES.
-WEIGHTS = Weights(w=(1.284, 2.738, 1.647, 1.339, 0.898, 0.581, 0.319, 2.419), beta=0.5)
+# Fitted on all rated pairs of the formula study (dev and dev2, 175 pairs) by
+# `metaeval_formulas.fit_weights` (refit: `fit_weights(*feature_matrix(pairs), human)`); the
+# cross-validated agreement of this procedure is what `meta-eval --cv` reports. Order as FEATURES.
+WEIGHTS = Weights(w=(1.343, 0.524, 2.504, 0.319, 2.02, 1.446, 0.842, 0.282, 0.319, 0.36, 1.607), beta=0.5, gamma=0.5)
 
 
 def score_from_features(counts: np.ndarray, n: np.ndarray | int, weights: Weights = WEIGHTS) -> np.ndarray | float:
@@ -125,8 +124,15 @@ def formula_score(gt: str, pred: str, weights: Weights = WEIGHTS) -> float:
     An unreadable prediction (nested deeper than `parse.MAX_DEPTH`) scores 0; an unreadable
     ground truth raises `FormulaError`.
     """
-    encode(gt)
-    if _encode_pred(pred) is None:
-        return 0.0
-    counts, n = edit_features(gt, pred)
-    return float(score_from_features(counts, n, weights))
+    return explained(gt, pred, weights)[0]
+
+
+def explained(gt: str, pred: str, weights: Weights = WEIGHTS) -> tuple[float, list[str]]:
+    """`formula_score` and its differences in words, costliest first (`edits.describe`)."""
+    a, b = encode(gt), _encode_pred(pred)
+    if b is None:
+        return 0.0, ["the prediction cannot be read (nested too deeply)"]
+    edits = align(a, b)
+    counts = meaning(edits, a.tokens)
+    score = float(score_from_features(counts, len(a.ids), weights))
+    return score, (describe(edits, a.tokens, weights.w) if edits else [])
