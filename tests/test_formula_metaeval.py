@@ -95,7 +95,8 @@ def test_dev_split_cross_validated_pearson_reaches_the_best_judge_level() -> Non
 
 
 def _both_splits() -> list[RatedPair]:
-    return load_formula_pairs(*(shared_path("data", "formula-metric-study", f"{split}.json") for split in ("dev", "dev2")))
+    study = ("data", "formula-metric-study")
+    return load_formula_pairs(*(shared_path(*study, f"{split}.json") for split in ("dev", "dev2")))
 
 
 @pytest.mark.shared

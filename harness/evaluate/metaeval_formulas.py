@@ -3,11 +3,11 @@
 Reads the study format (a JSON list of pairs: `gt_id`, `gt_formula`, `extracted_formula`,
 `metrics` {bleu_score, levenshtein_similarity, cdm_score}, `llm_scores` [{judge_model,
 score}], `human_study_scores` [three 0-10 ratings]); our scorers are the formula score, the
-token edit similarity and, with pdflatex, the rendered (CDM-like) score.
+token edit similarity and, with pdflatex, the rendered glyph match (`glyph_f1`).
 
 Cross-validation: leave one ground-truth formula out (all pairs of a `gt_id` form a fold).
-In each fold every tunable constant of the formula score (the class weights and beta of
-`score.Weights`) is fitted on the other folds only, then the held-out pairs are scored;
+In each fold every tunable constant of the formula score (the class weights, beta and
+gamma of `score.Weights`) is fitted on the other folds only, then the held-out pairs are scored;
 the correlations of these out-of-fold scores are the CV numbers, always listed as
 `cv:formula_score`. The rendered score has no tuned constant, so its in-sample number is
 already honest.
@@ -22,7 +22,7 @@ from scipy.optimize import minimize
 
 from harness.evaluate import metaeval
 from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
-from harness.metrics.formulas.cdm import cdm_like
+from harness.metrics.formulas.glyph_match import glyph_match
 from harness.metrics.formulas.score import (
     FEATURES,
     WEIGHTS,
@@ -134,10 +134,10 @@ def _check(options: Options) -> None:
 
 
 def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
-    """Ours by name; the CDM-like score when pdflatex is installed (first run ~0.3 s per formula, then cached)."""
+    """Ours by name; the rendered glyph match when pdflatex is installed (first run ~0.3 s per formula, then cached)."""
     scorers: dict[str, Scorer] = {"formula_score": formula_score, "token_edit": token_edit_similarity}
     if options.render and have_pdflatex():
-        scorers["cdm_like"] = cdm_like
+        scorers["glyph_f1"] = glyph_match
     return scorers
 
 

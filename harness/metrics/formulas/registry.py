@@ -1,11 +1,11 @@
 """The formula metrics' scorers, as `harness.core.metric_specs` names them: (gt LaTeX, predicted
-formula) -> `Scored`. `cdm_like` needs pdflatex and pymupdf; without a renderable ground
+formula) -> `Scored`. `glyph_f1` needs pdflatex and pymupdf; without a renderable ground
 truth it yields nothing."""
 
 from __future__ import annotations
 
 from harness.core.metric_specs import Scored
-from harness.metrics.formulas.cdm import cdm_like
+from harness.metrics.formulas.glyph_match import glyph_match
 from harness.metrics.formulas.score import explained, token_edit_similarity
 
 
@@ -18,6 +18,6 @@ def score_token_edit(gt: str, pred: str) -> Scored:
     return Scored({"token_edit": token_edit_similarity(gt, pred)})
 
 
-def score_cdm_like(gt: str, pred: str) -> Scored:
-    value = cdm_like(gt, pred)
-    return Scored({} if value is None else {"cdm_like": value})
+def score_glyph_f1(gt: str, pred: str) -> Scored:
+    value = glyph_match(gt, pred)
+    return Scored({} if value is None else {"glyph_f1": value})

@@ -7,7 +7,7 @@ the canonical token sequences of `formula.canonical_tokens` (so `\\dfrac` vs `\\
 `formula_score(gt, pred)` (0-10, the study's scale) weighs what an edit means to a reader.
 Both token sequences are aligned (`edits.align`) and each edit is counted by what it does
 (`edits.FEATURES`: a number changed, a symbol renamed throughout or read as another one, a
-look-alike glyph, a substitution repeated, an operator, a sub/superscript/fraction/root
+substitution repeated, an operator, a sub/superscript/fraction/root
 marker, an accent, a letter style, a delimiter, punctuation, matrix layout). The score is
 
     10 * exp(-P ** gamma),   P = (sum_k w_k * count_k) / n ** beta,   n = ground-truth tokens,
@@ -17,7 +17,7 @@ cross-validated there; `WEIGHTS` below are the values fitted on all rated pairs)
 makes the first errors cost the most: a reader who sees an intact formula with many small
 slips does not rate it as nothing. A command no symbol table knows is read as the glyph
 pdflatex prints for it (`formula_symbols.typeset_symbol`, cached; kept by name without TeX).
-`explain` names each difference in words.
+`explained` also names each difference in words (the notes of a result).
 """
 
 from __future__ import annotations
@@ -124,7 +124,11 @@ def formula_score(gt: str, pred: str, weights: Weights = WEIGHTS) -> float:
     An unreadable prediction (nested deeper than `parse.MAX_DEPTH`) scores 0; an unreadable
     ground truth raises `FormulaError`.
     """
-    return explained(gt, pred, weights)[0]
+    encode(gt)
+    if _encode_pred(pred) is None:
+        return 0.0
+    counts, n = edit_features(gt, pred)
+    return float(score_from_features(counts, n, weights))
 
 
 def explained(gt: str, pred: str, weights: Weights = WEIGHTS) -> tuple[float, list[str]]:
@@ -133,6 +137,5 @@ def explained(gt: str, pred: str, weights: Weights = WEIGHTS) -> tuple[float, li
     if b is None:
         return 0.0, ["the prediction cannot be read (nested too deeply)"]
     edits = align(a, b)
-    counts = meaning(edits, a.tokens)
-    score = float(score_from_features(counts, len(a.ids), weights))
+    score = float(score_from_features(meaning(edits, a.tokens), len(a.ids), weights))
     return score, (describe(edits, a.tokens, weights.w) if edits else [])
