@@ -230,7 +230,7 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
                    help="judge answer cache: a rerun costs nothing (default %(default)s)")
     p.add_argument("--api-base", metavar="URL", default=None, help="judge server URL (e.g. a local vLLM)")
     p.add_argument("--no-render", action="store_true",
-                   help="formula study: skip the rendered (CDM-like) score, which needs pdflatex")
+                   help="formula study: skip the rendered glyph match (glyph_f1), which needs pdflatex")
     p.set_defaults(func=_run_meta_eval)
 
 

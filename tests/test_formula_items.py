@@ -137,7 +137,7 @@ def test_metrics_split_by_kind_with_defaults_for_a_kind_not_named() -> None:
 
     assert metric_selection(None) == {"table": defaults_of("table"), "formula": ["formula_score", "token_edit"]}
     assert metric_selection("teds") == {"table": ["teds"], "formula": ["formula_score", "token_edit"]}
-    assert metric_selection("teds,cdm_like") == {"table": ["teds"], "formula": ["cdm_like"]}
+    assert metric_selection("teds,glyph_f1") == {"table": ["teds"], "formula": ["glyph_f1"]}
     assert metric_names("token_edit", ["formula"]) == ["token_edit"]
     assert metric_names("teds,token_edit", ["table"]) == ["teds"]
     with pytest.raises(ValueError, match="unknown metric.*bleu.*formulas formula_score"):

@@ -78,7 +78,7 @@ BUILTIN: tuple[MetricSpec, ...] = (
                "harness.metrics.formulas.registry:score_formula_score", scale=10.0, primary=True),
     MetricSpec("token_edit", "formula", ("token_edit",), "token_edit",
                "harness.metrics.formulas.registry:score_token_edit"),
-    MetricSpec("cdm_like", "formula", ("cdm_like",), "cdm_like", "harness.metrics.formulas.registry:score_cdm_like",
+    MetricSpec("glyph_f1", "formula", ("glyph_f1",), "glyph_f1", "harness.metrics.formulas.registry:score_glyph_f1",
                default=False, requires=("pdflatex",)),
     MetricSpec(JUDGE, "*", (JUDGE,), JUDGE, None, scale=10.0, default=False, requires=("llm",)),
 )
@@ -185,7 +185,7 @@ def _names(spec: str | Iterable[str] | None) -> list[str] | None:
 def select(spec: str | Iterable[str] | None, kinds: Sequence[str], titles: Mapping[str, str]) -> dict[str, list[str]]:
     """{kind: metric groups to score} for a `--metrics` value: each kind gets the names of its own
     metrics in the list, or its defaults when the list names none of them (so `--metrics=teds`
-    still scores formulas, and an opt-in metric such as `cdm_like` runs only when named).
+    still scores formulas, and an opt-in metric such as `glyph_f1` runs only when named).
     `titles` names the kinds in the one-line error for an unknown metric."""
     names = _names(spec)
     own = {kind: [s.name for s in specs_of(kind)] for kind in kinds}

@@ -3,11 +3,11 @@
 Reads the study format (a JSON list of pairs: `gt_id`, `gt_formula`, `extracted_formula`,
 `metrics` {bleu_score, levenshtein_similarity, cdm_score}, `llm_scores` [{judge_model,
 score}], `human_study_scores` [three 0-10 ratings]); our scorers are the formula score, the
-token edit similarity and, with pdflatex, the rendered (CDM-like) score.
+token edit similarity and, with pdflatex, the rendered glyph match (`glyph_f1`).
 
 Cross-validation: leave one ground-truth formula out (all pairs of a `gt_id` form a fold).
-In each fold every tunable constant of the formula score (the class weights and beta of
-`score.Weights`) is fitted on the other folds only, then the held-out pairs are scored;
+In each fold every tunable constant of the formula score (the class weights, beta and
+gamma of `score.Weights`) is fitted on the other folds only, then the held-out pairs are scored;
 the correlations of these out-of-fold scores are the CV numbers, always listed as
 `cv:formula_score`. The rendered score has no tuned constant, so its in-sample number is
 already honest.
@@ -22,7 +22,7 @@ from scipy.optimize import minimize
 
 from harness.evaluate import metaeval
 from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
-from harness.metrics.formulas.cdm import cdm_like
+from harness.metrics.formulas.glyph_match import glyph_match
 from harness.metrics.formulas.score import (
     FEATURES,
     WEIGHTS,
@@ -74,32 +74,39 @@ def feature_matrix(pairs: list[RatedPair]) -> tuple[np.ndarray, np.ndarray]:
 
 
 BETAS = (0.0, 0.25, 0.5, 0.75, 1.0)
+GAMMAS = (0.5, 0.75, 1.0)
 RIDGE = 0.01  # pull towards log-weight 0 (weight 1/e.. e scale) so rare classes stay finite
+_EPS = 1e-9  # keeps the gradient of P ** gamma finite at P = 0
 
 
 def fit_weights(counts: np.ndarray, lengths: np.ndarray, human: np.ndarray) -> Weights:
-    """Class weights (>= 0) and beta minimising the squared error of the score to `human`.
+    """Class weights (>= 0), beta and gamma minimising the squared error of the score to `human`.
 
-    beta is chosen from `BETAS`; for each, the log-weights are fitted by L-BFGS with a small
-    ridge. Deterministic: same data, same weights.
+    beta and gamma are chosen from `BETAS` x `GAMMAS`; for each, the log-weights are fitted by
+    L-BFGS with a small ridge. Deterministic: same data, same weights.
     """
     best: tuple[float, Weights] | None = None
     k = counts.shape[1]
     for beta in BETAS:
         norm = counts / np.maximum(lengths, 1.0)[:, None] ** beta
-
-        def loss(logw: np.ndarray) -> tuple[float, np.ndarray]:
-            w = np.exp(logw)
-            pred = 10.0 * np.exp(-(norm @ w))
-            resid = pred - human
-            grad = (2.0 * resid * -pred) @ norm * w / len(human) + 2 * RIDGE * logw
-            return float(np.mean(resid ** 2) + RIDGE * np.sum(logw ** 2)), grad
-
-        res = minimize(loss, np.full(k, -1.0), jac=True, method="L-BFGS-B", bounds=[(-8.0, 4.0)] * k)
-        if best is None or res.fun < best[0]:
-            best = (float(res.fun), Weights(tuple(float(x) for x in np.exp(res.x)), beta))
+        for gamma in GAMMAS:
+            res = minimize(_loss, np.full(k, -1.0), args=(norm, human, gamma), jac=True, method="L-BFGS-B",
+                           bounds=[(-8.0, 4.0)] * k)
+            if best is None or res.fun < best[0]:
+                best = (float(res.fun), Weights(tuple(float(x) for x in np.exp(res.x)), beta, gamma))
     assert best is not None
     return best[1]
+
+
+def _loss(logw: np.ndarray, norm: np.ndarray, human: np.ndarray, gamma: float) -> tuple[float, np.ndarray]:
+    """Mean squared error of 10 * exp(-(norm @ w) ** gamma) to `human`, plus the ridge; and its gradient."""
+    w = np.exp(logw)
+    raw = norm @ w + _EPS
+    pred = 10.0 * np.exp(-raw ** gamma)
+    resid = pred - human
+    d_raw = 2.0 * resid * -pred * gamma * raw ** (gamma - 1.0)
+    grad = (d_raw @ norm) * w / len(human) + 2 * RIDGE * logw
+    return float(np.mean(resid ** 2) + RIDGE * np.sum(logw ** 2)), grad
 
 
 Features = tuple[np.ndarray, np.ndarray]  # feature_matrix's (counts, lengths)
@@ -118,7 +125,7 @@ def _predict(features: Features, weights: Weights, rows: np.ndarray) -> np.ndarr
 
 
 def _describe(weights: Weights) -> dict:
-    return {"beta": weights.beta, "weights": [round(w, 4) for w in weights.w]}
+    return {"beta": weights.beta, "gamma": weights.gamma, "weights": [round(w, 4) for w in weights.w]}
 
 
 def _check(options: Options) -> None:
@@ -127,10 +134,10 @@ def _check(options: Options) -> None:
 
 
 def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
-    """Ours by name; the CDM-like score when pdflatex is installed (first run ~0.3 s per formula, then cached)."""
+    """Ours by name; the rendered glyph match when pdflatex is installed (first run ~0.3 s per formula, then cached)."""
     scorers: dict[str, Scorer] = {"formula_score": formula_score, "token_edit": token_edit_similarity}
     if options.render and have_pdflatex():
-        scorers["cdm_like"] = cdm_like
+        scorers["glyph_f1"] = glyph_match
     return scorers
 
 

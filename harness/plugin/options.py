@@ -55,7 +55,7 @@ def add_options(parser: pytest.Parser) -> None:
                     help="benchmark a case set without checking its files against manifest.json (warns).")
     group.addoption("--metrics", dest="tb_metrics", metavar="LIST", default=None,
                     help="comma-separated metric groups: table ones (default: every offline metric) and "
-                         "formula ones (default formula_score,token_edit; cdm_like renders with pdflatex). "
+                         "formula ones (default formula_score,token_edit; glyph_f1 renders with pdflatex). "
                          "A kind none of whose metrics is named keeps its defaults.")
     group.addoption("--judge", dest="tb_judge", metavar="MODEL", default=None,
                     help="also score located tables and formulas with an LLM judge (litellm model string; off by default).")

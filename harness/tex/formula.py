@@ -27,6 +27,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from harness.tex.formula_symbols import AMS_ARROWS, EXTENSIBLE_ARROWS, STACKED
 from harness.tex.formula_tree import Atom, Group, Script, Sep, Struct, serialise
 from harness.tex.latex_math import math_to_unicode
 from harness.tex.symbols import DOUBLE_STRUCK_LETTERS, EQUIVALENT, NEGATED
@@ -74,7 +75,7 @@ MAX_DEPTH = 200
 @lru_cache(maxsize=4096)
 def symbol(name: str) -> str:
     """What `\\name` shows, as Unicode ('' when unknown): `le` -> '≤', `sin` -> 'sin'."""
-    return math_to_unicode("\\" + name)
+    return math_to_unicode("\\" + name) or AMS_ARROWS.get(name, "")
 
 
 def _norm_char(c: str) -> Atom:
@@ -87,7 +88,7 @@ def _norm_char(c: str) -> Atom:
 
 
 # ---------------------------------------------------------------------------- lexer
-Tok = tuple[str, str, str]  # (kind "cmd"|"char", value, raw source)
+Tok = tuple[str, str, str]  # (kind "cmd"|"char", value, raw source: a space before it kept as one " ")
 
 
 def lex(latex: str) -> list[Tok]:
@@ -95,12 +96,20 @@ def lex(latex: str) -> list[Tok]:
 
     The shared tokenizer's tokens (math has no `\\verb`), split into characters. A control
     word is letters only (`\\a@b` is `\\a`, `@`, `b`) and keeps a `*` written right after it
-    (`\\operatorname*`); a backslash that ends the input is the character itself.
+    (`\\operatorname*`); a backslash that ends the input is the character itself. A token
+    written after a space keeps it in its raw source (mhchem reads `A + B` apart from `A+`).
     """
     out: list[Tok] = []
     starred = -1  # offset of a `*` already read with the control word before it
+    spaced = -1  # index of the token a space was written before
     for m in token_pattern(verbatim=False).finditer(latex):
         kind = m.lastgroup
+        if 0 <= spaced < len(out):
+            k, v, raw = out[spaced]
+            out[spaced] = (k, v, " " + raw)
+            spaced = -1
+        if kind == "space":
+            spaced = len(out)
         if kind == "cmd":
             value = m.group("cmd")
             if not value:
@@ -120,6 +129,9 @@ def lex(latex: str) -> list[Tok]:
             out += [("char", c, c) for c in value[len(word):]]
         elif kind != "space" and kind != "comment" and m.start() != starred:
             out += [("char", c, c) for c in m.group()]
+    if 0 <= spaced < len(out):
+        k, v, raw = out[spaced]
+        out[spaced] = (k, v, " " + raw)
     return out
 
 
@@ -217,9 +229,10 @@ class _Parser:
             return self.parse_list("]")
         return None
 
-    def read_arg_text(self) -> str:
-        """The source of the next braced argument without spaces (environment names, array
-        column specs); an unclosed one runs to the end, less its last token."""
+    def read_arg_text(self, spaced: bool = False) -> str:
+        """The source of the next braced argument (environment names, array column specs, an
+        mhchem formula), without spaces unless `spaced` (then one where the source had some);
+        an unclosed one runs to the end, less its last token."""
         t = self.peek()
         if t is None or t[:2] != ("char", "{"):
             return ""
@@ -227,7 +240,7 @@ class _Parser:
             self._closers = match_braces([v if kind == "char" else "" for kind, v, _ in self.toks])
         start = self.i
         self.i = min(self._closers[start] + 1, len(self.toks))
-        return "".join(t[2] for t in self.toks[start + 1:self.i - 1])
+        return "".join(t[2] if spaced else t[2].lstrip(" ") for t in self.toks[start + 1:self.i - 1])
 
     def command(self, name: str, out: list) -> None:
         if name in SPACING:
@@ -269,12 +282,22 @@ class _Parser:
                 out.append(Struct("not", [nxt]))
             return
         if name in ACCENTS:
-            out.append(Struct(ACCENTS[name], [self.parse_arg()]))
+            arg = self.parse_arg()
+            arrow = {"vec": "→", "overleftarrow": "←"}.get(ACCENTS[name])
+            out.append(_stacked([Atom(arrow)], arg) if arrow and _stacked([Atom(arrow)], arg)
+                       else Struct(ACCENTS[name], [arg]))
             return
         if name in ("overset", "stackrel", "underset"):
             over = self.parse_arg()
-            base = Group(self.parse_arg())
-            out.append(Script(base, sub=over) if name == "underset" else Script(base, sup=over))
+            under = self.parse_arg()
+            pair = _stacked(under, over) if name == "underset" else _stacked(over, under)
+            base = Group(under)
+            out.append(pair or (Script(base, sub=over) if name == "underset" else Script(base, sup=over)))
+            return
+        if name in EXTENSIBLE_ARROWS:
+            below = self.parse_optional()
+            above = self.parse_arg()
+            out.append(Script(Atom(EXTENSIBLE_ARROWS[name]), sub=below or None, sup=above or None))
             return
         if name in ("pmod", "bmod", "mod", "pod"):
             arg = self.parse_arg() if name in ("pmod", "pod") else []
@@ -282,7 +305,7 @@ class _Parser:
             out.extend([Atom("("), *word, *arg, Atom(")")] if arg or name == "pmod" else word)
             return
         if name == "ce":
-            out.append(Group(parse_nodes(_mhchem(self.read_arg_text()))))
+            out.append(Group(parse_nodes(_mhchem(self.read_arg_text(spaced=True)))))
             return
         if name == "begin":
             self.environment(self.read_arg_text().strip(), out)
@@ -337,6 +360,20 @@ class _Parser:
             out.append(Atom(right))
 
 
+def _single_atom(nodes: list) -> Atom | None:
+    """The one symbol `nodes` show (through grouping braces), else None."""
+    while len(nodes) == 1 and isinstance(nodes[0], Group):
+        nodes = nodes[0].children
+    return nodes[0] if len(nodes) == 1 and type(nodes[0]) is Atom else None
+
+
+def _stacked(upper: list, lower: list) -> Atom | None:
+    """Two arrows set one over the other as the one symbol Unicode has for the pair (`⇄`), else None."""
+    a, b = _single_atom(upper), _single_atom(lower)
+    char = STACKED.get((a.text, b.text)) if a is not None and b is not None else None
+    return Atom(char) if char else None
+
+
 def _styled(nodes: list, style: str) -> list:
     """Give every plain letter of `nodes` the style (ℝ is already bb)."""
     for node in nodes:
@@ -351,14 +388,19 @@ def _styled(nodes: list, style: str) -> list:
 
 
 _CE_NUMBER = re.compile(r"(?<=[A-Za-z)\]])(\d+)")
+_CE_CHARGE = re.compile(r"\^(\d*[+-])")  # `As^3+`: the charge 3+ is the superscript
+_CE_BARE_CHARGE = re.compile(r"(?<=[A-Za-z0-9)\]])(\d*[+-])(?=\s|$)")  # `Na+`, `SO4 2-` at a species' end
 
 
 def _mhchem(text: str) -> str:
-    """The few mhchem rules formulas use: `H2O` -> `H_{2}O`, arrows, no inner `$`."""
+    """The mhchem rules formulas use: `H2O` -> `H_{2}O`, charges (`As^3+`, `Na+`) -> `^{3+}`,
+    `^{+}`, arrows, no inner `$`. A `+` between spaces is the reaction's plus."""
     text = text.replace("$", " ")
     for arrow, tex in (("<=>", r"\rightleftharpoons "), ("<->", r"\leftrightarrow "),
                        ("->", r"\rightarrow "), ("<-", r"\leftarrow ")):
         text = text.replace(arrow, tex)
+    text = _CE_CHARGE.sub(r"^{\1}", text)
+    text = _CE_BARE_CHARGE.sub(r"^{\1}", text)
     return _CE_NUMBER.sub(r"_{\1}", text)
 
 

@@ -3,7 +3,7 @@
 Text-only parsers write formulas as Unicode (`ν ∈ (0,1) ∪ (1,2)`); the locator keeps that
 (`plain_to_latex` only restores scripts), and the token metrics read Unicode as canonical
 already. pdflatex cannot typeset `ν` or `∈` in math, so without this the rendered score
-(`cdm_like`) would give every plain-text extraction 0 whatever it says. The table is the
+(`glyph_f1`) would give every plain-text extraction 0 whatever it says. The table is the
 symbol database's inverse direction (`symbols.LATEX_FOR`): one macro per character.
 """
 

@@ -1,22 +1,23 @@
 """The formula metrics' scorers, as `harness.core.metric_specs` names them: (gt LaTeX, predicted
-formula) -> `Scored`. `cdm_like` needs pdflatex and pymupdf; without a renderable ground
+formula) -> `Scored`. `glyph_f1` needs pdflatex and pymupdf; without a renderable ground
 truth it yields nothing."""
 
 from __future__ import annotations
 
 from harness.core.metric_specs import Scored
-from harness.metrics.formulas.cdm import cdm_like
-from harness.metrics.formulas.score import formula_score, token_edit_similarity
+from harness.metrics.formulas.glyph_match import glyph_match
+from harness.metrics.formulas.score import explained, token_edit_similarity
 
 
 def score_formula_score(gt: str, pred: str) -> Scored:
-    return Scored({"formula_score": formula_score(gt, pred)})
+    score, notes = explained(gt, pred)
+    return Scored({"formula_score": score}, tuple(f"formula: {note}" for note in notes))
 
 
 def score_token_edit(gt: str, pred: str) -> Scored:
     return Scored({"token_edit": token_edit_similarity(gt, pred)})
 
 
-def score_cdm_like(gt: str, pred: str) -> Scored:
-    value = cdm_like(gt, pred)
-    return Scored({} if value is None else {"cdm_like": value})
+def score_glyph_f1(gt: str, pred: str) -> Scored:
+    value = glyph_match(gt, pred)
+    return Scored({} if value is None else {"glyph_f1": value})

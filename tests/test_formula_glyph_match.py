@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.metrics.formulas.cdm import cdm_like, glyph_f1
+from harness.metrics.formulas.glyph_match import glyph_f1, glyph_match
 from harness.tex.render import (
     Glyph,
     RenderError,
@@ -63,11 +63,11 @@ def test_mixed_text_and_math_is_set_as_a_paragraph() -> None:
 @needs_tex
 def test_render_same_typesetting_scores_one_and_changes_score_less(tmp_path: Path) -> None:
     gt = r"$${\frac {a}{b+c}}=x^{2}$$"
-    assert cdm_like(gt, r"\[ \dfrac{a}{b+c} = x^2 \]", tmp_path) == 1.0
-    wrong = cdm_like(gt, r"$\frac{a}{b+c}=x^{3}$", tmp_path)
+    assert glyph_match(gt, r"\[ \dfrac{a}{b+c} = x^2 \]", tmp_path) == 1.0
+    wrong = glyph_match(gt, r"$\frac{a}{b+c}=x^{3}$", tmp_path)
     assert wrong is not None and 0.7 < wrong < 1.0
-    assert cdm_like(gt, r"$\frac{a}{b+c}=\undefinedmacro$", tmp_path) == 0.0  # does not compile
-    assert cdm_like(r"$\input{x}$", "$x$", tmp_path) is None  # no score without a ground truth
+    assert glyph_match(gt, r"$\frac{a}{b+c}=\undefinedmacro$", tmp_path) == 0.0  # does not compile
+    assert glyph_match(r"$\input{x}$", "$x$", tmp_path) is None  # no score without a ground truth
 
 
 @needs_tex
@@ -100,5 +100,5 @@ def test_unicode_math_becomes_macros_that_typeset() -> None:
 @needs_tex
 def test_a_plain_text_extraction_is_rendered_not_zeroed(tmp_path: Path) -> None:
     """What a text-only parser writes (Unicode) typesets like the LaTeX it stands for."""
-    assert cdm_like(r"$\nu \in (0,1)\cup (1,2)$", "ν ∈ (0,1) ∪ (1,2)", cache_dir=tmp_path) == 1.0
-    assert cdm_like(r"$\nu \in (0,1)\cup (1,2)$", "ν ∈ (0,1) ∪ (1,3)", cache_dir=tmp_path) < 1.0
+    assert glyph_match(r"$\nu \in (0,1)\cup (1,2)$", "ν ∈ (0,1) ∪ (1,2)", cache_dir=tmp_path) == 1.0
+    assert glyph_match(r"$\nu \in (0,1)\cup (1,2)$", "ν ∈ (0,1) ∪ (1,3)", cache_dir=tmp_path) < 1.0

@@ -1,0 +1,109 @@
+"""The formula score reads what an edit means: numbers, renames, repeats, notation that typesets alike."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harness.metrics.formulas.score import explained, formula_score
+from harness.tex.formula import canonical_tokens
+from harness.tex.formula_symbols import STACKED, typeset_symbol
+from harness.tex.runner import have_pdflatex
+
+
+def test_mhchem_charges_are_superscripts() -> None:
+    assert canonical_tokens(r"\ce{As^3+}") == canonical_tokens(r"\mathrm{As}^{3+}")
+    assert canonical_tokens(r"\ce{SO4^2-}") == canonical_tokens(r"\mathrm{SO}_{4}^{2-}")
+    salt = r"\mathrm{Na}^{+}+\mathrm{Cl}^{-}\to\mathrm{NaCl}"
+    assert canonical_tokens(r"\ce{Na+ + Cl- -> NaCl}") == canonical_tokens(salt)
+    reaction = r"\ce{2Fe^3+ + Sn^2+ -> 2Fe^2+ + Sn^4+}"
+    products = r"\longrightarrow 2\mathrm{Fe}^{2+}+\mathrm{Sn}^{4+}"
+    assert formula_score(reaction, r"2\mathrm{Fe}^{3+}+\mathrm{Sn}^{2+}" + products) == 10.0
+    assert formula_score(reaction, r"2\mathrm{Fe}^{3}+\mathrm{Sn}^{2+}" + products) < 10.0
+
+
+@pytest.mark.parametrize("spelling", [r"\varnothing", "∅", r"\emptyset"])
+def test_empty_set_spellings_read_alike(spelling: str) -> None:
+    assert formula_score(r"A\cap B=\varnothing", f"A\\cap B={spelling}") == 10.0
+
+
+@pytest.mark.parametrize("spelling", [r"\rightleftarrows", r"\overrightarrow{\leftarrow}",
+                                      r"\overset{\rightarrow}{\leftarrow}", r"\underset{\leftarrow}{\to}", "⇄"])
+def test_stacked_arrows_read_as_the_pair_symbol(spelling: str) -> None:
+    assert canonical_tokens(f"A {spelling} B") == ("A", "⇄", "B")
+
+
+def test_stacked_pairs_come_from_unicode_names() -> None:
+    assert STACKED[("→", "←")] == "⇄" and STACKED[("←", "→")] == "⇆" and STACKED[("→", "→")] == "⇉"
+    assert canonical_tokens(r"\overrightarrow{AB}") == ("\\vec{", "A", "B", "}")  # a vector, not a pair
+
+
+def test_extensible_arrows_carry_their_labels() -> None:
+    assert canonical_tokens(r"A \xrightarrow[T]{k} B") == canonical_tokens(
+        r"A \overset{k}{\underset{T}{\rightarrow}} B")
+
+
+def test_a_number_changed_costs_more_than_a_letter_renamed() -> None:
+    gt = r"y=\frac{2}{5}\rho+\frac{1}{3}"
+    assert formula_score(gt, r"y=\frac{2}{9}\rho+\frac{1}{3}") < formula_score(gt, r"y=\frac{2}{5}p+\frac{1}{3}")
+
+
+def test_a_symbol_read_as_another_one_in_use_costs_more_than_a_rename() -> None:
+    gt = r"t+\frac{r}{c}=c\,r"
+    collision = formula_score(gt, r"t+\frac{r}{r}=c\,r")  # c read as the r the formula already has
+    split = formula_score(gt, r"t+\frac{r}{a}=c\,r")  # c read as a once, kept elsewhere
+    rename = formula_score(gt, r"t+\frac{r}{a}=a\,r")  # c read as a everywhere
+    assert collision < rename and split < rename
+
+
+def test_a_repeated_substitution_costs_less_than_two_different_ones() -> None:
+    same = formula_score(r"x_{i}+y_{i}=1", r"x_{j}+y_{j}=1")
+    different = formula_score(r"x_{i}+y_{k}=1", r"x_{j}+y_{l}=1")
+    assert 10.0 > same > different
+
+
+def test_many_slips_on_an_intact_formula_stay_readable() -> None:
+    gt = r"F(x)=\sum_{k=0}^{n}\binom{n}{k}a_{k}x^{k}(1-x)^{n-k}+\int_{0}^{1}g(t)\,dt"
+    slips = formula_score(gt, r"F(x)=\sum_{k=0}^{n}\binom{n}{k}a_{k}x^{k}(1-x)^{n-k}+\int_{0}^{1}q(t)\,dz")
+    mangled = formula_score(gt, r"F x = sum k 0 n n k a k x k 1 x n k int 0 1 g t dt")
+    assert slips > 2 * mangled
+
+
+NOTE = re.compile(r"^(.*) read as (.*?)( throughout| \(.*\))*$")
+
+
+@pytest.mark.parametrize(("gt", "pred"), [
+    (r"\frac{2}{5}", r"\frac{2}{9}"), (r"\mu_{e}+\mu_{B}", r"\rho_{e}+\mu_{B}"), (r"\mathbb{R}^{n}", "R^{n}"),
+    (r"\nu+\nu^{2}", "v+v^{2}"), (r"\hat{x}", r"\tilde{x}"), (r"x^{2}", "x_{2}"),
+    (r"\underline{Y}+\underline{G}", "Y+G"),
+])
+def test_notes_name_what_differs(gt: str, pred: str) -> None:
+    score, notes = explained(gt, pred)
+    assert score < 10.0 and notes
+    for note in notes:
+        m = NOTE.match(note)
+        if m:
+            assert m.group(1) != m.group(2), note  # never "X read as X"
+    assert explained("a+b", "a+b") == (10.0, [])
+
+
+def test_notes_count_a_repeated_substitution_once() -> None:
+    _, notes = explained(r"\nu+\nu^{2}=\nu", "v+v^{2}=v")
+    assert notes == ["'ν' read as 'v' throughout (3x)"]
+
+
+@pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed")
+def test_an_unknown_command_reads_as_what_tex_typesets() -> None:
+    assert typeset_symbol("mho") == "℧"
+    assert formula_score(r"\mho+1", "℧+1") == 10.0
+    assert typeset_symbol("notacommandatall") is None
+
+
+def test_without_tex_an_unknown_command_is_kept_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", "")
+    typeset_symbol.cache_clear()
+    try:
+        assert typeset_symbol("mho") is None
+    finally:
+        typeset_symbol.cache_clear()
