@@ -102,3 +102,10 @@ def test_a_plain_text_extraction_is_rendered_not_zeroed(tmp_path: Path) -> None:
     """What a text-only parser writes (Unicode) typesets like the LaTeX it stands for."""
     assert glyph_match(r"$\nu \in (0,1)\cup (1,2)$", "ν ∈ (0,1) ∪ (1,2)", cache_dir=tmp_path) == 1.0
     assert glyph_match(r"$\nu \in (0,1)\cup (1,2)$", "ν ∈ (0,1) ∪ (1,3)", cache_dir=tmp_path) < 1.0
+
+
+def test_the_old_name_cdm_like_says_where_it_went() -> None:
+    from harness.core.metric_specs import parse_names
+
+    with pytest.raises(ValueError, match=r"cdm_like is now glyph_f1"):
+        parse_names("cdm_like", "formula")

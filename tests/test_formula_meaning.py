@@ -107,3 +107,15 @@ def test_without_tex_an_unknown_command_is_kept_by_name(monkeypatch: pytest.Monk
         assert typeset_symbol("mho") is None
     finally:
         typeset_symbol.cache_clear()
+
+
+def test_typesetting_unknown_commands_is_bounded_per_formula(monkeypatch) -> None:
+    from harness.metrics.formulas import score as formula_score_module
+
+    asked: list[str] = []
+    monkeypatch.setattr(formula_score_module, "typeset_symbol", lambda name: asked.append(name) or None)
+    formula_score_module.encode.cache_clear()
+    names = [f"\\inventedname{chr(97 + k)}" for k in range(20)]
+    formula_score_module.encode(" + ".join(names))
+    assert asked == [n[1:] for n in names[:formula_score_module.MAX_TEX_LOOKUPS]]
+    formula_score_module.encode.cache_clear()

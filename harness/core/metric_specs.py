@@ -198,6 +198,9 @@ def select(spec: str | Iterable[str] | None, kinds: Sequence[str], titles: Mappi
     return {kind: [n for n in names if n in own[kind]] or defaults_of(kind) for kind in kinds}
 
 
+RENAMED = {"cdm_like": "glyph_f1"}  # old metric names, so a command line that used one says where it went
+
+
 def parse_names(spec: str | Iterable[str] | None, kind: str) -> list[str]:
     """'teds,grits' -> ['teds', 'grits'] of `kind`'s metrics (None: its defaults); a one-line error
     naming the known ones for any other name."""
@@ -207,7 +210,8 @@ def parse_names(spec: str | Iterable[str] | None, kind: str) -> list[str]:
     own = [s.name for s in specs_of(kind)]
     unknown = [n for n in names if n not in own]
     if unknown:
-        raise ValueError(f"unknown metric(s) {', '.join(unknown)}; known: {', '.join(own)}")
+        renamed = "".join(f" ({n} is now {RENAMED[n]})" for n in unknown if n in RENAMED)
+        raise ValueError(f"unknown metric(s) {', '.join(unknown)}{renamed}; known: {', '.join(own)}")
     return names
 
 

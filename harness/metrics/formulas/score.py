@@ -50,19 +50,29 @@ class Encoded:
     cls: np.ndarray
 
 
+MAX_TEX_LOOKUPS = 4  # distinct unknown commands of one formula typeset by TeX (see `_read`)
+
+
 def _unknown_command(token: str) -> bool:
     return len(token) > 1 and token[0] == "\\" and token[1:].isalpha()
 
 
-def _read(token: str) -> str:
-    """A token as the metric compares it: an unknown command as the glyph TeX prints, if one."""
-    return (typeset_symbol(token[1:]) or token) if _unknown_command(token) else token
+def _read(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """Tokens as the metric compares them: an unknown command as the glyph TeX prints, if one.
+    Only the first `MAX_TEX_LOOKUPS` distinct unknown commands of a formula are typeset (each
+    may cost a pdflatex run on a cold cache): garbage full of invented commands stays bounded,
+    the rest are kept by name."""
+    looked: dict[str, str] = {}
+    for t in tokens:
+        if _unknown_command(t) and t not in looked and len(looked) < MAX_TEX_LOOKUPS:
+            looked[t] = typeset_symbol(t[1:]) or t
+    return tuple(looked.get(t, t) for t in tokens)
 
 
 @lru_cache(maxsize=8192)
 def encode(latex: str) -> Encoded:
     """Canonical tokens of a formula, encoded once (cached by source text)."""
-    tokens = tuple(_read(t) for t in canonical_tokens(latex))
+    tokens = _read(canonical_tokens(latex))
     ids = np.fromiter((_intern(t) for t in tokens), dtype=np.int64, count=len(tokens))
     base = np.fromiter((_intern(t.split(":", 1)[1] if ":" in t[1:] else t) for t in tokens),
                        dtype=np.int64, count=len(tokens))

@@ -187,12 +187,15 @@ def _attribution(key: np.ndarray, gi: np.ndarray, pj: np.ndarray, g_keys: list[s
     unattributed = np.zeros(len(gi), dtype=bool)
     g_arr = np.asarray(g_keys, dtype=object)
     exact = set(g_keys)
+    by_path: dict[tuple[str, ...], list[int]] = {}
+    for k, lv in enumerate(g_levels or ()):
+        by_path.setdefault(lv, []).append(k)
     for x, (i, j) in enumerate(zip(gi.tolist(), pj.tolist())):
         if not g_keys[i]:
             continue
         column = key[:, j]
         if g_levels is not None:
-            ancestors = [k for k, lv in enumerate(g_levels) if len(lv) < len(g_levels[i]) and g_levels[i][:len(lv)] == lv]
+            ancestors = [k for n in range(len(g_levels[i])) for k in by_path.get(g_levels[i][:n], ())]
             if ancestors:
                 column = column.copy()
                 column[ancestors] = 0.0
