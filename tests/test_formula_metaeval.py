@@ -104,6 +104,8 @@ def test_dev_and_dev2_cross_validated_pearson_is_above_080() -> None:
     results = meta_eval(FORMULAS, _both_splits(), Options(render=False, n_boot=200))
     assert results["cv:formula_score"]["n"] == 175
     assert results["cv:formula_score"]["pearson"] >= 0.82
+    # the same held-out scores, per file of the pool
+    assert results["cv:formula_score (dev)"]["n"] == 106 and results["cv:formula_score (dev2)"]["n"] == 69
 
 
 @pytest.mark.shared

@@ -218,8 +218,22 @@ def meta_eval(kind: Kind, pairs: list[RatedPair], options: Options) -> dict:
                             drop_sparse_scorers=kind.drop_sparse_scorers)
     if kind.cv_row is not None:
         scores, _ = held_out_scores(pairs, kind.fit)
-        results[kind.cv_row] = correlate(scores, [p.human for p in pairs], n_boot=options.n_boot, seed=options.seed)
+        human = np.asarray([p.human for p in pairs])
+        results[kind.cv_row] = correlate(scores, human, n_boot=options.n_boot, seed=options.seed)
+        for name, m in split_masks([p.gt_id for p in pairs]).items():  # the same held-out scores, per file
+            results[f"{kind.cv_row} ({name})"] = correlate(scores[m], human[m], n_boot=options.n_boot, seed=options.seed)
     return results
+
+
+def split_masks(groups: list[str]) -> dict[str, np.ndarray]:
+    """Per file of a pooled study (the `file/` prefix `load_pairs` gives ground-truth ids), its
+    pairs, where it has at least 3; empty for a single file."""
+    out = {}
+    for name in dict.fromkeys(g.split("/", 1)[0] for g in groups if "/" in g):
+        m = np.asarray([g.startswith(name + "/") for g in groups])
+        if m.sum() >= 3:
+            out[name] = m
+    return out
 
 
 def held_out_scores(pairs: list[RatedPair], fit: Fit, features: Any = None) -> tuple[np.ndarray, list[tuple]]:
@@ -275,13 +289,9 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
         complexity[name] = {"n": int(m.sum()), "human_mean": float(human[m].mean()),
                             "cv_mean": float(held_out[m].mean()), "bias": float((held_out[m] - human[m]).mean()),
                             "mae": float(np.abs(held_out[m] - human[m]).mean())}
-    splits = {}
-    for name in dict.fromkeys(g.split("/", 1)[0] for g in group_list if "/" in g):
-        m = np.asarray([g.startswith(name + "/") for g in group_list])
-        if m.sum() >= 3:
-            splits[name] = {"n": int(m.sum()), **_correlations(held_out[m], human[m])}
     return {
-        "splits": splits,
+        "splits": {name: {"n": int(m.sum()), **_correlations(held_out[m], human[m])}
+                   for name, m in split_masks(group_list).items()},
         "cv": {**correlate(held_out, human, n_boot, seed, groups=group_list),
                "mae": float(np.mean(np.abs(held_out - human))), "bias": float(np.mean(held_out - human))},
         "in_sample": correlate(in_sample, human, n_boot, seed, groups=group_list),
