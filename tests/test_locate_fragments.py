@@ -205,11 +205,11 @@ def test_meta_eval_scores_a_split_extraction_as_the_joined_fragments() -> None:
 
 
 def test_a_title_set_as_a_heading_above_the_table_is_its_title_row_a_caption_is_not() -> None:
-    gt = read_latex(r"""\begin{tabular}{lcc}\multicolumn{3}{c}{Geodetic survey} \\ \hline
-Method & Cost & Noise \\ \hline a & 1.0 & 2.0 \\ b & 3.0 & 4.0 \\ \end{tabular}""")[0]
-    body = "| Method | Cost | Noise |\n|---|---|---|\n| a | 1.0 | 2.0 |\n| b | 3.0 | 4.0 |"
-    (loc,) = locate_tables([gt], f"{PROSE}**Geodetic survey**\n\n{body}\n\n{PROSE}")
-    assert [row[0].text for row in loc.table.rows][:2] == ["Geodetic survey", "Method"]
+    gt = read_latex(r"""\begin{tabular}{lcc}\multicolumn{3}{c}{Sensor trial} \\ \hline
+Device & Cheap & Robust \\ \hline a & 1.0 & 2.0 \\ b & 3.0 & 4.0 \\ \end{tabular}""")[0]
+    body = "| Device | Cheap | Robust |\n|---|---|---|\n| a | 1.0 | 2.0 |\n| b | 3.0 | 4.0 |"
+    (loc,) = locate_tables([gt], f"{PROSE}**Sensor trial**\n\n{body}\n\n{PROSE}")
+    assert [row[0].text for row in loc.table.rows][:2] == ["Sensor trial", "Device"]
     assert loc.text == body  # the span stays the table's own
-    (loc,) = locate_tables([gt], f"{PROSE}Table 3: results of the survey.\n\n{body}\n\n{PROSE}")
-    assert loc.table.rows[0][0].text == "Method"
+    (loc,) = locate_tables([gt], f"{PROSE}Table 3: results of the trial.\n\n{body}\n\n{PROSE}")
+    assert loc.table.rows[0][0].text == "Device"

@@ -11,20 +11,20 @@ from harness.readers.latex import read_latex
 from harness.readers.row_roles import header_end, is_mark, repeats_header, title_rows
 
 TITLED = r"""\begin{tabular}{lcc}
-\multicolumn{3}{c}{\textbf{Survey}} \\ \hline
-Method & Cost & Noise \\ \hline
+\multicolumn{3}{c}{\textbf{Sensors}} \\ \hline
+Device & Cheap & Robust \\ \hline
 first  & $\bigcirc$ & $\times$ \\
 second & $\times$ & $\bigcirc$ \\
 third  & $\bigcirc$ & * \\ \hline
 \end{tabular}"""
 
 TWO_LEVEL = r"""\begin{tabular}{lcccc}\toprule
-\multicolumn{5}{c}{Model A} \\ \midrule
-$\eta$ & \multicolumn{2}{c}{20\%} & \multicolumn{2}{c}{40\%} \\ \cmidrule(lr){2-3}\cmidrule(lr){4-5}
-Method & Acc & WR & Acc & WR \\ \midrule
-one & 73.89 & 62.90 & 64.96 & 56.10 \\
-two & 66.59 & 62.80 & 57.07 & 38.95 \\
-three & 75.82 & 62.75 & 66.59 & 50.25 \\ \bottomrule
+\multicolumn{5}{c}{Backbone X} \\ \midrule
+$\lambda$ & \multicolumn{2}{c}{10\%} & \multicolumn{2}{c}{30\%} \\ \cmidrule(lr){2-3}\cmidrule(lr){4-5}
+Variant & P & R & P & R \\ \midrule
+one & 11.25 & 21.50 & 31.75 & 41.00 \\
+two & 12.25 & 22.50 & 32.75 & 42.00 \\
+three & 13.25 & 23.50 & 33.75 & 43.00 \\ \bottomrule
 \end{tabular}"""
 
 TWO_SECTIONS = r"""\begin{tabular}{l|ccc}\toprule
@@ -46,8 +46,8 @@ def _view(table: Table):
 
 def test_a_title_row_is_not_the_header_that_makes_the_next_row_data() -> None:
     v = _view(read_latex(TITLED)[0])
-    assert v.title.lower() == "survey"
-    assert [c.strip() for c in v.col_shown] == ["Method", "Cost", "Noise"]
+    assert v.title.lower() == "sensors"
+    assert [c.strip() for c in v.col_shown] == ["Device", "Cheap", "Robust"]
     assert len(v.body) == 3
 
 
@@ -59,9 +59,9 @@ def test_a_body_of_marks_is_data_and_marks_are_values() -> None:
 
 def test_a_numeric_looking_header_level_over_labels_stays_header() -> None:
     v = _view(read_latex(TWO_LEVEL)[0])
-    assert v.header_rows == 3  # title, 20% | 40%, Method | Acc | WR
-    assert v.title == "model a"
-    assert v.col_shown[1] == "20% / Acc"
+    assert v.header_rows == 3  # title, 10% | 30%, Variant | P | R
+    assert v.title == "backbone x"
+    assert v.col_shown[1] == "10% / P"
     assert len(v.body) == 3
 
 
@@ -82,7 +82,7 @@ def test_a_repeated_header_row_adds_no_fact() -> None:
 
 def test_a_title_read_right_or_moved_into_the_header_of_a_markdown_table() -> None:
     gt = read_latex(TITLED)[0]
-    md = "| Survey | | |\n|---|---|---|\n| Method | Cost | Noise |\n| first | ◯ | × |\n| second | × | ◯ |\n| third | ◯ | * |"
+    md = "| Sensors | | |\n|---|---|---|\n| Device | Cheap | Robust |\n| first | ◯ | × |\n| second | × | ◯ |\n| third | ◯ | * |"
     assert semantic_details(gt, read_tables(md)[0]).score >= 9.5
 
 
@@ -97,8 +97,8 @@ def test_two_sections_with_their_own_headers_against_cells_joined_by_br_score_wi
     assert same.score == 10.0
 
 
-GROUPED = [["Setting", "Bench", "Bench", "Bench"], ["", "EPM", "STU", "Avg"],
-           ["x", "54.9", "45.5", "41.6"], ["y", "52.2", "42.7", "39.9"]]
+GROUPED = [["Run", "Suite", "Suite", "Suite"], ["", "Alpha", "Beta", "Mean"],
+           ["x", "11.1", "22.2", "33.3"], ["y", "44.4", "55.5", "66.6"]]
 
 
 def _grouped_gt() -> Table:
@@ -110,9 +110,9 @@ def _grouped_gt() -> Table:
 
 def test_a_header_row_shorter_than_the_body_is_broken_markup_not_a_span() -> None:
     gt = _grouped_gt()
-    blanks = "| Setting | Bench | | |\n|---|---|---|---|\n| | EPM | STU | Avg |\n| x | 54.9 | 45.5 | 41.6 |\n" \
-             "| y | 52.2 | 42.7 | 39.9 |"
-    short = "| Setting | Bench |\n|---|---|\n| | EPM | STU | Avg |\n| x | 54.9 | 45.5 | 41.6 |\n| y | 52.2 | 42.7 | 39.9 |"
+    blanks = "| Run | Suite | | |\n|---|---|---|---|\n| | Alpha | Beta | Mean |\n| x | 11.1 | 22.2 | 33.3 |\n" \
+             "| y | 44.4 | 55.5 | 66.6 |"
+    short = "| Run | Suite |\n|---|---|\n| | Alpha | Beta | Mean |\n| x | 11.1 | 22.2 | 33.3 |\n| y | 44.4 | 55.5 | 66.6 |"
     spanned = semantic_details(gt, read_tables(blanks)[0])
     broken = semantic_details(gt, read_tables(short)[0])
     assert broken.score < spanned.score
@@ -121,13 +121,13 @@ def test_a_header_row_shorter_than_the_body_is_broken_markup_not_a_span() -> Non
 
 def test_no_error_compares_a_text_with_itself() -> None:
     gt = _grouped_gt()
-    blanks = "| Setting | Bench | | |\n|---|---|---|---|\n| | EPM | STU | Avg |\n| x | 54.9 | 45.5 | 41.6 |\n" \
-             "| y | 52.2 | 42.7 | 39.9 |"
+    blanks = "| Run | Suite | | |\n|---|---|---|---|\n| | Alpha | Beta | Mean |\n| x | 11.1 | 22.2 | 33.3 |\n" \
+             "| y | 44.4 | 55.5 | 66.6 |"
     for error in semantic_details(gt, read_tables(blanks)[0]).errors:
         if " read as " in error:
             a, b = error.split(" read as ", 1)
             assert a.rsplit("'", 2)[-2] != b.split("'")[1], error
-    assert any("group header 'Bench' not written over" in e for e in semantic_details(gt, read_tables(blanks)[0]).errors)
+    assert any("group header 'Suite' not written over" in e for e in semantic_details(gt, read_tables(blanks)[0]).errors)
 
 
 def test_numbers_in_other_slots_of_the_same_text_are_another_fact() -> None:
@@ -139,20 +139,20 @@ def test_numbers_in_other_slots_of_the_same_text_are_another_fact() -> None:
 
 
 def test_a_row_path_names_its_row_not_the_section_above_it() -> None:
-    gt = Table.from_rows([["Setting", "A", "B"], ["(a) ratio", "", ""], ["r = 50%", "1.1", "2.2"],
-                          ["r = 75%", "3.3", "4.4"]], header_rows=1)
-    pred = Table.from_rows([["Setting", "A", "B"], ["(a) ratio", "", ""], ["r=50 %", "1.1", "2.2"],
-                            ["r=75 %", "3.3", "4.4"]], header_rows=1)
+    gt = Table.from_rows([["Config", "A", "B"], ["(i) depth", "", ""], ["d = 10%", "1.1", "2.2"],
+                          ["d = 20%", "3.3", "4.4"]], header_rows=1)
+    pred = Table.from_rows([["Config", "A", "B"], ["(i) depth", "", ""], ["d=10 %", "1.1", "2.2"],
+                            ["d=20 %", "3.3", "4.4"]], header_rows=1)
     assert semantic_details(gt, pred).score >= 9.9
 
 
 def test_a_cell_written_over_several_rows_is_read_as_one_cell() -> None:
-    gt = Table.from_rows([["Item", "Low", "High"], ["range", "-8<H<9 -8<K<9", "-9<H<8 -8<K<9"],
-                          ["fit", "2.84", "1.85"]], header_rows=1)
+    gt = Table.from_rows([["Item", "Low", "High"], ["bounds", "1<a<2 3<b<4", "5<a<6 7<b<8"],
+                          ["score", "0.71", "0.93"]], header_rows=1)
     html = ("<table><tr><th>Item</th><th>Low</th><th>High</th></tr>"
-            "<tr><td rowspan='2'>range</td><td>-8&lt;H&lt;9</td><td>-9&lt;H&lt;8</td></tr>"
-            "<tr><td>-8&lt;K&lt;9</td><td>-8&lt;K&lt;9</td></tr><tr><td>fit</td><td>2.84</td><td>1.85</td></tr></table>")
-    md = "| Item | Low | High |\n|---|---|---|\n| range | -8<H<9 | -9<H<8 |\n| | -8<K<9 | -8<K<9 |\n| fit | 2.84 | 1.85 |"
+            "<tr><td rowspan='2'>bounds</td><td>1&lt;a&lt;2</td><td>5&lt;a&lt;6</td></tr>"
+            "<tr><td>3&lt;b&lt;4</td><td>7&lt;b&lt;8</td></tr><tr><td>score</td><td>0.71</td><td>0.93</td></tr></table>")
+    md = "| Item | Low | High |\n|---|---|---|\n| bounds | 1<a<2 | 5<a<6 |\n| | 3<b<4 | 7<b<8 |\n| score | 0.71 | 0.93 |"
     assert semantic_details(gt, read_tables(html)[0]).score >= 9.5
     assert semantic_details(gt, read_tables(md)[0]).score >= 9.5
 
@@ -167,5 +167,5 @@ def test_a_row_span_over_rows_of_their_own_values_is_not_merged() -> None:
 def test_a_subscript_written_with_an_underscore_reads_as_the_subscript() -> None:
     from harness.metrics.tables.semantic_text import cell_similarity, normalize
 
-    assert cell_similarity(normalize("Moment (μ_B)"), normalize(r"Moment ($\mu_\mathrm{B}$)")) == 1.0
+    assert cell_similarity(normalize("Field (μ_0)"), normalize(r"Field ($\mu_\mathrm{0}$)")) == 1.0
     assert normalize("MAE_AST") == "mae_ast"

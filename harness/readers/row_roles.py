@@ -7,13 +7,13 @@ slot (a span covers several slots), so that a label written once over blank slot
 
 - A *spanning label* row holds one label from the first column on, spanned or written once
   over blank slots, or repeated in every slot (a span a parser resolved by repeating it).
-- *Title* rows are the spanning-label rows at the very top ("Geodetic" over the whole table):
+- *Title* rows are the spanning-label rows at the very top ("Sensors" over the whole table):
   they name the table, not a column, so they never count as the header row that makes
   the rows below data.
 - The *header* ends where the data starts: at the first row whose cells right of the stub are
   mostly values (numbers, or marks such as ✓ × ◯ *) — unless the row below it is a row of
-  labels, which makes that value-looking row part of the header (`20% | 40%` over
-  `Acc | WR | Acc | WR`) — or at an earlier section row (a section row ends the header only
+  labels, which makes that value-looking row part of the header (`10% | 30%` over
+  `P | R | P | R`) — or at an earlier section row (a section row ends the header only
   above data: in a text-only table a note row across it closes the body).
 - *Section* rows are spanning-label rows below the header: they group the rows under them.
 - A *repeated header* is a body row that says again what a header row says (a table split
@@ -88,7 +88,7 @@ def header_end(rows: Rows, ids: Ids, is_value: IsValue, *, blank: str = "") -> i
         if is_value_row(rows[r], is_value, blank):
             below = next((q for q in range(r + 1, n) if q not in section), None)
             if below is not None and is_label_row(rows[below], ids[below] if ids else None, is_value, blank):
-                continue  # values over a row of labels: a header level (20% | 40% over Acc | WR)
+                continue  # values over a row of labels: a header level (10% | 30% over P | R)
             return min([r, *(s for s in section if s < r)])
     return min(titles + 1, max(n - 1, 0)) if n > 1 else 0
 
