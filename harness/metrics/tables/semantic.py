@@ -114,11 +114,10 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
     gv = view(g, header_rows(g))
     if not p.cells:
         return [nothing_read(gv.n_facts)]
-    out = [compare(gv, view(p, h), p.blank_lines - g.blank_lines, key_weight) for h in _readings(p, gv.header_rows)]
-    for h in _readings(p, gv.header_rows):  # a cell written over several rows, read as one
-        merged = merge_continuations(p, h)
-        if merged is not None:
-            out.append(compare(gv, view(merged, h), p.blank_lines - g.blank_lines, key_weight))
+    heads = _readings(p, gv.header_rows)
+    out = [compare(gv, view(p, h), p.blank_lines - g.blank_lines, key_weight) for h in heads]
+    merged = [(h, merge_continuations(p, h)) for h in heads]  # a cell written over several rows, read as one
+    out += [compare(gv, view(m, h), p.blank_lines - g.blank_lines, key_weight) for h, m in merged if m is not None]
     if is_flattened(p, g):  # a table written as lines of text: also read as a reader splits them
         s = to_grid(split_lines(g, [row[0] for row in p.shown]))
         out += [undelimited(compare(gv, view(s, h), s.blank_lines - g.blank_lines, key_weight), len(p.cells))
