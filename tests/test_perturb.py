@@ -16,19 +16,20 @@ import pytest
 
 from tests.conftest import SHARED, shared_path
 from tests.perturb.corpus import Corpus, collect
-from tests.perturb.suite import FLOOR, Scored, failures, run, sample
+from tests.perturb.suite import LOSSY_FLOOR, Scored, failures, floor_of, run, sample
 from tests.perturb.transforms import DAMAGES, INVARIANCES, TRANSFORMS
 
 FAST_N = 40
 FAST_MIN = 5
 MIN_TABLES = 300
 
-_GROUP_ONCE = ("a group label written once over blank cells (Markdown and plain text cannot span) is charged as a "
-               "header misreading, a row label written once over blank cells as values moved")
+_LOSSY = ("judged by the lossy floor ({floor}: raters charge a label written once, tests/test_perturb_raters.py); "
+          "{n} of 656 tables fall below it: several group labels written once, one per header level, add up; "
+          "body cells spanning columns written once leave two columns of one name")
 # transformation -> why the semantic score fails it today (issue 19, items 1-3 and 6)
 KNOWN: dict[str, str] = {
-    "markdown_blank_spans": _GROUP_ONCE,
-    "plain": _GROUP_ONCE + "; aligned text whose numbers hold decimal commas is read as CSV",
+    "markdown_blank_spans": _LOSSY.format(floor=LOSSY_FLOOR, n=11),
+    "plain": _LOSSY.format(floor=LOSSY_FLOOR, n=8),
     "markdown": "a table without header rows gets Markdown's obligatory header row: its first data row is read as "
                 "labels; a group label repeated over its columns is charged against itself",
     "markdown_flat_header": "a flattened multi-level header is read as ambiguous where the ground truth's header "
@@ -39,7 +40,7 @@ KNOWN: dict[str, str] = {
                       "most values unattributed), so two rows dropped can score higher than one",
 }
 # of those, the ones whose failing shapes the fast sample does not reach (they are rare)
-NOT_IN_FAST = {"markdown", "markdown_flat_header", "labels_fused", "rows_dropped_2"}
+NOT_IN_FAST = {"markdown", "markdown_flat_header", "labels_fused", "rows_dropped_2", "markdown_blank_spans", "plain"}
 
 
 def _params(transforms: list, fast: bool) -> list:
@@ -54,7 +55,7 @@ def _params(transforms: list, fast: bool) -> list:
 def _describe(bad: list[tuple[Scored, float | None]]) -> str:
     lines = [f"{len(bad)} tables fail:"]
     for r, base in bad[:5]:
-        against = f" (not below {base:g})" if base is not None else f" (< {FLOOR})"
+        against = f" (not below {base:g})" if base is not None else f" (< {floor_of(TRANSFORMS[r.transform])})"
         lines.append(f"  {r.ident}: {r.score:g}{against}: {'; '.join(r.errors[:2])}")
     return "\n".join(lines)
 

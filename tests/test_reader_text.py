@@ -204,3 +204,24 @@ def test_random_garbage_gives_tables_or_no_table_error() -> None:
             for t in tables:
                 assert 0 <= t.span[0] < t.span[1] <= len(text)
                 assert t.shape[0] >= 2 and t.shape[1] >= 1
+
+
+def test_a_group_label_written_once_in_its_own_column_stays_a_column() -> None:
+    # the first column holds text on 3 of 15 lines: too few to make a column by density, but
+    # blank space on both sides sets it apart
+    models = ["Alpha", "Beta", "Gamma", "Delta", "Eps", "Zeta", "Eta"]
+    lines = ["Family   Size   Model   Acc"]
+    for family in ("Dense", "Sparse"):
+        for i, model in enumerate(models):
+            lines.append(f"{family if i == 0 else '':<9}{'7B' if i < 4 else '1B':<7}{model:<8}{50 + i}.5")
+    t = read_text("\n".join(lines))[0]
+    assert grid(t)[0] == ["Family", "Size", "Model", "Acc"]
+    assert grid(t)[1] == ["Dense", "7B", "Alpha", "50.5"] and grid(t)[2] == ["", "7B", "Beta", "51.5"]
+
+
+def test_aligned_text_with_decimal_commas_is_text_not_csv() -> None:
+    from harness.readers import detect_format
+
+    rows = [f"Item{i}     kg      {i},87    {i + 1},51" for i in range(6)]
+    assert detect_format("Item      Unit    2022    2023\n" + "\n".join(rows)) == "text"
+    assert detect_format("a,b,c\n1,2,3\n4,5,6\n") == "csv"

@@ -197,3 +197,13 @@ def _tag(el: etree._Element) -> str:
     if not isinstance(tag, str):  # comments, processing instructions
         return "#"
     return tag.rsplit("}", 1)[-1].lower()
+
+
+def element_lines(raw: str) -> list[str]:
+    """The lines a reader sees in one serialised cell (`Cell.raw` of this reader): a `<br>` or a
+    block element starts a new line. Blank lines are left out; unreadable markup gives none."""
+    try:
+        el = etree.fromstring(raw)
+    except etree.XMLSyntaxError:
+        return []
+    return [cell_text_form(" ".join(line.split())) for line in _text(el).split("\n") if line.strip()]

@@ -126,6 +126,11 @@ _EMPHASIS = [
 _GLUED_EMPHASIS = re.compile(r"(?:(?<=\d)|(?<=[^\w\s])|^)_+(?=[^\w\s])|(?<=[^\w\s])_+(?=\d|$)")
 
 
+def cell_lines(raw: str) -> list[str]:
+    """The lines a reader sees in one raw Markdown cell: a `<br>` starts a new line (blank ones left out)."""
+    return [line for line in (cell_text_form(cell_text(part)) for part in _BR.split(raw)) if line.strip()]
+
+
 @lru_cache(maxsize=65536)
 def cell_text(raw: str) -> str:
     """A Markdown cell as a reader sees it: markup gone, `<br>` a space, sup/sub and math as Unicode.

@@ -61,8 +61,12 @@ def title_rows(rows: Rows, ids: Ids = None, *, blank: str = "", is_value: IsValu
 
 
 def is_value_row(row: Sequence[str], is_value: IsValue, blank: str = "") -> bool:
-    """Cells right of the stub mostly values."""
+    """Cells right of the stub mostly values. The stub is the first column and the labels that
+    follow it before the first value (Category | Size | Method | 12.1 | 3.4): a row's labels
+    never outvote its values."""
     vals = [t for t in row[1:] if t != blank]
+    first = next((i for i, t in enumerate(vals) if is_value(t)), len(vals))
+    vals = vals[first:]
     return bool(vals) and sum(map(is_value, vals)) * 2 >= len(vals)
 
 

@@ -24,6 +24,7 @@ MAX_LABEL_CHARS = 40  # a single-run line longer than this is prose, which ends 
 CROSSING_SHARE = 0.2  # a boundary survives when at most this share of reference lines crosses it
 PROSE_CELL_CHARS = 40  # median cell longer than this: running text, not a table
 PROSE_RUN_CHARS = 25  # a run this long with 5+ words is prose (used to recognise two-column pages)
+_GAP = "  "  # two spaces inside a delimited field: the text is aligned, the delimiter is in its cells
 DELIMITERS = ("\t", ",", ";", "|")  # ties go to the earlier: a tab is the strongest signal
 
 
@@ -122,12 +123,19 @@ def sniff_delimiter(text: str) -> str | None:
 
 
 def delimited_share(text: str) -> float:
-    """Share of non-blank lines that the sniffed delimiter splits into its most common width."""
+    """Share of non-blank lines that the sniffed delimiter splits into its most common width.
+
+    A line whose fields hold a gap of two or more spaces does not count: the spaces align its
+    columns and the delimiter sits inside cells (decimal commas in aligned text: `4,87    5,51`)."""
     d = sniff_delimiter(text)
     if d is None:
         return 0.0
     rows = [fields for _, _, fields in _csv_rows(_lines(text), d) if any(f.strip() for f in fields)]
-    counts = Counter(len(f) for f in rows)
+    if not rows:
+        return 0.0
+    counts = Counter(len(fields) for fields in rows if not any(_GAP in f.strip() for f in fields))
+    if not counts:
+        return 0.0
     width, n = max(counts.items(), key=lambda kv: (kv[1], kv[0]))
     return n / len(rows) if width >= 2 else 0.0
 
@@ -239,6 +247,12 @@ def _grid(lines: list[list[tuple[int, int, str]]]) -> list[list[Cell]] | None:
     np.add.at(cover, ends, -1)
     cover = np.cumsum(cover)[lo:hi]
     busy = cover > int(len(reference) * CROSSING_SHARE)
+    # A region that only a few lines use (a row group's label, written once over the rows
+    # below it) is a column too when blank space sets it apart on both sides.
+    sparse = np.flatnonzero(np.diff(np.concatenate(([0], ((cover > 0) & ~busy).view(np.int8), [0]))))
+    for s, e in zip(sparse[0::2], sparse[1::2]):
+        if (s == 0 or cover[s - 1] == 0) and (e == len(cover) or cover[e] == 0):
+            busy[s:e] = True
     # columns: maximal runs of busy positions (offsets relative to lo)
     edges = np.flatnonzero(np.diff(np.concatenate(([0], busy.view(np.int8), [0]))))
     col_starts, col_ends = edges[0::2] + lo, edges[1::2] + lo

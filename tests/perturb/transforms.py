@@ -45,6 +45,7 @@ class Transform:
     family: str
     amount: int
     fn: Fn
+    lossy: bool = False  # an invariance in a format that cannot say everything (spans): judged by LOSSY_FLOOR
 
     @property
     def invariant(self) -> bool:
@@ -190,10 +191,11 @@ INVARIANCES = [
     Transform("html_thead", "html_thead", 0, lambda t, rng: html_table(t, th=False, thead=True)),
     Transform("html_row_th", "html_row_th", 0, lambda t, rng: html_table(t, row_th=True)),
     Transform("markdown", "markdown", 0, lambda t, rng: markdown_table(t)),
-    Transform("markdown_blank_spans", "markdown_blank_spans", 0, lambda t, rng: markdown_table(t, repeat_spans=False)),
+    Transform("markdown_blank_spans", "markdown_blank_spans", 0, lambda t, rng: markdown_table(t, repeat_spans=False),
+              lossy=True),
     Transform("markdown_flat_header", "markdown_flat_header", 0, lambda t, rng: markdown_table(t, flat_header=True)),
     Transform("latex", "latex", 0, lambda t, rng: latex_table(t)),
-    Transform("plain", "plain", 0, lambda t, rng: plain_table(t)),
+    Transform("plain", "plain", 0, lambda t, rng: plain_table(t), lossy=True),
     Transform("title_out", "title_out", 0, _title_out),
     Transform("glyphs", "glyphs", 0, _glyphs),
     Transform("whitespace", "whitespace", 0, _whitespace),

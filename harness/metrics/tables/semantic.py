@@ -44,8 +44,10 @@ import numpy as np
 from harness.core.table import NoTableError, TableLike
 from harness.metrics.tables.semantic_align import FEATURES, Cause, Comparison, compare, nothing_read, undelimited
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
+from harness.metrics.tables.semantic_stack import unstacked
 from harness.metrics.tables.semantic_struct import (
     Grid,
+    fill_written_once,
     header_rows,
     inferred_header_rows,
     merge_continuations,
@@ -110,7 +112,8 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
     g = to_grid(as_table(gt))
     if not g.cells:
         raise NoTableError("the ground-truth table has no cells")
-    p = to_grid(as_table(pred))
+    pred_table = as_table(pred)
+    p = to_grid(pred_table)
     gv = view(g, header_rows(g))
     if not p.cells:
         return [nothing_read(gv.n_facts)]
@@ -118,6 +121,12 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
     out = [compare(gv, view(p, h), p.blank_lines - g.blank_lines, key_weight) for h in heads]
     merged = [(h, merge_continuations(p, h)) for h in heads]  # a cell written over several rows, read as one
     out += [compare(gv, view(m, h), p.blank_lines - g.blank_lines, key_weight) for h, m in merged if m is not None]
+    filled = [(h, fill_written_once(p, h)) for h in heads]  # a value spanning rows, written once
+    out += [compare(gv, view(f, h), p.blank_lines - g.blank_lines, key_weight) for h, f in filled if f is not None]
+    stacked = unstacked(pred_table)  # a column's values stacked in one cell, a value per line
+    if stacked is not None:
+        u = to_grid(stacked)
+        out += [compare(gv, view(u, h), u.blank_lines - g.blank_lines, key_weight) for h in _readings(u, gv.header_rows)]
     if is_flattened(p, g):  # a table written as lines of text: also read as a reader splits them
         s = to_grid(split_lines(g, [row[0] for row in p.shown]))
         out += [undelimited(compare(gv, view(s, h), s.blank_lines - g.blank_lines, key_weight), len(p.cells))

@@ -1,0 +1,79 @@
+"""Shapes of formats that cannot span: a value spanning rows written once over blank cells, a
+column's values stacked in one cell (`<br>`), a multi-column stub, and what each costs."""
+
+from __future__ import annotations
+
+from harness.core.table import Table
+from harness.metrics.tables.semantic import semantic_details
+from harness.metrics.tables.semantic_stack import unstacked
+from harness.metrics.tables.semantic_struct import header_rows, to_grid
+from harness.readers import read_tables
+from harness.readers.cell_lines import cell_lines
+from harness.readers.latex import read_latex
+
+# Sizes span the rows of their models: a value, not a label (`>=7B` reads as a number).
+GROUPED = r"""\begin{tabular}{lllcc}\toprule
+Family & Size & Model & Acc & F1 \\ \midrule
+\multirow{4}{*}{Dense} & \multirow{2}{*}{$\geq$7B} & Alpha & 61.5 & 0.52 \\
+ & & Beta & 63.25 & 0.55 \\
+ & \multirow{2}{*}{$<$7B} & Gamma & 58.75 & -- \\
+ & & Delta & 57.5 & 0.47 \\ \bottomrule
+\end{tabular}"""
+
+WRITTEN_ONCE = """| Family | Size | Model | Acc | F1 |
+|---|---|---|---|---|
+| Dense | ≥7B | Alpha | 61.5 | 0.52 |
+|  |  | Beta | 63.25 | 0.55 |
+|  | <7B | Gamma | 58.75 | – |
+|  |  | Delta | 57.5 | 0.47 |"""
+
+PARAMS = r"""\begin{tabular}{lc}\toprule
+Setting & Value \\ \midrule
+Layers & 12 \\
+Heads & 8 \\
+Dropout & 0.1 \\
+Optimizer & AdamW \\ \bottomrule
+\end{tabular}"""
+
+
+def _gt(latex: str) -> Table:
+    return read_latex(latex)[0]
+
+
+def test_a_value_spanning_rows_written_once_is_read_as_the_span() -> None:
+    result = semantic_details(_gt(GROUPED), read_tables(WRITTEN_ONCE)[0])
+    assert result.score == 10.0, result.errors
+
+
+def test_a_dash_saying_none_is_not_filled_from_the_row_above() -> None:
+    wrong = WRITTEN_ONCE.replace("| 58.75 | – |", "| 58.75 | 0.55 |")
+    assert semantic_details(_gt(GROUPED), read_tables(wrong)[0]).score < 10.0
+
+
+def test_the_data_starts_at_the_first_row_of_values_right_of_a_wide_stub() -> None:
+    # the first data row holds two labels, a dash and one number: still data, not a header row
+    grid = to_grid(_gt(GROUPED.replace("61.5 & 0.52", "-- & 0.52").replace(r"$\geq$7B", "Large")))
+    assert header_rows(grid) == 1
+
+
+def test_a_column_stacked_in_one_cell_is_read_as_its_rows() -> None:
+    stacked = "| Setting | Value |\n|---|---|\n| Layers<br>Heads<br>Dropout<br>Optimizer | 12<br>8<br>0.1<br>AdamW |"
+    pred = read_tables(stacked)[0]
+    assert [cell_lines(c) for c in pred.rows[1]] == [["Layers", "Heads", "Dropout", "Optimizer"],
+                                                   ["12", "8", "0.1", "AdamW"]]
+    assert semantic_details(_gt(PARAMS), pred).score == 10.0
+    shifted = stacked.replace("12<br>8", "8<br>12")  # the lines pair up: swapping two values is an error
+    assert semantic_details(_gt(PARAMS), read_tables(shifted)[0]).score < 8.0
+
+
+def test_two_columns_stacked_in_one_cell_widen_it() -> None:
+    html = ("<table><tr><th>Model</th><th>Acc F1</th></tr>"
+            "<tr><td>Alpha<br/>Beta</td><td>61.5<br/>0.52<br/>63.25<br/>0.55</td></tr></table>")
+    out = unstacked(read_tables(html)[0])
+    assert out is not None
+    assert out.text_grid() == [["Model", "Acc F1", "Acc F1"], ["Alpha", "61.5", "0.52"], ["Beta", "63.25", "0.55"]]
+
+
+def test_a_label_over_two_lines_keeps_its_ordinary_reading() -> None:
+    md = "| Setting | Value |\n|---|---|\n| Layers<br>(encoder) | 12 |\n| Heads | 8 |"
+    assert unstacked(read_tables(md)[0]) is None  # no other cell holds two lines: nothing is stacked
