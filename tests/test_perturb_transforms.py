@@ -128,6 +128,13 @@ def test_labels_fused_into_one_cell() -> None:
     assert out.text_grid()[1:] == table().text_grid()[3:]
 
 
+def test_labels_fused_takes_the_header_a_reader_reads_when_the_markup_flags_only_the_title() -> None:
+    t = Table([[Cell("Results", colspan=3, header=True)], [Cell("Model"), Cell("Acc"), Cell("F1")],
+               [Cell("Alpha"), Cell("61.5"), Cell("0.52")], [Cell("Beta"), Cell("63.25"), Cell("0.55")]])
+    out = run("labels_fused", t)
+    assert out.text_grid()[0] == ["Results Model Acc F1"] * 3 and out.text_grid()[1:] == t.text_grid()[2:]
+
+
 def test_every_transformation_is_named_once_and_marked() -> None:
     assert len(TRANSFORMS) == len(INVARIANCES) + len(DAMAGES)
     assert all(t.invariant for t in INVARIANCES) and not any(t.invariant for t in DAMAGES)

@@ -77,3 +77,27 @@ def test_two_columns_stacked_in_one_cell_widen_it() -> None:
 def test_a_label_over_two_lines_keeps_its_ordinary_reading() -> None:
     md = "| Setting | Value |\n|---|---|\n| Layers<br>(encoder) | 12 |\n| Heads | 8 |"
     assert unstacked(read_tables(md)[0]) is None  # no other cell holds two lines: nothing is stacked
+
+
+# A group label spanned over three of four value columns; the last column stands under nothing.
+EXTENT = ("<table><tr><th></th><th colspan='3'>Setting</th>{last}</tr>"
+          "<tr><th>size</th><th>A</th><th>B</th><th>C</th><th>All</th></tr>"
+          "<tr><td>n=10</td><td>0.91</td><td>0.92</td><td>0.93</td><td>0.94</td></tr>"
+          "<tr><td>n=20</td><td>0.81</td><td>0.82</td><td>0.83</td><td>0.84</td></tr></table>")
+
+
+def test_a_label_that_shows_its_extent_is_not_spread_beyond_it() -> None:
+    gt = read_tables(EXTENT.format(last=""))[0]  # a header row shorter than the body: a hole
+    blank_cell = read_tables(EXTENT.format(last="<th></th>"))[0]
+    repeated = read_tables("| | Setting | Setting | Setting | |\n|---|---|---|---|---|\n| size | A | B | C | All |\n"
+                           "| n=10 | 0.91 | 0.92 | 0.93 | 0.94 |\n| n=20 | 0.81 | 0.82 | 0.83 | 0.84 |")[0]
+    assert semantic_details(gt, blank_cell).score == 10.0
+    assert semantic_details(gt, repeated).score == 10.0
+
+
+def test_markdown_cells_written_by_the_suite_escape_backslashes() -> None:
+    from tests.perturb.writers import markdown_table
+
+    table = Table.from_rows([["sign", "command"], ["§", r"\S"], ["#", r"\#"]], header_rows=1)
+    back = read_tables(markdown_table(table))[0]
+    assert back.text_grid() == table.text_grid()

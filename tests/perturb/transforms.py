@@ -16,7 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.core.table import Cell, Table
+from harness.metrics.tables.semantic_struct import is_value
+from harness.metrics.tables.semantic_text import NULL, normalize
 from harness.readers import read_tables
+from harness.readers.row_roles import header_end
 from tests.perturb.tables import (
     Placed,
     column_paths,
@@ -169,7 +172,10 @@ def _header_level_lost(t: Table, rng: random.Random) -> Table | None:
 
 
 def _labels_fused(t: Table, rng: random.Random) -> Table | None:
-    h = t.header_rows
+    """Every header row's labels fused into one cell; the header as a reader reads it (the rows
+    before the data), since the markup may flag only a title row."""
+    grid = [[normalize(text) for text in row] for row in t.text_grid(fill="")]
+    h = max(t.header_rows, header_end(grid, t.layout().grid.tolist(), is_value, blank=NULL))
     _, _, n_cols = placed(t)
     if h < 1 or n_cols < 3:
         return None

@@ -81,7 +81,8 @@ def markdown_table(table: Table, *, repeat_spans: bool = True, flat_header: bool
 
 
 def _md_cell(text: str) -> str:
-    return " ".join(text.replace("|", "\\|").split())
+    """A cell's text as Markdown writes it: a backslash is escaped (`\\#` would read as `#`), a pipe too."""
+    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split())
 
 
 def latex_table(table: Table) -> str:

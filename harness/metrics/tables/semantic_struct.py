@@ -185,7 +185,7 @@ def view(grid: Grid, h: int) -> View:
     ids = grid.ids or [list(range(n_cols)) for _ in range(n_rows)]
     for r in range(h):  # a header row's only label, written once over blank slots (a title): spread it right
         filled = [c for c in range(n_cols) if cells[r][c] != NULL]
-        if filled and len({ids[r][c] for c in filled}) == 1:
+        if len(filled) == 1:  # written in one slot: a label spanned over several shows its own extent
             for c in range(filled[0] + 1, n_cols):
                 if cells[r][c] == NULL:
                     cells[r][c], shown[r][c] = cells[r][filled[0]], shown[r][filled[0]]
@@ -195,12 +195,17 @@ def view(grid: Grid, h: int) -> View:
                 cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
     written = [row[:] for row in cells[:h]]  # the header as written, before group labels are spread
     # group labels over a lower header row, each written once over blank cells (a Markdown \multicolumn);
-    # never over holes (a header row shorter than the body: markup that a renderer breaks)
+    # never over holes (a header row shorter than the body: markup that a renderer breaks), and never
+    # from a label that shows its own extent (spanned, or repeated over its columns)
     for r in range(h - 1):
         filled = [c for c in range(n_cols) if cells[r][c] != NULL]
         if len({ids[r][c] for c in filled}) > 1:
+            label = -1  # the slot of the label being spread
             for c in range(max(k, 1), n_cols):
-                if cells[r][c] == NULL and cells[r][c - 1] != NULL and c - 1 >= k and ids[r][c] >= 0:
+                if written[r][c - 1] != NULL:
+                    label = c - 1
+                once = label >= k and (label == 0 or written[r][label - 1] != written[r][label])
+                if cells[r][c] == NULL and cells[r][c - 1] != NULL and once and ids[r][c] >= 0:
                     cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
     for r in range(h + 1, n_rows):  # row labels written once over padding: spread them down
         for c in range(k):
