@@ -33,8 +33,8 @@ def summary_markdown(data: dict) -> str:
     lines = [f"# Perturbation suite of the semantic score: {data['tables']} distinct ground-truth tables", "",
              f"Sources (distinct tables): {sources}.", ""]
     lines += [f"Skipped: {k}: {v}" for k, v in data["skipped"].items()] + ([""] if data["skipped"] else [])
-    lines += [f"## Invariances (score must stay >= {data['floor']}; a lossy format, which cannot write a span "
-              f"and writes its label once over blank cells, >= {data['lossy_floor']}: raters charge that)", "",
+    lines += [(f"## Invariances (score must stay >= {data['floor']}; a lossy format, which cannot write a span "
+               f"and writes its label once over blank cells, >= {data['lossy_floor']}: raters charge that)"), "",
               "| transformation | floor | n tables | min | mean | share >= floor | failing tables |",
               "|---|---|---|---|---|---|---|"]
     for name, row in data["transforms"].items():
