@@ -101,3 +101,19 @@ def test_markdown_cells_written_by_the_suite_escape_backslashes() -> None:
     table = Table.from_rows([["sign", "command"], ["§", r"\S"], ["#", r"\#"]], header_rows=1)
     back = read_tables(markdown_table(table))[0]
     assert back.text_grid() == table.text_grid()
+
+
+def test_a_value_moved_between_two_columns_of_one_name_says_which() -> None:
+    gt = read_tables("<table><tr><th>T</th><th colspan='2'>90 K</th><th>340 K</th></tr>"
+                     "<tr><td>Group</td><td colspan='3'>P63/mmc</td></tr>"
+                     "<tr><td>a</td><td>4.13</td><td></td><td>4.20</td></tr>"
+                     "<tr><td>c</td><td>6.65</td><td></td><td>6.71</td></tr>"
+                     "<tr><td>R</td><td>3.57</td><td>3.47</td><td>3.13</td></tr></table>")[0]
+    pred = read_tables("| T | 90 K | | 340 K |\n|---|---|---|---|\n| Group | P63/mmc | | |\n| a | 4.13 | | 4.20 |\n"
+                       "| c | 6.65 | | 6.71 |\n| R | 3.57 | 3.47 | 3.13 |")[0]
+    errors = semantic_details(gt, pred).errors
+    moved = [e for e in errors if " moved to " in e]
+    assert moved, errors
+    for e in moved:
+        source, target = e.split(" under ", 1)[1].split(" moved to ")
+        assert source != target, e

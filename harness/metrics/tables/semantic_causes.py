@@ -106,7 +106,13 @@ def _cell_error(g: View, p: View, value: np.ndarray | None, i: int, c: int, pi: 
     best = int(np.argmax(flat))
     bi, bc = divmod(best, len(p.col_keys))
     if flat[best] >= 0.999 and g.body[i][c] != NULL and (bi != pi or bc != pc):
-        return f"value '{shown}' under {where} moved to ({p.row_shown[bi]}, {p.col_shown[bc]})"
+        row, col = p.row_shown[bi], p.col_shown[bc]
+        if (row, col) == (g.row_shown[i], g.col_shown[c]):  # two rows or columns of one name: say which
+            row = f"{row} [row {bi + 1}]" if bi != pi else row
+            col = f"{col} [column {bc + 1}]" if bc != pc else col
+            where = (f"({g.row_shown[i]}{f' [row {i + 1}]' if bi != pi else ''}, "
+                     f"{g.col_shown[c]}{f' [column {c + 1}]' if bc != pc else ''})")
+        return f"value '{shown}' under {where} moved to ({row}, {col})"
     if got == NULL:
         return f"value '{shown}' under {where} missing"
     if numbers(g.body[i][c]) != numbers(got):
