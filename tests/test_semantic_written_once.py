@@ -117,3 +117,4 @@ def test_a_value_moved_between_two_columns_of_one_name_says_which() -> None:
     for e in moved:
         source, target = e.split(" under ", 1)[1].split(" moved to ")
         assert source != target, e
+    assert any("the extraction's body row 1, column 2, not body row 1, column 3" in e for e in moved), moved

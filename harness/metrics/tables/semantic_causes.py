@@ -108,10 +108,8 @@ def _cell_error(g: View, p: View, value: np.ndarray | None, i: int, c: int, pi: 
     if flat[best] >= 0.999 and g.body[i][c] != NULL and (bi != pi or bc != pc):
         row, col = p.row_shown[bi], p.col_shown[bc]
         if (row, col) == (g.row_shown[i], g.col_shown[c]):  # two rows or columns of one name: say which
-            row = f"{row} [row {bi + 1}]" if bi != pi else row
-            col = f"{col} [column {bc + 1}]" if bc != pc else col
-            where = (f"({g.row_shown[i]}{f' [row {i + 1}]' if bi != pi else ''}, "
-                     f"{g.col_shown[c]}{f' [column {c + 1}]' if bc != pc else ''})")
+            return (f"value '{shown}' under {where} moved to another of that name: the extraction's body row {bi + 1}, "
+                    f"column {bc + 1}, not body row {pi + 1}, column {pc + 1}")
         return f"value '{shown}' under {where} moved to ({row}, {col})"
     if got == NULL:
         return f"value '{shown}' under {where} missing"
