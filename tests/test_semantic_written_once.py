@@ -118,3 +118,13 @@ def test_a_value_moved_between_two_columns_of_one_name_says_which() -> None:
         source, target = e.split(" under ", 1)[1].split(" moved to ")
         assert source != target, e
     assert any("the extraction's body row 1, column 2, not body row 1, column 3" in e for e in moved), moved
+
+
+def test_a_value_spanning_columns_written_once_is_read_as_the_span() -> None:
+    gt = read_tables("<table><tr><th>Method</th><th>Mean</th><th>CI</th></tr>"
+                     "<tr><td>Alpha</td><td>91.8</td><td>[89.8, 93.7]</td></tr>"
+                     "<tr><td>p-value</td><td colspan='2'>&lt;0.001</td></tr>"
+                     "<tr><td>Beta</td><td>84.3</td><td>[79.5, 89.2]</td></tr></table>")[0]
+    pred = read_tables("| Method | Mean | CI |\n|---|---|---|\n| Alpha | 91.8 | [89.8, 93.7] |\n| p-value | <0.001 | |\n"
+                       "| Beta | 84.3 | [79.5, 89.2] |")[0]
+    assert semantic_details(gt, pred).score == 10.0

@@ -121,7 +121,8 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
     out = [compare(gv, view(p, h), p.blank_lines - g.blank_lines, key_weight) for h in heads]
     merged = [(h, merge_continuations(p, h)) for h in heads]  # a cell written over several rows, read as one
     out += [compare(gv, view(m, h), p.blank_lines - g.blank_lines, key_weight) for h, m in merged if m is not None]
-    filled = [(h, fill_written_once(p, h)) for h in heads]  # a value spanning rows, written once
+    # a value spanning rows (or rows and columns) written once over blank cells
+    filled = [(h, fill_written_once(p, h, across=across)) for h in heads for across in (False, True)]
     out += [compare(gv, view(f, h), p.blank_lines - g.blank_lines, key_weight) for h, f in filled if f is not None]
     stacked = unstacked(pred_table)  # a column's values stacked in one cell, a value per line
     if stacked is not None:

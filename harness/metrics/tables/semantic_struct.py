@@ -279,26 +279,35 @@ def merge_continuations(grid: Grid, h: int) -> Grid | None:
     return Grid(cells, shown, grid.flagged_rows, grid.blank_lines, new_ids)
 
 
-def fill_written_once(grid: Grid, h: int) -> Grid | None:
-    """The grid with each body value written once over blank cells below it repeated down, or None
-    when there is none.
+def fill_written_once(grid: Grid, h: int, *, across: bool = False) -> Grid | None:
+    """The grid with each body value written once over blank cells below it repeated down (and,
+    `across`, over blank cells right of it repeated right), or None when there is none.
 
-    Markdown and plain text cannot span rows: a value that spans rows (a model size over the
-    rows of its models) is written once, the cells below left blank, as row labels are (those
-    `view` already fills). Read as spans, they are the cells a reader sees. Only one reading of
-    the prediction (the score takes the best), since a blank below a value can also be a value
-    that is missing."""
+    Markdown and plain text cannot span: a value that spans rows (a model size over the rows
+    of its models) or columns (one p-value over a Mean and a CI column) is written once, the
+    cells it covers left blank, as row labels are (those `view` already fills). Read as spans,
+    they are the cells a reader sees. Only a reading of the prediction (the score takes the
+    best), since a blank next to a value can also be a value that is missing."""
     n_rows, n_cols = grid.shape
     k = stub_columns(grid, h)
     section = sections(grid, h)
     cells = [row[:] for row in grid.cells]
     shown = [row[:] for row in grid.shown]
     changed = False
-    for r in range(h + 1, n_rows):
-        if r in section or r - 1 in section or all(t == NULL for t in cells[r]):
+
+    def blank(r: int, c: int) -> bool:
+        return cells[r][c] == NULL and not shown[r][c].strip()  # "–" says "none": it is not filled
+
+    for r in range(h, n_rows):
+        if r in section or all(t == NULL for t in cells[r]):
             continue
+        if across:  # a value's own row first: a blank beside it is its span before one from above
+            for c in range(k + 1, n_cols):
+                if blank(r, c) and cells[r][c - 1] != NULL:
+                    cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
+                    changed = True
         for c in range(k, n_cols):
-            if cells[r][c] == NULL and not shown[r][c].strip() and cells[r - 1][c] != NULL:  # "–" says "none"
+            if r > h and r - 1 not in section and blank(r, c) and cells[r - 1][c] != NULL:
                 cells[r][c], shown[r][c] = cells[r - 1][c], shown[r - 1][c]
                 changed = True
     return Grid(cells, shown, grid.flagged_rows, grid.blank_lines, grid.ids) if changed else None
