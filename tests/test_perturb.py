@@ -32,11 +32,9 @@ KNOWN: dict[str, str] = {
     "plain": _LOSSY.format(floor=LOSSY_FLOOR, n=7),
     "markdown_flat_header": "a lone capital keeps its case as a symbol ('P') but not inside a flattened header "
                             "('One-step P'), so the flattened path reads as another column's (3 of 656 tables)",
-    "rows_dropped_2": "a column of value-like labels (<7B | Base) is read as data or as stub by a majority of its "
-                      "cells: dropping one row can tie the vote and change the stub reading (1 of 656 tables)",
 }
 # of those, the ones whose failing shapes the fast sample does not reach (they are rare)
-NOT_IN_FAST = {"markdown_flat_header", "rows_dropped_2", "markdown_blank_spans", "plain"}
+NOT_IN_FAST = {"markdown_flat_header", "markdown_blank_spans", "plain"}
 
 
 def _params(transforms: list, fast: bool) -> list:

@@ -128,3 +128,15 @@ def test_a_value_spanning_columns_written_once_is_read_as_the_span() -> None:
     pred = read_tables("| Method | Mean | CI |\n|---|---|---|\n| Alpha | 91.8 | [89.8, 93.7] |\n| p-value | <0.001 | |\n"
                        "| Beta | 84.3 | [79.5, 89.2] |")[0]
     assert semantic_details(gt, pred).score == 10.0
+
+
+def test_a_column_of_value_like_labels_is_read_with_the_ground_truths_stub_too() -> None:
+    # "Size" holds as many value-like labels (<7B) as plain ones (Base) in the prediction, more of
+    # the plain ones in the ground truth: the near vote must not turn the row keys into values
+    rows = [["Family", "Size", "Model", "Acc"], ["Dense", "<7B", "Alpha", "61.5"], ["Dense", "<7B", "Beta", "63.2"],
+            ["Dense", "Base", "Gamma", "58.7"], ["Dense", "Base", "Delta", "57.5"], ["Dense", "Base", "Eps", "55.1"]]
+    gt = Table.from_rows(rows, header_rows=1)
+    pred = Table.from_rows(rows[:5] + rows[6:], header_rows=1)  # one Base row dropped: 2 against 2
+    result = semantic_details(gt, pred)
+    assert result.errors and all("missing" in e for e in result.errors), result.errors
+    assert result.score > 6.0

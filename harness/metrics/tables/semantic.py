@@ -53,6 +53,7 @@ from harness.metrics.tables.semantic_struct import (
     header_rows,
     inferred_header_rows,
     merge_continuations,
+    stub_columns,
     to_grid,
     view,
 )
@@ -121,6 +122,10 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
         return [nothing_read(gv.n_facts)]
     heads = _readings(p, gv.header_rows)
     out = [compare(gv, view(p, h), p.blank_lines - g.blank_lines, key_weight) for h in heads]
+    # a column of labels that look like values (<7B | Base) is stub or data by a near vote: also
+    # read with the ground truth's stub, as a reader who sees it group rows does
+    out += [compare(gv, view(p, h, gv.stub_cols), p.blank_lines - g.blank_lines, key_weight) for h in heads
+            if stub_columns(p, h) != gv.stub_cols and gv.stub_cols < p.shape[1]]
     merged = [(h, merge_continuations(p, h)) for h in heads]  # a cell written over several rows, read as one
     out += [compare(gv, view(m, h), p.blank_lines - g.blank_lines, key_weight) for h, m in merged if m is not None]
     # a value spanning rows (or rows and columns) written once over blank cells

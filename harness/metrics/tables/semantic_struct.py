@@ -170,12 +170,13 @@ def stub_columns(grid: Grid, h: int) -> int:
     return k
 
 
-def view(grid: Grid, h: int) -> View:
-    """The table under `h` header rows: header paths per column, row keys, body cells."""
+def view(grid: Grid, h: int, stub: int | None = None) -> View:
+    """The table under `h` header rows: header paths per column, row keys, body cells; the stub is
+    `stub` columns wide when given (another reading), else as `stub_columns` finds it."""
     h = min(h, len(grid.cells))
     grid = _without_repeated_headers(grid, h)
     n_rows, n_cols = grid.shape
-    k = stub_columns(grid, h)
+    k = stub_columns(grid, h) if stub is None else max(1, min(stub, n_cols - 1 if n_cols > 1 else n_cols))
     cells = [row[:] for row in grid.cells]
     shown = [row[:] for row in grid.shown]
     section_rows = sections(grid, h)
