@@ -227,6 +227,8 @@ def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: 
     result.semantic_errors = [one_line(n, 200) for n in scoring.notes]
     if scoring.extra:
         result.extra.update(scoring.extra)
+        for reason in sorted(set((scoring.extra.get("not_computed") or {}).values())):
+            result.message = f"{result.message}; {reason}" if result.message else reason  # shown, never a silent 0
 
 
 def load_judge() -> Any:
