@@ -140,8 +140,13 @@ class Table:
         return self.to_html()
 
 
-def _clamp(span: int) -> int:
+def clamp_span(span: int) -> int:
+    """A span bounded to [1, MAX_SPAN]: the one bound every reader, the layout and the metrics share,
+    so a parser's `colspan="99999999"` or `\\multicolumn{99999999}` costs what a wide table costs."""
     return min(max(int(span), 1), MAX_SPAN)
+
+
+_clamp = clamp_span
 
 
 class NoTableError(ValueError):

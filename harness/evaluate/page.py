@@ -25,6 +25,7 @@ from typing import Any
 
 from harness.cases import Page
 from harness.core import kinds as item_kinds
+from harness.core.deadline import BudgetExceeded, time_budget
 from harness.core.kinds import ItemKind, Located
 from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
@@ -88,7 +89,7 @@ def evaluate_page(
     options = dict(judge_options or {})
     if cache_dir is not None:
         options.setdefault("cache_dir", Path(cache_dir) / "judge")
-    steps = _Steps(parsed.text, locator, locator_model, cache_dir, options, judge)
+    steps = _Steps(parsed.text, locator, locator_model, cache_dir, options, judge, timeout)
     for kind, kind_results in per_kind:
         steps.run(kind, page.items_of(kind.name), kind_results, selection[kind.name])
     return results
@@ -102,8 +103,9 @@ class _Steps:
     """Locate, score and judge one kind's items in one parser output."""
 
     def __init__(self, text: str, locator: str, model: str | None, cache_dir: Path | str | None,
-                 options: dict[str, Any], judge: str | None) -> None:
+                 options: dict[str, Any], judge: str | None, budget: float = DEFAULT_TIMEOUT) -> None:
         self.text, self.locator, self.model, self.options, self.judge = text, locator, model, options, judge
+        self.budget = budget  # seconds for locating, as for parsing: the output is the parser's
         self.locate_cache = None if cache_dir is None else Path(cache_dir) / "locate"
 
     def run(self, kind: ItemKind, gts: Sequence[Any], results: Sequence[ItemResult], metrics: Sequence[str]) -> None:
@@ -112,6 +114,10 @@ class _Steps:
             return
         try:
             found = self._locate(kind, [gts[i] for i in readable])
+        except BudgetExceeded as exc:  # a degenerate output: this page's outcome, as a slow parse is
+            for i in readable:
+                mark_timeout(results[i], str(exc))
+            return
         except Exception as exc:  # noqa: BLE001 -- a locator fault is this page's outcome, not a crash
             for i in readable:
                 mark_error(results[i], f"locating failed ({describe(exc)})")
@@ -134,7 +140,8 @@ class _Steps:
     def _locate(self, kind: ItemKind, gts: list[Any]) -> list[Located]:
         """The items found in the output, in ground-truth order, offline or by an LLM."""
         if self.locator == "offline":
-            found = kind.locate(gts, self.text)
+            with time_budget(self.budget, f"locating {kind.title} in the output"):
+                found = kind.locate(gts, self.text)
         else:
             found = kind.locate_llm(gts, self.text, str(self.model), cache_dir=self.locate_cache,
                                     api_base=self.options.get("api_base"))
@@ -155,6 +162,13 @@ def mark_error(result: ItemResult, reason: str) -> ItemResult:
     result.scores, result.semantic_errors = {}, []
     result.pred_html = result.matched_text = result.matched_span = None
     result.matched_spans = []
+    return result
+
+
+def mark_timeout(result: ItemResult, reason: str) -> ItemResult:
+    """Turn `result` into a "timeout" case (a step on the parser's output ran past its budget)."""
+    mark_error(result, reason)
+    result.outcome, result.message = "timeout", f"timeout: {one_line(reason)}"
     return result
 
 
@@ -213,6 +227,8 @@ def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: 
     result.semantic_errors = [one_line(n, 200) for n in scoring.notes]
     if scoring.extra:
         result.extra.update(scoring.extra)
+        for reason in sorted(set((scoring.extra.get("not_computed") or {}).values())):
+            result.message = f"{result.message}; {reason}" if result.message else reason  # shown, never a silent 0
 
 
 def load_judge() -> Any:

@@ -16,6 +16,13 @@ from harness.metrics.judge import judge_table
 from harness.metrics.score import score_pair
 from harness.report.html import table_sides
 
+# Metrics whose cost grows with the product of the two tables' cells (tree edit distance, cell
+# alignments, similarity matrices): 1,000 x 5 cells cost ~11 s and < 700 MB each, 5,000 x 5 ~150 s
+# and 11 GB in all. Above this many cells in the ground truth or the prediction they are not
+# computed: the result records why (`extra["not_computed"]`, a note, the message), never a 0.
+MAX_SCORED_CELLS = 5_000
+PAIRWISE = frozenset({"teds", "teds_struct", "grits", "tlag", "semantic"})
+
 
 class TableKind(ItemKind):
     name = "table"
@@ -43,8 +50,15 @@ class TableKind(ItemKind):
                                  cache_dir=cache_dir, **options)
 
     def score(self, gt: GroundTruthTable, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
-        scores, notes = score_pair(gt.table, found.prediction, metrics)
-        return Scoring(scores, notes, pred_html=found.prediction.to_html(headers=True))
+        cells = max(len(gt.table.cells()), len(found.prediction.cells()))
+        skipped = [m for m in metrics if m.name in PAIRWISE] if cells > MAX_SCORED_CELLS else []
+        scores, notes = score_pair(gt.table, found.prediction, [m for m in metrics if m not in skipped])
+        if not skipped:
+            return Scoring(scores, notes, pred_html=found.prediction.to_html(headers=True))
+        reason = f"not computed: table too large ({cells} cells > {MAX_SCORED_CELLS})"
+        return Scoring(scores, [f"{', '.join(m.name for m in skipped)} {reason}", *notes],
+                       pred_html=found.prediction.to_html(headers=True),
+                       extra={"not_computed": {m.name: reason for m in skipped}})
 
     def judge(self, gt: GroundTruthTable, extraction: str, model: str, **options: Any) -> Any:
         return judge_table(gt.latex, extraction, model, **options)

@@ -35,6 +35,7 @@ from rapidfuzz.distance import Indel
 from rapidfuzz.process import cdist
 
 from harness.locate.engine import Located, Span, assign, locate
+from harness.locate.math_spans import math_spans
 from harness.readers.formula_text import gt_tokens, reader_tokens
 from harness.readers.mathml import MathMLError, mathml_to_latex
 from harness.tex.formula import FormulaError, canonical_tokens
@@ -52,16 +53,6 @@ MIN_TEXT_CHARS = 8  # shorter formulas are matched in plain text only exactly (t
 _PARAGRAPH = re.compile(r"(?:[^\n]|\n(?![ \t]*\n))+")
 JOIN_GAP = re.compile(r"[\s,;.:]{0,4}")
 
-_MATH = re.compile(
-    r"(?P<env>\\begin\{(?P<name>equation|align|gather|multline|eqnarray|displaymath|math|flalign|alignat)"
-    r"(?P<star>\*?)\}.*?\\end\{(?P=name)(?P=star)\})"
-    r"|(?P<dd>(?<!\\)\$\$.+?(?<!\\)\$\$)"
-    r"|(?P<br>\\\[.+?\\\])"
-    r"|(?P<pa>\\\(.+?\\\))"
-    r"|(?P<d>(?<!\\)\$(?!\$)[^$]+?(?<!\\)\$)"
-    r"|(?P<mml><(?P<pfx>\w+:)?math\b.*?</(?P=pfx)?math>)",
-    re.S,
-)
 _ROWS_WRAP = re.compile(r"^\s*(?:\{\s*)?\\begin\{(aligned|gathered|split|align\*?|gather\*?|alignedat)\}"
                         r"(?:\{\d+\})?(.*)\\end\{\1\}\s*(?:\}\s*)?$", re.S)
 _ROW_SCAN = re.compile(r"\\\\|\\begin\{|\\end\{|(?<!\\)\{|(?<!\\)\}")
@@ -129,14 +120,15 @@ def similarity(gt: str, candidate: str) -> float:
 def math_candidates(output: str) -> list[Candidate]:
     """Every math span of the output, its rows when it groups several, and adjacent pairs joined."""
     found: list[Candidate] = []
-    for m in _MATH.finditer(output):
-        if m.group("mml"):
+    for m in math_spans(output):  # one linear pass: an unclosed opener repeated is not quadratic
+        source = output[m.start:m.end]
+        if m.kind == "mml":
             try:
-                found.append(Candidate(mathml_to_latex(m.group("mml")), m.span(), "mathml"))
+                found.append(Candidate(mathml_to_latex(source), (m.start, m.end), "mathml"))
             except MathMLError:
                 continue
         else:
-            found.append(Candidate(m.group(0), m.span(), "latex"))
+            found.append(Candidate(source, (m.start, m.end), "latex"))
     out = list(found)
     for cand in found:
         if cand.source == "latex":

@@ -1,7 +1,8 @@
 """`command:CLI` — any command-line parser: `{pdf}` is the input, `{out}` an output file.
 
 Without `{out}` the command's stdout is the output. Output goes through a file either
-way, and at most `MAX_BYTES` of it is read, so a runaway command cannot exhaust memory.
+way, and at most `MAX_BYTES` of it is read, so a runaway command cannot exhaust memory; stderr
+goes to a file too, of which only the last `MAX_BYTES` are read (for its last line).
 
 The version (hence the parse-cache key) covers the content of the program and of every
 existing file the command line names (`python my_parser.py {pdf}` keys on my_parser.py,
@@ -47,14 +48,14 @@ class CommandParser:
         with tempfile.TemporaryDirectory(prefix="tablebench-command-") as tmp:
             out = Path(tmp) / f"{Path(pdf_path).stem}.out"
             argv = [a.replace("{pdf}", str(pdf_path)).replace("{out}", str(out)) for a in self.argv]
-            stdout_path = Path(tmp) / "stdout"
-            with open(stdout_path, "wb") as stdout:
+            stdout_path, stderr_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
+            with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
                 try:
-                    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=subprocess.PIPE)
+                    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, check=False)
                 except OSError as exc:
                     raise ParserError(f"cannot run {argv[0]!r}: {exc.strerror or exc}") from None
             if proc.returncode != 0:
-                lines = proc.stderr.decode("utf-8", errors="replace").strip().splitlines()
+                lines = _tail(stderr_path).decode("utf-8", errors="replace").strip().splitlines()
                 raise ParserError(f"{argv[0]} exited with code {proc.returncode}" + (f": {lines[-1]}" if lines else ""))
             source = out if self.uses_out else stdout_path
             if not source.exists():
@@ -66,6 +67,14 @@ class CommandParser:
         if size > MAX_BYTES:
             meta["truncated_bytes"] = size - MAX_BYTES
         return output(data.decode("utf-8", errors="replace"), started, **meta)
+
+
+def _tail(path: Path) -> bytes:
+    """The last `MAX_BYTES` of a file: stderr goes to disk like stdout, and only this much is read."""
+    with open(path, "rb") as handle:
+        size = handle.seek(0, 2)
+        handle.seek(max(0, size - MAX_BYTES))
+        return handle.read(MAX_BYTES)
 
 
 def named_files(argv: list[str], depth: int = 2) -> list[Path]:

@@ -20,7 +20,7 @@ _EVIDENCE = {
                         r"|supertabular|xtabular)\s*\}"),
     # a separator row (|---|:-:|), or two consecutive lines that open and contain pipes
     "markdown": re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*\|(?:[ \t]*:?-+:?[ \t]*\|)*(?:[ \t]*:?-+:?)?[ \t]*$"
-                           r"|^[ \t]*\|[^\n]*\|[^\n]*\n[ \t]*\|[^\n]*\|", re.MULTILINE),
+                           r"|^[ \t]*\|[^\n|]*\|[^\n]*\n[ \t]*\|[^\n|]*\|", re.MULTILINE),  # [^\n|]: linear on one long line
 }
 
 

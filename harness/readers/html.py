@@ -14,7 +14,7 @@ import re
 import lxml.html
 from lxml import etree
 
-from harness.core.table import Cell, NoTableError, Table, TableLike
+from harness.core.table import MAX_SPAN, Cell, NoTableError, Table, TableLike, clamp_span
 from harness.readers.textnorm import cell_text_form
 from harness.tex.latex_math import math_to_unicode
 from harness.tex.scripts import to_subscript, to_superscript
@@ -189,7 +189,10 @@ def _span(value: str | None) -> int:
     if not value:
         return 1
     m = _SPAN_VALUE.match(value)
-    return max(1, int(m.group(1))) if m else 1
+    if not m:
+        return 1
+    digits = m.group(1).lstrip("0") or "0"
+    return clamp_span(int(digits)) if len(digits) <= 9 else MAX_SPAN  # no 5,000-digit int() either
 
 
 def _tag(el: etree._Element) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from harness.core.table import Cell, NoTableError, Table
+from harness.core.table import Cell, NoTableError, Table, clamp_span
 from harness.readers.textnorm import cell_text_form
 from harness.tex.arguments import Arg, arg_source, count_arg, optional_arg, read_args, skip_space, star
 from harness.tex.commands import DROPPED_ARGS, MULTIROW_ARGS, SHOW_LAST
@@ -268,7 +268,9 @@ def _cell_content(toks: list[Token], a: int, b: int, math: bool) -> tuple[str, i
     if mr is not None:
         (_, n), _ = read_args(toks, mr + 1, hi, MULTIROW_ARGS[:2])  # \multirow[vpos]{n}
         rowspan = count_arg(toks, n, 1)
-    return render_tokens(toks, a, b, math), max(colspan, 1), rowspan if rowspan != 0 else 1
+    # the bound every reader shares: a huge N is a parser bug, and each span unit costs work below
+    rowspan = -clamp_span(-rowspan) if rowspan < 0 else clamp_span(rowspan)
+    return render_tokens(toks, a, b, math), clamp_span(colspan), rowspan
 
 
 def _find_cmd(toks: list[Token], a: int, b: int, name: str, any_depth: bool = False) -> int | None:

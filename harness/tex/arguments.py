@@ -15,6 +15,7 @@ from harness.tex.tokens import Token, close_brace
 
 Arg = tuple[int, int, int]  # (content start, content end, next index)
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?")
+_HUGE = 1e18  # a count beyond any table: int(inf) would raise
 
 
 def skip_space(toks: list[Token], i: int, j: int) -> int:
@@ -109,4 +110,7 @@ def count_arg(toks: list[Token], arg: Arg | None, default: int) -> int:
     if arg is None:
         return default
     m = _NUMBER.search(arg_source(toks, arg))
-    return int(float(m.group())) if m else default
+    if not m:
+        return default
+    value = float(m.group())  # 400 digits read as inf: bounded here, callers clamp further
+    return int(max(min(value, _HUGE), -_HUGE))

@@ -1,0 +1,60 @@
+"""A huge table costs bounded time and memory: above `MAX_SCORED_CELLS` the pairwise metrics are
+marked "not computed" with the reason, never scored 0; below it they are scored as always."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from harness.core import kinds
+from harness.core.kinds import Located
+from harness.core.metric_specs import specs_of
+from harness.core.table import Table
+from harness.kinds.tables import MAX_SCORED_CELLS
+from harness.metrics.score import score_pair
+
+LIMIT = 2 * 1024 * 1024 * 1024  # bytes of address space: the acceptance bound for a 5,000 x 5 table
+
+_CHILD = """
+import json, resource
+resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
+from harness.cases import GroundTruthTable
+from harness.core import kinds
+from harness.core.kinds import Located
+from harness.core.metric_specs import specs_of
+from harness.core.table import Table
+import harness.kinds.tables  # noqa: F401 - registers the kind
+
+rows = [[f"r{{r}}c{{c}}" for c in range(5)] for r in range(5000)]
+latex = "\\\\begin{{tabular}}{{lllll}}\\n" + "\\n".join(" & ".join(row) + " \\\\\\\\" for row in rows) + "\\n\\\\end{{tabular}}"
+gt = GroundTruthTable(0, latex)
+pred = Table.from_rows(rows)
+scoring = kinds.get("table").score(gt, Located(0, pred, (0, 1), "", 1.0), specs_of("table"))
+print(json.dumps({{"scores": scoring.scores, "extra": scoring.extra, "notes": scoring.notes}}))
+"""
+
+
+def test_a_5000_by_5_table_is_marked_not_computed_within_2gb() -> None:
+    proc = subprocess.run([sys.executable, "-c", _CHILD.format(limit=LIMIT)], capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    out = json.loads(proc.stdout)
+    assert len(out["extra"]["not_computed"]) == len([s for s in specs_of("table") if s.default])
+    assert all(v == f"not computed: table too large (25000 cells > {MAX_SCORED_CELLS})"
+               for v in out["extra"]["not_computed"].values())
+    assert not any(k.startswith(("teds", "grits", "tlag", "semantic")) for k in out["scores"])  # absent, not 0
+    assert "not computed" in out["notes"][0]
+
+
+def test_a_table_at_the_limit_is_scored_as_before() -> None:
+    import harness.kinds.tables  # noqa: F401 - registers the kind
+    from harness.cases import GroundTruthTable
+
+    rows = [[f"r{r}c{c}" for c in range(5)] for r in range(40)]
+    latex = "\\begin{tabular}{lllll}\n" + "\n".join(" & ".join(row) + " \\\\" for row in rows) + "\n\\end{tabular}"
+    pred = Table.from_rows([row if r % 7 else row[::-1] for r, row in enumerate(rows)])
+    gt = GroundTruthTable(0, latex)
+    scoring = kinds.get("table").score(gt, Located(0, pred, (0, 1), "", 1.0), specs_of("table"))
+    assert scoring.scores == score_pair(gt.table, pred, specs_of("table"))[0]
+    assert not scoring.extra
