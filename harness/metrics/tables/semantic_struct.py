@@ -33,7 +33,7 @@ from functools import lru_cache
 import numpy as np
 
 from harness.core.table import Table
-from harness.metrics.tables.semantic_text import NULL, normalize, numbers, residue
+from harness.metrics.tables.semantic_text import NULL, fold_case, normalize, numbers, residue
 from harness.readers.row_roles import header_end, is_mark, is_spanning_label, repeats_header
 
 _LEADING_NUMBER = re.compile(r"[^\w]{0,2}[-+±~≈<>≤≥]?\.?\d")
@@ -342,7 +342,7 @@ def _levels(norm: list[str]) -> tuple[str, ...]:
     for t in norm:
         if t != NULL and (not out or out[-1] != t):
             out.append(t)
-    return tuple(out)
+    return tuple(fold_case(t) for t in out)  # as `_path` keys them
 
 
 def _path(norm: list[str], shown: list[str]) -> tuple[str, str]:
@@ -353,4 +353,6 @@ def _path(norm: list[str], shown: list[str]) -> tuple[str, str]:
         if t != NULL and (not keys or keys[-1] != t):
             keys.append(t)
             show.append(s.strip())
-    return " ".join(keys), " / ".join(show)
+    # a path's key is read as one text: a lone capital level ("P" under "One-step") loses its
+    # case as it does in the same header written in one cell ("One-step P")
+    return fold_case(" ".join(keys)), " / ".join(show)

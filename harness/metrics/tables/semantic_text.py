@@ -83,11 +83,16 @@ def normalize(text: str) -> str:
         t = _TIMES.sub("×", t)
     t = fold_mark(" ".join(fold_glyphs(t).split()))
     if not _SYMBOL.match(t):  # a cell that is one letter (N vs n, K₁ vs k₁) is a symbol: its case is its name
-        t = "".join(ch if "\u0370" <= ch <= "\u03ff" else ch.casefold() for ch in t)  # Γ ≠ γ, Ω ≠ ω
+        t = fold_case(t)
     t = _TIGHT.sub("", t)
     if t.replace(" ", "").casefold() in _NULLS:
         return NULL
     return t
+
+
+def fold_case(t: str) -> str:
+    """Case folded as in a text of several words; Greek keeps its case (Γ ≠ γ, Ω ≠ ω)."""
+    return "".join(ch if "\u0370" <= ch <= "\u03ff" else ch.casefold() for ch in t)
 
 
 def _e_notation(m: re.Match[str]) -> str:
