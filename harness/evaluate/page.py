@@ -165,6 +165,15 @@ def page_error_results(page: Page, parser_spec: str, exc: BaseException, label: 
     return [mark_error(r, f"page failed ({describe(exc)})") for r in items]
 
 
+def lost_result(page: Page, parser_spec: str, label: str, kind: str, index: int, reason: str) -> ItemResult | None:
+    """One item of `page` as an "error" case that was never evaluated (its process was lost);
+    None when the page has no such item."""
+    gt = next((g for g in page.items_of(kind) if g.index == index), None)
+    if gt is None:
+        return None
+    return mark_error(_result(page, item_kinds.get(kind), gt, parser_spec, label), reason)
+
+
 def _result(page: Page, kind: ItemKind, gt: Any, parser_spec: str, label: str) -> ItemResult:
     return ItemResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
                        complexity=gt.group, outcome="ok", gt_latex=gt.latex, gt_html=getattr(gt, "stored_html", None) or "",

@@ -96,6 +96,10 @@ class TablebenchPlugin:
     def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
         return page_scheduler(config, log)
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: Any) -> None:
+        self.session.crashed(crashitem, report, sched)
+
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         self.session.before_item(item)
 

@@ -27,14 +27,15 @@ from harness.core import kinds as item_kinds
 from harness.core.metric_specs import MetricSpec
 from harness.core.metric_specs import register as register_metric
 from harness.core.options import RunOptions
-from harness.core.results import ItemResult, case_id, run_order
-from harness.evaluate.page import DEFAULT_POOL, load_judge, page_error_results
+from harness.core.results import ItemResult, case_id, item_name, run_order
+from harness.evaluate.page import DEFAULT_POOL, load_judge, lost_result, page_error_results
 from harness.evaluate.selection import metric_names
 from harness.gating.baseline import Baseline, load_baseline
 from harness.gating.rules import Gate, baseline_notes
 from harness.parse.registry import resolve
 from harness.plugin import summary
 from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs
+from harness.plugin.crash import handle_crash
 from harness.plugin.nodes import CaseSetCollector, register_page_markers, reported_result
 from harness.report.aggregate import cache_summary, run_counts
 from harness.report.finish import FinishPolicy, RunEnd, finish_run
@@ -99,6 +100,7 @@ class BenchSession:
         self._pages: dict[tuple[str, str], list[ItemResult]] = {}
         self.results: dict[str, ItemResult] = {}  # case id -> result, filled from reports
         self.end: RunEnd | None = None  # what finish_run did
+        self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
 
     def _check_scored(self, option: str, named: list[tuple[str, str]]) -> None:
         """Each (label, metric) of `option` names a score of the selected metrics, or a one-line error."""
@@ -192,6 +194,27 @@ class BenchSession:
         result = reported_result(report)
         if result is not None:
             self.results[result.test_id] = result
+
+    def case_items(self) -> dict[str, tuple[Page, str, str, int]]:
+        """nodeid -> (page, label, kind, index) of every benchmark item the case set can give (as
+        `harness.plugin.nodes` names them): what the controller knows of items it never collects."""
+        if self._case_items is None:
+            self._case_items = {
+                f"{self.cases.name}/{page.page_id}::{item_name(kind, gt.index)}[{label}]": (page, label, kind, gt.index)
+                for page in self.cases.pages if page.n_items for label in self.specs
+                for kind in item_kinds.names() for gt in page.items_of(kind)}
+        return self._case_items
+
+    def crashed(self, crashitem: str, report: pytest.TestReport, sched: Any) -> None:
+        """A lost xdist worker: its item and the rest of its page become `error` ("worker crashed")."""
+        def result_of(nodeid: str, reason: str) -> ItemResult | None:
+            item = self.case_items().get(nodeid)
+            if item is None:
+                return None
+            page, label, kind, index = item
+            return lost_result(page, self.specs[label], label, kind, index, reason)
+
+        handle_crash(self.config, crashitem, report, sched, result_of)
 
     def test_loop(self, session: pytest.Session) -> Generator[None, Any, Any]:
         """The body of the `pytest_runtestloop` wrapper: the loop, then the aggregate gate."""
