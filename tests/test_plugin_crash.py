@@ -46,7 +46,8 @@ def test_a_killed_worker_ends_the_run_with_every_item_and_the_lost_ones_as_error
     out = write_pages(tmp_path / "exact", cases)
     pytester.makepyfile(killer=KILLER)  # a plugin module: a conftest's hooks would see only items below it
     report = tmp_path / "report"
-    run = pytester.runpytest_subprocess(*PLUGIN, "-p", "killer", f"--cases={cases}", f"--parser=mine=dir:{out}", "--metrics=teds",
+    run = pytester.runpytest_subprocess(*PLUGIN, "-p", "killer", f"--cases={cases}", f"--parser=mine=dir:{out}",
+                                        "--metrics=teds",
                                         "-p", "no:cacheprovider", f"--parse-cache={tmp_path / 'cache'}",
                                         f"--report-dir={report}", "-n", "2", f"--dist={dist}", timeout=120)
     text = run.stdout.str()

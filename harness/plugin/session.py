@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import sys
 from collections.abc import Generator, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,13 +29,14 @@ from harness.core.metric_specs import MetricSpec
 from harness.core.metric_specs import register as register_metric
 from harness.core.options import RunOptions
 from harness.core.results import ItemResult, case_id, item_name, run_order
+from harness.evaluate.completeness import Completeness, crashed_count, measure
 from harness.evaluate.page import DEFAULT_POOL, load_judge, lost_result, page_error_results
 from harness.evaluate.selection import metric_names
 from harness.gating.baseline import Baseline, load_baseline
 from harness.gating.rules import Gate, baseline_notes
 from harness.parse.registry import resolve
 from harness.plugin import summary
-from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs
+from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
 from harness.plugin.crash import handle_crash
 from harness.plugin.nodes import CaseSetCollector, register_page_markers, reported_result
 from harness.report.aggregate import cache_summary, run_counts
@@ -92,15 +94,18 @@ class BenchSession:
         self.policy = FinishPolicy(
             report_dir=self.report_dir, gates=options.gates, min_effect=options.gate_min_effect,
             alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline, groups=tuple(self.specs),
-            save_baseline=options.save_baseline, parsers=self.parsers, case_set=self.case_set, metrics=self.metrics,
+            save_baseline=options.save_baseline, allow_incomplete=options.allow_incomplete, parsers=self.parsers,
+            case_set=self.case_set, metrics=self.metrics,
             update_meta=lambda meta, results: config.hook.pytest_tablebench_update_meta(
                 config=config, meta=meta, results=results))
-        self.gate = GateStep(config, self.policy)
+        self.gate = GateStep(config, self.policy, self.completeness)
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self._pages: dict[tuple[str, str], list[ItemResult]] = {}
         self.results: dict[str, ItemResult] = {}  # case id -> result, filled from reports
         self.end: RunEnd | None = None  # what finish_run did
         self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
+        self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
+        self.stop_reason = ""  # why the run ended early, set by the end of the session
 
     def _check_scored(self, option: str, named: list[tuple[str, str]]) -> None:
         """Each (label, metric) of `option` names a score of the selected metrics, or a one-line error."""
@@ -164,8 +169,22 @@ class BenchSession:
             self.shard.deselect(items, self.config)
 
     def remember_order(self, items: list[pytest.Item]) -> None:
-        """The collection order: what the look-ahead follows outside an xdist worker."""
+        """The collection order: what the look-ahead follows outside an xdist worker; and the
+        items this run was asked for (after -k, -m and --shard), what its completeness counts."""
         self.pages.remember_order(items)
+        self.collected([item.nodeid for item in items])
+
+    def collected(self, nodeids: list[str]) -> None:
+        """The run's benchmark items, as case ids, from the collection (here, or an xdist worker's)."""
+        if self.expected is None:
+            cases = self.case_items()
+            self.expected = [case_id(page.set_name, page.page_id, index, label, kind)
+                             for page, label, kind, index in (cases[n] for n in nodeids if n in cases)]
+
+    def completeness(self, reason: str = "") -> Completeness:
+        """What this run was asked for against what it finished (unknown before collection ended)."""
+        return measure(self.expected or [], self.results, reason,
+                       crashed=crashed_count(r.message for r in self.results.values()))
 
     # -- running ----------------------------------------------------------------------------
     def before_item(self, item: pytest.Item) -> None:
@@ -221,15 +240,23 @@ class BenchSession:
         return (yield from self.gate.around_loop(session, lambda: list(self.results.values())))
 
     # -- the end ----------------------------------------------------------------------------
-    def finish(self) -> None:
-        """Close the parser pools; in the controller, gates, baseline and report files (`finish_run`)."""
+    def finish(self, session: pytest.Session, exitstatus: int) -> None:
+        """Close the parser pools; in the controller, gates, report files and baseline (`finish_run`).
+        A file not written is one line on stderr and a non-zero exit; the rest is still written."""
         DEFAULT_POOL.close()
         self.pages.close()
-        if self.is_worker or not self.results:
+        if self.is_worker:
+            return
+        self.stop_reason = stop_reason(session, exitstatus)
+        if not self.results:
             return
         results = self.sorted_results()
         self.end = finish_run(results, self.meta(results), self.policy, comparisons=self.gate.comparisons)
         self.notes += self.end.notes
+        for line in self.end.errors:
+            print(line, file=sys.stderr)
+        if self.end.errors and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def write_summary(self, terminalreporter: Any) -> None:
         """The leaderboard and the run's notes, then the repeats and the gate's verdict, last."""
@@ -238,7 +265,8 @@ class BenchSession:
         if self.results:
             summary.write_run(terminalreporter, self.sorted_results(), cases=self.cases, verified=self.verified,
                               notes=self.notes, report_dir=self.report_dir, end=self.end)
-        summary.write_ci(terminalreporter, list(self.results.values()), self.options.repeat, self.gate)
+        summary.write_ci(terminalreporter, list(self.results.values()), self.options.repeat, self.gate,
+                         self.completeness(self.stop_reason) if self.expected is not None else None)
 
     def sorted_results(self) -> list[ItemResult]:
         """Results in collection order whatever order xdist finished them in."""
@@ -266,5 +294,7 @@ class BenchSession:
                  "case_set_fingerprint": fingerprint(p for p in self.cases.pages if p.n_items),
                  "parser_versions": {k: v.get("version") for k, v in self.parsers.items()},
                  "repeat": o.repeat if o.repeat > 1 else None,
+                 "completeness": self.completeness(self.stop_reason).to_dict() if self.expected is not None else None,
                  **(self.shard.meta() if self.shard else {})}
         return {k: v for k, v in facts.items() if v not in (None, {}, [])}
+
