@@ -156,6 +156,7 @@ def _run_merge(argv: list[str]) -> int:
 
     from harness.gating.aggregate import summary_lines
     from harness.gating.baseline import load_baseline
+    from harness.core.files import check_writable
     from harness.evaluate.completeness import of_meta
     from harness.gating.options import read_options
     from harness.report.aggregate import boards
@@ -167,6 +168,9 @@ def _run_merge(argv: list[str]) -> int:
     args = _merge_parser().parse_args(argv)
     options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
                             "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out})
+    if options.save_baseline:
+        check_writable(options.save_baseline, "--save-baseline")
+    check_writable(args.out, "--out", folder=True)
     meta, results = merge_runs(args.runs, allow_incomplete=args.allow_incomplete)
     baseline = load_baseline(options.baseline) if options.gates else None  # --gate needs --baseline
     if baseline is not None and not baseline.matched(r.test_id for r in results):

@@ -196,13 +196,17 @@ def _base_results(page: Page, kind: ItemKind, parser_spec: str, label: str, pars
     return out
 
 
+MAX_PAGE_NUMBER = 1e9  # seconds (31 years) or USD for one page: anything above is not a measurement
+
+
 def _page_number(value: Any) -> float:
-    """A page's seconds or cost as a finite number >= 0 (a parser's sidecar may say anything)."""
+    """A page's seconds or cost as a finite number in [0, MAX_PAGE_NUMBER] (a parser's sidecar may
+    say anything, and sums of values near the float limit overflow); anything else counts as 0."""
     try:
         number = float(value or 0.0)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return 0.0
-    return number if math.isfinite(number) and number >= 0 else 0.0
+    return number if math.isfinite(number) and 0 <= number <= MAX_PAGE_NUMBER else 0.0
 
 
 def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: Sequence[Any]) -> None:

@@ -25,6 +25,7 @@ from harness.cases import CaseSet, Page, load_case_set
 from harness.cases.manifest import check_case_set, manifest_sha256
 from harness.cases.shard import fingerprint
 from harness.core import kinds as item_kinds
+from harness.core.files import check_writable
 from harness.core.metric_specs import MetricSpec
 from harness.core.metric_specs import register as register_metric
 from harness.core.options import RunOptions
@@ -91,6 +92,9 @@ class BenchSession:
         self.cache_dir = Path(options.parse_cache or root / ".tablebench-cache")
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         self.report_dir = Path(options.report_dir or root / "reports" / f"{stamp}-{_slug(list(self.specs))}")
+        if options.save_baseline:
+            check_writable(options.save_baseline, "--save-baseline")
+        check_writable(self.report_dir, "--report-dir", folder=True)
         self.policy = FinishPolicy(
             report_dir=self.report_dir, gates=options.gates, min_effect=options.gate_min_effect,
             alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline, groups=tuple(self.specs),
