@@ -110,12 +110,16 @@ def _add_report(sub: argparse._SubParsersAction) -> None:
 def _run_report(args: argparse.Namespace) -> int:
     from rich.console import Console
 
+    from harness.evaluate.completeness import of_meta
     from harness.report.aggregate import boards
     from harness.report.terminal import tracks_group
     from harness.report.write import read_results, write_report
 
     meta, results = read_results(args.results)
     Console().print(tracks_group(boards(results, primary=args.primary)))
+    completeness = of_meta(meta, len(results))
+    if not completeness.complete or not completeness.known:
+        print(f"tablebench {completeness.line()}")
     if args.out:
         written = write_report(results, args.out, meta, primary=args.primary)
         print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())})")
@@ -137,6 +141,9 @@ def _merge_parser() -> argparse.ArgumentParser:
     p.add_argument("--gate-min-effect", default=DEFAULT_MIN_EFFECT, metavar="X", help="as the plugin's (default %(default)s)")
     p.add_argument("--gate-alpha", default=DEFAULT_ALPHA, metavar="P", help="as the plugin's (default %(default)s)")
     p.add_argument("--save-baseline", metavar="FILE", help="write the merged scores as a baseline file")
+    p.add_argument("--allow-incomplete", action="store_true",
+                   help="merge (gate, save a baseline from) runs that did not finish every item; the merged run "
+                        "is flagged INCOMPLETE")
     return p
 
 
@@ -149,6 +156,8 @@ def _run_merge(argv: list[str]) -> int:
 
     from harness.gating.aggregate import summary_lines
     from harness.gating.baseline import load_baseline
+    from harness.core.files import check_writable
+    from harness.evaluate.completeness import of_meta
     from harness.gating.options import read_options
     from harness.report.aggregate import boards
     from harness.report.finish import FinishPolicy, finish_run, gate_verdict
@@ -159,7 +168,10 @@ def _run_merge(argv: list[str]) -> int:
     args = _merge_parser().parse_args(argv)
     options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
                             "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out})
-    meta, results = merge_runs(args.runs)
+    if options.save_baseline:
+        check_writable(options.save_baseline, "--save-baseline")
+    check_writable(args.out, "--out", folder=True)
+    meta, results = merge_runs(args.runs, allow_incomplete=args.allow_incomplete)
     baseline = load_baseline(options.baseline) if options.gates else None  # --gate needs --baseline
     if baseline is not None and not baseline.matched(r.test_id for r in results):
         raise ValueError(f"baseline {options.baseline}: none of its {len(baseline.cases)} entries match the "
@@ -171,21 +183,25 @@ def _run_merge(argv: list[str]) -> int:
         groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
         parsers={label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()},
         case_set={"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")},
-        metrics=meta.get("metrics") or [])
+        metrics=meta.get("metrics") or [], allow_incomplete=args.allow_incomplete)
     end = finish_run(results, meta, policy)
-    if end.error is not None:
-        raise end.error
+    completeness = of_meta(meta, len(results))
     Console().print(tracks_group(boards(results, primary=args.primary)))
+    if not completeness.complete or not completeness.known:
+        print(f"tablebench {completeness.line()}")
     files = ", ".join(path.name for kind, path in end.written.items() if kind in FILES)
-    print(f"tablebench report: {args.out} ({files}); merged {len(args.runs)} runs, {len(results)} cases")
+    print(f"tablebench report: {args.out} ({files or 'nothing written'}); merged {len(args.runs)} runs, "
+          f"{len(results)} cases")
     if "baseline" in end.written:
         print(f"tablebench baseline saved: {args.save_baseline}")
     if end.comparisons:
         print("== tablebench gate ==")
         for line in summary_lines(end.comparisons):
             print(line)
-        print(gate_verdict(end.comparisons))
-    return 1 if end.failed else 0
+        print(gate_verdict(end.comparisons, completeness))
+    for line in end.errors:
+        print(line, file=sys.stderr)
+    return 1 if end.failed or end.errors else 0
 
 
 def _add_harvest(sub: argparse._SubParsersAction) -> None:

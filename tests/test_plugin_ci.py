@@ -121,7 +121,7 @@ def test_a_session_stopped_early_says_the_gate_did_not_run(pytester: pytest.Pyte
                                    "--baseline-tolerance=0", "--gate=teds", "-x", f"--report-dir={tmp_path / 'r2'}"))
     assert run.ret == pytest.ExitCode.TESTS_FAILED
     out = run.stdout.str()
-    assert "tablebench gate: not run: the session stopped early (-x / --maxfail)" in out
+    assert "tablebench gate: not run: the session stopped early (-x / --maxfail / Ctrl-C)" in out
     assert "tablebench::gate[teds]" not in out
 
 

@@ -98,7 +98,7 @@ def test_finish_run_gates_writes_and_saves_and_survives_an_unwritable_folder(tmp
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
     end = finish_run(results(1.0), {}, dataclasses.replace(policy, report_dir=blocked / "r", gates=()))
-    assert isinstance(end.error, OSError) and end.notes[0].startswith(f"tablebench report not written to {blocked}")
+    assert end.error == end.notes[0] and end.error.startswith(f"tablebench report not written to {blocked}")
     assert "baseline" in end.written and not end.comparisons
 
 

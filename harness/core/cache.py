@@ -12,8 +12,9 @@ each use passes its own `read`, which turns the decoded JSON into the value or r
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -22,6 +23,18 @@ from harness.core.files import locked, write_atomic
 T = TypeVar("T")
 # what a `read` may raise for an entry it refuses; an entry raising anything else is a bug
 MALFORMED = (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError)
+
+
+_SAID: set[str] = set()  # caches already warned about, once per process
+
+
+def _unwritable(root: Path, exc: OSError) -> None:
+    """Warn once per cache folder that it cannot be written (results are computed, not kept)."""
+    if str(root) in _SAID:
+        return
+    _SAID.add(str(root))
+    warnings.warn(f"tablebench: cache {root} cannot be written ({exc.strerror or exc}): "
+                  "results are computed but not kept", RuntimeWarning, stacklevel=3)
 
 
 class ContentCache:
@@ -65,11 +78,20 @@ class ContentCache:
     def fetch(self, key: str, read: Callable[[Any], T], compute: Callable[[], T],
               encode: Callable[[T], Any] = lambda value: value) -> tuple[T, bool]:
         """(value, cached): the stored value when well-formed, else `compute()`, stored as
-        `encode(value)`; all under the key's lock, so concurrent callers compute it once."""
-        with self.lock(key):
+        `encode(value)`; all under the key's lock, so concurrent callers compute it once. A cache
+        that cannot be written (full disk, a file where a folder should be) never costs the value:
+        it is returned unkept, and the first such failure per cache is a warning."""
+        with ExitStack() as stack:
+            try:
+                stack.enter_context(self.lock(key))
+            except OSError as exc:  # a cache that cannot be written still serves what it holds
+                _unwritable(self.root, exc)
             hit = self.get(key, read)
             if hit is not None:
                 return hit, True
             value = compute()
-            self.put(key, encode(value))
+            try:
+                self.put(key, encode(value))
+            except OSError as exc:  # the value is good; only keeping it failed
+                _unwritable(self.root, exc)
             return value, False

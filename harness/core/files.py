@@ -42,6 +42,22 @@ def write_atomic(path: Path | str, text: str) -> Path:
     return path
 
 
+def check_writable(path: Path | str, what: str, folder: bool = False) -> None:
+    """A one-line ValueError now when `path` (a file, or with `folder` a folder, made on demand)
+    cannot be written later: a folder in its place (or a file, for `folder`), or its nearest
+    existing ancestor not a writable folder. Why now: a run must not learn it at its end."""
+    path = Path(path).absolute()
+    if path.exists() and path.is_dir() != folder:
+        raise ValueError(f"{what} {path}: {'not a folder' if folder else 'is a folder'}")
+    parent = path if folder else path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{what} {path}: cannot be written ({parent} is not a folder)")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{what} {path}: cannot be written ({parent} is not writable)")
+
+
 @contextmanager
 def locked(path: Path | str) -> Iterator[None]:
     """An exclusive lock on `path` (created if needed) across processes and threads.

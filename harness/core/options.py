@@ -142,6 +142,7 @@ class RunOptions:
     tolerance: float = DEFAULT_TOLERANCE  # allowed drop below the baseline, on the 0-1 scale
     per_table: bool = True  # single tables fail against the baseline (off: only --gate decides)
     report_only: bool = False
+    allow_incomplete: bool = False  # gate, save a baseline from, merge a run that did not finish every item
     report_dir: str | None = None  # None: reports/<timestamp>-<parsers> under the rootdir
     parse_timeout: float = DEFAULT_PARSE_TIMEOUT
     parse_cache: str | None = None  # None: .tablebench-cache/ under the rootdir

@@ -179,6 +179,15 @@ def page_error_results(page: Page, parser_spec: str, exc: BaseException, label: 
     return [mark_error(r, f"page failed ({describe(exc)})") for r in items]
 
 
+def lost_result(page: Page, parser_spec: str, label: str, kind: str, index: int, reason: str) -> ItemResult | None:
+    """One item of `page` as an "error" case that was never evaluated (its process was lost);
+    None when the page has no such item."""
+    gt = next((g for g in page.items_of(kind) if g.index == index), None)
+    if gt is None:
+        return None
+    return mark_error(_result(page, item_kinds.get(kind), gt, parser_spec, label), reason)
+
+
 def _result(page: Page, kind: ItemKind, gt: Any, parser_spec: str, label: str) -> ItemResult:
     return ItemResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
                        complexity=gt.group, outcome="ok", gt_latex=gt.latex, gt_html=getattr(gt, "stored_html", None) or "",
@@ -201,13 +210,17 @@ def _base_results(page: Page, kind: ItemKind, parser_spec: str, label: str, pars
     return out
 
 
+MAX_PAGE_NUMBER = 1e9  # seconds (31 years) or USD for one page: anything above is not a measurement
+
+
 def _page_number(value: Any) -> float:
-    """A page's seconds or cost as a finite number >= 0 (a parser's sidecar may say anything)."""
+    """A page's seconds or cost as a finite number in [0, MAX_PAGE_NUMBER] (a parser's sidecar may
+    say anything, and sums of values near the float limit overflow); anything else counts as 0."""
     try:
         number = float(value or 0.0)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return 0.0
-    return number if math.isfinite(number) and number >= 0 else 0.0
+    return number if math.isfinite(number) and 0 <= number <= MAX_PAGE_NUMBER else 0.0
 
 
 def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: Sequence[Any]) -> None:

@@ -68,6 +68,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "tolerance": partial(number, "--baseline-tolerance", upper=1.0),
     "per_table": _switch,
     "report_only": bool,
+    "allow_incomplete": bool,
     "report_dir": _text,
     "parse_timeout": partial(number, "--parse-timeout", positive=True),
     "parse_cache": _text,

@@ -76,6 +76,9 @@ def output(text: str, started: float, **meta: Any) -> ParseOutput:
     return ParseOutput(text, meta)
 
 
+MAX_AMOUNT = 1e9  # seconds (31 years) or USD for one page: the most a measurement can say
+
+
 def amount(value: Any, what: str) -> float:
     """`value` as a finite float >= 0 (seconds, USD), or a one-line ValueError naming `what`.
 
@@ -92,6 +95,8 @@ def amount(value: Any, what: str) -> float:
         raise ValueError(f"{what} must be a number, got {value!r:.40}") from None
     if not math.isfinite(number) or number < 0:
         raise ValueError(f"{what} must be a finite number >= 0, got {value!r:.40}")
+    if number > MAX_AMOUNT:  # finite, but sums of two such values overflow (and no page takes 31 years)
+        raise ValueError(f"{what} must be at most {MAX_AMOUNT:g}, got {value!r:.40}")
     return number
 
 

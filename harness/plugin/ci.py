@@ -29,6 +29,7 @@ import pytest
 from harness.cases import CaseSet, Page
 from harness.cases.shard import select
 from harness.core.results import ItemResult
+from harness.evaluate.completeness import Completeness, refusal
 from harness.evaluate.repeat import evaluate_repeated, sd_of
 from harness.gating.aggregate import Comparison
 from harness.parse.prefetch import ParsePool
@@ -128,29 +129,40 @@ class ShardSelection:
 class GateStep:
     """`--gate` in a pytest session: evaluated when the test loop ends, each gate logged as a test."""
 
-    def __init__(self, config: pytest.Config, policy: FinishPolicy) -> None:
+    def __init__(self, config: pytest.Config, policy: FinishPolicy,
+                 completeness: Callable[[str], Completeness] | None = None) -> None:
         self.config, self.policy = config, policy
         self.comparisons: list[Comparison] = []
         self.skipped = False  # the session stopped early (-x / --maxfail): the gate could not run
+        self.refused = ""  # the run is incomplete: the gate failed without comparing (no --allow-incomplete)
+        self.completeness = completeness  # reason -> the run's completeness when the loop ended
 
     def around_loop(self, session: pytest.Session, results: Callable[[], list[ItemResult]],
                     ) -> Generator[None, Any, Any]:
         """The body of a `pytest_runtestloop` wrapper: the loop, then the gates (controller only)."""
         try:
             result = yield
-        except (session.Failed, session.Interrupted):  # -x / --maxfail: the loop stopped, not every table was scored
+        except (session.Failed, session.Interrupted, KeyboardInterrupt):  # -x / --maxfail / Ctrl-C: not all scored
             self.skipped = bool(self.policy.gates)
             raise
         if self.policy.gates and not hasattr(self.config, "workerinput"):
             if session.shouldfail or session.shouldstop:
                 self.skipped = True
             else:
-                self.run(session, results())
+                self.run(session, results(), stop_reason(session, 0))
         return result
 
-    def run(self, session: pytest.Session, results: list[ItemResult]) -> None:
-        """Evaluate every --gate on the results and log each as a test report."""
+    def run(self, session: pytest.Session, results: list[ItemResult], reason: str = "") -> None:
+        """Evaluate every --gate on the results and log each as a test report; on an incomplete
+        run each gate fails with the refusal instead (unless --allow-incomplete)."""
         started = time.perf_counter()
+        done = self.completeness(reason) if self.completeness is not None else None
+        self.refused = (refusal(done, "gate", self.policy.allow_incomplete) or "") if done is not None else ""
+        if self.refused:
+            session.testscollected += len(self.policy.gates)
+            for gate in self.policy.gates:
+                log_gate_report(self.config, gate.label, [], 0.0, failure=self.refused)
+            return
         self.comparisons = run_gates(results, self.policy)
         seconds = time.perf_counter() - started
         gates = self.policy.gates
@@ -160,12 +172,14 @@ class GateStep:
             log_gate_report(self.config, gate.label, rows, seconds / max(1, len(gates)))
 
 
-def log_gate_report(config: pytest.Config, label: str, rows: list[Comparison], seconds: float) -> None:
-    """Log one gate as a test `tablebench::gate[LABEL]`: terminal, junit XML and the exit status see it."""
+def log_gate_report(config: pytest.Config, label: str, rows: list[Comparison], seconds: float,
+                    failure: str = "") -> None:
+    """Log one gate as a test `tablebench::gate[LABEL]`: terminal, junit XML and the exit status see it.
+    `failure`: the gate fails with this line without comparing (an incomplete run)."""
     nodeid = f"{GATE_NODE}[{label}]"
     location = ("tablebench", None, f"gate[{label}]")
-    failed = [c for c in rows if c.failed]
-    message = "; ".join(c.line() for c in failed) if failed else None
+    failed = [c for c in rows if c.failed] or ([failure] if failure else [])
+    message = (failure or "; ".join(c.line() for c in rows if c.failed)) if failed else None
     props = [("gate", json.dumps([c.to_dict() for c in rows], default=json_number))]
     config.hook.pytest_runtest_logstart(nodeid=nodeid, location=location)
     for when, outcome, longrepr, duration in (("setup", "passed", None, 0.0),
@@ -174,10 +188,23 @@ def log_gate_report(config: pytest.Config, label: str, rows: list[Comparison], s
         report = pytest.TestReport(nodeid=nodeid, location=location, keywords={"tablebench": 1}, outcome=outcome,
                                    longrepr=longrepr, when=when, duration=duration,
                                    user_properties=props if when == "teardown" else [],
-                                   sections=[("tablebench gate", "\n".join(c.line() for c in rows))]
+                                   sections=[("tablebench gate", failure or "\n".join(c.line() for c in rows))]
                                    if when == "call" else [])
         config.hook.pytest_runtest_logreport(report=report)
     # no pytest_runtest_logfinish: the terminal's progress counts collected items, which this is not
+
+
+def stop_reason(session: pytest.Session, exitstatus: int) -> str:
+    """Why a session ended before every item ran, as one line ('' when nothing says so)."""
+    if session.shouldfail:
+        return f"stopped early: {session.shouldfail} (-x / --maxfail)"
+    if exitstatus == pytest.ExitCode.INTERRUPTED:
+        return f"interrupted: {session.shouldstop}" if isinstance(session.shouldstop, str) else "interrupted (Ctrl-C)"
+    if session.shouldstop:
+        return f"stopped early: {session.shouldstop}"
+    if exitstatus == pytest.ExitCode.INTERNAL_ERROR:
+        return "internal error (e.g. a remote worker lost)"
+    return ""
 
 
 def served_specs(specs: Mapping[str, str], api_base: str | None) -> dict[str, str]:

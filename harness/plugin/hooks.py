@@ -96,6 +96,10 @@ class TablebenchPlugin:
     def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:
         return page_scheduler(config, log)
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport, sched: Any) -> None:
+        self.session.crashed(crashitem, report, sched)
+
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         self.session.before_item(item)
 
@@ -110,9 +114,13 @@ class TablebenchPlugin:
     def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, Any, Any]:
         return (yield from self.session.test_loop(session))
 
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        self.session.collected(ids)
+
     @pytest.hookimpl(tryfirst=True)
-    def pytest_sessionfinish(self) -> None:
-        self.session.finish()
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        self.session.finish(session, exitstatus)
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_terminal_summary(self, terminalreporter: Any) -> Generator[None, None, None]:

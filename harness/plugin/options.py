@@ -27,7 +27,8 @@ DESTS = {"parsers": "tb_parsers", "cases": "tb_cases", "verify": "tb_no_verify",
          "judge": "tb_judge", "llm_api_base": "tb_judge_api_base", "locator": "tb_locator",
          "locator_model": "tb_locator_model", "min_scores": "tb_min_scores", "baseline": "tb_baseline",
          "save_baseline": "tb_save_baseline", "tolerance": "tb_tolerance", "per_table": "tb_baseline_per_table",
-         "report_only": "tb_report_only", "report_dir": "tb_report_dir", "parse_timeout": "tb_timeout",
+         "report_only": "tb_report_only", "allow_incomplete": "tb_allow_incomplete",
+         "report_dir": "tb_report_dir", "parse_timeout": "tb_timeout",
          "parse_cache": "tb_cache", "parse_refresh": "tb_refresh", "gates": "tb_gates",
          "gate_min_effect": "tb_gate_min_effect", "gate_alpha": "tb_gate_alpha", "repeat": "tb_repeat",
          "shard": "tb_shard", "parse_concurrency": "tb_parse_concurrency"}
@@ -78,6 +79,9 @@ def add_options(parser: pytest.Parser) -> None:
                                       "(x10 for semantic/judge; default %(default)s).")
     group.addoption("--report-only", dest="tb_report_only", action="store_true", default=False,
                     help="record outcomes and scores without failing any case (exit 0 when nothing crashed).")
+    group.addoption("--allow-incomplete", dest="tb_allow_incomplete", action="store_true", default=False,
+                    help="gate and --save-baseline a run that did not finish every item (Ctrl-C, -x, a lost "
+                         "worker): by default both refuse it; the run is still flagged INCOMPLETE everywhere.")
     group.addoption("--report-dir", dest="tb_report_dir", metavar="DIR", default=None,
                     help="where results.json, leaderboard.md and report.html go "
                          "(default: reports/<timestamp>-<parsers> under rootdir).")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import sys
 from collections.abc import Generator, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,17 +25,20 @@ from harness.cases import CaseSet, Page, load_case_set
 from harness.cases.manifest import check_case_set, manifest_sha256
 from harness.cases.shard import fingerprint
 from harness.core import kinds as item_kinds
+from harness.core.files import check_writable
 from harness.core.metric_specs import MetricSpec
 from harness.core.metric_specs import register as register_metric
 from harness.core.options import RunOptions
-from harness.core.results import ItemResult, case_id, run_order
-from harness.evaluate.page import DEFAULT_POOL, load_judge, page_error_results
+from harness.core.results import ItemResult, case_id, item_name, run_order
+from harness.evaluate.completeness import Completeness, crashed_count, measure
+from harness.evaluate.page import DEFAULT_POOL, load_judge, lost_result, page_error_results
 from harness.evaluate.selection import metric_names
 from harness.gating.baseline import Baseline, load_baseline
 from harness.gating.rules import Gate, baseline_notes
 from harness.parse.registry import resolve
 from harness.plugin import summary
-from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs
+from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
+from harness.plugin.crash import handle_crash
 from harness.plugin.nodes import CaseSetCollector, register_page_markers, reported_result
 from harness.report.aggregate import cache_summary, run_counts
 from harness.report.finish import FinishPolicy, RunEnd, finish_run
@@ -88,17 +92,24 @@ class BenchSession:
         self.cache_dir = Path(options.parse_cache or root / ".tablebench-cache")
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         self.report_dir = Path(options.report_dir or root / "reports" / f"{stamp}-{_slug(list(self.specs))}")
+        if options.save_baseline:
+            check_writable(options.save_baseline, "--save-baseline")
+        check_writable(self.report_dir, "--report-dir", folder=True)
         self.policy = FinishPolicy(
             report_dir=self.report_dir, gates=options.gates, min_effect=options.gate_min_effect,
             alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline, groups=tuple(self.specs),
-            save_baseline=options.save_baseline, parsers=self.parsers, case_set=self.case_set, metrics=self.metrics,
+            save_baseline=options.save_baseline, allow_incomplete=options.allow_incomplete, parsers=self.parsers,
+            case_set=self.case_set, metrics=self.metrics,
             update_meta=lambda meta, results: config.hook.pytest_tablebench_update_meta(
                 config=config, meta=meta, results=results))
-        self.gate = GateStep(config, self.policy)
+        self.gate = GateStep(config, self.policy, self.completeness)
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self._pages: dict[tuple[str, str], list[ItemResult]] = {}
         self.results: dict[str, ItemResult] = {}  # case id -> result, filled from reports
         self.end: RunEnd | None = None  # what finish_run did
+        self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
+        self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
+        self.stop_reason = ""  # why the run ended early, set by the end of the session
 
     def _check_scored(self, option: str, named: list[tuple[str, str]]) -> None:
         """Each (label, metric) of `option` names a score of the selected metrics, or a one-line error."""
@@ -162,8 +173,22 @@ class BenchSession:
             self.shard.deselect(items, self.config)
 
     def remember_order(self, items: list[pytest.Item]) -> None:
-        """The collection order: what the look-ahead follows outside an xdist worker."""
+        """The collection order: what the look-ahead follows outside an xdist worker; and the
+        items this run was asked for (after -k, -m and --shard), what its completeness counts."""
         self.pages.remember_order(items)
+        self.collected([item.nodeid for item in items])
+
+    def collected(self, nodeids: list[str]) -> None:
+        """The run's benchmark items, as case ids, from the collection (here, or an xdist worker's)."""
+        if self.expected is None:
+            cases = self.case_items()
+            self.expected = [case_id(page.set_name, page.page_id, index, label, kind)
+                             for page, label, kind, index in (cases[n] for n in nodeids if n in cases)]
+
+    def completeness(self, reason: str = "") -> Completeness:
+        """What this run was asked for against what it finished (unknown before collection ended)."""
+        return measure(self.expected or [], self.results, reason,
+                       crashed=crashed_count(r.message for r in self.results.values()))
 
     # -- running ----------------------------------------------------------------------------
     def before_item(self, item: pytest.Item) -> None:
@@ -193,20 +218,49 @@ class BenchSession:
         if result is not None:
             self.results[result.test_id] = result
 
+    def case_items(self) -> dict[str, tuple[Page, str, str, int]]:
+        """nodeid -> (page, label, kind, index) of every benchmark item the case set can give (as
+        `harness.plugin.nodes` names them): what the controller knows of items it never collects."""
+        if self._case_items is None:
+            self._case_items = {
+                f"{self.cases.name}/{page.page_id}::{item_name(kind, gt.index)}[{label}]": (page, label, kind, gt.index)
+                for page in self.cases.pages if page.n_items for label in self.specs
+                for kind in item_kinds.names() for gt in page.items_of(kind)}
+        return self._case_items
+
+    def crashed(self, crashitem: str, report: pytest.TestReport, sched: Any) -> None:
+        """A lost xdist worker: its item and the rest of its page become `error` ("worker crashed")."""
+        def result_of(nodeid: str, reason: str) -> ItemResult | None:
+            item = self.case_items().get(nodeid)
+            if item is None:
+                return None
+            page, label, kind, index = item
+            return lost_result(page, self.specs[label], label, kind, index, reason)
+
+        handle_crash(self.config, crashitem, report, sched, result_of)
+
     def test_loop(self, session: pytest.Session) -> Generator[None, Any, Any]:
         """The body of the `pytest_runtestloop` wrapper: the loop, then the aggregate gate."""
         return (yield from self.gate.around_loop(session, lambda: list(self.results.values())))
 
     # -- the end ----------------------------------------------------------------------------
-    def finish(self) -> None:
-        """Close the parser pools; in the controller, gates, baseline and report files (`finish_run`)."""
+    def finish(self, session: pytest.Session, exitstatus: int) -> None:
+        """Close the parser pools; in the controller, gates, report files and baseline (`finish_run`).
+        A file not written is one line on stderr and a non-zero exit; the rest is still written."""
         DEFAULT_POOL.close()
         self.pages.close()
-        if self.is_worker or not self.results:
+        if self.is_worker:
+            return
+        self.stop_reason = stop_reason(session, exitstatus)
+        if not self.results:
             return
         results = self.sorted_results()
         self.end = finish_run(results, self.meta(results), self.policy, comparisons=self.gate.comparisons)
         self.notes += self.end.notes
+        for line in self.end.errors:
+            print(line, file=sys.stderr)
+        if self.end.errors and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def write_summary(self, terminalreporter: Any) -> None:
         """The leaderboard and the run's notes, then the repeats and the gate's verdict, last."""
@@ -215,7 +269,8 @@ class BenchSession:
         if self.results:
             summary.write_run(terminalreporter, self.sorted_results(), cases=self.cases, verified=self.verified,
                               notes=self.notes, report_dir=self.report_dir, end=self.end)
-        summary.write_ci(terminalreporter, list(self.results.values()), self.options.repeat, self.gate)
+        summary.write_ci(terminalreporter, list(self.results.values()), self.options.repeat, self.gate,
+                         self.completeness(self.stop_reason) if self.expected is not None else None)
 
     def sorted_results(self) -> list[ItemResult]:
         """Results in collection order whatever order xdist finished them in."""
@@ -243,5 +298,7 @@ class BenchSession:
                  "case_set_fingerprint": fingerprint(p for p in self.cases.pages if p.n_items),
                  "parser_versions": {k: v.get("version") for k, v in self.parsers.items()},
                  "repeat": o.repeat if o.repeat > 1 else None,
+                 "completeness": self.completeness(self.stop_reason).to_dict() if self.expected is not None else None,
                  **(self.shard.meta() if self.shard else {})}
         return {k: v for k, v in facts.items() if v not in (None, {}, [])}
+

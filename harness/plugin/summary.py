@@ -13,6 +13,7 @@ from typing import Any
 from rich.console import Console
 
 from harness.cases import CaseSet
+from harness.evaluate.completeness import Completeness, of_meta
 from harness.core.results import ItemResult
 from harness.plugin.ci import GateStep, repeat_summary
 from harness.report.aggregate import boards, cache_summary
@@ -24,6 +25,9 @@ def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: b
               report_dir: Any, end: RunEnd | None) -> None:
     """The leaderboard, the cache line, the warnings and notes, and where the files went."""
     tr.section("tablebench leaderboard")
+    banner = of_meta(end.meta, len(results)).banner() if end is not None else None
+    if banner:
+        tr.write_line(f"tablebench {banner}", red=True, bold=True)
     tr.write(render(tracks_group(boards(results)), tr.hasmarkup))
     tr.write_line(f"tablebench parse cache: {cache_summary(results)}")
     if not verified and cases.kind == "tablebench":
@@ -39,12 +43,20 @@ def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: b
         tr.write_line(f"tablebench report: {report_dir}  ({', '.join(p.name for p in reports.values())})")
 
 
-def write_ci(tr: Any, results: list[ItemResult], repeat: int, gate: GateStep) -> None:
-    """The spread over repeats, then the gate's rows and verdict: the last block of the output."""
+def write_ci(tr: Any, results: list[ItemResult], repeat: int, gate: GateStep,
+             completeness: Completeness | None = None) -> None:
+    """The spread over repeats, the run's completeness (loud when incomplete), then the gate's
+    rows and verdict: the last block of the output."""
     if repeat > 1 and results:
         tr.write_line(f"tablebench repeats: {repeat_summary(results)}")
+    if completeness is not None and completeness.banner():
+        tr.write_sep("=", f"tablebench {completeness.banner()}", red=True, bold=True)
+    elif completeness is not None and completeness.crashed:
+        tr.write_line(f"tablebench {completeness.line()}", red=True, bold=True)
+    if gate.refused:
+        tr.write_line(f"tablebench {gate.refused}", red=True, bold=True)
     if gate.skipped:
-        tr.write_line("tablebench gate: not run: the session stopped early (-x / --maxfail), "
+        tr.write_line("tablebench gate: not run: the session stopped early (-x / --maxfail / Ctrl-C), "
                       "and the gate compares every table", yellow=True, bold=True)
     comparisons = gate.comparisons
     if not comparisons:
@@ -54,7 +66,7 @@ def write_ci(tr: Any, results: list[ItemResult], repeat: int, gate: GateStep) ->
     for comparison in sorted(comparisons, key=lambda c: not c.gating):
         text = ("  " if not comparison.gating else "") + comparison.line()
         tr.write_line(text, red=comparison.failed, green=comparison.verdict == "improvement")
-    tr.write_line(gate_verdict(comparisons), red=failed, green=not failed, bold=True)
+    tr.write_line(gate_verdict(comparisons, completeness), red=failed, green=not failed, bold=True)
 
 
 def render(renderable: Any, markup: bool) -> str:

@@ -4,7 +4,12 @@ and only when it runs the session.
 
 The scheduler uses xdist's public extension point: a subclass of `xdist.scheduler.
 LoadScopeScheduling` overriding `_split_scope`, as xdist's own `loadfile` and `loadgroup`
-schedulers do. The queue has no public way in: `worker_queue` is the one function that reads
+schedulers do, and `remove_node`: when a worker is lost (killed, out of memory), the page it was
+running is not sent to another worker (it would likely kill that one too): its unfinished items
+are handed to `pytest_handlecrashitem` as lost (`PageScheduling.lost`), and only the other pages
+the worker held go back to the queue. xdist's own `remove_node` re-queues every unit the worker
+held, finished ones too, and sends a finished unit as an empty batch that no worker ever answers:
+the run hung. The queue has no public way in: `worker_queue` is the one function that reads
 xdist's internals, and says clearly when they moved.
 """
 
@@ -24,6 +29,22 @@ def page_scope(nodeid: str) -> str:
     return f"{m['page']}[{m['label']}]" if m else nodeid.rsplit("::", 1)[0]
 
 
+Workload = dict[str, dict[str, bool]]  # scope -> {nodeid: completed}, as xdist's LoadScopeScheduling keeps it
+
+
+def split_lost_work(workload: Workload) -> tuple[str | None, list[str], Workload]:
+    """A lost worker's workload -> (the item it was running, the other unfinished items of that
+    item's page, the units to run elsewhere). Items run in the order they were assigned, so the
+    first unfinished item is the one the worker died on; (None, [], {}) when nothing was left."""
+    crashed_scope = next((scope for scope, unit in workload.items() if not all(unit.values())), None)
+    if crashed_scope is None:
+        return None, [], {}
+    pending = [nodeid for nodeid, done in workload[crashed_scope].items() if not done]
+    requeue = {scope: unit for scope, unit in workload.items()
+               if scope != crashed_scope and not all(unit.values())}
+    return pending[0], pending[1:], requeue
+
+
 def page_scheduler(config: pytest.Config, log: Any) -> Any:
     """Under `-n`, send all items of one (parser, page) to one worker; None for a `--dist` other
     than the default `load` (the user's choice stands).
@@ -36,8 +57,22 @@ def page_scheduler(config: pytest.Config, log: Any) -> Any:
     from xdist.scheduler import LoadScopeScheduling
 
     class PageScheduling(LoadScopeScheduling):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.lost: dict[str, list[str]] = {}  # crash item -> the other unfinished items of its page
+
         def _split_scope(self, nodeid: str) -> str:
             return page_scope(nodeid)
+
+        def remove_node(self, node: Any) -> str | None:
+            crashed, lost, requeue = split_lost_work(self.assigned_work.pop(node))
+            if crashed is None:
+                return None
+            self.lost[crashed] = lost
+            self.workqueue.update(requeue)
+            for other in self.assigned_work:
+                self._reschedule(other)
+            return crashed
 
     return PageScheduling(config, log)
 

@@ -223,6 +223,16 @@ def group_stats(results: Sequence[ItemResult], metrics: Sequence[str]) -> Group:
                                        for m in metrics})
 
 
+def exact_sum(values: Iterable[float]) -> float:
+    """An exact sum (`math.fsum`), or +-inf where finite values sum past the float range (fsum
+    raises OverflowError there: one stray 1e308 in a sidecar or results.json cost the whole report)."""
+    values = list(values)
+    try:
+        return math.fsum(values)
+    except OverflowError:
+        return sum(values)
+
+
 def metric_stats(values: Sequence[float | None], scale: float = 1.0) -> MetricStats:
     """Statistics of one metric over tables; None marks a table without the value."""
     present = [v for v in values if v is not None]
@@ -230,8 +240,8 @@ def metric_stats(values: Sequence[float | None], scale: float = 1.0) -> MetricSt
     if not present:
         return MetricStats(0.0 if total else None, None, None, 0.0 if total else None, 0)
     return MetricStats(
-        include_missing=math.fsum(present) / total,
-        exclude_missing=math.fsum(present) / len(present),
+        include_missing=exact_sum(present) / total,
+        exclude_missing=exact_sum(present) / len(present),
         median=float(statistics.median(present)),
         perfect_rate=sum(1 for v in present if v >= scale - _EPS) / total,
         n_values=len(present),
@@ -249,8 +259,8 @@ def _parser_row(name: str, results: list[ItemResult], metrics: list[str], comple
         seconds, cost = pages.get(key, (0.0, 0.0))
         pages[key] = (max(seconds, r.parse_seconds or 0.0), max(cost, r.cost or 0.0))
     n_pages = len(pages)
-    seconds = math.fsum(s for s, _ in pages.values())
-    cost = math.fsum(c for _, c in pages.values())
+    seconds = exact_sum(s for s, _ in pages.values())
+    cost = exact_sum(c for _, c in pages.values())
     by_complexity = {c: group_stats([r for r in results if complexity_of(r) == c], metrics) for c in complexities}
     by_language = {v: group_stats([r for r in results if language_of(r) == v], metrics) for v in languages}
     by_variant = {v: group_stats([r for r in results if variant_of(r) == v], metrics) for v in variants}
@@ -264,7 +274,7 @@ def _parser_row(name: str, results: list[ItemResult], metrics: list[str], comple
         seconds_per_page=seconds / n_pages if n_pages else None,
         cost=cost,
         cost_per_page=cost / n_pages if n_pages else None,
-        judge_cost=math.fsum(float(r.extra.get("judge_cost") or 0.0) for r in results),
+        judge_cost=exact_sum(float(r.extra.get("judge_cost") or 0.0) for r in results),
         by_language={v: g for v, g in by_language.items() if g.total},
         by_variant={v: g for v, g in by_variant.items() if g.total},
     )

@@ -7,12 +7,13 @@
    gate is a test of the session, and passes those comparisons in;
 2. the gate lines, and the baseline they compared with, into the meta; then
    `policy.update_meta` (the plugin's `pytest_tablebench_update_meta` hook);
-3. the baseline file (`--save-baseline`);
-4. results.json, leaderboard.md, report.html, and gate.json beside them when a gate ran.
+3. results.json first (the run's memory), then leaderboard.md, report.html, gate.json;
+4. last, the baseline file (`--save-baseline`), refused for an incomplete run (see
+   `harness.evaluate.completeness`) unless `policy.allow_incomplete`.
 
-A report folder that cannot be written does not lose the run: the baseline is saved and the
-scores are in the terminal (and junit XML). `RunEnd.error` and a note say so; the caller
-decides (the plugin shows the note, the command line exits 1 with the error).
+No write failure loses what was written before it: each is one line in `RunEnd.errors` (and
+`notes`), the steps after it still run, and the caller exits non-zero (the plugin sets the
+session's exit status, the command line returns 1).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from harness.core.files import write_atomic
 from harness.core.metric_specs import scales
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 from harness.core.results import ItemResult
+from harness.evaluate.completeness import Completeness, of_meta, refusal
 from harness.evaluate.repeat import sd_of
 from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
 from harness.gating.baseline import Baseline, save_baseline
@@ -54,6 +56,7 @@ class FinishPolicy:
     case_set: Mapping = field(default_factory=dict)  # {"name", "manifest_sha256"}, for the baseline file
     metrics: Sequence[str] = ()  # for the baseline file
     update_meta: Callable[[dict, list[ItemResult]], None] | None = None  # last word on the meta before writing
+    allow_incomplete: bool = False  # save a baseline from a run that did not finish every item
 
 
 @dataclass
@@ -64,7 +67,12 @@ class RunEnd:
     meta: dict
     written: dict[str, Path] = field(default_factory=dict)  # "baseline", "json", "markdown", "html", "gate"
     notes: list[str] = field(default_factory=list)
-    error: OSError | None = None  # the report folder could not be written
+    errors: list[str] = field(default_factory=list)  # one line per file not written (or refused)
+
+    @property
+    def error(self) -> str | None:
+        """The first thing that went wrong, or None."""
+        return self.errors[0] if self.errors else None
 
     @property
     def failed(self) -> list[Comparison]:
@@ -83,12 +91,14 @@ def run_gates(results: Sequence[ItemResult], policy: FinishPolicy) -> list[Compa
                     run_sd=run_sd, groups=list(policy.groups))
 
 
-def gate_verdict(comparisons: Sequence[Comparison]) -> str:
-    """The gate's last line: how many gated comparisons regressed, or that none did."""
+def gate_verdict(comparisons: Sequence[Comparison], completeness: Completeness | None = None) -> str:
+    """The gate's last line: how many gated comparisons regressed, or that none did; an
+    incomplete run's verdict says it loudly (it compared only what finished)."""
     failed = [c for c in comparisons if c.failed]
+    flag = f" — on an {completeness.line()}" if completeness is not None and not completeness.complete else ""
     if failed:
-        return f"gate FAILED: {len(failed)} of {sum(c.gating for c in comparisons)} gated comparisons regressed"
-    return "gate passed: no significant regression beyond the minimum effect"
+        return f"gate FAILED: {len(failed)} of {sum(c.gating for c in comparisons)} gated comparisons regressed{flag}"
+    return f"gate passed: no significant regression beyond the minimum effect{flag}"
 
 
 def finish_run(results: list[ItemResult], meta: Mapping[str, Any], policy: FinishPolicy,
@@ -97,23 +107,45 @@ def finish_run(results: list[ItemResult], meta: Mapping[str, Any], policy: Finis
     if comparisons is None:
         comparisons = run_gates(results, policy) if policy.gates else []
     end = RunEnd(comparisons, dict(meta))
+    completeness = of_meta(end.meta, len(results))
     if comparisons:
-        end.meta["gate"] = summary_lines(comparisons)
+        end.meta["gate"] = summary_lines(comparisons) + ([] if completeness.complete else
+                                                          [gate_verdict(comparisons, completeness)])
         end.meta["baseline"] = policy.baseline_file
     if policy.update_meta is not None:
         policy.update_meta(end.meta, results)
+    _write_files(end, results, policy)
     if policy.save_baseline:
-        end.written["baseline"] = save_baseline(results, policy.save_baseline, parsers=policy.parsers,
-                                                case_set=policy.case_set, metrics=policy.metrics)
+        _save_baseline(end, results, policy, completeness)
+    end.notes += end.errors
+    return end
+
+
+def _write_files(end: RunEnd, results: list[ItemResult], policy: FinishPolicy) -> None:
+    """The report folder, results.json first; gate.json beside it when a gate ran."""
     try:
-        end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary))
-        if comparisons:
-            text = json.dumps([c.to_dict() for c in comparisons], indent=1, default=json_number) + "\n"
+        end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary,
+                                        written=end.written))
+        if end.comparisons:
+            text = json.dumps([c.to_dict() for c in end.comparisons], indent=1, default=json_number) + "\n"
             end.written["gate"] = write_atomic(Path(policy.report_dir) / GATE_FILE, text)
     except OSError as exc:
-        end.error = exc
-        end.notes.append(f"tablebench report not written to {policy.report_dir}: {exc.strerror or exc}")
-    return end
+        done = ", ".join(p.name for p in end.report_files.values())
+        end.errors.append(f"tablebench report not written to {policy.report_dir}: {exc.strerror or exc}"
+                          + (f" (written before it: {done})" if done else ""))
+
+
+def _save_baseline(end: RunEnd, results: list[ItemResult], policy: FinishPolicy, completeness: Completeness) -> None:
+    """--save-baseline, last: refused for an incomplete run unless allowed; a failed write is one line."""
+    refused = refusal(completeness, f"--save-baseline {policy.save_baseline}", policy.allow_incomplete)
+    if refused:
+        end.errors.append(f"tablebench {refused}")
+        return
+    try:
+        end.written["baseline"] = save_baseline(results, policy.save_baseline, parsers=policy.parsers,
+                                                case_set=policy.case_set, metrics=policy.metrics)
+    except OSError as exc:
+        end.errors.append(f"tablebench baseline not written to {policy.save_baseline}: {exc.strerror or exc}")
 
 
 def json_number(value: Any) -> Any:

@@ -25,6 +25,7 @@ from html import escape
 from harness.core import kinds as item_kinds
 from harness.core.metric_specs import scale_of
 from harness.core.results import OUTCOMES, ItemResult
+from harness.evaluate.completeness import of_meta
 from harness.readers.html import table_from_html
 from harness.report import fmt
 from harness.report.aggregate import (
@@ -74,6 +75,7 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
     body = "".join([
         f"<h1>{e(title)}</h1>",
+        _banner_html(meta, len(results)),
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
         _histograms_html(board, results),
@@ -94,6 +96,12 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
 
 def _sha256(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def _banner_html(meta: Mapping[str, object], n_results: int) -> str:
+    """An incomplete run says so first, loudly (`harness.evaluate.completeness`)."""
+    banner = of_meta(meta, n_results).banner() if meta else None
+    return f'<p class="incomplete" role="alert">{e(banner)}</p>' if banner else ""
 
 
 def _meta_html(meta: Mapping[str, object]) -> str:

@@ -10,6 +10,7 @@ CSS = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg);
        background: var(--bg); margin: 0 auto; padding: 24px 32px 64px; max-width: 1600px; }
 h1 { font-size: 24px; margin: 0 0 4px; }
+p.incomplete { color: #fff; background: #b00020; font-weight: 700; padding: 8px 12px; border-radius: 4px; }
 h2 { font-size: 18px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
 .note { color: var(--muted); font-size: 12.5px; margin: 6px 0; }
 dl.meta { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0 0;

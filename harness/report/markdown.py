@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from harness.core import kinds as item_kinds
+from harness.evaluate.completeness import of_meta
 from harness.report import fmt
 from harness.report.aggregate import Leaderboard
 
@@ -31,6 +32,9 @@ def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None
     `more`, the leaderboards of the run's other item kinds, follow each as a part titled by its
     kind ("Formulas") with the same sections (its groups, e.g. inline / display)."""
     parts = ["# tablebench leaderboard", ""]
+    banner = of_meta(meta, 0).banner() if meta else None
+    if banner:
+        parts += [f"> **{md_text(banner)}**", ""]
     if meta:
         parts += [f"- **{md_text(k)}**: {md_text(_meta_value(v))}" for k, v in meta.items()] + [""]
     if not board.rows:

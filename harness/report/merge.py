@@ -4,7 +4,9 @@ The command (`harness.cli`) gates and writes the merged run through `harness.rep
 as a pytest session ends. A merge is only meaningful when the shards measured the same thing, so it refuses, with one
 line, inputs that differ in what was measured (case set and its fingerprint, parsers and
 their versions, metrics, judge, locator, repeats, tablebench version), a shard given twice or
-missing (`--shard=I/N` runs record "I/N"), or a case present in two inputs. The merged
+missing (`--shard=I/N` runs record "I/N"), a case present in two inputs, or an input that did
+not finish every item it was asked for (`meta.completeness`; `allow_incomplete` merges it and
+the merged run says INCOMPLETE). The merged
 results are ordered as an unsharded run orders them, so the merged results.json lists the
 same tables with the same scores as a run without shards.
 """
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from harness.core.results import ItemResult, run_order
+from harness.evaluate.completeness import combine, of_meta, refusal
 
 # meta keys that must agree across shards: they say what was measured
 # (not `parser_specs`: shards may reach one parser differently, e.g. each its own model server;
@@ -24,7 +27,7 @@ CONSISTENT = ("case_set", "case_set_fingerprint", "case_set_manifest_sha256", "p
               "metrics", "judge", "locator", "repeat", "version")
 # meta keys that describe one shard's run: dropped, or recomputed for the union
 _PER_RUN = ("timestamp", "finished", "command", "shard", "shard_pages", "tables", "cases", "parse_cache", "gate",
-            "report_dir")
+            "report_dir", "completeness")
 
 
 def results_path(path: str | os.PathLike) -> Path:
@@ -37,7 +40,7 @@ def results_path(path: str | os.PathLike) -> Path:
     return p
 
 
-def merge_runs(paths: Sequence[str | os.PathLike]) -> tuple[dict, list[ItemResult]]:
+def merge_runs(paths: Sequence[str | os.PathLike], allow_incomplete: bool = False) -> tuple[dict, list[ItemResult]]:
     """(meta, results) of the union of shard runs, after every consistency check."""
     from harness.report.write import read_results
 
@@ -50,6 +53,11 @@ def merge_runs(paths: Sequence[str | os.PathLike]) -> tuple[dict, list[ItemResul
         runs.append((str(file), meta if isinstance(meta, dict) else {}, results))
     _check_consistent(runs)
     _check_shards(runs)
+    parts = [of_meta(meta, len(results)) for _, meta, results in runs]
+    for (file, _, _), part in zip(runs, parts):
+        refused = refusal(part, f"report merge: {file}", allow_incomplete)
+        if refused:
+            raise ValueError(refused)
     seen: dict[str, str] = {}
     merged: list[ItemResult] = []
     for file, _, results in runs:
@@ -60,7 +68,9 @@ def merge_runs(paths: Sequence[str | os.PathLike]) -> tuple[dict, list[ItemResul
             seen[r.test_id] = file
             merged.append(r)
     parsers = runs[0][1].get("parsers")
-    return merged_meta(runs), run_order(merged, parsers if isinstance(parsers, list) else [])
+    meta = merged_meta(runs)
+    meta["completeness"] = combine(parts, flagged=allow_incomplete).to_dict()
+    return meta, run_order(merged, parsers if isinstance(parsers, list) else [])
 
 
 

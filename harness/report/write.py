@@ -23,13 +23,15 @@ SCHEMA = 1  # bump when the layout of results.json changes
 
 
 def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLike, meta: Mapping[str, object] | None = None,
-                 primary: str | None = None) -> dict[str, Path]:
+                 primary: str | None = None, written: dict[str, Path] | None = None) -> dict[str, Path]:
     """Aggregate `results` (TableResults or their dicts) and write the three files into `out_dir`.
 
     `meta` holds the run's facts (timestamp, parsers, case_set, metrics, command, version);
     it is copied into every file as given, so keep its values JSON-serialisable.
     `primary` picks the ranking metric (default: semantic if present, else teds).
-    Returns {"json": path, "markdown": path, "html": path}.
+    Returns {"json": path, "markdown": path, "html": path}. Each file is rendered and written in
+    turn, results.json first: a failure (raised) leaves the files before it, each recorded in
+    `written` as it lands when given.
     """
     results = as_results(results)
     meta = dict(meta or {})
@@ -38,14 +40,14 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)  # created if needed
     texts = {
-        "json": results_json(board, results, meta, more),
-        "markdown": render_markdown(board, meta, more),
-        "html": render_html(board, results, meta, more=more),
+        "json": lambda: results_json(board, results, meta, more),
+        "markdown": lambda: render_markdown(board, meta, more),
+        "html": lambda: render_html(board, results, meta, more=more),
     }
-    paths = {}
+    paths = written if written is not None else {}
     for kind, text in texts.items():
+        _write_atomic(out / FILES[kind], text())
         paths[kind] = out / FILES[kind]
-        _write_atomic(paths[kind], text)
     return paths
 
 
