@@ -125,8 +125,8 @@ def test_a_value_spanning_columns_written_once_is_read_as_the_span() -> None:
                      "<tr><td>Alpha</td><td>91.8</td><td>[89.8, 93.7]</td></tr>"
                      "<tr><td>p-value</td><td colspan='2'>&lt;0.001</td></tr>"
                      "<tr><td>Beta</td><td>84.3</td><td>[79.5, 89.2]</td></tr></table>")[0]
-    pred = read_tables("| Method | Mean | CI |\n|---|---|---|\n| Alpha | 91.8 | [89.8, 93.7] |\n| p-value | <0.001 | |\n"
-                       "| Beta | 84.3 | [79.5, 89.2] |")[0]
+    pred = read_tables("| Method | Mean | CI |\n|---|---|---|\n| Alpha | 91.8 | [89.8, 93.7] |\n"
+                       "| p-value | <0.001 | |\n| Beta | 84.3 | [79.5, 89.2] |")[0]
     assert semantic_details(gt, pred).score == 10.0
 
 

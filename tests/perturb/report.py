@@ -61,8 +61,8 @@ def failures_markdown(corpus: Corpus, records: Sequence[Scored], per_transform: 
     """Per transformation: failing tables, then the smallest failing examples in full."""
     by_digest = {g.digest: g for g in corpus.tables}
     lines = ["# Perturbation suite: failures of the semantic score", "",
-             f"Invariance: fails below {FLOOR} ({LOSSY_FLOOR} for a lossy format). Damage: fails when not strictly below the previous amount's "
-             + "score (amount 1: the undamaged table's).", "", "| transformation | n tables | failing |", "|---|---|---|"]
+             f"Invariance: fails below {FLOOR} ({LOSSY_FLOOR} for a lossy format). Damage: fails when not "
+             "strictly below the previous amount's score (amount 1: the undamaged table's).", "", "| transformation | n tables | failing |", "|---|---|---|"]
     per = {name: failures(records, name) for name in TRANSFORMS}
     counts = {name: sum(r.transform == name for r in records) for name in TRANSFORMS}
     lines += [f"| {name} | {counts[name]} | {len(f)} |" for name, f in per.items()]

@@ -2,9 +2,9 @@
 
 Output text is read as a benchmark run reads a parser's page (`locate_tables`, then the score);
 a table the locator cannot find scores 0. An invariance fails on a table when the score drops
-below `FLOOR` (`LOSSY_FLOOR` for a format that cannot write spans). A damage fails on a table when its score is not strictly below the score of the
-next smaller amount of the same family (amount 1: below the undamaged table's score), so a
-family's curve must fall at every step.
+below `FLOOR` (`LOSSY_FLOOR` for a format that cannot write spans). A damage fails on a table
+when its score is not strictly below the score of the next smaller amount of the same family
+(amount 1: below the undamaged table's score), so a family's curve must fall at every step.
 """
 
 from __future__ import annotations

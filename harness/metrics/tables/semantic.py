@@ -134,7 +134,8 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
     stacked = unstacked(pred_table)  # a column's values stacked in one cell, a value per line
     if stacked is not None:
         u = to_grid(stacked)
-        out += [compare(gv, view(u, h), u.blank_lines - g.blank_lines, key_weight) for h in _readings(u, gv.header_rows)]
+        out += [compare(gv, view(u, h), u.blank_lines - g.blank_lines, key_weight)
+                for h in _readings(u, gv.header_rows)]
     if is_flattened(p, g):  # a table written as lines of text: also read as a reader splits them
         s = to_grid(split_lines(g, [row[0] for row in p.shown]))
         out += [undelimited(compare(gv, view(s, h), s.blank_lines - g.blank_lines, key_weight), len(p.cells))
