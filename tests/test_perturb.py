@@ -30,11 +30,9 @@ _LOSSY = ("judged by the lossy floor ({floor}: raters charge a label written onc
 KNOWN: dict[str, str] = {
     "markdown_blank_spans": _LOSSY.format(floor=LOSSY_FLOOR, n=6),
     "plain": _LOSSY.format(floor=LOSSY_FLOOR, n=7),
-    "markdown_flat_header": "a lone capital keeps its case as a symbol ('P') but not inside a flattened header "
-                            "('One-step P'), so the flattened path reads as another column's (3 of 656 tables)",
 }
 # of those, the ones whose failing shapes the fast sample does not reach (they are rare)
-NOT_IN_FAST = {"markdown_flat_header", "markdown_blank_spans", "plain"}
+NOT_IN_FAST = {"markdown_blank_spans", "plain"}
 
 
 def _params(transforms: list, fast: bool) -> list:
