@@ -67,8 +67,52 @@ class ItemResult:
 
     @classmethod
     def from_dict(cls, data: dict) -> ItemResult:
+        """A result from its JSON form; ValueError naming the first field of the wrong type."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a result is {type(data).__name__}, not an object")
         names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        kept = {k: v for k, v in data.items() if k in names}
+        for name, value in kept.items():
+            if not _FIELD_CHECKS.get(name, _any)(value):
+                raise ValueError(f"field {name!r} holds {_shown(value)}")
+        return cls(**kept)
+
+
+def _any(value: object) -> bool:
+    return True
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else f"a {type(value).__name__}"
+
+
+def _str(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _spans(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(s, list) and all(isinstance(v, int) for v in s) for s in value)
+
+
+# what each field of a results.json result must hold (anything else makes the file unreadable)
+_FIELD_CHECKS = {
+    "parser": _str, "case_set": _str, "page": _str, "complexity": _str, "message": _str, "gt_latex": _str,
+    "gt_html": _str, "spec": _str, "kind": _str, "language": _str, "variant": _str,
+    "outcome": lambda v: v in OUTCOMES,
+    "table": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "scores": lambda v: isinstance(v, dict) and all(isinstance(k, str) and (x is None or _number(x))
+                                                    for k, x in v.items()),
+    "pred_html": lambda v: v is None or isinstance(v, str), "matched_text": lambda v: v is None or isinstance(v, str),
+    "matched_span": lambda v: v is None or (isinstance(v, list) and all(isinstance(x, int) for x in v)),
+    "matched_spans": _spans, "locate_score": lambda v: v is None or _number(v),
+    "parse_seconds": _number, "cost": _number, "extra": lambda v: isinstance(v, dict),
+    "semantic_errors": lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v),
+}
 
 
 

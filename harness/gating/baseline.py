@@ -81,6 +81,8 @@ def load_baseline(path: Path | str) -> Baseline:
         raise ValueError(f"baseline {path}: cannot read ({exc.strerror or exc})") from None
     except ValueError as exc:
         raise ValueError(f"baseline {path}: not JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"baseline {path}: not a {FORMAT} file (nested too deeply to read)") from None
     if not isinstance(data, dict) or data.get("format") not in READABLE or not isinstance(data.get("cases"), dict):
         raise ValueError(f"baseline {path}: not a {FORMAT} file (write one with --save-baseline)")
     try:

@@ -75,6 +75,8 @@ def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:
         raise ValueError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except ValueError as exc:
         raise ValueError(f"{path}: not JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: not a tablebench results.json (nested too deeply to read)") from None
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise ValueError(f"{path}: not a tablebench results.json (expected an object with a 'results' list)")
     meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
@@ -82,9 +84,11 @@ def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:
         results = [ItemResult.from_dict(r) for r in data["results"]]
     except (AttributeError, TypeError, ValueError) as exc:
         raise ValueError(f"{path}: not a tablebench results.json (a result is malformed: {exc})") from None
-    bad = next((r for r in results if not isinstance(r.parser, str) or not isinstance(r.scores, dict)), None)
-    if bad is not None:
-        raise ValueError(f"{path}: not a tablebench results.json (a result has no parser label or scores)")
+    seen: set[str] = set()
+    twice = [r.test_id for r in results if r.test_id in seen or seen.add(r.test_id)]
+    if twice:
+        raise ValueError(f"{path}: {len(twice)} results repeat a case already in the file (first: {twice[0]}); "
+                         "a file holds each case once (combine runs with `tablebench report merge`)")
     return meta, results
 
 
