@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from harness.core.options import number
 from harness.core.results import ItemResult
 from harness.gating.baseline import Entry, load_baseline, save_baseline
+from harness.gating.options import read_options
 from harness.gating.rules import Verdict
 from harness.gating.thresholds import baseline_failures, min_score_failures, parse_min_score
 
@@ -136,3 +138,36 @@ def test_a_baseline_that_matches_nothing_is_refused_and_partial_matches_are_told
     assert any("had another manifest" in n for n in notes)
     assert any("parser pypdf was version 5.1, now 5.2" in n for n in notes)
     assert any("metrics grits are in the baseline but not computed now" in n for n in notes)
+
+
+def test_tolerances_per_metric_absolute_or_relative_headline_metrics_by_default():
+    from harness.gating.thresholds import parse_tolerance
+
+    base = {"teds": 0.9, "semantic": 8.0, "grits_con": 0.9, "tlag_precision": 0.9}
+    now = {"teds": 0.87, "semantic": 7.6, "grits_con": 0.9, "tlag_precision": 0.1}
+    # a bare number keeps its meaning (0-1 scale, x10 for semantic) on the headline metrics only
+    assert baseline_failures(now, base, parse_tolerance("0.01")) == ["teds 0.87 < baseline 0.90 - 0.01",
+                                                                      "semantic 7.60 < baseline 8.00 - 0.1"]
+    # per metric: absolute on the metric's own scale, or relative to the baseline score
+    assert baseline_failures(now, base, parse_tolerance("semantic=0.5,teds=4%")) == []
+    assert baseline_failures(now, base, parse_tolerance("semantic=0.3,teds=1%")) == [
+        "teds 0.87 < baseline 0.90 - 1% (0.009)", "semantic 7.60 < baseline 8.00 - 0.3"]
+    assert baseline_failures(now, base, parse_tolerance("5%")) == []  # 5% of 8.0 is 0.4
+    # a sub-metric is checked only when named
+    assert baseline_failures(now, base, parse_tolerance("1,tlag_precision=0.5")) == [
+        "tlag_precision 0.10 < baseline 0.90 - 0.5"]
+    options = read_options({"tolerance": "semantic=0.5,teds=2%"})
+    assert dict(options.tolerance.named) == {"semantic": (0.5, False), "teds": (0.02, True)}
+    assert options.tolerance.default == 0.01  # the headline metrics not named keep the default
+
+
+@pytest.mark.parametrize("text, says", [
+    ("teds=x", "--baseline-tolerance teds=x: expected a number"),
+    ("=0.1", "expected METRIC=X, METRIC=X% or a bare X"),
+    ("teds=150%", "must be <= 100"),
+    ("semantic=11", "must be <= 10"),
+    ("0.1,0.2", "give one bare value"),
+])
+def test_bad_tolerances_are_one_line_errors(text, says):
+    with pytest.raises(ValueError, match=re.escape(says)):
+        read_options({"tolerance": text})

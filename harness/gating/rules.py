@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from harness.core.messages import one_line
 from harness.core.metric_specs import applies_to
-from harness.core.options import DEFAULT_TOLERANCE
+from harness.core.options import DEFAULT_TOLERANCE, Tolerance
 from harness.core.results import ItemResult
 from harness.gating.baseline import Baseline
 from harness.gating.thresholds import baseline_failures, min_score_failures
@@ -42,7 +42,7 @@ class Gate:
 
     floors: Mapping[str, float] = field(default_factory=dict)
     baseline: Baseline | None = None
-    tolerance: float = DEFAULT_TOLERANCE
+    tolerance: Tolerance | float = DEFAULT_TOLERANCE
     report_only: bool = False
 
     def check(self, result: ItemResult) -> Verdict:

@@ -74,8 +74,10 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--save-baseline", dest="tb_save_baseline", metavar="FILE", default=None,
                     help="write this run's scores as a baseline file at session end.")
     group.addoption("--baseline-tolerance", dest="tb_tolerance", default=DEFAULT_TOLERANCE,
-                    metavar="X", help="allowed drop below the baseline, on the 0-1 scale "
-                                      "(x10 for semantic/judge; default %(default)s).")
+                    metavar="X", help="allowed drop below the baseline for the headline metrics: a number on "
+                                      "the 0-1 scale (x10 for semantic/judge; default %(default)s) or a share "
+                                      "of the baseline score (5%%); per metric: semantic=0.5,teds=2%% (on the "
+                                      "metric's own scale; naming a sub-metric such as tlag_precision checks it).")
     group.addoption("--report-only", dest="tb_report_only", action="store_true", default=False,
                     help="record outcomes and scores without failing any case (exit 0 when nothing crashed).")
     group.addoption("--report-dir", dest="tb_report_dir", metavar="DIR", default=None,

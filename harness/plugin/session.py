@@ -75,6 +75,7 @@ class BenchSession:
             except RuntimeError as exc:
                 raise ValueError(str(exc)) from None
         self._check_scored("--min-score", [(name, name) for name in options.min_scores])
+        self._check_scored("--baseline-tolerance", [(name, name) for name in options.tolerance.named])
         self.notes: list[str] = []  # shown at the end of the terminal summary
         baseline = self._baseline(options.baseline)
         self.rules = Gate(options.min_scores, baseline, options.table_tolerance, report_only=options.report_only)
