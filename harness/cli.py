@@ -124,14 +124,19 @@ def _run_report(args: argparse.Namespace) -> int:
 
 def _merge_parser() -> argparse.ArgumentParser:
     """`tablebench report merge`: its own options (the positional runs clash with `report RESULTS`)."""
-    from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT
+    from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, DEFAULT_TOLERANCE
 
     p = argparse.ArgumentParser(prog="tablebench report merge",
-                                description="Merge shard runs (--shard=I/N) into one report, optionally gated.")
+                                description="Merge shard runs (--shard=I/N) into one report, gated as pytest gates.")
     p.add_argument("runs", nargs="+", metavar="DIR", help="run folders (or their results.json), one per shard")
     p.add_argument("--out", required=True, help="folder for the merged results.json, leaderboard.md, report.html")
     p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
-    p.add_argument("--baseline", metavar="FILE", help="baseline file to gate the merged run against")
+    p.add_argument("--baseline", metavar="FILE", help="baseline file: cases that regressed against it fail, as "
+                                                       "with pytest --baseline (and --gate compares with it)")
+    p.add_argument("--baseline-tolerance", default=str(DEFAULT_TOLERANCE), metavar="X",
+                   help="as the plugin's (default %(default)s; e.g. semantic=0.5,teds=2%%)")
+    p.add_argument("--baseline-per-table", choices=("on", "off"), default="on", help="as the plugin's")
+    p.add_argument("--min-score", action="append", default=[], metavar="METRIC=VALUE", help="as the plugin's")
     p.add_argument("--gate", action="append", default=[], metavar="METRIC[:SUBSET]",
                    help="as the plugin's --gate (repeatable); needs --baseline")
     p.add_argument("--gate-min-effect", default=DEFAULT_MIN_EFFECT, metavar="X", help="as the plugin's (default %(default)s)")
@@ -141,8 +146,8 @@ def _merge_parser() -> argparse.ArgumentParser:
 
 
 def _run_merge(argv: list[str]) -> int:
-    """Shard runs -> one report, ended as a pytest session ends (`finish_run`): 0 when merged
-    (and every gate passed), 1 when a gate failed."""
+    """Shard runs -> one report, ended as a pytest session ends (`finish_run`, the same per-case rules):
+    0 when merged and every case and gate passed, 1 when a case or a gate failed."""
     from pathlib import Path
 
     from rich.console import Console
@@ -150,6 +155,8 @@ def _run_merge(argv: list[str]) -> int:
     from harness.gating.aggregate import summary_lines
     from harness.gating.baseline import load_baseline
     from harness.gating.options import read_options
+    from harness.gating.regressions import gate_of
+    from harness.gating.rules import baseline_notes
     from harness.report.aggregate import boards
     from harness.report.finish import FinishPolicy, finish_run, gate_verdict
     from harness.report.merge import merge_runs
@@ -158,34 +165,41 @@ def _run_merge(argv: list[str]) -> int:
 
     args = _merge_parser().parse_args(argv)
     options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
-                            "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out})
+                            "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out,
+                            "min_scores": args.min_score, "tolerance": args.baseline_tolerance,
+                            "per_table": args.baseline_per_table})
     meta, results = merge_runs(args.runs)
-    baseline = load_baseline(options.baseline) if options.gates else None  # --gate needs --baseline
-    if baseline is not None and not baseline.matched(r.test_id for r in results):
-        raise ValueError(f"baseline {options.baseline}: none of its {len(baseline.cases)} entries match the "
-                         f"{len(results)} merged cases")
     versions, specs = meta.get("parser_versions") or {}, meta.get("parser_specs") or {}
+    parsers = {label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()}
+    case_set = {"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")}
+    baseline = load_baseline(options.baseline) if options.baseline else None
+    notes = baseline_notes(baseline, [r.test_id for r in results], parsers=parsers, case_set=case_set,
+                           metrics=meta.get("metrics") or []) if baseline is not None else []
     policy = FinishPolicy(
         report_dir=Path(args.out), primary=args.primary, gates=options.gates, min_effect=options.gate_min_effect,
         alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline,
         groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
-        parsers={label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()},
-        case_set={"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")},
-        metrics=meta.get("metrics") or [])
+        parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline))
     end = finish_run(results, meta, policy)
     if end.error is not None:
         raise end.error
     Console().print(tracks_group(boards(results, primary=args.primary)))
+    for note in notes:
+        print(note)
     files = ", ".join(path.name for kind, path in end.written.items() if kind in FILES)
     print(f"tablebench report: {args.out} ({files}); merged {len(args.runs)} runs, {len(results)} cases")
     if "baseline" in end.written:
         print(f"tablebench baseline saved: {args.save_baseline}")
+    for test_id, reasons in end.case_failures:
+        print(f"FAILED {test_id} - {reasons}")
+    if end.case_failures:
+        print(f"tablebench: {len(end.case_failures)} of {len(results)} cases failed")
     if end.comparisons:
         print("== tablebench gate ==")
         for line in summary_lines(end.comparisons):
             print(line)
         print(gate_verdict(end.comparisons))
-    return 1 if end.failed else 0
+    return 1 if end.failed or end.case_failures else 0
 
 
 def _add_harvest(sub: argparse._SubParsersAction) -> None:

@@ -126,8 +126,8 @@ def test_pairs_count_lost_tables_as_zero_and_skip_cases_the_baseline_lacks():
         return ItemResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome=outcome,
                            scores=scores)
 
-    baseline = {"s/p001/t0[p]": Entry("ok", {"teds": 0.9}), "s/p001/t1[p]": Entry("missing", {}),
-                "s/p001/t2[p]": Entry("ok", {"teds": 0.7})}
+    baseline = {"s/p001::t0[p]": Entry("ok", {"teds": 0.9}), "s/p001::t1[p]": Entry("missing", {}),
+                "s/p001::t2[p]": Entry("ok", {"teds": 0.7})}
 
     class Base:
         def get(self, key: str) -> Entry | None:
@@ -136,7 +136,7 @@ def test_pairs_count_lost_tables_as_zero_and_skip_cases_the_baseline_lacks():
     results = [result(0, "missing"), result(1, teds=0.8), result(2, teds=0.75), result(3, teds=1.0)]
     pairs = gate_pairs(results, lambda r: baseline_values(Base(), r))
     assert [(p.key, p.base["teds"], p.run["teds"]) for p in pairs] == [
-        ("s/p001/t0[p]", 0.9, 0.0), ("s/p001/t1[p]", 0.0, 0.8), ("s/p001/t2[p]", 0.7, 0.75)]
+        ("s/p001::t0[p]", 0.9, 0.0), ("s/p001::t1[p]", 0.0, 0.8), ("s/p001::t2[p]", 0.7, 0.75)]
 
 
 @pytest.mark.parametrize("text", ["", ":complex", "teds:", "teds:=x", "teds:lang="])

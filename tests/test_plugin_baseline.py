@@ -50,12 +50,12 @@ def test_baseline_round_trip_and_bad_files(tmp_path: Path):
                          parsers={"pypdf": {"spec": "pypdf", "version": "5.1"}},
                          case_set={"name": "s", "manifest_sha256": "ab" * 32}, metrics=["teds"])
     base = load_baseline(path)
-    assert base.cases == {"s/p001/t0[pypdf]": Entry("missing", {}), "s/p001/t1[pypdf]": Entry("ok", {"teds": 0.5})}
+    assert base.cases == {"s/p001::t0[pypdf]": Entry("missing", {}), "s/p001::t1[pypdf]": Entry("ok", {"teds": 0.5})}
     assert base.parsers == {"pypdf": {"spec": "pypdf", "version": "5.1"}} and base.metrics == ["teds"]
-    assert base.case_set["manifest_sha256"] == "ab" * 32 and base.format == "tablebench-baseline/2"
-    assert list(json.loads(path.read_text())["cases"]) == ["s/p001/t0[pypdf]", "s/p001/t1[pypdf]"]
+    assert base.case_set["manifest_sha256"] == "ab" * 32 and base.format == "tablebench-baseline/3"
+    assert list(json.loads(path.read_text())["cases"]) == ["s/p001::t0[pypdf]", "s/p001::t1[pypdf]"]
     assert [p.name for p in path.parent.iterdir()] == ["b.json"], "no temp file left behind"
-    for text, says in (("{", "not JSON"), ('{"format": "x"}', "not a tablebench-baseline/2 file"),
+    for text, says in (("{", "not JSON"), ('{"format": "x"}', "not a tablebench-baseline/3 file"),
                        ('{"format": "tablebench-baseline/2", "cases": {"a": {"scores": {"teds": "x"}}}}',
                         "malformed entry"),
                        ('{"format": "tablebench-baseline/2", "cases": {"a": {"scores": {"teds": NaN}}}}',
@@ -74,8 +74,16 @@ def test_a_format_1_baseline_is_read_with_its_keys_relabelled(tmp_path: Path):
                      "s/p001/t1[pypdf]": {"outcome": "missing", "scores": {}}}}
     (tmp_path / "v1.json").write_text(json.dumps(old))
     base = load_baseline(tmp_path / "v1.json")
-    assert base.cases == {"s/p001/t0[dir:/x]": Entry("ok", {"teds": 0.9}), "s/p001/t1[pypdf]": Entry("missing", {})}
-    assert base.matched(["s/p001/t0[dir:/x]", "s/p001/t9[dir:/x]"]) == 1 and base.labels() == ["dir:/x", "pypdf"]
+    assert base.cases == {"s/p001::t0[dir:/x]": Entry("ok", {"teds": 0.9}), "s/p001::t1[pypdf]": Entry("missing", {})}
+    assert base.matched(["s/p001::t0[dir:/x]", "s/p001::t9[dir:/x]"]) == 1 and base.labels() == ["dir:/x", "pypdf"]
+
+
+def test_a_format_2_baseline_is_read_with_its_ids_in_the_current_form(tmp_path: Path):
+    """Format 2 keyed cases `set/page/tN[label]`; they match this run's ids `set/page::tN[label]`."""
+    old = {"format": "tablebench-baseline/2", "cases": {"s/p001/t0[dir:/x/y]": {"outcome": "ok", "scores": {}},
+                                                          "s/p001/f2[pypdf]": {"outcome": "missing", "scores": {}}}}
+    (tmp_path / "v2.json").write_text(json.dumps(old))
+    assert list(load_baseline(tmp_path / "v2.json").cases) == ["s/p001::t0[dir:/x/y]", "s/p001::f2[pypdf]"]
 
 
 @pytest.mark.parametrize("text, says", [("nan", "finite"), ("inf", "finite"), ("-inf", "finite"), ("-0.1", ">= 0"),
@@ -132,8 +140,8 @@ def test_a_baseline_that_matches_nothing_is_refused_and_partial_matches_are_told
              "case_set": {"name": "s", "manifest_sha256": "bb"}, "metrics": ["teds"]}
     with pytest.raises(ValueError, match=r"none of its 2 entries match this run's 1 cases \(baseline parsers: pypdf; "
                                          r"this run: pypdf\); name a parser"):
-        baseline_notes(base, ["s/p001/t0[other]"], **facts)
-    notes = baseline_notes(base, ["s/p001/t0[pypdf]", "s/p001/t7[pypdf]"], **facts)
+        baseline_notes(base, ["s/p001::t0[other]"], **facts)
+    notes = baseline_notes(base, ["s/p001::t0[pypdf]", "s/p001::t7[pypdf]"], **facts)
     assert notes[0].endswith("1 of 2 entries match this run's 2 cases")
     assert any("had another manifest" in n for n in notes)
     assert any("parser pypdf was version 5.1, now 5.2" in n for n in notes)

@@ -42,8 +42,12 @@ class Gate:
 
     floors: Mapping[str, float] = field(default_factory=dict)
     baseline: Baseline | None = None
-    tolerance: Tolerance | float = DEFAULT_TOLERANCE
+    tolerance: Tolerance | float = DEFAULT_TOLERANCE  # a bare number: the headline metrics' tolerance
     report_only: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tolerance, Tolerance):
+            self.tolerance = Tolerance(float(self.tolerance))
 
     def check(self, result: ItemResult) -> Verdict:
         if self.report_only:

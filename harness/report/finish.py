@@ -4,7 +4,9 @@
 
 1. the aggregate gates (`--gate`) of the results against the baseline (`run_gates`), unless
    the caller ran them already: the plugin runs them when its test loop ends, so that each
-   gate is a test of the session, and passes those comparisons in;
+   gate is a test of the session, and passes those comparisons in; then each case's verdict
+   and change against the baseline (`harness.gating.regressions`, kept in its `extra`), the
+   same rules the plugin applied to each test (`RunEnd.case_failures` for `report merge`);
 2. the gate lines, and the baseline they compared with, into the meta; then
    `policy.update_meta` (the plugin's `pytest_tablebench_update_meta` hook);
 3. the baseline file (`--save-baseline`);
@@ -27,10 +29,12 @@ from typing import Any
 from harness.core.files import write_atomic
 from harness.core.metric_specs import scales
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
-from harness.core.results import ItemResult
+from harness.core.results import ItemResult, run_order
 from harness.evaluate.repeat import sd_of
 from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
 from harness.gating.baseline import Baseline, save_baseline
+from harness.gating.regressions import EXTRA_KEY, attach, case_changes, failures
+from harness.gating.rules import Gate
 from harness.report.write import write_report
 
 GATE_FILE = "gate.json"
@@ -54,6 +58,7 @@ class FinishPolicy:
     case_set: Mapping = field(default_factory=dict)  # {"name", "manifest_sha256"}, for the baseline file
     metrics: Sequence[str] = ()  # for the baseline file
     update_meta: Callable[[dict, list[ItemResult]], None] | None = None  # last word on the meta before writing
+    rules: Gate | None = None  # the per-case rules (floors, baseline, tolerance): each case's verdict and change
 
 
 @dataclass
@@ -65,6 +70,7 @@ class RunEnd:
     written: dict[str, Path] = field(default_factory=dict)  # "baseline", "json", "markdown", "html", "gate"
     notes: list[str] = field(default_factory=list)
     error: OSError | None = None  # the report folder could not be written
+    case_failures: list[tuple[str, str]] = field(default_factory=list)  # (test_id, reasons) of each failing case
 
     @property
     def failed(self) -> list[Comparison]:
@@ -76,7 +82,11 @@ class RunEnd:
 
 
 def run_gates(results: Sequence[ItemResult], policy: FinishPolicy) -> list[Comparison]:
-    """Every `--gate` of the policy on `results` against its baseline (per parser, with breakdowns)."""
+    """Every `--gate` of the policy on `results` against its baseline (per parser, with breakdowns).
+
+    The results are put in run order first: the bootstrap and the permutations are seeded, so
+    the same cases in another order (xdist's completion order, shards) would give other CIs."""
+    results = run_order(results, policy.groups)
     pairs = gate_pairs(results, lambda r: baseline_values(policy.baseline, r))
     run_sd = {(r.parser, r.test_id): sd_of(r) for r in results if sd_of(r)}
     return evaluate(pairs, policy.gates, min_effect=policy.min_effect, alpha=policy.alpha, scale=scales(),
@@ -97,6 +107,13 @@ def finish_run(results: list[ItemResult], meta: Mapping[str, Any], policy: Finis
     if comparisons is None:
         comparisons = run_gates(results, policy) if policy.gates else []
     end = RunEnd(comparisons, dict(meta))
+    rules = policy.rules
+    for r in results:
+        r.extra.pop(EXTRA_KEY, None)  # a change from another run (a shard's) is not this run's
+    if rules is not None and (rules.baseline is not None or rules.floors):
+        changes = case_changes(results, rules)
+        attach(results, changes)
+        end.case_failures = failures(results, changes)
     if comparisons:
         end.meta["gate"] = summary_lines(comparisons)
         end.meta["baseline"] = policy.baseline_file
