@@ -111,13 +111,20 @@ def _run_report(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from harness.report.aggregate import boards
+    from harness.report.regressions import RegressionView, regressions_rich
     from harness.report.terminal import tracks_group
-    from harness.report.write import read_results, write_report
+    from harness.report.merge import results_path
+    from harness.report.write import FILES, read_comparisons, read_results, write_report
 
     meta, results = read_results(args.results)
+    comparisons = read_comparisons(results_path(args.results))
     Console().print(tracks_group(boards(results, primary=args.primary)))
+    view = RegressionView.of(results, comparisons, meta.get("baseline"))
+    if view is not None:
+        html = results_path(args.results).parent / FILES["html"]
+        Console().print(regressions_rich(view, str(html.resolve()) if html.is_file() else None))
     if args.out:
-        written = write_report(results, args.out, meta, primary=args.primary)
+        written = write_report(results, args.out, meta, primary=args.primary, comparisons=comparisons)
         print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())})")
     return 0
 

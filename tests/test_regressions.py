@@ -127,3 +127,47 @@ def test_a_printed_failing_id_pasted_back_runs_exactly_that_case(pytester: pytes
     aliased.assert_outcomes(failed=1)
     unknown = pytester.runpytest_subprocess(*args(cases, tmp_path, *spec, f"{page}::t99[mine]"))
     assert unknown.ret == pytest.ExitCode.USAGE_ERROR and "not found: " in unknown.stderr.str()
+
+
+def test_every_report_shows_the_gate_and_the_most_regressed_cases_linked_to_their_cards(
+        pytester: pytest.Pytester, cases: Path, outputs, baseline: Path, tmp_path: Path, capsys):
+    import lxml.html
+
+    report = tmp_path / "r"
+    run = pytester.runpytest(*args(cases, tmp_path, f"--parser=mine=dir:{outputs['corrupt']}", "--gate=teds",
+                                   f"--baseline={baseline}", f"--report-dir={report}"))
+    assert run.ret == pytest.ExitCode.TESTS_FAILED
+    # the 10 largest drops, computed here from the baseline file and the scores
+    base = json.loads(baseline.read_text())["cases"]
+    now = json.loads((report / "results.json").read_text())["results"]
+    drops = sorted((r["scores"].get("teds", 0.0) if r["outcome"] == "ok" else 0.0)
+                   - base[f"{r['case_set']}/{r['page']}::t{r['table']}[mine]"]["scores"]["teds"] for r in now)
+    worst = [d for d in drops if d < -0.01][:10]
+    assert len(worst) == 10
+
+    md = (report / "leaderboard.md").read_text()
+    section = md.split("## Regressions", 1)[1].split("\n## ", 1)[0]
+    assert re.search(r"^\| teds \| mine \| 1\.000 \| 0\.\d{3} \| -0\.\d{3} \| -0\.\d{3}\.\.-0\.\d{3} \| (&lt;)?0\.\d+ \| 59 \| "
+                     r"\*\*REGRESSION\*\* \|$", section, re.M), section
+    links = re.findall(r"^\| \[(\S+)\]\(report\.html#(c-[\w.-]+)\) \| teds \| [\d.]+ \| [\d.]+ \| ([-+][\d.]+) \|",
+                       section, re.M)
+    assert [float(d) for _, _, d in links] == pytest.approx(worst, abs=1e-3)
+    assert "- **gate**" not in md, "the gate is the section's table, not a line of facts"
+
+    doc = lxml.html.document_fromstring((report / "report.html").read_text())
+    sections = doc.findall(".//section")
+    assert sections and sections[0].get("id") == "regressions"
+    assert doc.find(".//h1").getnext() is sections[0], "the first thing after the title"
+    fail_row = sections[0].find(".//tr[@class='v-fail']")
+    assert fail_row is not None and fail_row[-1].text == "REGRESSION"
+    cards = {a.get("id"): a for a in doc.iter("article")}
+    moved = sections[0].findall(".//table[@class='board moved']//a")
+    assert [(a.text, a.get("href")[1:]) for a in moved] == [(i.replace("\\", ""), anchor) for i, anchor, _ in links]
+    for a in moved:
+        assert a.text in cards[a.get("href")[1:]].find(".//header").text_content()
+
+    capsys.readouterr()
+    assert main(["report", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert "Regressions" in out and "REGRESSION" in out
+    assert all(test_id.replace("\\", "") in out for test_id, _, _ in links)

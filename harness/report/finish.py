@@ -116,6 +116,7 @@ def finish_run(results: list[ItemResult], meta: Mapping[str, Any], policy: Finis
         end.case_failures = failures(results, changes)
     if comparisons:
         end.meta["gate"] = summary_lines(comparisons)
+    if policy.baseline_file:
         end.meta["baseline"] = policy.baseline_file
     if policy.update_meta is not None:
         policy.update_meta(end.meta, results)
@@ -123,7 +124,8 @@ def finish_run(results: list[ItemResult], meta: Mapping[str, Any], policy: Finis
         end.written["baseline"] = save_baseline(results, policy.save_baseline, parsers=policy.parsers,
                                                 case_set=policy.case_set, metrics=policy.metrics)
     try:
-        end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary))
+        end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary,
+                                        comparisons=comparisons))
         if comparisons:
             text = json.dumps([c.to_dict() for c in comparisons], indent=1, default=json_number) + "\n"
             end.written["gate"] = write_atomic(Path(policy.report_dir) / GATE_FILE, text)
