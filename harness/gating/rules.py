@@ -58,7 +58,7 @@ class Gate:
             if base is not None and base.outcome != "ok":
                 return Verdict("known", [f"known failure ({base.outcome} in the baseline): {reason}"])
             return Verdict("fail", [reason])
-        reasons = min_score_failures(result.scores, floors_for(self.floors, result.kind))
+        reasons = min_score_failures(result.scores, floors_for(self.floors, result.kind), result.extra)
         if base is not None:
             reasons += baseline_failures(result.scores, base.scores, self.tolerance)
         if not reasons:

@@ -45,13 +45,17 @@ def _fmt(value: float, other: float) -> str:
     return f"{value:.2f}"
 
 
-def min_score_failures(scores: Mapping[str, float], floors: Mapping[str, float]) -> list[str]:
-    """'teds 0.62 < min 0.80' for each floor a score falls below; an absent score is named too."""
+def min_score_failures(scores: Mapping[str, float], floors: Mapping[str, float],
+                       errors: Mapping[str, object] | None = None) -> list[str]:
+    """'teds 0.62 < min 0.80' for each floor a score falls below; an absent score is named too, with
+    why it is absent when `errors` (a result's `extra`) holds `<metric>_error` (an unreachable judge)."""
     out = []
     for name, floor in floors.items():
         value = scores.get(name)
         if value is None or not math.isfinite(value):
-            out.append(f"{name} not computed (scores: {', '.join(sorted(scores)) or 'none'})")
+            why = (errors or {}).get(f"{name}_error")
+            out.append(f"{name} not computed" + (f": {why}" if why else "")
+                       + f" (scores: {', '.join(sorted(scores)) or 'none'})")
         elif value < floor:
             out.append(f"{name} {_fmt(value, floor)} < min {_fmt(floor, value)}")
     return out

@@ -128,8 +128,8 @@ def _heat(stats: MetricStats | None, metric: str) -> str:
 
 
 def _pair_cell(stats: MetricStats | None, metric: str, primary: bool) -> str:
-    if stats is None or stats.include_missing is None:
-        return f'<td data-v="">{fmt.DASH}</td>'
+    if stats is None or stats.include_missing is None or (stats.n_failed and not stats.n_values):
+        return f'<td data-v="">{e(fmt.pair(stats, metric))}</td>'
     cls = " ".join(c for c in (_heat(stats, metric), "primary" if primary else "") if c)
     return (f'<td class="{cls}" data-v="{_num(stats.include_missing)}">{fmt.score(stats.include_missing, metric)}'
             f' <span class="excl">({fmt.score(stats.exclude_missing, metric)})</span></td>')
