@@ -235,8 +235,9 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
                    help="a table-metric-study or formula-metric-study JSON file (e.g. dev.json); the format picks "
                         "the track; several files of one study are pooled (e.g. dev.json dev2.json), each file's "
                         "ground truths kept apart")
-    p.add_argument("--metrics", default="teds,grits,tlag",
-                   help="our metrics to recompute from the raw ground truth and extraction (comma-separated)")
+    p.add_argument("--metrics", default=None,
+                   help="our metrics to recompute from the raw ground truth and extraction (comma-separated; "
+                        "default: semantic, the headline score, and teds, grits, tlag)")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print {name: {pearson, spearman, kendall, ci95, n}}")
@@ -260,11 +261,11 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     their cross-validated score; tables print the full cross-validation with --cv)."""
     import json
 
-    from harness.evaluate.metaeval import Options, kind_of, load_pairs, meta_eval
+    from harness.evaluate.metaeval import TABLE_METRICS, Options, kind_of, load_pairs, meta_eval
     from harness.evaluate.metaeval_formulas import FORMULAS
     from harness.evaluate.metaeval_tables import TABLES
 
-    options = Options(metrics=args.metrics, judge=args.judge, judge_variant=args.judge_variant,
+    options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge, judge_variant=args.judge_variant,
                       llm_cache=args.llm_cache, api_base=args.api_base, render=not args.no_render, cv=args.cv,
                       n_boot=args.bootstrap, seed=args.seed)
     kind = kind_of(args.files[0], (FORMULAS, TABLES))

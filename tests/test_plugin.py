@@ -105,6 +105,11 @@ def test_without_parser_the_benchmark_is_not_collected(pytester: pytest.Pytester
                    "--baseline=FILE", "--save-baseline=FILE", "--baseline-tolerance=X", "--report-dir=DIR",
                    "--parse-timeout=SECONDS", "--parse-cache=DIR", "--report-only", "--no-verify"):
         assert option in help_text, option
+    from harness.parse.registry import builtin_parsers
+
+    flat = " ".join(help_text.split())
+    assert "tesseract" in builtin_parsers() and all(name in flat for name in builtin_parsers()), "every built-in"
+    assert "module:Class" in flat
 
 
 def test_collection_ids_order_markers_and_selection(pytester: pytest.Pytester, bench: Path, cache: Path):

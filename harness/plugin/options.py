@@ -40,11 +40,18 @@ def run_options(config: pytest.Config) -> RunOptions:
     return read_options(values)
 
 
+def builtin_names() -> list[str]:
+    """The built-in parsers' names, from this install's entry points (so the help never lags a new one)."""
+    from harness.parse.registry import builtin_parsers
+
+    return sorted(builtin_parsers()) or ["none installed"]
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("tablebench", "tablebench: benchmark PDF table extraction (active with --parser)")
     group.addoption("--parser", action="append", default=[], dest="tb_parsers", metavar="NAME",
-                    help="parser spec to benchmark (repeatable or comma-separated): a built-in "
-                         "(pymupdf4llm, pdfplumber, camelot, pypdf), an entry-point name, "
+                    help=f"parser spec to benchmark (repeatable or comma-separated): a built-in "
+                         f"({', '.join(builtin_names())}), an entry-point name, module:Class, "
                          "vlm:MODEL, or command:CLI / dir:FOLDER (these take the rest of the value "
                          "verbatim). LABEL=SPEC names it: the label is its name in test ids, "
                          "reports and baselines. Without it nothing of the benchmark runs.")
