@@ -265,7 +265,8 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     from harness.evaluate.metaeval_formulas import FORMULAS
     from harness.evaluate.metaeval_tables import TABLES
 
-    options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge, judge_variant=args.judge_variant,
+    options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge,
+                      judge_variant=args.judge_variant,
                       llm_cache=args.llm_cache, api_base=args.api_base, render=not args.no_render, cv=args.cv,
                       n_boot=args.bootstrap, seed=args.seed)
     kind = kind_of(args.files[0], (FORMULAS, TABLES))

@@ -122,6 +122,10 @@ def test_a_printed_failing_id_pasted_back_runs_exactly_that_case(pytester: pytes
     assert sum(whole_page.parseoutcomes().get(k, 0) for k in ("passed", "failed")) == \
         sum(1 for r in json.loads((tmp_path / "r1" / "results.json").read_text())["results"]
             if f"{r['case_set']}/{r['page']}" == page)
+    by_keyword = pytester.runpytest_subprocess(*args(cases, tmp_path, *spec, "-k", chosen.split("/", 1)[1],
+                                                     f"--report-dir={tmp_path / 'r5'}"))
+    by_keyword.assert_outcomes(failed=1)
+    assert failed_ids(by_keyword.stdout.lines) == {chosen}
     old_form = chosen.replace("::", "/")
     aliased = pytester.runpytest_subprocess(*args(cases, tmp_path, *spec, old_form, f"--report-dir={tmp_path / 'r4'}"))
     aliased.assert_outcomes(failed=1)
@@ -147,8 +151,9 @@ def test_every_report_shows_the_gate_and_the_most_regressed_cases_linked_to_thei
 
     md = (report / "leaderboard.md").read_text()
     section = md.split("## Regressions", 1)[1].split("\n## ", 1)[0]
-    assert re.search(r"^\| teds \| mine \| 1\.000 \| 0\.\d{3} \| -0\.\d{3} \| -0\.\d{3}\.\.-0\.\d{3} \| (&lt;)?0\.\d+ \| 59 \| "
-                     r"\*\*REGRESSION\*\* \|$", section, re.M), section
+    gate_row = (r"^\| teds \| mine \| 1\.000 \| 0\.\d{3} \| -0\.\d{3} \| -0\.\d{3}\.\.-0\.\d{3} "
+                r"\| (&lt;)?0\.\d+ \| 59 \| \*\*REGRESSION\*\* \|$")
+    assert re.search(gate_row, section, re.M), section
     links = re.findall(r"^\| \[(\S+)\]\(report\.html#(c-[\w.-]+)\) \| teds \| [\d.]+ \| [\d.]+ \| ([-+][\d.]+) \|",
                        section, re.M)
     assert [float(d) for _, _, d in links] == pytest.approx(worst, abs=1e-3)

@@ -142,6 +142,7 @@ class TableItem(pytest.Item):
         super().__init__(**kwargs)
         self.bench, self.page, self.label, self.gt, self.kind = bench, page, label, gt, kind
         self.result_json: str | None = None
+        self.extra_keyword_matches.add(self.nodeid)  # `-k 'p001::t0'` (any part of the id) selects it
         if gt.group in item_kinds.get(kind).groups:
             self.add_marker(gt.group)
         self.add_marker(variant_marker(page.variant))

@@ -308,7 +308,8 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
     gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
-    return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" data-complexity="{e(complexity_of(r))}" '
+    return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
+            f'data-complexity="{e(complexity_of(r))}" '
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
             f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
             f'<div class="side"><h4>ground truth</h4>{gt}</div>'

@@ -135,7 +135,8 @@ def _e(value: object) -> str:
 
 
 def regressions_html(view: RegressionView) -> str:
-    """The section at the top of report.html: coloured gate verdicts, the cases that moved most, linked to their cards."""
+    """The section at the top of report.html: coloured gate verdicts, the cases that moved most, each
+    linked to its card."""
     out = ['<section id="regressions"><h2>Regressions</h2>', f'<p class="note">{_e(view.summary())}</p>']
     if view.comparisons:
         head = "".join(f"<th>{_e(h)}</th>" for h in GATE_HEAD)
@@ -172,7 +173,8 @@ def change_badge(change: object) -> str:
     text = change["verdict"]
     if isinstance(delta, (int, float)) and isinstance(change.get("baseline"), (int, float)):
         digits = 2 if scale_of(metric) > 1 else 3
-        text += f": {metric} {change['baseline']:.{digits}f} → {change.get('now') or 0:.{digits}f} ({delta:+.{digits}f})"
+        old, now = change["baseline"], change.get("now") or 0.0
+        text += f": {metric} {old:.{digits}f} → {now:.{digits}f} ({delta:+.{digits}f})"
     return f'<span class="badge v-{_e(change["verdict"])}">{_e(text)}</span>'
 
 
