@@ -77,7 +77,8 @@ pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px
 details summary { cursor: pointer; color: var(--muted); font-size: 12px; margin-top: 8px; }
 button.more { font: inherit; padding: 6px 14px; margin: 4px 0; cursor: pointer; }
 #regressions h3 { font-size: 14.5px; margin: 14px 0 6px; }
-table.gate td:first-child, table.gate td:nth-child(2), table.moved td.name { text-align: left; }
+table.gate td:first-child, table.gate td:nth-child(2), table.gate th:first-child, table.gate th:nth-child(2),
+table.moved td.name, table.moved th:first-child { text-align: left; }
 tr.v-fail td { background: #ffebe9; } tr.v-fail td:last-child { color: #cf222e; font-weight: 700; }
 tr.v-up td:last-child, tr.v-improved td:nth-child(5) { color: #1a7f37; font-weight: 700; }
 tr.v-regressed td:nth-child(5) { color: #cf222e; font-weight: 700; } tr.v-info td { color: var(--muted); }
