@@ -112,30 +112,42 @@ def _run_report(args: argparse.Namespace) -> int:
 
     from harness.evaluate.completeness import of_meta
     from harness.report.aggregate import boards
+    from harness.report.regressions import RegressionView, regressions_rich
     from harness.report.terminal import tracks_group
-    from harness.report.write import read_results, write_report
+    from harness.report.merge import results_path
+    from harness.report.write import FILES, read_comparisons, read_results, write_report
 
     meta, results = read_results(args.results)
+    comparisons = read_comparisons(results_path(args.results))
     Console().print(tracks_group(boards(results, primary=args.primary)))
     completeness = of_meta(meta, len(results))
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")
+    view = RegressionView.of(results, comparisons, meta.get("baseline"))
+    if view is not None:
+        html = results_path(args.results).parent / FILES["html"]
+        Console().print(regressions_rich(view, str(html.resolve()) if html.is_file() else None))
     if args.out:
-        written = write_report(results, args.out, meta, primary=args.primary)
+        written = write_report(results, args.out, meta, primary=args.primary, comparisons=comparisons)
         print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())})")
     return 0
 
 
 def _merge_parser() -> argparse.ArgumentParser:
     """`tablebench report merge`: its own options (the positional runs clash with `report RESULTS`)."""
-    from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT
+    from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, DEFAULT_TOLERANCE
 
     p = argparse.ArgumentParser(prog="tablebench report merge",
-                                description="Merge shard runs (--shard=I/N) into one report, optionally gated.")
+                                description="Merge shard runs (--shard=I/N) into one report, gated as pytest gates.")
     p.add_argument("runs", nargs="+", metavar="DIR", help="run folders (or their results.json), one per shard")
     p.add_argument("--out", required=True, help="folder for the merged results.json, leaderboard.md, report.html")
     p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
-    p.add_argument("--baseline", metavar="FILE", help="baseline file to gate the merged run against")
+    p.add_argument("--baseline", metavar="FILE", help="baseline file: cases that regressed against it fail, as "
+                                                       "with pytest --baseline (and --gate compares with it)")
+    p.add_argument("--baseline-tolerance", default=str(DEFAULT_TOLERANCE), metavar="X",
+                   help="as the plugin's (default %(default)s; e.g. semantic=0.5,teds=2%%)")
+    p.add_argument("--baseline-per-table", choices=("on", "off"), default="on", help="as the plugin's")
+    p.add_argument("--min-score", action="append", default=[], metavar="METRIC=VALUE", help="as the plugin's")
     p.add_argument("--gate", action="append", default=[], metavar="METRIC[:SUBSET]",
                    help="as the plugin's --gate (repeatable); needs --baseline")
     p.add_argument("--gate-min-effect", default=DEFAULT_MIN_EFFECT, metavar="X", help="as the plugin's (default %(default)s)")
@@ -148,8 +160,8 @@ def _merge_parser() -> argparse.ArgumentParser:
 
 
 def _run_merge(argv: list[str]) -> int:
-    """Shard runs -> one report, ended as a pytest session ends (`finish_run`): 0 when merged
-    (and every gate passed), 1 when a gate failed."""
+    """Shard runs -> one report, ended as a pytest session ends (`finish_run`, the same per-case rules):
+    0 when merged and every case and gate passed, 1 when a case or a gate failed."""
     from pathlib import Path
 
     from rich.console import Console
@@ -159,6 +171,8 @@ def _run_merge(argv: list[str]) -> int:
     from harness.core.files import check_writable
     from harness.evaluate.completeness import of_meta
     from harness.gating.options import read_options
+    from harness.gating.regressions import gate_of
+    from harness.gating.rules import baseline_notes
     from harness.report.aggregate import boards
     from harness.report.finish import FinishPolicy, finish_run, gate_verdict
     from harness.report.merge import merge_runs
@@ -167,33 +181,41 @@ def _run_merge(argv: list[str]) -> int:
 
     args = _merge_parser().parse_args(argv)
     options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
-                            "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out})
+                            "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out,
+                            "min_scores": args.min_score, "tolerance": args.baseline_tolerance,
+                            "per_table": args.baseline_per_table})
     if options.save_baseline:
         check_writable(options.save_baseline, "--save-baseline")
     check_writable(args.out, "--out", folder=True)
     meta, results = merge_runs(args.runs, allow_incomplete=args.allow_incomplete)
-    baseline = load_baseline(options.baseline) if options.gates else None  # --gate needs --baseline
-    if baseline is not None and not baseline.matched(r.test_id for r in results):
-        raise ValueError(f"baseline {options.baseline}: none of its {len(baseline.cases)} entries match the "
-                         f"{len(results)} merged cases")
     versions, specs = meta.get("parser_versions") or {}, meta.get("parser_specs") or {}
+    parsers = {label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()}
+    case_set = {"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")}
+    baseline = load_baseline(options.baseline) if options.baseline else None
+    notes = baseline_notes(baseline, [r.test_id for r in results], parsers=parsers, case_set=case_set,
+                           metrics=meta.get("metrics") or []) if baseline is not None else []
     policy = FinishPolicy(
         report_dir=Path(args.out), primary=args.primary, gates=options.gates, min_effect=options.gate_min_effect,
         alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline,
         groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
-        parsers={label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()},
-        case_set={"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")},
-        metrics=meta.get("metrics") or [], allow_incomplete=args.allow_incomplete)
+        parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
+        allow_incomplete=args.allow_incomplete)
     end = finish_run(results, meta, policy)
     completeness = of_meta(meta, len(results))
     Console().print(tracks_group(boards(results, primary=args.primary)))
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")
+    for note in notes:
+        print(note)
     files = ", ".join(path.name for kind, path in end.written.items() if kind in FILES)
     print(f"tablebench report: {args.out} ({files or 'nothing written'}); merged {len(args.runs)} runs, "
           f"{len(results)} cases")
     if "baseline" in end.written:
         print(f"tablebench baseline saved: {args.save_baseline}")
+    for test_id, reasons in end.case_failures:
+        print(f"FAILED {test_id} - {reasons}")
+    if end.case_failures:
+        print(f"tablebench: {len(end.case_failures)} of {len(results)} cases failed")
     if end.comparisons:
         print("== tablebench gate ==")
         for line in summary_lines(end.comparisons):
@@ -201,7 +223,7 @@ def _run_merge(argv: list[str]) -> int:
         print(gate_verdict(end.comparisons, completeness))
     for line in end.errors:
         print(line, file=sys.stderr)
-    return 1 if end.failed or end.errors else 0
+    return 1 if end.failed or end.case_failures or end.errors else 0
 
 
 def _add_harvest(sub: argparse._SubParsersAction) -> None:
@@ -230,8 +252,9 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
                    help="a table-metric-study or formula-metric-study JSON file (e.g. dev.json); the format picks "
                         "the track; several files of one study are pooled (e.g. dev.json dev2.json), each file's "
                         "ground truths kept apart")
-    p.add_argument("--metrics", default="teds,grits,tlag",
-                   help="our metrics to recompute from the raw ground truth and extraction (comma-separated)")
+    p.add_argument("--metrics", default=None,
+                   help="our metrics to recompute from the raw ground truth and extraction (comma-separated; "
+                        "default: semantic, the headline score, and teds, grits, tlag)")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", action="store_true", help="print {name: {pearson, spearman, kendall, ci95, n}}")
@@ -255,11 +278,12 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     their cross-validated score; tables print the full cross-validation with --cv)."""
     import json
 
-    from harness.evaluate.metaeval import Options, kind_of, load_pairs, meta_eval
+    from harness.evaluate.metaeval import TABLE_METRICS, Options, kind_of, load_pairs, meta_eval
     from harness.evaluate.metaeval_formulas import FORMULAS
     from harness.evaluate.metaeval_tables import TABLES
 
-    options = Options(metrics=args.metrics, judge=args.judge, judge_variant=args.judge_variant,
+    options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge,
+                      judge_variant=args.judge_variant,
                       llm_cache=args.llm_cache, api_base=args.api_base, render=not args.no_render, cv=args.cv,
                       n_boot=args.bootstrap, seed=args.seed)
     kind = kind_of(args.files[0], (FORMULAS, TABLES))

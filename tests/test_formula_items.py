@@ -161,7 +161,7 @@ def test_a_missing_formula_is_missing_and_counts_zero(fcases, tmp_path: Path, po
     out = write_perfect(tmp_path / "out", fcases, drop=frozenset({(page.page_id, 1)}))
     results = evaluate_page(page, f"dir:{out}", "token_edit", cache_dir=None, pool=pool, label="p")
     assert results[1].outcome == "missing" and results[1].scores == {}
-    assert results[1].test_id == f"fbench/{page.page_id}/f1[p]"
+    assert results[1].test_id == f"fbench/{page.page_id}::f1[p]"
     assert all(r.outcome == "ok" and r.scores == {"token_edit": 1.0} for i, r in enumerate(results) if i != 1)
     board = boards(results)["formula"]
     stats = board.rows[0].overall.metrics["token_edit"]
@@ -227,7 +227,7 @@ def test_both_tracks_get_their_own_leaderboard_in_every_file(tmp_path: Path) -> 
     assert "mean with missing formulas as 0" in md
     html = paths["html"].read_text(encoding="utf-8")
     assert "<h2>Formula leaderboard</h2>" in html and "<h2>Formulas: inline / display</h2>" in html
-    assert "set/p001/f1[pp]" in html and "1 tables + 3 formulas" in html
+    assert "set/p001::f1[pp]" in html and "1 tables + 3 formulas" in html
     assert "&lt;/pre&gt;&lt;script&gt;" in html and "x<y</pre><script>" not in html
     _, back = read_results(paths["json"])
     assert [r.kind for r in back] == ["table", "formula", "formula", "formula"]
@@ -248,7 +248,7 @@ def test_results_from_before_formulas_read_as_tables() -> None:
     old = ItemResult("p", "s", "p001", 2, "simple", "ok").to_dict()
     del old["kind"]
     result = ItemResult.from_dict(old)
-    assert result.kind == "table" and result.test_id == "s/p001/t2[p]"
+    assert result.kind == "table" and result.test_id == "s/p001::t2[p]"
 
 
 # -- judge -------------------------------------------------------------------------------------------
@@ -355,7 +355,7 @@ def test_the_drilldown_shows_both_formulas_typeset_and_as_source(tmp_path: Path)
     results = _results()
     results[1].gt_latex, results[1].matched_text = r"$\frac{1}{2}$", r"\(\frac{1}{2}\)"
     html = write_report(results, tmp_path)["html"].read_text(encoding="utf-8")
-    case = html[html.index("set/p001/f0[pp]"):html.index("set/p001/f1[pp]")]
+    case = html[html.index("set/p001::f0[pp]"):html.index("set/p001::f1[pp]")]
     assert case.count('<div class="rendered formula"><math display="inline">') == 2
     assert case.count("<mfrac>") == 2 and r"<pre>\(\frac{1}{2}\)</pre>" in case
 

@@ -126,8 +126,8 @@ def test_pairs_count_lost_tables_as_zero_and_skip_cases_the_baseline_lacks():
         return ItemResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome=outcome,
                            scores=scores)
 
-    baseline = {"s/p001/t0[p]": Entry("ok", {"teds": 0.9}), "s/p001/t1[p]": Entry("missing", {}),
-                "s/p001/t2[p]": Entry("ok", {"teds": 0.7})}
+    baseline = {"s/p001::t0[p]": Entry("ok", {"teds": 0.9}), "s/p001::t1[p]": Entry("missing", {}),
+                "s/p001::t2[p]": Entry("ok", {"teds": 0.7})}
 
     class Base:
         def get(self, key: str) -> Entry | None:
@@ -136,7 +136,7 @@ def test_pairs_count_lost_tables_as_zero_and_skip_cases_the_baseline_lacks():
     results = [result(0, "missing"), result(1, teds=0.8), result(2, teds=0.75), result(3, teds=1.0)]
     pairs = gate_pairs(results, lambda r: baseline_values(Base(), r))
     assert [(p.key, p.base["teds"], p.run["teds"]) for p in pairs] == [
-        ("s/p001/t0[p]", 0.9, 0.0), ("s/p001/t1[p]", 0.0, 0.8), ("s/p001/t2[p]", 0.7, 0.75)]
+        ("s/p001::t0[p]", 0.9, 0.0), ("s/p001::t1[p]", 0.0, 0.8), ("s/p001::t2[p]", 0.7, 0.75)]
 
 
 @pytest.mark.parametrize("text", ["", ":complex", "teds:", "teds:=x", "teds:lang="])
@@ -150,3 +150,16 @@ def test_non_finite_negative_or_too_large_numbers_are_refused(text):
     with pytest.raises(ValueError, match="--gate-alpha must be a finite number > 0 and <= 0.5"):
         fraction("--gate-alpha", text, upper=0.5, positive=True)
     assert fraction("--gate-min-effect", "0", upper=1.0) == 0.0
+
+
+def test_a_significant_drop_below_the_minimum_effect_is_said_so_not_no_change():
+    from harness.gating.aggregate import Comparison
+
+    base = np.full(40, 0.9)
+    small = Comparison(group="p", metric="teds", subset=None, min_effect=0.005, alpha=0.05,
+                       **compare(base, base - 0.004, min_effect=0.005))
+    assert small.verdict == "no change" and not small.failed  # the gate passes...
+    assert small.line().startswith("significant but below minimum effect: teds [p]: 0.900 -> 0.896")  # ...and says why
+    noise = Comparison(group="p", metric="teds", subset=None, min_effect=0.01, alpha=0.05,
+                       **compare([0.9, 0.9, 0.9], [0.5, 0.9, 0.9], min_effect=0.01))
+    assert noise.line().startswith("no change: teds [p]")

@@ -175,3 +175,10 @@ def test_the_fit_weighs_every_ground_truth_table_alike():
     # per pair, "a" decides (close to -log 0.9); per table, both count: the cost lies between
     assert per_pair == pytest.approx(-np.log(0.83), abs=0.05)
     assert per_table > per_pair + 0.3
+
+
+def test_the_semantic_score_is_correlated_by_default(tmp_path, capsys):
+    assert main(["meta-eval", str(_ratable_study(tmp_path)), "--json", "--bootstrap", "20"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert {"ours:semantic", "ours:teds", "ours:grits", "ours:tlag"} <= set(result), sorted(result)
+    assert result["ours:semantic"]["n"] == 12

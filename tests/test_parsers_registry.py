@@ -122,3 +122,20 @@ def test_compose_orders_top_down_and_sets_tables_apart() -> None:
     blocks = [Block(50, 0, "<table/>", True), Block(10, 0, "first"), Block(20, 0, "second"),
               Block(90, 0, "last"), Block(70, 0, "   ")]
     assert compose(blocks) == "first\nsecond\n\n<table/>\n\nlast\n"
+
+
+def test_a_module_class_spec_builds_that_class_with_its_options(tmp_path, monkeypatch) -> None:
+    (tmp_path / "my_tb_parser.py").write_text(
+        "class Mine:\n"
+        "    name, version = 'mine', '1'\n"
+        "    def __init__(self, mode='a'):\n"
+        "        self.config = {'mode': mode}\n"
+        "    def parse(self, pdf_path):\n"
+        "        raise NotImplementedError\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    parser = resolve("my_tb_parser:Mine?mode=b")
+    assert parser.name == "mine" and parser.config == {"mode": "b"}
+    with pytest.raises(ValueError, match=r"parser 'my_tb_parser:Nope': my_tb_parser has no Nope"):
+        resolve("my_tb_parser:Nope")
+    with pytest.raises(ValueError, match=r"cannot import no_such_module_x"):
+        resolve("no_such_module_x:Mine")

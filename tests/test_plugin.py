@@ -66,12 +66,12 @@ def junit(path: Path, report: Path | None = None) -> dict[str, dict]:
     results = {}
     if report is not None:
         data = json.loads((report / "results.json").read_text(encoding="utf-8"))
-        results = {f"{r['case_set']}/{r['page']}/t{r['table']}[{r['parser']}]": r for r in data["results"]}
+        results = {f"{r['case_set']}/{r['page']}::t{r['table']}[{r['parser']}]": r for r in data["results"]}
     out = {}
     for case in ET.parse(path).iter("testcase"):
         props = {p.get("name"): p.get("value") for p in case.iter("property")}
         failure, skipped = case.find("failure"), case.find("skipped")
-        test_id = f"{case.get('classname').replace('.', '/')}/{case.get('name')}"
+        test_id = props.get("id") or f"{case.get('classname')}::{case.get('name')}"  # the id, as pytest printed it
         out[test_id] = {"props": props, "failure": None if failure is None else failure.get("message"),
                         "skipped": None if skipped is None else skipped.get("message"),
                         "classname": case.get("classname"), "name": case.get("name"),
@@ -105,6 +105,11 @@ def test_without_parser_the_benchmark_is_not_collected(pytester: pytest.Pytester
                    "--baseline=FILE", "--save-baseline=FILE", "--baseline-tolerance=X", "--report-dir=DIR",
                    "--parse-timeout=SECONDS", "--parse-cache=DIR", "--report-only", "--no-verify"):
         assert option in help_text, option
+    from harness.parse.registry import builtin_parsers
+
+    flat = " ".join(help_text.split())
+    assert "tesseract" in builtin_parsers() and all(name in flat for name in builtin_parsers()), "every built-in"
+    assert "module:Class" in flat
 
 
 def test_collection_ids_order_markers_and_selection(pytester: pytest.Pytester, bench: Path, cache: Path):
@@ -165,7 +170,7 @@ def test_missing_case_set_and_baseline_files_are_usage_errors(pytester: pytest.P
     assert result.ret == pytest.ExitCode.USAGE_ERROR and "not found" in result.stderr.str()
     (tmp_path / "b.json").write_text("[]")
     result = pytester.runpytest(*args(bench, cache, "--parser=pypdf", f"--baseline={tmp_path / 'b.json'}"))
-    assert result.ret == pytest.ExitCode.USAGE_ERROR and "not a tablebench-baseline/2 file" in result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "not a tablebench-baseline/3 file" in result.stderr.str()
 
 
 def test_crashing_hanging_and_garbage_parsers_each_get_their_outcome(pytester: pytest.Pytester, bench: Path,
@@ -213,7 +218,7 @@ def test_exact_outputs_pass_and_a_regression_fails_min_score_and_baseline(pytest
                                      f"--save-baseline={base}", "--min-score=teds=0.99", "--min-score=grits_con=1"))
     first.assert_outcomes(passed=5)
     saved = json.loads(base.read_text())
-    assert sorted(saved["cases"]) == sorted(f"{i.replace('::', '/')}[{spec}]" for i in IDS)
+    assert sorted(saved["cases"]) == sorted(f"{i}[{spec}]" for i in IDS)
     assert all(c["outcome"] == "ok" and c["scores"]["teds"] == pytest.approx(1.0) for c in saved["cases"].values())
     assert saved["parsers"][spec]["spec"] == spec and saved["parsers"][spec]["version"]
     assert saved["metrics"] == ["teds", "grits"] and saved["case_set"]["name"] == "bench"
@@ -229,7 +234,7 @@ def test_exact_outputs_pass_and_a_regression_fails_min_score_and_baseline(pytest
     second.assert_outcomes(passed=4, failed=1)
     assert f"baseline {base}: 5 of 5 entries match this run's 5 cases" in second.stdout.str(), \
         "dir:/x/ and dir:/x are one parser label"
-    case = junit(xml, tmp_path / "r2")[f"bench/p074/t0[{spec}]"]
+    case = junit(xml, tmp_path / "r2")[f"bench/p074::t0[{spec}]"]
     teds, failure = case["result"]["scores"]["teds"], case["failure"]
     assert teds < 0.99 and case["props"]["teds"] == str(teds)
     assert f"teds {teds:.2f} < min 0.99" in failure
@@ -272,7 +277,7 @@ def test_xdist_parses_each_page_once_and_scores_like_a_serial_run(pytester: pyte
         for test_id, case in cases.items():
             assert case["result"] is not None, f"{mode}: {test_id} reached results.json"
             assert case["classname"] in ("bench.p002", "bench.p074") and case["name"].startswith("t")
-            assert set(case["props"]) == {"outcome", *case["result"]["scores"]}, "only the outcome and scores"
+            assert set(case["props"]) == {"id", "outcome", *case["result"]["scores"]}, "the id, outcome and scores"
             assert case["size"] < 1000, case["size"]  # was ~3 KB: the whole result as JSON
         runs[mode] = {k: (c["result"]["outcome"], c["result"]["scores"], c["result"]["message"])
                       for k, c in cases.items()}

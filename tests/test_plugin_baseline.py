@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from harness.core.options import number
 from harness.core.results import ItemResult
 from harness.gating.baseline import Entry, load_baseline, save_baseline
+from harness.gating.options import read_options
 from harness.gating.rules import Verdict
 from harness.gating.thresholds import baseline_failures, min_score_failures, parse_min_score
 
@@ -48,12 +50,12 @@ def test_baseline_round_trip_and_bad_files(tmp_path: Path):
                          parsers={"pypdf": {"spec": "pypdf", "version": "5.1"}},
                          case_set={"name": "s", "manifest_sha256": "ab" * 32}, metrics=["teds"])
     base = load_baseline(path)
-    assert base.cases == {"s/p001/t0[pypdf]": Entry("missing", {}), "s/p001/t1[pypdf]": Entry("ok", {"teds": 0.5})}
+    assert base.cases == {"s/p001::t0[pypdf]": Entry("missing", {}), "s/p001::t1[pypdf]": Entry("ok", {"teds": 0.5})}
     assert base.parsers == {"pypdf": {"spec": "pypdf", "version": "5.1"}} and base.metrics == ["teds"]
-    assert base.case_set["manifest_sha256"] == "ab" * 32 and base.format == "tablebench-baseline/2"
-    assert list(json.loads(path.read_text())["cases"]) == ["s/p001/t0[pypdf]", "s/p001/t1[pypdf]"]
+    assert base.case_set["manifest_sha256"] == "ab" * 32 and base.format == "tablebench-baseline/3"
+    assert list(json.loads(path.read_text())["cases"]) == ["s/p001::t0[pypdf]", "s/p001::t1[pypdf]"]
     assert [p.name for p in path.parent.iterdir()] == ["b.json"], "no temp file left behind"
-    for text, says in (("{", "not JSON"), ('{"format": "x"}', "not a tablebench-baseline/2 file"),
+    for text, says in (("{", "not JSON"), ('{"format": "x"}', "not a tablebench-baseline/3 file"),
                        ('{"format": "tablebench-baseline/2", "cases": {"a": {"scores": {"teds": "x"}}}}',
                         "malformed entry"),
                        ('{"format": "tablebench-baseline/2", "cases": {"a": {"scores": {"teds": NaN}}}}',
@@ -72,8 +74,16 @@ def test_a_format_1_baseline_is_read_with_its_keys_relabelled(tmp_path: Path):
                      "s/p001/t1[pypdf]": {"outcome": "missing", "scores": {}}}}
     (tmp_path / "v1.json").write_text(json.dumps(old))
     base = load_baseline(tmp_path / "v1.json")
-    assert base.cases == {"s/p001/t0[dir:/x]": Entry("ok", {"teds": 0.9}), "s/p001/t1[pypdf]": Entry("missing", {})}
-    assert base.matched(["s/p001/t0[dir:/x]", "s/p001/t9[dir:/x]"]) == 1 and base.labels() == ["dir:/x", "pypdf"]
+    assert base.cases == {"s/p001::t0[dir:/x]": Entry("ok", {"teds": 0.9}), "s/p001::t1[pypdf]": Entry("missing", {})}
+    assert base.matched(["s/p001::t0[dir:/x]", "s/p001::t9[dir:/x]"]) == 1 and base.labels() == ["dir:/x", "pypdf"]
+
+
+def test_a_format_2_baseline_is_read_with_its_ids_in_the_current_form(tmp_path: Path):
+    """Format 2 keyed cases `set/page/tN[label]`; they match this run's ids `set/page::tN[label]`."""
+    old = {"format": "tablebench-baseline/2", "cases": {"s/p001/t0[dir:/x/y]": {"outcome": "ok", "scores": {}},
+                                                          "s/p001/f2[pypdf]": {"outcome": "missing", "scores": {}}}}
+    (tmp_path / "v2.json").write_text(json.dumps(old))
+    assert list(load_baseline(tmp_path / "v2.json").cases) == ["s/p001::t0[dir:/x/y]", "s/p001::f2[pypdf]"]
 
 
 @pytest.mark.parametrize("text, says", [("nan", "finite"), ("inf", "finite"), ("-inf", "finite"), ("-0.1", ">= 0"),
@@ -130,9 +140,42 @@ def test_a_baseline_that_matches_nothing_is_refused_and_partial_matches_are_told
              "case_set": {"name": "s", "manifest_sha256": "bb"}, "metrics": ["teds"]}
     with pytest.raises(ValueError, match=r"none of its 2 entries match this run's 1 cases \(baseline parsers: pypdf; "
                                          r"this run: pypdf\); name a parser"):
-        baseline_notes(base, ["s/p001/t0[other]"], **facts)
-    notes = baseline_notes(base, ["s/p001/t0[pypdf]", "s/p001/t7[pypdf]"], **facts)
+        baseline_notes(base, ["s/p001::t0[other]"], **facts)
+    notes = baseline_notes(base, ["s/p001::t0[pypdf]", "s/p001::t7[pypdf]"], **facts)
     assert notes[0].endswith("1 of 2 entries match this run's 2 cases")
     assert any("had another manifest" in n for n in notes)
     assert any("parser pypdf was version 5.1, now 5.2" in n for n in notes)
     assert any("metrics grits are in the baseline but not computed now" in n for n in notes)
+
+
+def test_tolerances_per_metric_absolute_or_relative_headline_metrics_by_default():
+    from harness.gating.thresholds import parse_tolerance
+
+    base = {"teds": 0.9, "semantic": 8.0, "grits_con": 0.9, "tlag_precision": 0.9}
+    now = {"teds": 0.87, "semantic": 7.6, "grits_con": 0.9, "tlag_precision": 0.1}
+    # a bare number keeps its meaning (0-1 scale, x10 for semantic) on the headline metrics only
+    assert baseline_failures(now, base, parse_tolerance("0.01")) == ["teds 0.87 < baseline 0.90 - 0.01",
+                                                                      "semantic 7.60 < baseline 8.00 - 0.1"]
+    # per metric: absolute on the metric's own scale, or relative to the baseline score
+    assert baseline_failures(now, base, parse_tolerance("semantic=0.5,teds=4%")) == []
+    assert baseline_failures(now, base, parse_tolerance("semantic=0.3,teds=1%")) == [
+        "teds 0.87 < baseline 0.90 - 1% (0.009)", "semantic 7.60 < baseline 8.00 - 0.3"]
+    assert baseline_failures(now, base, parse_tolerance("5%")) == []  # 5% of 8.0 is 0.4
+    # a sub-metric is checked only when named
+    assert baseline_failures(now, base, parse_tolerance("1,tlag_precision=0.5")) == [
+        "tlag_precision 0.10 < baseline 0.90 - 0.5"]
+    options = read_options({"tolerance": "semantic=0.5,teds=2%"})
+    assert dict(options.tolerance.named) == {"semantic": (0.5, False), "teds": (0.02, True)}
+    assert options.tolerance.default == 0.01  # the headline metrics not named keep the default
+
+
+@pytest.mark.parametrize("text, says", [
+    ("teds=x", "--baseline-tolerance teds=x: expected a number"),
+    ("=0.1", "expected METRIC=X, METRIC=X% or a bare X"),
+    ("teds=150%", "must be <= 100"),
+    ("semantic=11", "must be <= 10"),
+    ("0.1,0.2", "give one bare value"),
+])
+def test_bad_tolerances_are_one_line_errors(text, says):
+    with pytest.raises(ValueError, match=re.escape(says)):
+        read_options({"tolerance": text})

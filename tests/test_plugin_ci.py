@@ -99,7 +99,9 @@ def test_a_small_loss_on_every_table_passes_per_table_but_fails_the_gate(pyteste
     meta = json.loads((report / "results.json").read_text())["meta"]
     assert meta["gate"][0].startswith("REGRESSION: teds [mine]")
     assert json.loads((report / "gate.json").read_text())[0]["failed"] is True
-    assert "REGRESSION: teds [mine]" in (report / "report.html").read_text()
+    html = (report / "report.html").read_text()
+    assert '<tr class="v-fail"><td>teds</td><td>mine</td><td>1.000</td>' in html, "the gate's row, marked failed"
+    assert "<td>REGRESSION</td></tr>" in html
 
     looser = pytester.runpytest(*args(cases, tmp_path, f"--parser=mine=dir:{outputs['shifted']}", f"--baseline={base}",
                                       "--baseline-tolerance=0.03", "--gate=teds", "--gate-min-effect=0.05",

@@ -69,9 +69,10 @@ def test_perfect_outputs_pass_floors_and_a_lost_formula_fails_against_the_baseli
                                      f"--save-baseline={tmp_path / 'base.json'}"))
     first.assert_outcomes(passed=cases.n_tables + cases.n_formulas)
     cases_a = junit(tmp_path / "a.xml")
-    assert cases_a["mix/p002/f1[mine]"]["props"] == {"outcome": "ok", "formula_score": "10.0", "token_edit": "1.0"}
+    assert cases_a["mix/p002::f1[mine]"]["props"] == {"id": "mix/p002::f1[mine]", "outcome": "ok",
+                                                      "formula_score": "10.0", "token_edit": "1.0"}
     baseline = json.loads((tmp_path / "base.json").read_text(encoding="utf-8"))
-    assert "mix/p002/f0[mine]" in json.dumps(baseline)
+    assert "mix/p002::f0[mine]" in json.dumps(baseline)
     data = json.loads((tmp_path / "ra" / "results.json").read_text(encoding="utf-8"))
     assert data["meta"]["formulas"] == 2 and data["meta"]["metrics"] == ["teds", "formula_score", "token_edit"]
     assert data["formula_leaderboard"]["rows"][0]["overall"]["found"] == 2

@@ -48,7 +48,7 @@ def test_unreadable_ground_truth_is_an_error_case_in_every_output(pytester: pyte
     assert (row["overall"]["total"], row["overall"]["found"], row["outcomes"]["error"]) == (5, 4, 1)
     assert row["overall"]["metrics"]["teds"]["include_missing"] == pytest.approx(4 / 5), "the error counts 0"
     assert "| error |" in (report / "leaderboard.md").read_text(encoding="utf-8")
-    assert junit(xml)[f"broken/p074/t1[dir:{out}]"]["props"]["outcome"] == "error"
+    assert junit(xml)[f"broken/p074::t1[dir:{out}]"]["props"]["outcome"] == "error"
 
 
 def test_report_only_records_everything_and_exits_zero(pytester: pytest.Pytester, bench: Path, tmp_path: Path):
@@ -85,8 +85,8 @@ def test_a_baseline_accepts_known_failures_and_fails_new_ones(pytester: pytest.P
                                       f"--baseline={base}", f"--junitxml={xml}"))
     result.assert_outcomes(passed=3, failed=1, xfailed=1)
     cases = junit(xml)
-    assert cases["bench/p074/t2[mine]"]["skipped"].startswith("known failure (missing in the baseline): not found")
-    assert cases["bench/p002/t0[mine]"]["failure"].startswith("Failed: not found in parser output")
+    assert cases["bench/p074::t2[mine]"]["skipped"].startswith("known failure (missing in the baseline): not found")
+    assert cases["bench/p002::t0[mine]"]["failure"].startswith("Failed: not found in parser output")
     assert f"baseline {base}: 5 of 5 entries match this run's 5 cases" in result.stdout.str()
 
 
@@ -170,7 +170,7 @@ def test_semantic_errors_reach_the_failure_message_and_results(pytester: pytest.
     result = pytester.runpytest(*args(bench, tmp_path / "c", f"--parser=dir:{out}", "--metrics=semantic",
                                       "--min-score=semantic=10", f"--junitxml={xml}", f"--report-dir={report}"))
     result.assert_outcomes(passed=4, failed=1)
-    case = junit(xml, report)[f"bench/p074/t0[dir:{out}]"]
+    case = junit(xml, report)[f"bench/p074::t0[dir:{out}]"]
     assert "semantic errors: " in case["failure"] and "9.99" in case["failure"]
     assert case["result"]["semantic_errors"] and any("9.99" in e for e in case["result"]["semantic_errors"])
     html = (report / "report.html").read_text(encoding="utf-8")

@@ -37,7 +37,8 @@ def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, 
         {k: c["props"].get("judge") for k, c in junit(xml).items()}
     result.assert_outcomes(passed=2, failed=1)
     cases = junit(xml, tmp_path / "report")
-    judged = {test_id.split("/")[2][:2]: (c["props"].get("judge"), c["result"]["outcome"]) for test_id, c in cases.items()}
+    judged = {test_id.split("::")[1][:2]: (c["props"].get("judge"), c["result"]["outcome"])
+              for test_id, c in cases.items()}
     assert judged == {"t0": ("6.0", "ok"), "t1": ("6.0", "ok"), "t2": ("0.0", "missing")}
     assert "judge" in result.stdout.str()
 

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.core.options import DEFAULT_ALPHA, DEFAULT_PARSE_TIMEOUT, GateSpec, RunOptions
+from harness.core.options import DEFAULT_ALPHA, DEFAULT_PARSE_TIMEOUT, GateSpec, RunOptions, Tolerance
 from harness.core.results import ItemResult
 from harness.gating.options import read_options
 
@@ -36,7 +36,7 @@ def test_values_are_parsed_once_into_typed_frozen_fields():
     assert dict(options.min_scores) == {"teds": 0.8} and options.gates == (GateSpec("teds", "complex"),)
     assert (options.parse_timeout, options.repeat, options.shard) == (2.5, 3, (2, 3))
     assert options.locator_model == "openai/x", "the LLM locator defaults to the judge's model"
-    assert options.table_tolerance == math.inf and read_options({}).table_tolerance == 0.01
+    assert options.table_tolerance.off and read_options({}).table_tolerance == Tolerance(0.01)
     with pytest.raises(dataclasses.FrozenInstanceError):
         options.repeat = 1  # type: ignore[misc]
     with pytest.raises(TypeError):

@@ -18,5 +18,13 @@ def test_the_library_example_of_the_architecture_section_runs() -> None:
     with contextlib.redirect_stdout(out):
         exec(compile(blocks[0], "README.md", "exec"), {})  # noqa: S102 -- our own documentation
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("synth-v1/p001/t0[pypdf] ") and len(lines) >= 2
+    assert lines[0].startswith("synth-v1/p001::t0[pypdf] ") and len(lines) >= 2
     assert lines[-1].startswith("{'teds': ") and "'semantic': " in lines[-1]
+
+
+def test_every_path_the_readme_installs_from_exists() -> None:
+    text = README.read_text(encoding="utf-8")
+    paths = re.findall(r"pip install (\./\S+)", text)
+    assert paths, "the README shows how to install the example parser package"
+    for path in paths:
+        assert (README.parent / path).is_dir(), path

@@ -56,9 +56,10 @@ def _chromium() -> str:
     pytest.skip("no Chromium on PATH (apt-get install -y chromium): the browser checks need one")
 
 
-def _dump_dom(page: Path, tmp_path: Path) -> lxml.html.HtmlElement:
+def _dump_dom(page: Path, tmp_path: Path, fragment: str = "") -> lxml.html.HtmlElement:
     profile = tmp_path / f"profile-{page.stem}"
-    proc = subprocess.run([_chromium(), *FLAGS, f"--user-data-dir={profile}", "--dump-dom", page.as_uri()],
+    url = page.as_uri() + (f"#{fragment}" if fragment else "")
+    proc = subprocess.run([_chromium(), *FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
                           capture_output=True, text=True, timeout=90, check=False)
     assert proc.returncode == 0 and proc.stdout.strip(), proc.stderr[-2000:]
     return lxml.html.document_fromstring(proc.stdout)
@@ -90,7 +91,7 @@ def test_payloads_do_not_run_and_our_script_does(hostile_board: tuple, tmp_path:
     assert len(dom.xpath("//div[@id='hists']//*[local-name()='rect']")) == 11 * len(board.rows)
     shown = [a for a in dom.iter("article") if a.get("hidden") is None]
     assert len(shown) == min(60, len(results))
-    assert not dom.xpath("//img | //a | //iframe")
+    assert not dom.xpath("//img | //iframe | //a[not(starts-with(@href, '#c-'))]")
 
 
 def test_sorting_and_filters_work(hostile_board: tuple, tmp_path: Path) -> None:
@@ -108,3 +109,23 @@ def test_sorting_and_filters_work(hostile_board: tuple, tmp_path: Path) -> None:
     assert state["onlyTimeouts"] is True
     scores = [r.scores[board.primary] for r in results if r.outcome == "ok"]
     assert state["worst"] == "" and float(state["best"]) == max(scores)  # not found counts as worst
+
+
+def test_a_regression_link_opens_its_card_even_beyond_the_first_page(tmp_path: Path) -> None:
+    from harness.report.regressions import RegressionView
+
+    results = sample_results(n_pages=10, payloads=True)
+    board = leaderboard(results)
+    last = results[-1]  # laid out hidden: the page shows the first 60 cards at load
+    for r in results:
+        r.extra["baseline"] = {"metric": "teds", "baseline": 1.0, "now": 0.5, "delta": -0.1, "verdict": "regressed"}
+    last.extra["baseline"] = {**last.extra["baseline"], "delta": -0.9}
+    page = tmp_path / "linked.html"
+    page.write_text(render_html(board, results, {}, regressions=RegressionView.of(results)), encoding="utf-8")
+    link = lxml.html.document_fromstring(page.read_text()).get_element_by_id("regressions").find(".//a")
+    assert link.text == last.test_id, "the most regressed case comes first"
+    static = lxml.html.document_fromstring(page.read_text()).get_element_by_id(link.get("href")[1:])
+    assert static.get("hidden") is not None
+    dom = _dump_dom(page, tmp_path, link.get("href")[1:])
+    card = dom.get_element_by_id(link.get("href")[1:])
+    assert card.get("hidden") is None and last.test_id in card.find(".//header").text_content()

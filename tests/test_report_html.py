@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import lxml.html
 import pytest
@@ -12,10 +13,20 @@ from harness.report.html import json_for_script, render_html, safe_table_html
 from harness.report.html_assets import CSS, JS
 from tests.test_report_samples import PAYLOADS, RAW_HOSTILE_HTML, sample_results
 
-# every tag our page may contain; an injected <img>, <a>, <iframe>, <svg>, <object>... fails the test
+# every tag our page may contain; an injected <img>, <iframe>, <svg>, <object>... fails the test, and so
+# does an <a> that is not our link to a card (`card_links_only`)
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "dl", "dt", "dd", "p",
                 "b", "div", "span", "table", "thead", "tbody", "tr", "th", "td", "label", "select", "option",
-                "button", "article", "header", "details", "summary", "pre", "script", "ul", "li"}
+                "button", "article", "header", "details", "summary", "pre", "script", "ul", "li", "a", "section"}
+
+
+def card_links_only(doc) -> None:
+    """Every <a> links to a card of the page (`#c-...`, an id the page has), nothing else."""
+    ids = {el.get("id") for el in doc.iter() if isinstance(el.tag, str) and el.get("id")}
+    for a in doc.iter("a"):
+        href = a.get("href") or ""
+        assert re.fullmatch(r"#c-[A-Za-z0-9_.-]+", href) and href[1:] in ids, href
+        assert set(a.attrib) <= {"href", "class"}, a.attrib
 URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "data", "srcdoc", "background", "poster"}
 
 
@@ -31,6 +42,7 @@ def test_hostile_results_produce_no_executable_markup(hostile: tuple[list, str])
     doc = lxml.html.document_fromstring(page)
     tags = {el.tag for el in doc.iter() if isinstance(el.tag, str)}
     assert tags <= ALLOWED_TAGS, tags - ALLOWED_TAGS
+    card_links_only(doc)
     scripts = doc.findall(".//script")
     assert len(scripts) == 2
     assert scripts[0].get("type") == "application/json" and scripts[1].get("type") is None
@@ -166,6 +178,7 @@ def test_an_item_found_as_fragments_shows_each_span_and_text_escaped() -> None:
                        matched_span=[7, 7 + len(one)], pred_html="<table></table>")  # as a results.json from before
     doc = lxml.html.document_fromstring(render_html(leaderboard([split, whole]), [split, whole]))
     assert {el.tag for el in doc.iter() if isinstance(el.tag, str)} <= ALLOWED_TAGS
+    card_links_only(doc)
     assert len(doc.findall(".//script")) == 2
     first, second = doc.iter("article")
     notes = [p.text_content() for p in first.xpath(".//p[@class='note']")]
@@ -173,3 +186,29 @@ def test_an_item_found_as_fragments_shows_each_span_and_text_escaped() -> None:
                      f"fragment 1 [{spans[0][0]}, {spans[0][1]})", f"fragment 2 [{spans[1][0]}, {spans[1][1]})"]
     assert [p.text_content() for p in first.iter("pre")][-2:] == [one, two]  # the text between is left out
     assert [p.text_content() for p in second.xpath(".//p[@class='note']")] == [f"matched text [7, {7 + len(one)})"]
+
+
+def test_the_regressions_section_escapes_hostile_ids_and_links_only_to_cards() -> None:
+    from harness.gating.aggregate import Comparison
+    from harness.report.markdown import render_markdown
+    from harness.report.regressions import RegressionView
+
+    results = sample_results(n_pages=3, payloads=True)
+    for i, r in enumerate(results):
+        r.parser = PAYLOADS[i % len(PAYLOADS)]
+        r.extra["baseline"] = {"status": "fail", "reasons": [PAYLOADS[0]], "metric": "teds", "baseline": 1.0,
+                               "now": 0.1, "delta": -0.9 + i / 100, "verdict": "regressed"}
+    rows = [Comparison(group=p, metric="teds", subset=p, n=3, base_mean=1.0, run_mean=0.5, diff=-0.5, ci_low=-0.6,
+                       ci_high=-0.4, p_drop=0.01, p_rise=1.0, min_effect=0.01, alpha=0.05, verdict="regression")
+            for p in PAYLOADS]
+    view = RegressionView.of(results, rows, baseline=PAYLOADS[1])
+    page = render_html(leaderboard(results), results, {}, regressions=view)
+    doc = lxml.html.document_fromstring(page)
+    assert {el.tag for el in doc.iter() if isinstance(el.tag, str)} <= ALLOWED_TAGS
+    card_links_only(doc)
+    section = doc.get_element_by_id("regressions")
+    assert len(section.findall(".//tr[@class='v-fail']")) == len(PAYLOADS)
+    assert [a.text for a in section.findall(".//a")] == [r.test_id for r in results[:10]]
+    assert PAYLOADS[0] in section.text_content(), "shown as text, not markup"
+    md = render_markdown(leaderboard(results), {}, regressions=view)
+    assert "<script>" not in md and "<img" not in md and "&lt;script&gt;" in md

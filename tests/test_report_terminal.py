@@ -32,7 +32,7 @@ def test_leaderboard_shows_hand_computed_numbers_in_rank_order() -> None:
     assert "5.00 (6.67)" in b_line and "4.00 (8.00)" in a_line
     # found, primary, perfect, s/page, cost, missing, failed (parse error + timeout + empty + error)
     assert a_line.split()[2:] == ["2/4", "4.00", "(8.00)", "25.0%", "3.00", "s", "$0.0300", "1", "1"]
-    assert "failed: B: timeout 1; A: parse error 1" in " ".join(text.split())
+    assert "errors: B: timeout 1; A: parse error 1" in " ".join(text.split())
 
 
 def test_complexity_table_has_every_level_and_metric() -> None:
@@ -63,13 +63,14 @@ def test_headers_and_numbers_stay_whole_at_80_columns() -> None:
     board = leaderboard(results)
     text = _text(leaderboard_group(board, title=""), width=80)
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 80
-    _words_intact(text, ["found", "perfect", "s/page", "cost", "missing", "failed", "semantic", "(0-10)",
+    _words_intact(text, ["found", "perfect", "s/page", "cost", "missing", "errors", "semantic", "(0-10)",
                          "all", "simple", "moderate", "complex", "unknown", "teds_struct", "grits_con",
                          "pymupdf4llm", "vlm:gpt-x"])
     row = next(r for r in board.rows if r.parser == "pymupdf4llm")
     for number in (f"{row.found}/{row.total}", fmt.usd(row.cost), fmt.seconds(row.seconds_per_page).split()[0]):
         assert number in text.split(), number
     assert any(line.startswith(" 3 command:python3+") for line in text.splitlines()), "a long label folds"
+    assert "failed" not in text.split(), "parse errors are not called 'failed' beside pytest's 'N failed'"
 
 
 def test_names_are_literal_not_rich_markup() -> None:

@@ -129,7 +129,7 @@ def test_missing_twice_given_and_overlapping_shards_are_refused(tmp_path: Path):
         merge_runs([first, second, plain])
     a = run(tmp_path / "a", [result("p001", 0, 1.0)])
     b = run(tmp_path / "b", [result("p001", 0, 0.5), result("p002", 0, 0.5)])
-    with pytest.raises(ValueError, match=r"s/p001/t0\[p\] is in both"):
+    with pytest.raises(ValueError, match=r"s/p001::t0\[p\] is in both"):
         merge_runs([a, b])
     with pytest.raises(ValueError, match="no results.json"):
         merge_runs([tmp_path / "nowhere"])

@@ -53,7 +53,7 @@ def test_a_registered_kind_is_read_located_scored_and_reported(keyword_kind, tmp
         pool.close()
     words = [r for r in results if r.kind == "keyword"]
     page = f"{cases.name}/{cases.pages[0].page_id}"
-    assert [r.test_id for r in words] == [f"{page}/k{i}[dir:{out}]" for i in range(3)]
+    assert [r.test_id for r in words] == [f"{page}::k{i}[dir:{out}]" for i in range(3)]
     assert [r.outcome for r in words] == ["ok", "ok", "missing"]
     assert words[0].scores == {"keyword_match": 1.0} and 0 < words[1].scores["keyword_match"] < 1
     assert words[1].semantic_errors == ["'Ipsum' written as 'ipsum'"] and words[1].matched_text == "ipsum"

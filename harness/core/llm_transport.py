@@ -8,6 +8,9 @@ Why apart from `harness.core.llm.complete`: the transport's failure modes (rate 
   scaled by a random factor in [0.5, 1] before re-send k, or the server's Retry-After when
   longer (capped at `max_backoff` too); client errors (400, 401, 403, 404, 422) fail at once.
   litellm's own retries are off.
+- A circuit breaker per endpoint (`harness.core.llm_breaker`): after a few consecutive
+  connection failures, requests to that server fail at once with the reason, so an
+  unreachable judge or locator costs seconds per run, not retries per table.
 - Keys come from the environment only (litellm's provider variables, or `api_key_env`);
   they are never part of a cache key or a cache file.
 
@@ -26,6 +29,7 @@ from typing import Any
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
+from harness.core import llm_breaker
 from harness.core.messages import one_line
 
 DEFAULT_CONCURRENCY = 4
@@ -166,17 +170,30 @@ def send(model: str, messages: list[dict], rf: dict | None, options: dict[str, A
     key = _api_key(model, transport)
     if key is not None:
         kwargs["api_key"] = key
+    where = llm_breaker.endpoint(model, transport.api_base)
+    reason = llm_breaker.open_reason(where)
+    if reason is not None:
+        raise LLMError(f"{model}: {reason}", attempts=0)
+    broken: list[bool] = []  # set when this call's failures opened the breaker: no more re-sends
     retrying = Retrying(stop=stop_after_attempt(transport.retries + 1),
-                        retry=retry_if_exception(lambda exc: _is_transient(litellm, exc)),
+                        retry=retry_if_exception(lambda exc: not broken and _is_transient(litellm, exc)),
                         wait=Backoff(transport.backoff, transport.max_backoff), reraise=True)
     try:
         for attempt in retrying:
             with attempt:
                 with _limit:
-                    response = litellm.completion(**kwargs)
+                    try:
+                        response = litellm.completion(**kwargs)
+                    except Exception as exc:
+                        if llm_breaker.record_failure(where, exc):
+                            broken.append(True)
+                        raise
+                llm_breaker.record_success(where)
     except Exception as exc:  # noqa: BLE001 - litellm maps every provider error onto OpenAI's classes
         tries = retrying.statistics.get("attempt_number", 1)
         name, why = type(exc).__name__, one_line(_message(exc))
+        if broken:
+            raise LLMError(f"{model}: {llm_breaker.open_reason(where) or why}", attempts=tries) from None
         if _is_transient(litellm, exc):
             raise LLMError(f"{model}: {name} after {tries} attempts: {why}", attempts=tries) from None
         raise LLMError(f"{model}: {name}: {why}", attempts=tries) from None

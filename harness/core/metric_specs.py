@@ -154,6 +154,11 @@ def scales() -> dict[str, float]:
     return {score: s.scale for score, s in _by_score().items() if s.scale != 1.0}
 
 
+def headline_scores() -> set[str]:
+    """The value that stands for each metric group (teds, grits_con, semantic, ...), not its sub-metrics."""
+    return {s.headline for s in _specs().values()}
+
+
 def kind_of_score(score: str) -> str | None:
     """The item kind a score belongs to ("*" for the judge), None for an unknown name."""
     found = _by_score().get(score)

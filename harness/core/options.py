@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 DEFAULT_PARSE_TIMEOUT = 300.0  # seconds per page
@@ -120,6 +120,25 @@ def _frozen(mapping: Mapping | None = None) -> Mapping:
 
 
 @dataclass(frozen=True)
+class Tolerance:
+    """`--baseline-tolerance`: how far a table's score may fall below its baseline, per metric.
+
+    Why per metric: one number for every sub-metric made tables fail on `tlag_precision`
+    noise. A bare number (`0.01`, on the 0-1 scale, x10 for 10-point metrics: its meaning since
+    the option exists) or a bare percentage (`5%` of the baseline score) applies to the
+    headline scores only; `METRIC=X` gives a metric its own, absolute on the metric's own scale
+    (`semantic=0.5`) or relative (`teds=2%`), and is how a sub-metric is checked at all.
+    Parsed by `harness.gating.thresholds.parse_tolerance`; `off`: no table fails against the
+    baseline (`--baseline-per-table=off`).
+    """
+
+    default: float = DEFAULT_TOLERANCE
+    default_relative: bool = False
+    named: Mapping[str, tuple[float, bool]] = field(default_factory=_frozen)  # metric -> (value, relative)
+    off: bool = False
+
+
+@dataclass(frozen=True)
 class RunOptions:
     """Every benchmark option of one run, checked (see `harness.gating.options.read_options`).
 
@@ -139,7 +158,7 @@ class RunOptions:
     min_scores: Mapping[str, float] = field(default_factory=_frozen)  # metric -> floor
     baseline: str | None = None  # the baseline file, as given
     save_baseline: str | None = None
-    tolerance: float = DEFAULT_TOLERANCE  # allowed drop below the baseline, on the 0-1 scale
+    tolerance: Tolerance = Tolerance()  # allowed drop below the baseline, per metric
     per_table: bool = True  # single tables fail against the baseline (off: only --gate decides)
     report_only: bool = False
     allow_incomplete: bool = False  # gate, save a baseline from, merge a run that did not finish every item
@@ -155,7 +174,7 @@ class RunOptions:
     parse_concurrency: int = DEFAULT_PARSE_CONCURRENCY
 
     @property
-    def table_tolerance(self) -> float:
+    def table_tolerance(self) -> Tolerance:
         """The per-table tolerance the rules apply: none fails against the baseline with
         `--baseline-per-table=off` (known failures stay known)."""
-        return self.tolerance if self.per_table else math.inf
+        return self.tolerance if self.per_table else replace(self.tolerance, off=True)

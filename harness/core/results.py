@@ -11,6 +11,7 @@ property (JSON), so it survives xdist and junit XML; the report aggregates lists
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 
@@ -59,7 +60,7 @@ class ItemResult:
 
     @property
     def test_id(self) -> str:
-        """The case's id across runs and files (baselines key on it): `set/page/tN[label]`."""
+        """The case's id across runs and files (baselines key on it): `set/page::tN[label]`, its pytest node id."""
         return case_id(self.case_set, self.page, self.table, self.parser, self.kind)
 
     def to_dict(self) -> dict:
@@ -123,8 +124,21 @@ def item_name(kind: str, index: int) -> str:
 
 
 def case_id(case_set: str, page: str, table: int, label: str, kind: str = "table") -> str:
-    """'synth-v1/p012/t3[pdfplumber]' (a table) or '.../f3[...]' (a formula), as one parser's case."""
-    return f"{case_set}/{page}/{item_name(kind, table)}[{label}]"
+    """'synth-v1/p012::t3[pdfplumber]' (a table) or '...::f3[...]' (a formula), as one parser's case.
+
+    One form everywhere (terminal, junit, report.html, baselines): the pytest node id of the
+    case, so an id copied from any of them runs that case (`pytest 'synth-v1/p012::t3[pdfplumber]'`)."""
+    return f"{case_set}/{page}::{item_name(kind, table)}[{label}]"
+
+
+_OLD_ID = re.compile(r"^(?P<page>[^[:]*)/(?P<item>[A-Za-z]+\d+)(?P<label>\[.*\])$", re.S)
+
+
+def current_id(text: str) -> str:
+    """A case id in the current form: the older `set/page/tN[label]` (baselines and reports
+    written before ids were node ids) becomes `set/page::tN[label]`; anything else is kept."""
+    m = _OLD_ID.match(text)
+    return f"{m['page']}::{m['item']}{m['label']}" if m else text
 
 
 def run_order(results: Iterable[ItemResult], parsers: Sequence[str]) -> list[ItemResult]:

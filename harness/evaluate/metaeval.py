@@ -44,13 +44,14 @@ class RatedPair:
 
 
 Scorer = Callable[[str, str], float | None]  # None: no score for this pair (left out of the correlation)
+TABLE_METRICS = "semantic,teds,grits,tlag"  # the default: semantic is the headline score, the others for comparison
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
     """The choices of `tablebench meta-eval` that a kind may use (defaults as the command's)."""
 
-    metrics: str = "teds,grits,tlag"  # tables: our metrics to recompute (comma-separated)
+    metrics: str = TABLE_METRICS  # tables: our metrics to recompute
     judge: str | None = None  # an LLM judge to correlate too (litellm model string)
     judge_variant: str = "tuned"
     llm_cache: str | None = ".tablebench-cache/judge"

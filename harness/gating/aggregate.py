@@ -84,12 +84,24 @@ class Comparison:
         """A gating comparison fails on a significant drop beyond the minimum effect, or on no data."""
         return self.gating and self.verdict in ("regression", "no data")
 
+    @property
+    def shown_verdict(self) -> str:
+        """The verdict in words: a failure in capitals, and a significant move smaller than the
+        minimum effect said as such (it is no regression, but it is not "no change" either)."""
+        if self.failed:
+            return self.verdict.upper()
+        if self.verdict == "no change" and self.diff:
+            p = self.p_drop if self.diff < 0 else self.p_rise
+            if p is not None and p < self.alpha:
+                return "significant but below minimum effect"
+        return self.verdict
+
     def to_dict(self) -> dict:
         return asdict(self) | {"failed": self.failed}
 
     def line(self) -> str:
         """One line for the terminal, the report and the junit message."""
-        verdict = self.verdict.upper() if self.failed else self.verdict
+        verdict = self.shown_verdict
         head = f"{verdict}{'' if self.gating else ' (not gated)'}: {self.label} [{self.group}]"
         if self.n == 0 or self.diff is None:
             return f"{head}: no table is scored in both the baseline and this run"

@@ -1,10 +1,11 @@
 """Baseline files: every case's outcome and scores, so a later run compares table by table.
 
-Entries are keyed by case id plus parser label (`set/page/tN[label]`, the result's
-`test_id`). The file also records what the scores depend on: each parser's spec and version,
-the case set's name and manifest hash, and the metrics, so a run can say why fewer entries
-match than expected. Format 2 is written; format 1 (keyed by the raw spec) is still read,
-its keys re-labelled the way unnamed specs are now (`dir:/x/` -> `dir:/x`).
+Entries are keyed by case id plus parser label (`set/page::tN[label]`, the result's
+`test_id` and pytest node id). The file also records what the scores depend on: each parser's
+spec and version, the case set's name and manifest hash, and the metrics, so a run can say why
+fewer entries match than expected. Format 3 is written; formats 1 and 2 (keyed `set/page/tN[...]`)
+are still read, their keys in the current form; format 1 (keyed by the raw spec) also has its
+keys re-labelled the way unnamed specs are now (`dir:/x/` -> `dir:/x`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from pathlib import Path
 
 from harness.core.files import write_atomic
 from harness.core.labels import default_label
-from harness.core.results import ItemResult
+from harness.core.results import ItemResult, current_id
 
-FORMAT = "tablebench-baseline/2"
-READABLE = ("tablebench-baseline/1", FORMAT)
+FORMAT = "tablebench-baseline/3"
+READABLE = ("tablebench-baseline/1", "tablebench-baseline/2", FORMAT)
 _KEY = re.compile(r"^(?P<case>[^[]*)\[(?P<label>.*)\]$", re.S)
 
 
@@ -89,8 +90,10 @@ def load_baseline(path: Path | str) -> Baseline:
         cases = {key: _entry(case) for key, case in data["cases"].items()}
     except (AttributeError, TypeError, ValueError) as exc:
         raise ValueError(f"baseline {path}: malformed entry ({exc})") from None
-    if data["format"] != FORMAT:
+    if data["format"] == READABLE[0]:
         cases = {_relabel(key): entry for key, entry in cases.items()}
+    if data["format"] != FORMAT:
+        cases = {current_id(key): entry for key, entry in cases.items()}
     parsers, case_set, metrics = data.get("parsers"), data.get("case_set"), data.get("metrics")
     return Baseline(path, data["format"], cases, parsers if isinstance(parsers, dict) else {},
                     case_set if isinstance(case_set, dict) else {},
@@ -105,6 +108,6 @@ def _entry(case: Mapping) -> Entry:
 
 
 def _relabel(key: str) -> str:
-    """A format-1 key `set/page/tN[spec]` -> `set/page/tN[label]`."""
+    """A format-1 key `set/page/tN[spec]` -> `set/page/tN[label]` (then put in the current form)."""
     m = _KEY.match(key)
     return f"{m['case']}[{default_label(m['label'])}]" if m else key

@@ -26,7 +26,7 @@ from harness.core.options import (
     positive_int,
     split_specs,
 )
-from harness.gating.thresholds import parse_min_score
+from harness.gating.thresholds import parse_min_score, parse_tolerance
 
 
 def _parsers(values: Iterable[str]) -> Mapping[str, str]:
@@ -65,7 +65,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "min_scores": _min_scores,
     "baseline": _text,
     "save_baseline": _text,
-    "tolerance": partial(number, "--baseline-tolerance", upper=1.0),
+    "tolerance": parse_tolerance,
     "per_table": _switch,
     "report_only": bool,
     "allow_incomplete": bool,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from harness.core.messages import one_line
 from harness.core.metric_specs import applies_to
-from harness.core.options import DEFAULT_TOLERANCE
+from harness.core.options import DEFAULT_TOLERANCE, Tolerance
 from harness.core.results import ItemResult
 from harness.gating.baseline import Baseline
 from harness.gating.thresholds import baseline_failures, min_score_failures
@@ -42,8 +42,12 @@ class Gate:
 
     floors: Mapping[str, float] = field(default_factory=dict)
     baseline: Baseline | None = None
-    tolerance: float = DEFAULT_TOLERANCE
+    tolerance: Tolerance | float = DEFAULT_TOLERANCE  # a bare number: the headline metrics' tolerance
     report_only: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.tolerance, Tolerance):
+            self.tolerance = Tolerance(float(self.tolerance))
 
     def check(self, result: ItemResult) -> Verdict:
         if self.report_only:
@@ -54,7 +58,7 @@ class Gate:
             if base is not None and base.outcome != "ok":
                 return Verdict("known", [f"known failure ({base.outcome} in the baseline): {reason}"])
             return Verdict("fail", [reason])
-        reasons = min_score_failures(result.scores, floors_for(self.floors, result.kind))
+        reasons = min_score_failures(result.scores, floors_for(self.floors, result.kind), result.extra)
         if base is not None:
             reasons += baseline_failures(result.scores, base.scores, self.tolerance)
         if not reasons:

@@ -1,16 +1,20 @@
-"""Score floors (`--min-score`) and regression tolerances.
+"""Score floors (`--min-score`) and regression tolerances (`--baseline-tolerance`).
 
-Tolerances are given on the 0-1 scale and scaled for metrics on 0-10 (semantic, judge), so
-one `--baseline-tolerance` means the same for every metric. Messages name the metric, the
-value and the threshold. The number checks every option gets are `harness.core.options.number`.
+A bare tolerance is given on the 0-1 scale and scaled for metrics on 0-10 (semantic, judge),
+so one number means the same for every headline metric; `METRIC=X` is on the metric's own
+scale, `X%` relative to the baseline score (`harness.core.options.Tolerance`). Messages name
+the metric, the value and the threshold. The number checks every option gets are
+`harness.core.options.number`.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import MappingProxyType
 
-from harness.core.metric_specs import scale_of
+from harness.core.metric_specs import headline_scores, scale_of
+from harness.core.options import Tolerance, number
 
 
 def full_scale(metric: str) -> float:
@@ -41,26 +45,84 @@ def _fmt(value: float, other: float) -> str:
     return f"{value:.2f}"
 
 
-def min_score_failures(scores: Mapping[str, float], floors: Mapping[str, float]) -> list[str]:
-    """'teds 0.62 < min 0.80' for each floor a score falls below; an absent score is named too."""
+def min_score_failures(scores: Mapping[str, float], floors: Mapping[str, float],
+                       errors: Mapping[str, object] | None = None) -> list[str]:
+    """'teds 0.62 < min 0.80' for each floor a score falls below; an absent score is named too, with
+    why it is absent when `errors` (a result's `extra`) holds `<metric>_error` (an unreachable judge)."""
     out = []
     for name, floor in floors.items():
         value = scores.get(name)
         if value is None or not math.isfinite(value):
-            out.append(f"{name} not computed (scores: {', '.join(sorted(scores)) or 'none'})")
+            why = (errors or {}).get(f"{name}_error")
+            out.append(f"{name} not computed" + (f": {why}" if why else "")
+                       + f" (scores: {', '.join(sorted(scores)) or 'none'})")
         elif value < floor:
             out.append(f"{name} {_fmt(value, floor)} < min {_fmt(floor, value)}")
     return out
 
 
-def baseline_failures(scores: Mapping[str, float], base: Mapping[str, float], tolerance: float) -> list[str]:
-    """'grits_con 0.71 < baseline 0.85 - 0.01' for each score below its baseline by more than the tolerance."""
+def parse_tolerance(text: object) -> Tolerance:
+    """'0.02' / '5%' / 'semantic=0.5,teds=2%' (a bare value and named ones may be mixed) -> Tolerance;
+    a one-line ValueError for anything else. A bare number keeps its old checks and messages."""
+    option = "--baseline-tolerance"
+    if isinstance(text, Tolerance):
+        return text
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return Tolerance(number(option, text, upper=1.0))
+    default, relative, named = None, False, {}
+    for part in (p.strip() for p in str(text).split(",")):
+        name, eq, value = (s.strip() for s in part.rpartition("=")) if "=" in part else ("", "", part)
+        if eq and not name:
+            raise ValueError(f"{option} {part!r}: expected METRIC=X, METRIC=X% or a bare X")
+        rel = value.endswith("%")
+        if rel:
+            amount = number(f"{option} {part}", value[:-1], upper=100.0) / 100.0
+        elif name:
+            amount = number(f"{option} {part}", value, upper=full_scale(name))
+        else:
+            amount = number(option, value, upper=1.0)
+        if not name:
+            if default is not None:
+                raise ValueError(f"{option} {text!r}: give one bare value (the headline metrics' default)")
+            default, relative = amount, rel
+        else:
+            named[name] = (amount, rel)
+    return Tolerance(*([default, relative] if default is not None else []), named=MappingProxyType(named))
+
+
+def allowed_drop(tolerance: Tolerance, metric: str, old: float) -> float | None:
+    """How far `metric` may fall below its baseline score `old`; None: not checked (a sub-metric
+    nobody named, or per-table checks off)."""
+    if tolerance.off:
+        return None
+    if metric in tolerance.named:
+        value, relative = tolerance.named[metric]
+    elif metric in headline_scores():
+        value, relative = tolerance.default, tolerance.default_relative
+        if not relative:
+            return value * full_scale(metric)
+    else:
+        return None
+    return value * abs(old) if relative else value
+
+
+def baseline_failures(scores: Mapping[str, float], base: Mapping[str, float],
+                      tolerance: Tolerance | float) -> list[str]:
+    """'grits_con 0.71 < baseline 0.85 - 0.01' for each checked score below its baseline by more than its tolerance."""
+    if not isinstance(tolerance, Tolerance):
+        tolerance = Tolerance(tolerance)
     out = []
     for name, old in base.items():
         value = scores.get(name)
-        if value is None or old is None:
+        tol = None if value is None or old is None else allowed_drop(tolerance, name, old)
+        if tol is None:
             continue
-        tol = tolerance * full_scale(name)
         if not math.isfinite(value) or value < old - tol - 1e-12:
-            out.append(f"{name} {_fmt(value, old)} < baseline {_fmt(old, value)} - {tol:g}")
+            out.append(f"{name} {_fmt(value, old)} < baseline {_fmt(old, value)} - {_tol_text(tolerance, name, tol)}")
     return out
+
+
+def _tol_text(tolerance: Tolerance, metric: str, tol: float) -> str:
+    """'0.01', or '2% (0.017)' for a relative tolerance."""
+    share, relative = tolerance.named.get(metric, (tolerance.default, tolerance.default_relative))
+    return f"{share * 100:g}% ({tol:.3g})" if relative else f"{tol:g}"

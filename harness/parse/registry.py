@@ -2,18 +2,24 @@
 
 Grammar: `NAME[?key=value&...]` for built-ins and third-party parsers (the
 `tablebench.parsers` entry-point group; the entry point loads a class or factory that is
-called with the options as string keyword arguments), `vlm:MODEL[?key=value&...]`, and
-`command:CLI` / `dir:FOLDER`, where everything after the colon is taken verbatim.
+called with the options as string keyword arguments), `module:Class[?key=value&...]` for a
+class importable without an entry point (what an entry point's value would say),
+`vlm:MODEL[?key=value&...]`, and `command:CLI` / `dir:FOLDER`, where everything after the
+colon is taken verbatim.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import re
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl
 
 from harness.parse.protocol import Parser
+
+_TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")  # module:Class, as an entry point's value
 
 ENTRY_POINT_GROUP = "tablebench.parsers"
 
@@ -83,5 +89,21 @@ def resolve(spec: str, *, eps: Iterable[EntryPoint] | None = None) -> Parser:
     found = {ep.name: ep for ep in others}
     if name in found:
         return _build(found[name].load(), name, **options)
-    known = sorted(builtins) + sorted(found) + ["command:CLI", "dir:FOLDER", "vlm:MODEL"]
+    if _TARGET.match(name):
+        return _build(_import(name), name, **options)
+    known = sorted(builtins) + sorted(found) + ["command:CLI", "dir:FOLDER", "vlm:MODEL", "module:Class"]
     raise ValueError(f"unknown parser {name!r}; known: {', '.join(known)}")
+
+
+def _import(target: str) -> Callable[..., Any]:
+    """`module:Class` -> the class (or factory); a one-line ValueError when it cannot be imported."""
+    module, _, attr = target.partition(":")
+    try:
+        found: Any = importlib.import_module(module)
+    except ImportError as exc:
+        raise ValueError(f"parser {target!r}: cannot import {module} ({exc})") from None
+    for part in attr.split("."):
+        if not hasattr(found, part):
+            raise ValueError(f"parser {target!r}: {module} has no {attr}")
+        found = getattr(found, part)
+    return found

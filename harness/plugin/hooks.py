@@ -66,8 +66,8 @@ def pytest_configure(config: pytest.Config) -> None:
         session = BenchSession(config, run_options(config))
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
-    if config.args_source != pytest.Config.ArgsSource.ARGS:
-        config.args = []  # `pytest --parser=X` alone is the benchmark, not the repo's tests too
+    if config.args_source != pytest.Config.ArgsSource.ARGS or (session.case_args and not config.args):
+        config.args = []  # `pytest --parser=X` (or only case ids) is the benchmark, not the repo's tests too
         if getattr(config.option, "tbstyle", None) == "auto":
             config.option.tbstyle = "no"  # one short-summary line per failing table, not a block each
     config.pluginmanager.register(TablebenchPlugin(session), PLUGIN_NAME)

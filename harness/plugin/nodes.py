@@ -1,10 +1,14 @@
 """The collection tree of a benchmark: case set -> page -> one item per (parser, ground-truth item).
 
 Item ids are `SET/PAGE::tN[LABEL]` for tables and `SET/PAGE::fN[LABEL]` for formulas (junit:
-classname `SET.PAGE`, name `tN[LABEL]`), so `-k`, `-m complex`, `--lf` and xdist work on
-benchmark cases like on any test. An item's result travels to the controller as plain data:
-its whole `ItemResult` as JSON on the call-phase report (`RESULT_ATTR`, serialised by xdist
-with the report); junit gets the outcome and the scores as small properties.
+classname `SET.PAGE`, name `tN[LABEL]`, and the id as property `id`), so `-k`, `-m complex`,
+`--lf` and xdist work on benchmark cases like on any test. The id is also every result's
+`test_id` (report.html, baselines), and pytest takes it back as an argument: `SET/PAGE` is no
+file, so `take_case_args` pulls such arguments out of the paths pytest would look for, and
+`select_cases` keeps the items they name (as `file.py::test` would). An item's result travels
+to the controller as plain data: its whole `ItemResult` as JSON on the call-phase report
+(`RESULT_ATTR`, serialised by xdist with the report); junit gets the id, the outcome and the
+scores as small properties.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from harness.cases import (
     variant_marker,
 )
 from harness.core import kinds as item_kinds
-from harness.core.results import ItemResult, item_name
+from harness.core.results import ItemResult, current_id, item_name
 from harness.gating.rules import Gate
 
 RESULT_ATTR = "tablebench_result"  # the whole ItemResult as JSON, on the call-phase TestReport
@@ -65,6 +69,41 @@ def reported_result(report: pytest.TestReport) -> ItemResult | None:
     return ItemResult.from_dict(json.loads(data)) if report.when == "call" and data else None
 
 
+def take_case_args(config: pytest.Config, set_name: str) -> list[str]:
+    """The command-line arguments that name cases of the set (`SET/PAGE[::tN[LABEL]]`, also in the
+    older `SET/PAGE/tN[LABEL]` form), removed from `config.args`; a path that exists stays a path."""
+    taken, kept = [], []
+    for arg in config.args:
+        path = arg.split("::", 1)[0]
+        named = path == set_name or path.startswith(set_name + "/")
+        if named and not (config.invocation_params.dir / path).exists():
+            taken.append(current_id(arg))
+        else:
+            kept.append(arg)
+    if taken:
+        config.args = kept
+    return taken
+
+
+def select_cases(items: list[pytest.Item], ids: list[str], config: pytest.Config) -> None:
+    """Keep the benchmark items an id names: the item itself, or every item under it (a page, or
+    `SET/PAGE::tN` for every parser); the harness's own tests stay. An id that names nothing is
+    a usage error, as a path that does not exist is."""
+    def named(nodeid: str, prefix: str) -> bool:
+        return nodeid == prefix or (nodeid.startswith(prefix) and nodeid[len(prefix)] in "/:[")
+
+    unmatched = [i for i in ids if not any(named(item.nodeid, i) for item in items)]
+    if unmatched:
+        raise pytest.UsageError(f"not found: {', '.join(unmatched)} (no such benchmark case with these options; "
+                                "ids are SET/PAGE::tN[LABEL], as a failing case prints)")
+    keep, drop = [], []
+    for item in items:
+        (keep if not hasattr(item, "gt") or any(named(item.nodeid, i) for i in ids) else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 class CaseSetCollector(pytest.Collector):
     """The case set: yields one collector per page that has tables, in page order."""
 
@@ -103,6 +142,7 @@ class TableItem(pytest.Item):
         super().__init__(**kwargs)
         self.bench, self.page, self.label, self.gt, self.kind = bench, page, label, gt, kind
         self.result_json: str | None = None
+        self.extra_keyword_matches.add(self.nodeid)  # `-k 'p001::t0'` (any part of the id) selects it
         if gt.group in item_kinds.get(kind).groups:
             self.add_marker(gt.group)
         self.add_marker(variant_marker(page.variant))
@@ -112,7 +152,7 @@ class TableItem(pytest.Item):
         result = self.bench.result(self.label, self.page, self.gt.index, self.kind)
         self.config.hook.pytest_tablebench_result(item=self, result=result)  # a conftest may read or annotate it
         self.result_json = json.dumps(result.to_dict(), ensure_ascii=False)
-        self.user_properties.append(("outcome", result.outcome))  # small: junit carries these
+        self.user_properties += [("id", self.nodeid), ("outcome", result.outcome)]  # small: junit carries these
         self.user_properties.extend((name, value) for name, value in result.scores.items())
         verdict = self.bench.rules.check(result)
         if verdict.status == "known":

@@ -41,11 +41,18 @@ def run_options(config: pytest.Config) -> RunOptions:
     return read_options(values)
 
 
+def builtin_names() -> list[str]:
+    """The built-in parsers' names, from this install's entry points (so the help never lags a new one)."""
+    from harness.parse.registry import builtin_parsers
+
+    return sorted(builtin_parsers()) or ["none installed"]
+
+
 def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup("tablebench", "tablebench: benchmark PDF table extraction (active with --parser)")
     group.addoption("--parser", action="append", default=[], dest="tb_parsers", metavar="NAME",
-                    help="parser spec to benchmark (repeatable or comma-separated): a built-in "
-                         "(pymupdf4llm, pdfplumber, camelot, pypdf), an entry-point name, "
+                    help=f"parser spec to benchmark (repeatable or comma-separated): a built-in "
+                         f"({', '.join(builtin_names())}), an entry-point name, module:Class, "
                          "vlm:MODEL, or command:CLI / dir:FOLDER (these take the rest of the value "
                          "verbatim). LABEL=SPEC names it: the label is its name in test ids, "
                          "reports and baselines. Without it nothing of the benchmark runs.")
@@ -75,8 +82,10 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--save-baseline", dest="tb_save_baseline", metavar="FILE", default=None,
                     help="write this run's scores as a baseline file at session end.")
     group.addoption("--baseline-tolerance", dest="tb_tolerance", default=DEFAULT_TOLERANCE,
-                    metavar="X", help="allowed drop below the baseline, on the 0-1 scale "
-                                      "(x10 for semantic/judge; default %(default)s).")
+                    metavar="X", help="allowed drop below the baseline for the headline metrics: a number on "
+                                      "the 0-1 scale (x10 for semantic/judge; default %(default)s) or a share "
+                                      "of the baseline score (5%%); per metric: semantic=0.5,teds=2%% (on the "
+                                      "metric's own scale; naming a sub-metric such as tlag_precision checks it).")
     group.addoption("--report-only", dest="tb_report_only", action="store_true", default=False,
                     help="record outcomes and scores without failing any case (exit 0 when nothing crashed).")
     group.addoption("--allow-incomplete", dest="tb_allow_incomplete", action="store_true", default=False,

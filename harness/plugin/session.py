@@ -34,12 +34,19 @@ from harness.evaluate.completeness import Completeness, crashed_count, measure
 from harness.evaluate.page import DEFAULT_POOL, load_judge, lost_result, page_error_results
 from harness.evaluate.selection import metric_names
 from harness.gating.baseline import Baseline, load_baseline
-from harness.gating.rules import Gate, baseline_notes
+from harness.gating.regressions import gate_of
+from harness.gating.rules import baseline_notes
 from harness.parse.registry import resolve
 from harness.plugin import summary
 from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
 from harness.plugin.crash import handle_crash
-from harness.plugin.nodes import CaseSetCollector, register_page_markers, reported_result
+from harness.plugin.nodes import (
+    CaseSetCollector,
+    register_page_markers,
+    reported_result,
+    select_cases,
+    take_case_args,
+)
 from harness.report.aggregate import cache_summary, run_counts
 from harness.report.finish import FinishPolicy, RunEnd, finish_run
 
@@ -71,6 +78,7 @@ class BenchSession:
             check_case_set(self.cases.root)
         self.case_set = {"name": self.cases.name, "manifest_sha256": manifest_sha256(self.cases.root)}
         register_page_markers(config, self.cases)
+        self.case_args = take_case_args(config, self.cases.name)  # `pytest 'SET/PAGE::tN[LABEL]'`: the cases named
         self.extra_metrics = self._extra_metrics()  # registered first, so --metrics may name them
         self.metrics = metric_names(options.metrics, self.cases.kinds or item_kinds.names()[:1])
         if options.judge:
@@ -79,9 +87,10 @@ class BenchSession:
             except RuntimeError as exc:
                 raise ValueError(str(exc)) from None
         self._check_scored("--min-score", [(name, name) for name in options.min_scores])
+        self._check_scored("--baseline-tolerance", [(name, name) for name in options.tolerance.named])
         self.notes: list[str] = []  # shown at the end of the terminal summary
         baseline = self._baseline(options.baseline)
-        self.rules = Gate(options.min_scores, baseline, options.table_tolerance, report_only=options.report_only)
+        self.rules = gate_of(options, baseline)
         self.shard = ShardSelection.of(options.shard, self.cases) if options.shard else None
         self._check_scored("--gate", [(gate.label, gate.metric) for gate in options.gates])
         self.specs = served_specs(options.parsers, options.llm_api_base)  # label -> the spec it runs with
@@ -99,7 +108,7 @@ class BenchSession:
             report_dir=self.report_dir, gates=options.gates, min_effect=options.gate_min_effect,
             alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline, groups=tuple(self.specs),
             save_baseline=options.save_baseline, allow_incomplete=options.allow_incomplete, parsers=self.parsers,
-            case_set=self.case_set, metrics=self.metrics,
+            case_set=self.case_set, metrics=self.metrics, rules=self.rules,
             update_meta=lambda meta, results: config.hook.pytest_tablebench_update_meta(
                 config=config, meta=meta, results=results))
         self.gate = GateStep(config, self.policy, self.completeness)
@@ -168,7 +177,9 @@ class BenchSession:
         return report
 
     def select(self, items: list[pytest.Item]) -> None:
-        """--shard: deselect the items of pages outside this shard."""
+        """The cases named on the command line, if any; --shard: deselect the items of pages outside this shard."""
+        if self.case_args:
+            select_cases(items, self.case_args, self.config)
         if self.shard is not None:
             self.shard.deselect(items, self.config)
 

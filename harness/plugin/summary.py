@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import shutil
+from collections import Counter
 from typing import Any
 
 from rich.console import Console
@@ -35,6 +36,8 @@ def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: b
                       "its manifest (--no-verify)", yellow=True, bold=True)
     for note in notes:
         tr.write_line(note, yellow=True)
+    for line in unscored_notes(results):
+        tr.write_line(line, red=True, bold=True)
     written = end.written if end is not None else {}
     if "baseline" in written:
         tr.write_line(f"tablebench baseline saved: {written['baseline']}")
@@ -67,6 +70,22 @@ def write_ci(tr: Any, results: list[ItemResult], repeat: int, gate: GateStep,
         text = ("  " if not comparison.gating else "") + comparison.line()
         tr.write_line(text, red=comparison.failed, green=comparison.verdict == "improvement")
     tr.write_line(gate_verdict(comparisons, completeness), red=failed, green=not failed, bold=True)
+
+
+def unscored_notes(results: list[ItemResult]) -> list[str]:
+    """'tablebench judge: 12 of 12 found tables not scored: REASON' per metric that failed (an
+    unreachable judge), with its most frequent reason: said at the end, not only in results.json."""
+    failed: dict[str, list[str]] = {}
+    found = sum(1 for r in results if r.outcome == "ok")
+    for r in results:
+        for key, why in r.extra.items():
+            if key.endswith("_error") and r.outcome == "ok" and key[:-len("_error")] not in r.scores:
+                failed.setdefault(key[:-len("_error")], []).append(str(why))
+    out = []
+    for metric, reasons in failed.items():
+        top = Counter(reasons).most_common(1)[0][0]
+        out.append(f"tablebench {metric}: {len(reasons)} of {found} found cases not scored: {top}")
+    return out
 
 
 def render(renderable: Any, markup: bool) -> str:

@@ -51,6 +51,7 @@ class MetricStats:
     median: float | None
     perfect_rate: float | None
     n_values: int  # tables that have this value
+    n_failed: int = 0  # found tables the metric was asked for and failed on (`extra["<metric>_error"]`, e.g. judge)
 
 
 @dataclass(frozen=True)
@@ -219,8 +220,12 @@ def boards(results: Iterable[ItemResult | dict], primary: str | None = None) -> 
 def group_stats(results: Sequence[ItemResult], metrics: Sequence[str]) -> Group:
     """Totals and per-metric statistics of one set of tables."""
     found = sum(1 for r in results if r.outcome == "ok")
-    return Group(len(results), found, {m: metric_stats([_value(r, m) for r in results], scale_of(m))
-                                       for m in metrics})
+    stats = {m: metric_stats([_value(r, m) for r in results], scale_of(m)) for m in metrics}
+    for m in metrics:
+        failed = sum(1 for r in results if r.outcome == "ok" and _value(r, m) is None and r.extra.get(f"{m}_error"))
+        if failed:
+            stats[m] = replace(stats[m], n_failed=failed)
+    return Group(len(results), found, stats)
 
 
 def exact_sum(values: Iterable[float]) -> float:
@@ -306,7 +311,11 @@ def variant_of(result: ItemResult) -> str:
 
 
 def _metric_names(results: list[ItemResult]) -> list[str]:
+    """Every score present, and every metric that was asked for and failed everywhere (an
+    unreachable judge keeps its column, which says how many tables it could not score)."""
     names = {k for r in results for k in r.scores}
+    names |= {k[:-len("_error")] for r in results for k in r.extra if k.endswith("_error") and k[:-len("_error")]
+              in headline_order()}
     return _ordered(names, headline_order())
 
 

@@ -4,7 +4,9 @@
 
 1. the aggregate gates (`--gate`) of the results against the baseline (`run_gates`), unless
    the caller ran them already: the plugin runs them when its test loop ends, so that each
-   gate is a test of the session, and passes those comparisons in;
+   gate is a test of the session, and passes those comparisons in; then each case's verdict
+   and change against the baseline (`harness.gating.regressions`, kept in its `extra`), the
+   same rules the plugin applied to each test (`RunEnd.case_failures` for `report merge`);
 2. the gate lines, and the baseline they compared with, into the meta; then
    `policy.update_meta` (the plugin's `pytest_tablebench_update_meta` hook);
 3. results.json first (the run's memory), then leaderboard.md, report.html, gate.json;
@@ -28,11 +30,13 @@ from typing import Any
 from harness.core.files import write_atomic
 from harness.core.metric_specs import scales
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
-from harness.core.results import ItemResult
+from harness.core.results import ItemResult, run_order
 from harness.evaluate.completeness import Completeness, of_meta, refusal
 from harness.evaluate.repeat import sd_of
 from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
 from harness.gating.baseline import Baseline, save_baseline
+from harness.gating.regressions import EXTRA_KEY, attach, case_changes, failures
+from harness.gating.rules import Gate
 from harness.report.write import write_report
 
 GATE_FILE = "gate.json"
@@ -57,6 +61,7 @@ class FinishPolicy:
     metrics: Sequence[str] = ()  # for the baseline file
     update_meta: Callable[[dict, list[ItemResult]], None] | None = None  # last word on the meta before writing
     allow_incomplete: bool = False  # save a baseline from a run that did not finish every item
+    rules: Gate | None = None  # the per-case rules (floors, baseline, tolerance): each case's verdict and change
 
 
 @dataclass
@@ -68,6 +73,7 @@ class RunEnd:
     written: dict[str, Path] = field(default_factory=dict)  # "baseline", "json", "markdown", "html", "gate"
     notes: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # one line per file not written (or refused)
+    case_failures: list[tuple[str, str]] = field(default_factory=list)  # (test_id, reasons) of each failing case
 
     @property
     def error(self) -> str | None:
@@ -84,7 +90,11 @@ class RunEnd:
 
 
 def run_gates(results: Sequence[ItemResult], policy: FinishPolicy) -> list[Comparison]:
-    """Every `--gate` of the policy on `results` against its baseline (per parser, with breakdowns)."""
+    """Every `--gate` of the policy on `results` against its baseline (per parser, with breakdowns).
+
+    The results are put in run order first: the bootstrap and the permutations are seeded, so
+    the same cases in another order (xdist's completion order, shards) would give other CIs."""
+    results = run_order(results, policy.groups)
     pairs = gate_pairs(results, lambda r: baseline_values(policy.baseline, r))
     run_sd = {(r.parser, r.test_id): sd_of(r) for r in results if sd_of(r)}
     return evaluate(pairs, policy.gates, min_effect=policy.min_effect, alpha=policy.alpha, scale=scales(),
@@ -108,9 +118,17 @@ def finish_run(results: list[ItemResult], meta: Mapping[str, Any], policy: Finis
         comparisons = run_gates(results, policy) if policy.gates else []
     end = RunEnd(comparisons, dict(meta))
     completeness = of_meta(end.meta, len(results))
+    rules = policy.rules
+    for r in results:
+        r.extra.pop(EXTRA_KEY, None)  # a change from another run (a shard's) is not this run's
+    if rules is not None and (rules.baseline is not None or rules.floors):
+        changes = case_changes(results, rules)
+        attach(results, changes)
+        end.case_failures = failures(results, changes)
     if comparisons:
         end.meta["gate"] = summary_lines(comparisons) + ([] if completeness.complete else
                                                           [gate_verdict(comparisons, completeness)])
+    if policy.baseline_file:
         end.meta["baseline"] = policy.baseline_file
     if policy.update_meta is not None:
         policy.update_meta(end.meta, results)
@@ -125,7 +143,7 @@ def _write_files(end: RunEnd, results: list[ItemResult], policy: FinishPolicy) -
     """The report folder, results.json first; gate.json beside it when a gate ran."""
     try:
         end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary,
-                                        written=end.written))
+                                        comparisons=end.comparisons, written=end.written))
         if end.comparisons:
             text = json.dumps([c.to_dict() for c in end.comparisons], indent=1, default=json_number) + "\n"
             end.written["gate"] = write_atomic(Path(policy.report_dir) / GATE_FILE, text)

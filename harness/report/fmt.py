@@ -28,10 +28,12 @@ def score(value: float | None, metric: str) -> str:
 
 
 def pair(stats: MetricStats | None, metric: str) -> str:
-    """'include (exclude)': the two means of one metric."""
-    if stats is None or stats.include_missing is None:
-        return DASH
-    return f"{score(stats.include_missing, metric)} ({score(stats.exclude_missing, metric)})"
+    """'include (exclude)': the two means of one metric; '– (12 not scored)' when it failed on tables."""
+    failed = f"{stats.n_failed} not scored" if stats is not None and stats.n_failed else ""
+    if stats is None or stats.include_missing is None or (failed and not stats.n_values):
+        return f"{DASH} ({failed})" if failed else DASH
+    text = f"{score(stats.include_missing, metric)} ({score(stats.exclude_missing, metric)})"
+    return f"{text} [{failed}]" if failed else text
 
 
 def pct(value: float | None) -> str:

@@ -37,6 +37,7 @@ from harness.report.aggregate import (
     variant_of,
 )
 from harness.report.html_assets import CSS, JS
+from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
@@ -66,16 +67,20 @@ def safe_table_html(markup: str | None) -> str:
 
 
 def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping[str, object] | None = None,
-                csp: bool = True, more: Sequence[Leaderboard] = ()) -> str:
+                csp: bool = True, more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None) -> str:
     """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone).
 
     `more` are the leaderboards of the run's other item kinds (`aggregate.boards`): each gets
-    its own leaderboard and group sections; the drill-down holds every kind."""
+    its own leaderboard and group sections; the drill-down holds every kind. `regressions` (the
+    run against its baseline) is the first section, linking to each case's card."""
     meta = dict(meta or {})
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
+    if regressions is not None and regressions.comparisons:
+        meta.pop("gate", None)  # its lines are the section's table
     body = "".join([
         f"<h1>{e(title)}</h1>",
         _banner_html(meta, len(results)),
+        regressions_html(regressions) if regressions is not None else "",
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
         _histograms_html(board, results),
@@ -131,8 +136,8 @@ def _heat(stats: MetricStats | None, metric: str) -> str:
 
 
 def _pair_cell(stats: MetricStats | None, metric: str, primary: bool) -> str:
-    if stats is None or stats.include_missing is None:
-        return f'<td data-v="">{fmt.DASH}</td>'
+    if stats is None or stats.include_missing is None or (stats.n_failed and not stats.n_values):
+        return f'<td data-v="">{e(fmt.pair(stats, metric))}</td>'
     cls = " ".join(c for c in (_heat(stats, metric), "primary" if primary else "") if c)
     return (f'<td class="{cls}" data-v="{_num(stats.include_missing)}">{fmt.score(stats.include_missing, metric)}'
             f' <span class="excl">({fmt.score(stats.exclude_missing, metric)})</span></td>')
@@ -300,8 +305,9 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
     scores = " · ".join(f"<b>{e(k)}</b> {e(fmt.score(v, k) if isinstance(v, (int, float)) else v)}"
                         for k, v in r.scores.items())
     located = f" · <b>locate</b> {r.locate_score:.3f}" if isinstance(r.locate_score, (int, float)) else ""
-    header = (f'<header><span class="id">{e(r.test_id)}</span>'
+    header = (f'<header><a class="id" href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a>'
               f'<span class="badge {outcome_cls}">{e(r.outcome)}</span><span class="cx">{e(r.complexity)}</span>'
+              f'{change_badge(r.extra.get("baseline") if isinstance(r.extra, dict) else None)}'
               f'<span class="scores">{scores}{located}</span></header>')
     message = f'<p class="message">{e(r.message)}</p>' if r.message else ""
     if r.semantic_errors:
@@ -310,7 +316,8 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
     gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
-    return (f'<article class="case" data-parser="{e(r.parser)}" data-complexity="{e(complexity_of(r))}" '
+    return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
+            f'data-complexity="{e(complexity_of(r))}" '
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
             f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
             f'<div class="side"><h4>ground truth</h4>{gt}</div>'

@@ -77,6 +77,16 @@ pre { background: var(--soft); border: 1px solid var(--line); border-radius: 4px
       margin: 8px 0 0; }
 details summary { cursor: pointer; color: var(--muted); font-size: 12px; margin-top: 8px; }
 button.more { font: inherit; padding: 6px 14px; margin: 4px 0; cursor: pointer; }
+#regressions h3 { font-size: 14.5px; margin: 14px 0 6px; }
+table.gate td:first-child, table.gate td:nth-child(2), table.gate th:first-child, table.gate th:nth-child(2),
+table.moved td.name, table.moved th:first-child { text-align: left; }
+tr.v-fail td { background: #ffebe9; } tr.v-fail td:last-child { color: #cf222e; font-weight: 700; }
+tr.v-up td:last-child, tr.v-improved td:nth-child(5) { color: #1a7f37; font-weight: 700; }
+tr.v-regressed td:nth-child(5) { color: #cf222e; font-weight: 700; } tr.v-info td { color: var(--muted); }
+.badge.v-regressed { background: #cf222e; } .badge.v-improved { background: #1a7f37; }
+.badge.v-unchanged, .badge.v-new { background: #6e7781; }
+article.case:target { outline: 3px solid var(--accent); }
+a.id { color: inherit; text-decoration: none; } a.id:hover { text-decoration: underline; }
 """
 
 JS = """
@@ -230,6 +240,16 @@ JS = """
   if (order) order.addEventListener("change", reorder);
   if (more) more.addEventListener("click", function () { shown += PAGE; apply(); });
   if (counter) apply();
+  /* a link to a card (#c-...) shows it even when paging or a filter hides it */
+  function reveal() {
+    var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    if (target && target.matches("article.case")) {
+      target.hidden = false;
+      target.scrollIntoView();
+    }
+  }
+  window.addEventListener("hashchange", reveal);
+  reveal();
   document.documentElement.setAttribute("data-ready", "1");
 })();
 """

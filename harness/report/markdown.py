@@ -13,6 +13,7 @@ from harness.core import kinds as item_kinds
 from harness.evaluate.completeness import of_meta
 from harness.report import fmt
 from harness.report.aggregate import Leaderboard
+from harness.report.regressions import RegressionView, regressions_md
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
@@ -25,18 +26,22 @@ def md_text(value: object) -> str:
 
 
 def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None,
-                    more: Sequence[Leaderboard] = ()) -> str:
+                    more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None) -> str:
     """The whole file: run facts, the leaderboard, means per metric, per group (and per
     language / variant when the run has several), outcomes.
 
     `more`, the leaderboards of the run's other item kinds, follow each as a part titled by its
-    kind ("Formulas") with the same sections (its groups, e.g. inline / display)."""
+    kind ("Formulas") with the same sections (its groups, e.g. inline / display). `regressions`, the
+    run against its baseline, comes first after the facts (the gate's lines are its table, not a fact)."""
     parts = ["# tablebench leaderboard", ""]
     banner = of_meta(meta, 0).banner() if meta else None
     if banner:
         parts += [f"> **{md_text(banner)}**", ""]
     if meta:
-        parts += [f"- **{md_text(k)}**: {md_text(_meta_value(v))}" for k, v in meta.items()] + [""]
+        shown = {k: v for k, v in meta.items() if not (regressions and regressions.comparisons and k == "gate")}
+        parts += [f"- **{md_text(k)}**: {md_text(_meta_value(v))}" for k, v in shown.items()] + [""]
+    if regressions is not None:
+        parts += regressions_md(regressions, md_text)
     if not board.rows:
         return "\n".join(parts + ["No results.", ""])
     parts += _sections(board, "##")

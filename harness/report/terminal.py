@@ -38,7 +38,8 @@ def _key(value: float) -> float:
 
 
 NAME_WIDTH = 20  # parser labels fold beyond this, so the numbers keep their columns at 80 columns
-FAILED = ("parse_error", "timeout", "empty", "error")  # "failed" in the terminal; each apart in the files
+# "errors" in the terminal (not "failed": that is pytest's word for failing tests); each apart in the files
+FAILED = ("parse_error", "timeout", "empty", "error")
 
 
 def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
@@ -62,7 +63,7 @@ def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
     if with_cost:
         table.add_column("cost", justify="right", no_wrap=True)
     table.add_column("missing", justify="right", no_wrap=True)
-    table.add_column("failed", justify="right", no_wrap=True)
+    table.add_column("errors", justify="right", no_wrap=True)
     for row in board.rows:
         cells = [str(row.rank), row.parser, f"{row.found}/{row.total}"]
         if primary:
@@ -147,11 +148,11 @@ def _caption(board: Leaderboard) -> str:
         return "no scores"
     unit = board.unit
     text = (f"ranked by {board.primary}: mean with missing {unit} as 0 (mean over found {unit}); "
-            f"perfect = share of all {unit} at full score; failed = parse error, timeout, empty output "
+            f"perfect = share of all {unit} at full score; errors = parse error, timeout, empty output "
             "or harness error")
     details = [f"{row.parser}: {fmt.outcomes(row, FAILED)}" for row in board.rows
                if any(row.outcomes.get(o, 0) for o in FAILED)]
-    return text + ("\nfailed: " + "; ".join(details) if details else "")
+    return text + ("\nerrors: " + "; ".join(details) if details else "")
 
 
 def leaderboard_group(board: Leaderboard, title: str = "tablebench leaderboard") -> Group:

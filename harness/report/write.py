@@ -14,35 +14,41 @@ from pathlib import Path
 
 from harness.core.files import write_atomic
 from harness.core.results import ItemResult
+from harness.gating.aggregate import Comparison
 from harness.report.aggregate import Leaderboard, as_results, boards
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
+from harness.report.regressions import RegressionView
 
 FILES = {"json": "results.json", "markdown": "leaderboard.md", "html": "report.html"}
 SCHEMA = 1  # bump when the layout of results.json changes
 
 
 def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLike, meta: Mapping[str, object] | None = None,
-                 primary: str | None = None, written: dict[str, Path] | None = None) -> dict[str, Path]:
+                 primary: str | None = None, comparisons: Sequence[Comparison] = (),
+                 written: dict[str, Path] | None = None) -> dict[str, Path]:
     """Aggregate `results` (TableResults or their dicts) and write the three files into `out_dir`.
 
     `meta` holds the run's facts (timestamp, parsers, case_set, metrics, command, version);
     it is copied into every file as given, so keep its values JSON-serialisable.
-    `primary` picks the ranking metric (default: semantic if present, else teds).
+    `primary` picks the ranking metric (default: semantic if present, else teds). `comparisons`,
+    the gate's rows, go into results.json (`gate`) and, with each case's change against the
+    baseline, into the "Regressions" section of every file.
     Returns {"json": path, "markdown": path, "html": path}. Each file is rendered and written in
     turn, results.json first: a failure (raised) leaves the files before it, each recorded in
     `written` as it lands when given.
     """
     results = as_results(results)
     meta = dict(meta or {})
+    view = RegressionView.of(results, comparisons, meta.get("baseline"))
     tracks = list(boards(results, primary=primary).values())  # one per item kind, tables first
     board, more = tracks[0], tracks[1:]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)  # created if needed
     texts = {
-        "json": lambda: results_json(board, results, meta, more),
-        "markdown": lambda: render_markdown(board, meta, more),
-        "html": lambda: render_html(board, results, meta, more=more),
+        "json": lambda: results_json(board, results, meta, more, comparisons),
+        "markdown": lambda: render_markdown(board, meta, more, regressions=view),
+        "html": lambda: render_html(board, results, meta, more=more, regressions=view),
     }
     paths = written if written is not None else {}
     for kind, text in texts.items():
@@ -52,12 +58,14 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
 
 
 def results_json(board: Leaderboard, results: list[ItemResult], meta: Mapping[str, object],
-                 more: Sequence[Leaderboard] = ()) -> str:
-    """meta + leaderboard (+ `KIND_leaderboard` of every other kind, e.g. formula_leaderboard) + every
-    result, as strict JSON (NaN scores become null)."""
+                 more: Sequence[Leaderboard] = (), comparisons: Sequence[Comparison] = ()) -> str:
+    """meta + leaderboard (+ `KIND_leaderboard` of every other kind, e.g. formula_leaderboard) + the
+    gate's rows (when a gate ran) + every result, as strict JSON (NaN scores become null)."""
     data = {"schema": SCHEMA, "meta": dict(meta), "leaderboard": board.to_dict()}
     for track in more:
         data[f"{track.kind}_leaderboard"] = track.to_dict()
+    if comparisons:
+        data["gate"] = [c.to_dict() for c in comparisons]
     data = _finite({**data, "results": [r.to_dict() for r in results]})
     return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=1, default=str) + "\n"
 
@@ -90,6 +98,16 @@ def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:
         raise ValueError(f"{path}: {len(twice)} results repeat a case already in the file (first: {twice[0]}); "
                          "a file holds each case once (combine runs with `tablebench report merge`)")
     return meta, results
+
+
+def read_comparisons(path: str | os.PathLike) -> list[Comparison]:
+    """The gate's rows a results.json holds (none when no gate ran, or a file from before they were kept)."""
+    path = Path(path)
+    path = path / FILES["json"] if path.is_dir() else path
+    data = json.loads(path.read_text(encoding="utf-8"))
+    names = set(Comparison.__dataclass_fields__)
+    rows = data.get("gate") if isinstance(data, dict) else None
+    return [Comparison(**{k: v for k, v in row.items() if k in names}) for row in rows or [] if isinstance(row, dict)]
 
 
 def _finite(value: object) -> object:

@@ -1,0 +1,101 @@
+"""Every case against its baseline, and the run's per-case verdicts, computed once for every runner.
+
+Why here: `pytest --baseline` and `tablebench report merge --baseline` must fail the same
+cases for the same reasons, and every report file must show the same regression view. So
+both call `case_changes` on their results with one `Gate` (`gate_of`): it returns, per case,
+
+- the pass / fail / known verdict of `Gate.check` with its reasons (what pytest reports);
+- the case's baseline score on its kind's ranking metric, the score now, the delta and a
+  verdict: `regressed` / `improved` (moved beyond the metric's tolerance, or lost / found
+  since the baseline), `unchanged`, or `new` (not in the baseline).
+
+A case lost now counts 0 against its baseline score (include-missing, as the gate counts it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+
+from harness.core.metric_specs import ranking_metric
+from harness.core.options import RunOptions
+from harness.core.results import ItemResult
+from harness.gating.baseline import Baseline, Entry
+from harness.gating.rules import Gate
+from harness.gating.thresholds import allowed_drop
+
+VERDICTS = ("regressed", "improved", "unchanged", "new")
+EXTRA_KEY = "baseline"  # where a case's change is kept in `ItemResult.extra` (results.json)
+
+
+def gate_of(options: RunOptions, baseline: Baseline | None) -> Gate:
+    """The per-case rules of a run: its floors, its baseline and tolerance, report-only."""
+    return Gate(options.min_scores, baseline, options.table_tolerance, report_only=options.report_only)
+
+
+def ranking_metrics(results: Iterable[ItemResult]) -> dict[str, str]:
+    """kind -> the score its cases are compared on (the kind's leaderboard ranking metric)."""
+    present: dict[str, set[str]] = {}
+    for r in results:
+        present.setdefault(r.kind, set()).update(r.scores)
+    return {kind: metric for kind, names in present.items() if (metric := ranking_metric([kind], names))}
+
+
+def case_changes(results: Sequence[ItemResult], gate: Gate) -> dict[str, dict]:
+    """test_id -> {"status", "reasons"} (+ "metric", "baseline", "now", "delta", "verdict" with a baseline)."""
+    metrics = ranking_metrics(results)
+    out = {}
+    for r in results:
+        verdict = gate.check(r)
+        change: dict = {"status": verdict.status, "reasons": list(verdict.reasons)}
+        if gate.baseline is not None:
+            change.update(_change(r, gate.baseline.get(r.test_id), metrics.get(r.kind), gate))
+        out[r.test_id] = change
+    return out
+
+
+def _change(r: ItemResult, entry: Entry | None, metric: str | None, gate: Gate) -> dict:
+    if entry is None:
+        return {"metric": metric, "baseline": None, "now": _score(r.outcome, r.scores, metric), "delta": None,
+                "verdict": "new"}
+    old, now = _score(entry.outcome, entry.scores, metric), _score(r.outcome, r.scores, metric)
+    delta = now - old if old is not None and now is not None else None
+    # the verdict uses the metric's tolerance even when single cases do not fail on it (per-table off)
+    tolerance = replace(gate.tolerance, off=False)  # type: ignore[arg-type]  # Gate makes it a Tolerance
+    tol = (allowed_drop(tolerance, metric, old) if metric and old is not None else None) or 0.0
+    if (entry.outcome == "ok") != (r.outcome == "ok"):
+        verdict = "improved" if r.outcome == "ok" else "regressed"
+    elif delta is None:
+        verdict = "unchanged"
+    elif delta < -tol - 1e-12:
+        verdict = "regressed"
+    elif delta > tol + 1e-12:
+        verdict = "improved"
+    else:
+        verdict = "unchanged"
+    return {"metric": metric, "baseline": old, "now": now, "delta": delta, "verdict": verdict,
+            "baseline_outcome": entry.outcome}
+
+
+def _score(outcome: str, scores: Mapping[str, float], metric: str | None) -> float | None:
+    """The case's value on `metric`: 0 when it was not found (include-missing), None when not scored."""
+    if metric is None:
+        return None
+    if outcome != "ok":
+        return 0.0
+    value = scores.get(metric)
+    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+
+
+def attach(results: Iterable[ItemResult], changes: Mapping[str, dict]) -> None:
+    """Keep each case's change in its `extra` (results.json, the report cards read it there)."""
+    for r in results:
+        if r.test_id in changes:
+            r.extra[EXTRA_KEY] = changes[r.test_id]
+
+
+def failures(results: Iterable[ItemResult], changes: Mapping[str, dict]) -> list[tuple[str, str]]:
+    """(test_id, reasons) of every case that fails, in the results' order."""
+    return [(r.test_id, "; ".join(changes[r.test_id]["reasons"])) for r in results
+            if changes.get(r.test_id, {}).get("status") == "fail"]
