@@ -1,7 +1,7 @@
-"""The semantic score, bit for bit, before and after a change to how it is computed.
+"""The table scores, bit for bit, before and after a change to how they are computed.
 
-A speed-up of the similarity or alignment work must not move one bit of any reading's
-features, nor any score, error text or count. This scores every ground-truth table of the
+A speed-up of the similarity or alignment work must not move one bit of any semantic reading's
+features, nor any score, error text or count, nor GriTS or T-LAG. This scores every ground-truth table of the
 committed case sets (and of ../shared when present) under every perturbation of
 `tests.perturb` (output text located first, as a run locates it), every rated pair of the
 table-metric-study files as meta-eval reads them, and generated pairs of every size (both
@@ -22,7 +22,9 @@ from typing import Any
 from harness.core.table import NoTableError, Table, TableLike
 from harness.evaluate.metaeval_tables import _read_pair, load_rated_pairs
 from harness.locate.tables import locate_tables
+from harness.metrics.tables.grits import grits_details
 from harness.metrics.tables.semantic import comparisons, semantic_details
+from harness.metrics.tables.tlag import tlag_details
 from tests.benchmarks.pairs import realistic_pair
 from tests.perturb.corpus import collect
 from tests.perturb.suite import apply
@@ -39,7 +41,9 @@ def record(gt: Table, pred: TableLike) -> dict[str, Any]:
         result = semantic_details(gt, pred)
     except NoTableError as exc:
         return {"no_table": str(exc)}
-    return {"score": result.score.hex(), "errors": result.errors, "recall": result.recall.hex(),
+    others = {**grits_details(gt, pred), **{f"tlag_{k}": v for k, v in tlag_details(gt, pred).items()}}
+    return {"others": {k: float(v).hex() for k, v in others.items()},
+            "score": result.score.hex(), "errors": result.errors, "recall": result.recall.hex(),
             "precision": result.precision.hex(), "n": [result.n_gt, result.n_pred],
             "readings": [[float(x).hex() for x in c.features] + [c.f1.hex()] + [x.text for x in c.causes]
                          for c in readings]}
