@@ -12,11 +12,10 @@ from harness.cases import FORMULA_KINDS, GroundTruthFormula, read_formulas_of
 from harness.core.kinds import ItemKind, Located, Scoring, register
 from harness.core.messages import one_line
 from harness.core.metric_specs import MetricSpec
-from harness.locate.formulas import locate_formulas
-from harness.locate.llm_formulas import locate_formulas_llm
-from harness.metrics.judge import judge_formula
-from harness.metrics.score import score_pair
 from harness.report.html import formula_sides
+
+# Locators, metrics and judges are imported where they are used: a run's controller process reads
+# the kinds to report, never to score, and need not import numba, scipy or the LLM client.
 
 
 class FormulaKind(ItemKind):
@@ -35,22 +34,26 @@ class FormulaKind(ItemKind):
         return read_formulas_of(record, blocks, gt_path)
 
     def locate(self, gts: Sequence[GroundTruthFormula], output: str) -> list[Located]:
+        from harness.locate.formulas import locate_formulas
         located = locate_formulas([gt.latex for gt in gts], output)
         return [_found(loc, "", output) for loc in located]
 
     def locate_llm(self, gts: Sequence[GroundTruthFormula], output: str, model: str, *, cache_dir: Path | None,
                    api_base: str | None = None) -> list[Located]:
+        from harness.locate.llm_formulas import locate_formulas_llm
         options = {} if api_base is None else {"api_base": api_base}
         located, notes = locate_formulas_llm([(gt.latex, gt.kind) for gt in gts], output, model,
                                              cache_dir=cache_dir, **options)
         return [_found(loc, note, output) for loc, note in zip(located, notes, strict=True)]
 
     def score(self, gt: GroundTruthFormula, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
+        from harness.metrics.score import score_pair
         scores, notes = score_pair(gt.latex, found.prediction or "", metrics)
         extra = {"scored_latex": found.prediction} if found.prediction != found.text else None
         return Scoring(scores, notes, extra=extra)
 
     def judge(self, gt: GroundTruthFormula, extraction: str, model: str, **options: Any) -> Any:
+        from harness.metrics.judge import judge_formula
         return judge_formula(gt.latex, extraction, model, kind=gt.kind, **options)
 
     def missing_message(self, found: Located) -> str:

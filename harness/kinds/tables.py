@@ -10,10 +10,6 @@ from typing import Any
 from harness.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
 from harness.core.kinds import ItemKind, Located, Scoring, register
 from harness.core.metric_specs import MetricSpec
-from harness.locate.llm import locate_tables_llm
-from harness.locate.tables import locate_tables
-from harness.metrics.judge import judge_table
-from harness.metrics.score import score_pair
 from harness.report.html import table_sides
 
 # Metrics whose cost grows with the product of the two tables' cells (tree edit distance, cell
@@ -22,6 +18,8 @@ from harness.report.html import table_sides
 # computed: the result records why (`extra["not_computed"]`, a note, the message), never a 0.
 MAX_SCORED_CELLS = 5_000
 PAIRWISE = frozenset({"teds", "teds_struct", "grits", "tlag", "semantic"})
+# Locators, metrics and judges are imported where they are used: a run's controller process reads
+# the kinds to report, never to score, and need not import numba, scipy or the LLM client.
 
 
 class TableKind(ItemKind):
@@ -41,15 +39,18 @@ class TableKind(ItemKind):
         return gt.table.to_html(headers=True)
 
     def locate(self, gts: Sequence[GroundTruthTable], output: str) -> list[Located]:
+        from harness.locate.tables import locate_tables
         return locate_tables([gt.table for gt in gts], output)
 
     def locate_llm(self, gts: Sequence[GroundTruthTable], output: str, model: str, *, cache_dir: Path | None,
                    api_base: str | None = None) -> list[Located]:
+        from harness.locate.llm import locate_tables_llm
         options = {} if api_base is None else {"api_base": api_base}
         return locate_tables_llm([gt.latex for gt in gts], output, model, gt_tables=[gt.table for gt in gts],
                                  cache_dir=cache_dir, **options)
 
     def score(self, gt: GroundTruthTable, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
+        from harness.metrics.score import score_pair
         cells = max(len(gt.table.cells()), len(found.prediction.cells()))
         skipped = [m for m in metrics if m.name in PAIRWISE] if cells > MAX_SCORED_CELLS else []
         scores, notes = score_pair(gt.table, found.prediction, [m for m in metrics if m not in skipped])
@@ -61,6 +62,7 @@ class TableKind(ItemKind):
                        extra={"not_computed": {m.name: reason for m in skipped}})
 
     def judge(self, gt: GroundTruthTable, extraction: str, model: str, **options: Any) -> Any:
+        from harness.metrics.judge import judge_table
         return judge_table(gt.latex, extraction, model, **options)
 
 

@@ -1,7 +1,8 @@
-"""Semantic score speed: a typical 30-cell pair should take at most 2 ms (median, one core);
-the asserted budgets below are looser, for shared machines. A large 60x20 pair (1,200 cells a
-side) must stay under 50 ms (its rows are aligned without comparing every cell with every
-cell, see `semantic_align.FULL_COMPARISON`).
+"""Semantic score speed: a typical 30-cell pair should take at most 2 ms (median, one core), a
+40x40 pair (1,600 cells) at most 60 ms, and the time grow at most with the square of the cells
+(large pairs align rows without comparing every cell with every cell, see
+`semantic_align.FULL_COMPARISON`). Benchmarks record these times; no test fails on a clock
+(a loaded machine would fail it): compare runs with `--benchmark-compare`.
 
 A prediction that lost its grid (each row one line of text) is also split back into cells
 (`semantic_split`): the flattened benchmarks time that extra reading.
@@ -21,8 +22,8 @@ from harness.core.table import Table
 from harness.metrics.tables import semantic_struct, semantic_text
 from harness.metrics.tables.semantic import semantic_details
 from harness.readers.text import read_lines
+from tests.benchmarks.pairs import realistic_pair
 
-BUDGET_SECONDS = {(6, 5): 0.010, (60, 20): 0.050}
 WORDS = ["ResNet", "VGG", "ViT", "BERT", "Ours", "Baseline", "GPT-2", "T5", "LSTM", "CNN", "MLP", "Swin"]
 
 
@@ -57,7 +58,8 @@ def _clear() -> None:
     semantic_struct.is_numeric.cache_clear()
 
 
-@pytest.mark.parametrize("shape", [(6, 5), (20, 10), (60, 20)], ids=["30-cells", "200-cells", "60x20-cells"])
+@pytest.mark.parametrize("shape", [(6, 5), (20, 10), (40, 40), (60, 20)],
+                         ids=["30-cells", "200-cells", "40x40-cells", "60x20-cells"])
 def test_bench_semantic(benchmark, shape: tuple[int, int]) -> None:
     gt, pred = _pair(*shape)
     semantic_details(gt, pred)  # import and first-call costs stay out of the timing
@@ -69,8 +71,21 @@ def test_bench_semantic(benchmark, shape: tuple[int, int]) -> None:
     result = benchmark.pedantic(semantic_details, setup=setup, rounds=200 if shape[0] < 10 else 30, iterations=1)
     assert 0 < result.score < 10
     benchmark.extra_info["cells"] = shape[0] * shape[1]
-    if shape in BUDGET_SECONDS:
-        assert benchmark.stats.stats.median < BUDGET_SECONDS[shape]
+
+
+@pytest.mark.parametrize("shape", [(5, 6), (10, 10), (20, 20), (40, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_bench_semantic_realistic(benchmark, shape: tuple[int, int]) -> None:
+    """The pairs every metric's benchmark times (`pairs.realistic_pair`): spans, edits, a merged cell."""
+    gt, pred = realistic_pair(*shape)
+    semantic_details(gt, pred)
+
+    def setup():
+        _clear()
+        return (gt, pred), {}
+
+    result = benchmark.pedantic(semantic_details, setup=setup, rounds=100 if shape[0] < 20 else 20, iterations=1)
+    assert 0 < result.score < 10
+    benchmark.extra_info["cells"] = shape[0] * shape[1]
 
 
 @pytest.mark.parametrize("shape", [(6, 5), (60, 20)], ids=["30-cells-flattened", "60x20-cells-flattened"])

@@ -114,24 +114,24 @@ class SlotGrid:
 
 def _place(table: Table) -> tuple[np.ndarray, np.ndarray]:
     """(row, col) origin and (rowspan, colspan) of each cell: the first free slot of its row."""
-    origins: list[tuple[int, int]] = []
-    spans: list[tuple[int, int]] = []
+    flat: list[int] = []  # row, column, rowspan, colspan of each cell in turn (one array at the end)
     claimed: dict[int, set[int]] = {}  # row -> columns taken by rowspans from rows above
     for r, row in enumerate(table.rows):
         taken = claimed.pop(r, ())
         c = 0
         for cell in row:
-            while c in taken:
-                c += 1
+            if taken:
+                while c in taken:
+                    c += 1
             rs, cs = cell.rowspan, cell.colspan
             if rs != 1 or cs != 1:
                 rs, cs = _clamp(rs), _clamp(cs)
                 for below in range(r + 1, r + rs):
                     claimed.setdefault(below, set()).update(range(c, c + cs))
-            origins.append((r, c))
-            spans.append((rs, cs))
+            flat += (r, c, rs, cs)
             c += cs
-    return (np.array(origins, dtype=np.int64).reshape(-1, 2), np.array(spans, dtype=np.int64).reshape(-1, 2))
+    placed = np.array(flat, dtype=np.int64).reshape(-1, 4)
+    return placed[:, :2], placed[:, 2:]
 
 
 def _owners(origins: np.ndarray, spans: np.ndarray) -> np.ndarray:

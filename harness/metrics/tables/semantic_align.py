@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from rapidfuzz.distance import LCSseq
 from scipy.optimize import linear_sum_assignment
+from scipy.sparse import csr_matrix
 
 from harness.metrics.tables.semantic_causes import Cause, level_shown, unattributed_cause, value_causes
 from harness.metrics.tables.semantic_struct import View
@@ -166,13 +167,15 @@ def _shared_cells(g_body: list[list[str]], p_body: list[list[str]]) -> np.ndarra
     ids: dict[str, int] = {}
     g_ids = [[ids.setdefault(t.replace(" ", ""), len(ids)) for t in row] for row in g_body]
     p_ids = [[ids.setdefault(t.replace(" ", ""), len(ids)) for t in row] for row in p_body]
-    held = np.zeros((len(p_body), len(ids)))
-    for j, row in enumerate(p_ids):
-        held[j, row] = 1.0
-    counts = np.zeros((len(g_body), len(ids)))
-    for i, row in enumerate(g_ids):
-        np.add.at(counts[i], row, 1.0)
-    return counts @ held.T / max(len(g_body[0]) if g_body else 1, 1)
+    # counts of whole cells: exact in any order of summing, so a sparse product (no dense matrix
+    # over every distinct text, no threaded BLAS call) gives the same bits
+    held = csr_matrix((np.ones(sum(map(len, p_ids))), ([j for j, row in enumerate(p_ids) for _ in row],
+                                                         [k for row in p_ids for k in row])), (len(p_body), len(ids)))
+    held.sum_duplicates()
+    held.data[:] = 1.0  # held or not: a text repeated in one predicted row counts once
+    counts = csr_matrix((np.ones(sum(map(len, g_ids))), ([i for i, row in enumerate(g_ids) for _ in row],
+                                                         [k for row in g_ids for k in row])), (len(g_body), len(ids)))
+    return (counts @ held.T).toarray() / max(len(g_body[0]) if g_body else 1, 1)
 
 
 def _attribution(key: np.ndarray, gi: np.ndarray, pj: np.ndarray, g_keys: list[str], p_keys: list[str],

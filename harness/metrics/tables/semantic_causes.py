@@ -80,6 +80,11 @@ def value_causes(g: View, p: View, value: np.ndarray | None, ri: np.ndarray, rj:
                   cj: np.ndarray, cell_v: np.ndarray, dead: set[int]) -> list[Cause]:
     """Wrong, moved or missing values cell by cell; a row with another row in its place is one cause."""
     out = []
+    wrong = [(x, y) for x, i in enumerate(ri.tolist()) if i not in dead
+             for y in np.flatnonzero(1.0 - cell_v[x] > 0.001).tolist()]
+    if value is None and wrong:  # large tables: every wrong cell against every predicted cell, in one call
+        rows = similarity_matrix([g.body[int(ri[x])][int(ci[y])] for x, y in wrong], [t for row in p.body for t in row])
+        against = dict(zip(wrong, rows))
     for x, i in enumerate(ri.tolist()):
         shortfall = 1.0 - cell_v[x]
         if i in dead:
@@ -89,20 +94,17 @@ def value_causes(g: View, p: View, value: np.ndarray | None, ri: np.ndarray, rj:
             continue
         for y, c in enumerate(ci.tolist()):
             if shortfall[y] > 0.001:
-                out.append(Cause("values", float(shortfall[y]),
-                                 _cell_error(g, p, value, i, c, int(rj[x]), int(cj[y]))))
+                flat = value[i, c].reshape(-1) if value is not None else against[x, y]
+                out.append(Cause("values", float(shortfall[y]), _cell_error(g, p, flat, i, c, int(rj[x]), int(cj[y]))))
     return out
 
 
-def _cell_error(g: View, p: View, value: np.ndarray | None, i: int, c: int, pi: int, pc: int) -> str:
-    """One body cell's error: moved elsewhere, missing, or read as something else."""
+def _cell_error(g: View, p: View, flat: np.ndarray, i: int, c: int, pi: int, pc: int) -> str:
+    """One body cell's error (`flat`: its similarity with every predicted body cell): moved
+    elsewhere, missing, or read as something else."""
     shown = g.body_shown[i][c]
     where = f"({g.row_shown[i]}, {g.col_shown[c]})"
     got = p.body[pi][pc]
-    if value is not None:
-        flat = value[i, c].reshape(-1)
-    else:
-        flat = similarity_matrix([g.body[i][c]], [t for row in p.body for t in row]).reshape(-1)
     best = int(np.argmax(flat))
     bi, bc = divmod(best, len(p.col_keys))
     if flat[best] >= 0.999 and g.body[i][c] != NULL and (bi != pi or bc != pc):

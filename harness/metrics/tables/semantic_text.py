@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -173,40 +174,74 @@ def similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
         return np.zeros((len(left), len(right)))
     ul_l, il = _distinct(left)
     ur_l, ir = _distinct(right)
+    return distinct_similarity(ul_l, ur_l)[np.ix_(il, ir)]
+
+
+def distinct_similarity(ul_l: list[str], ur_l: list[str]) -> np.ndarray:
+    """`similarity_matrix` of two lists of distinct normalised cells (both non-empty); each entry
+    depends only on its two texts, so any grouping of the texts into calls gives the same bits."""
     sim = process.cdist(ul_l, ur_l, scorer=fuzz.ratio, dtype=np.float32, workers=1).astype(float) / 100.0
-    num_l = [numbers(x) for x in ul_l]
-    num_r = [numbers(x) for x in ur_l]
-    has_l = np.fromiter(map(bool, num_l), bool, len(num_l))
-    has_r = np.fromiter(map(bool, num_r), bool, len(num_r))
-    if has_l.any() or has_r.any():
+    left, right = _side(tuple(ul_l)), _side(tuple(ur_l))
+    if left.has_number.any() or right.has_number.any():
         # Numbers against words keep half their text likeness; numbers against numbers score
         # 0 unless they share a number, so only pairs sharing one (found by an index) are compared.
-        sim[has_l[:, None] | has_r[None, :]] *= 0.5
-        sim[has_l[:, None] & has_r[None, :]] = 0.0
-        where: dict[str, list[int]] = {}
-        for i, nums in enumerate(num_l):
-            for x in set(nums):
-                where.setdefault(x, []).append(i)
-        for j, nums in enumerate(num_r):
-            for i in {i for x in set(nums) for i in where.get(x, ())}:
-                sim[i, j] = cell_similarity(ul_l[i], ur_l[j])
-    sim[np.equal.outer(np.asarray([a.replace(" ", "") for a in ul_l], dtype=object),
-                       np.asarray([b.replace(" ", "") for b in ur_l], dtype=object))] = 1.0
-    for i, j in _mark_pairs(ul_l, ur_l):
-        sim[i, j] = 1.0
-    return sim[np.ix_(il, ir)]
+        sim[left.has_number[:, None] | right.has_number[None, :]] *= 0.5
+        sim[left.has_number[:, None] & right.has_number[None, :]] = 0.0
+        for i, nums in enumerate(left.numbers):
+            hits = [right.by_number[x] for x in set(nums) if x in right.by_number]
+            for j in (set().union(*hits) if len(hits) > 1 else hits[0] if hits else ()):
+                if right.bare[j] != left.bare[i]:  # texts equal but for spaces are 1 (below)
+                    sim[i, j] = cell_similarity(ul_l[i], ur_l[j])
+    for i, bare in enumerate(left.bare):
+        for j in right.by_bare.get(bare, ()):
+            sim[i, j] = 1.0
+    for i in left.marks:  # one-character cells that show the same mark but differ (`same_mark`: 0 and ○)
+        for j in right.marks:
+            if ul_l[i] != ur_l[j] and same_mark(ul_l[i], ur_l[j]):
+                sim[i, j] = 1.0
+    return sim
 
 
-def _mark_pairs(left: list[str], right: list[str]) -> list[tuple[int, int]]:
-    """Pairs of one-character cells that show the same mark but differ (`same_mark`: 0 and ○)."""
-    ones = [j for j, b in enumerate(right) if len(b) == 1]
-    return [(i, j) for i, a in enumerate(left) if len(a) == 1 for j in ones if a != right[j] and same_mark(a, right[j])]
+@dataclass(frozen=True, slots=True)
+class _Side:
+    """What `distinct_similarity` looks up in one side's texts, read once per list of texts."""
+
+    numbers: list[tuple[str, ...]]
+    has_number: np.ndarray
+    by_number: dict[str, list[int]]  # a number -> the texts holding it
+    bare: list[str]  # each text without spaces
+    by_bare: dict[str, list[int]]
+    marks: list[int]  # the one-character texts
+
+
+@lru_cache(maxsize=16)
+def _side(texts: tuple[str, ...]) -> _Side:
+    """One side's lookups: a score compares the same list of cells against many (a wrong value
+    against every predicted cell), so they are built once per list."""
+    nums = [numbers(x) for x in texts]
+    by_number: dict[str, list[int]] = {}
+    for i, found in enumerate(nums):
+        for x in set(found):
+            by_number.setdefault(x, []).append(i)
+    bare = [t.replace(" ", "") for t in texts]
+    by_bare: dict[str, list[int]] = {}
+    for i, b in enumerate(bare):
+        by_bare.setdefault(b, []).append(i)
+    return _Side(nums, np.fromiter(map(bool, nums), bool, len(nums)), by_number, bare, by_bare,
+                 [i for i, t in enumerate(texts) if len(t) == 1])
 
 
 def _distinct(values: list[str]) -> tuple[list[str], np.ndarray]:
     """The distinct values and, per input, the index of its value among them."""
-    uniq, inverse = np.unique(np.asarray(values, dtype=object), return_inverse=True)
-    return list(uniq), np.ravel(inverse)
+    return _distinct_of(tuple(values))
+
+
+@lru_cache(maxsize=16)
+def _distinct_of(values: tuple[str, ...]) -> tuple[list[str], np.ndarray]:
+    """`_distinct`, once per list: a wrong value is compared with every predicted cell, a list asked for again."""
+    index: dict[str, int] = {}
+    inverse = [index.setdefault(v, len(index)) for v in values]
+    return list(index), np.asarray(inverse, dtype=np.intp)
 
 
 def key_similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
@@ -221,7 +256,7 @@ def key_similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
     ul, il = _distinct(left)
     ur, ir = _distinct(right)
     ts = process.cdist(ul, ur, scorer=fuzz.token_set_ratio, dtype=np.float32, workers=1) / 100.0
-    nl = [numbers(x) for x in ul]
-    nr = [numbers(x) for x in ur]
-    ok = np.array([[set(a) <= set(b) or set(b) <= set(a) for b in nr] for a in nl], dtype=bool)
+    nl = [set(numbers(x)) for x in ul]
+    nr = [set(numbers(x)) for x in ur]
+    ok = np.array([[a <= b or b <= a for b in nr] for a in nl], dtype=bool)
     return np.maximum(sim, (ts * ok)[np.ix_(il, ir)])

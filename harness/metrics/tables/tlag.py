@@ -19,6 +19,7 @@ never matches a BELOW one, so the optimum is the sum of the two directions' opti
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TypedDict
 
 import numpy as np
@@ -35,6 +36,7 @@ _DASHES = re.compile("[\u2012\u2013\u2014\u2015\u2212]")
 _SPACES = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=65536)
 def normalize_text(text: str) -> str:
     """Cell text as T-LAG compares it: null forms -> [NULL], then dashes/nbsp/whitespace folded.
 
@@ -71,22 +73,25 @@ def tlag_grid(table: Table) -> np.ndarray:
 
     cid = 0
     for r, row in enumerate(table.rows):
-        c = carry(r, 0)
+        c = carry(r, 0) if carried else 0
         for cell in row:
-            rs, cs = _span(cell.rowspan), _span(cell.colspan)
+            rs, cs = cell.rowspan, cell.colspan
+            if rs != 1 or cs != 1:
+                rs, cs = _span(rs), _span(cs)
             blocks.append((r, c, rs, cs, cid))
             if rs > 1:
                 for dc in range(cs):
                     carried[c + dc] = (cid, rs - 1)
-            c = carry(r, c + cs)
+            c = carry(r, c + cs) if carried else c + cs
             cid += 1
     if not blocks:
         return np.full((0, 0), -1, dtype=np.int64)
-    spec = np.array(blocks, dtype=np.int64)
-    grid = np.full((int((spec[:, 0] + spec[:, 2]).max()), int((spec[:, 1] + spec[:, 3]).max())), -1, dtype=np.int64)
-    for r, c, rs, cs, i in blocks:
-        grid[r : r + rs, c : c + cs] = i
-    return grid
+    width = max(c + cs for _, c, _, cs, _ in blocks)
+    rows = [[-1] * width for _ in range(max(r + rs for r, _, rs, _, _ in blocks))]
+    for r, c, rs, cs, i in blocks:  # in write order: a later cell overwrites (lists: no numpy call per cell)
+        for line in rows[r : r + rs]:
+            line[c : c + cs] = [i] * cs
+    return np.array(rows, dtype=np.int64)
 
 
 def tlag_edges(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -101,7 +106,10 @@ def _pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     keep = (a >= 0) & (b >= 0) & (a != b)
     if not keep.any():
         return np.zeros((0, 2), dtype=np.int64)
-    return np.unique(np.stack([a[keep], b[keep]], axis=1), axis=0)
+    # one integer per (source, target), ordered as the pairs are: a 1-D unique, not a row-wise one
+    base = int(b[keep].max()) + 1
+    keys = np.unique(a[keep] * base + b[keep])
+    return np.stack([keys // base, keys % base], axis=1)
 
 
 def psi_matrix(a: list[str], b: list[str], k: int = 7) -> np.ndarray:
