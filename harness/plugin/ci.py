@@ -104,6 +104,9 @@ class ShardSelection:
     def of(cls, shard: tuple[int, int], cases: CaseSet) -> ShardSelection:
         index, total = shard
         pages = [p for p in cases.pages if p.n_items]
+        if total > len(pages):  # checked before the split, whose cost grows with the shard count
+            raise ValueError(f"--shard {index}/{total}: more shards than the case set's {len(pages)} pages "
+                             f"(use at most {len(pages)})")
         chosen = select({p.page_id: p.n_items for p in pages}, index, total)
         if not chosen:
             raise ValueError(f"--shard {index}/{total}: this shard holds none of the case set's {len(pages)} pages "
