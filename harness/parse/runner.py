@@ -80,6 +80,15 @@ class ParseRunner:
         for worker in idle:
             worker.stop()
 
+    def idle_workers(self) -> int:
+        """Live worker processes waiting for a page."""
+        with self._lock:
+            return len(self._idle)
+
+    def stop_idle(self) -> None:
+        """Stop the waiting workers (a later page starts a new one): a caller bounding live workers."""
+        self.close()
+
     def run(self, pdf: Path | str) -> ParseResult:
         """The parser's result for one PDF, from the cache when it is there."""
         pdf = Path(pdf).resolve()

@@ -46,6 +46,10 @@ class PageEvaluation:
     def __init__(self, repeat: int, concurrency: int) -> None:
         self.repeat, self.concurrency = repeat, concurrency
         self.pool = ParsePool(concurrency)
+        self.notes = list(self.pool.notes)  # a cap on parser workers, said once in the summary
+        if repeat > self.pool.keep:
+            self.notes.append(f"tablebench: --repeat={repeat}: at most {self.pool.keep} parser workers per parser "
+                              f"stay alive ({self.pool.cap.reason()}); the others restart per page")
         self._order: dict[str, int] = {}
         self._queue_readable = True
 
