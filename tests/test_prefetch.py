@@ -80,7 +80,8 @@ def test_without_look_ahead_pages_are_parsed_one_by_one(tmp_path: Path):
 
 
 # -- the cap on parser workers ---------------------------------------------------------------------
-FAST_PARSER = "import pathlib, sys; print((pathlib.Path(sys.argv[2]) / (pathlib.Path(sys.argv[1]).stem + '.md')).read_text())"
+FAST_PARSER = ("import pathlib, sys\n"
+               "print((pathlib.Path(sys.argv[2]) / (pathlib.Path(sys.argv[1]).stem + '.md')).read_text())\n")
 
 
 def children() -> int:

@@ -11,7 +11,8 @@ formula is vetted before it can reach a page: `formula_item.check_formula` first
 LaTeX, definitions and malformed bodies are refused before compiling), then one batched
 pdflatex run in the reference layout (a broken formula is isolated by bisection) and an
 empty box is refused. One vetting has VET_BUDGET seconds in all (each run at most the 60 s
-pdflatex timeout and what is left): formulas not compiled by then are refused with that reason. A pool formula's body is used exactly as vetted.
+pdflatex timeout and what is left): formulas not compiled by then are refused with that
+reason. A pool formula's body is used exactly as vetted.
 """
 
 from __future__ import annotations
