@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import time
 import unicodedata
 from collections import Counter
 
@@ -66,6 +67,15 @@ UNSAFE = [
     ("\\def\\x{\\x}\\x", "unsafe \\def"),
     ("\\csname input\\endcsname", "unsafe \\csname"),
     ("\\begin{filecontents}{a}x\\end{filecontents}", "unsafe \\begin{filecontents}"),
+    # a typesetting bomb without definitions: each level typesets its argument 4 times (13 deep: > 60 s a compile)
+    ("\\text{\\ensuremath{" * 13 + "x" + "}}" * 13, "unsafe nesting"),
+    ("\\rule{\\maxdimen}{\\maxdimen}", "unsafe \\maxdimen"),  # no page could hold it: generate gave up
+    ("x\\kern\\maxdimen y", "unsafe \\maxdimen"),
+    ("a \\rule{2000pt}{1pt}", "unsafe \\rule"),
+    ("\\setcounter{equation}{41} E=mc^2", "unsafe \\setcounter"),  # the PDF would print (41)
+    ("\\DeclarePairedDelimiter\\abs{\\lvert}{\\rvert} \\abs{x}", "unsafe \\DeclarePairedDelimiter"),
+    ("\\newtagform{brackets}{[}{]} x", "unsafe \\newtagform"),
+    ("\\XeTeXpdffile \"/etc/a.pdf\" x", "unsafe \\XeTeXpdffile"),
 ]
 
 
@@ -87,6 +97,31 @@ def test_unsafe_or_malformed_formulas_never_reach_pdflatex(monkeypatch) -> None:
     assert reasons["rows"] == "rows (& or \\\\) in an inline formula"
     assert reasons["par"] == "paragraph break inside the formula"
     assert reasons["empty"] == "empty formula"
+
+
+def test_ordinary_sizes_and_nesting_still_pass() -> None:
+    from harness.generate.formula_item import formula_unsafe
+
+    for body in ("\\text{if $\\phantom{x}\\boxed{\\text{a}}$}", "\\rule{0.5\\linewidth}{0.4pt}\\kern 2pt x",
+                 "\\hspace{1cm} 1500mm", "\\frac{" * 12 + "x" + "}{y}" * 12, "a \\newline b"):
+        assert formula_unsafe(body) == [], body
+
+
+def test_vetting_stops_compiling_when_its_time_budget_is_spent() -> None:
+    from harness.generate.measure import bisect_batch
+    from harness.tex.runner import LatexError
+
+    runs: list[int] = []
+
+    def run(batch: list[int]) -> list[str]:
+        runs.append(len(batch))
+        raise LatexError("pdflatex timed out after 60 s")  # what a typesetting bomb does to each run
+
+    assert bisect_batch(list(range(8)), run, str) == ["pdflatex timed out after 60 s"] * 8 and len(runs) == 15
+    runs.clear()
+    spent = bisect_batch(list(range(8)), run, str, deadline=time.monotonic())
+    assert runs == [] and spent == ["not compiled: the time budget of this vetting was spent"] * 8
+    assert formula_pool.VET_BUDGET <= 300 and formula_pool.COMPILE_TIMEOUT <= 60
 
 
 def test_a_page_refuses_an_unsafe_formula_before_compiling() -> None:

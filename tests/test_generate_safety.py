@@ -26,6 +26,8 @@ SAFE = r"""\begin{tabular}{lcc}\toprule Method & Acc. ($\uparrow$) & F1 \\ \midr
         (r"\includegraphics{fig.pdf}", r"\includegraphics: reads a file"),
         (r"x \end{document}", r"\end{document}: ends or restructures the document"),
         (r"\directlua{os.execute('ls')}", r"\directlua: runs a command"),
+        (r'\XeTeXpdffile "/abs/file.pdf" ', r"\XeTeXpdffile: XeTeX primitive (file access, font loading)"),
+        (r'\XeTeXpicfile "/abs/a.png"', r"\XeTeXpicfile: XeTeX primitive (file access, font loading)"),
     ],
 )
 def test_dangerous_commands_are_refused_with_their_reason(latex: str, reason: str) -> None:

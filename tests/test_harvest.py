@@ -12,7 +12,7 @@ import pytest
 
 from harness.cli import main
 from harness.generate.harvest import extract_tables, harvest
-from harness.generate.harvest_core import iter_sources
+from harness.generate.harvest_core import MAX_MEMBER_BYTES, MAX_TOTAL_BYTES, iter_sources
 from harness.generate.rendered import have_pdftotext
 from harness.readers.latex import read_latex
 from harness.tex.macros import MacroExpansionError, expand_macros, find_macros
@@ -153,6 +153,22 @@ def test_sources_from_folder_archive_and_gzipped_tex(tmp_path) -> None:
     (tmp_path / "bad.tar.gz").write_bytes(b"not an archive")
     with pytest.raises(ValueError, match="bad.tar.gz"):
         iter_sources(tmp_path / "bad.tar.gz")
+
+
+def test_an_archive_of_many_big_members_stops_at_the_total_bound(tmp_path) -> None:
+    member = b"%" * MAX_MEMBER_BYTES  # each member within the per-member bound
+    count = MAX_TOTAL_BYTES // MAX_MEMBER_BYTES + 2
+    bomb = tmp_path / "2401.99999.tar.gz"
+    with tarfile.open(bomb, "w:gz", compresslevel=1) as tar:
+        for i in range(count):
+            info = tarfile.TarInfo(f"part{i:03d}.tex")
+            info.size = len(member)
+            tar.addfile(info, io.BytesIO(member))
+    assert bomb.stat().st_size < MAX_MEMBER_BYTES // 2, "a small archive"
+    with pytest.raises(ValueError) as info:
+        iter_sources(bomb)  # read every member whole before: 440 MB of text here
+    message = str(info.value)
+    assert "more than 200 MB of .tex to harvest" in message and "part010.tex" in message and "\n" not in message
 
 
 @needs_tex

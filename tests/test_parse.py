@@ -216,6 +216,8 @@ def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
         parse_pdf(Echo(), tmp_path / "absent.pdf")
     with pytest.raises(ValueError, match="timeout must be positive"):
         ParseRunner(Echo(), timeout=0)
+    with pytest.raises(ValueError, match="<= 86400"):
+        ParseRunner(Echo(), timeout=1e20)  # waits above this overflow: every page was an error
 
 
 # -- the cache ----------------------------------------------------------------------------

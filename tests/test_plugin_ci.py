@@ -183,7 +183,8 @@ def test_shards_merged_equal_the_unsharded_run(pytester: pytest.Pytester, cases:
     (["--repeat=0"], "--repeat must be a positive integer"),
     (["--shard=4/3"], "--shard '4/3': expected I/N"),
     (["--parse-concurrency=x"], "--parse-concurrency must be a positive integer"),
-    (["--shard=20/20"], "--shard 20/20: this shard holds none of the case set's 12 pages"),
+    (["--shard=20/20"], "--shard 20/20: more shards than the case set's 12 pages (use at most 12)"),
+    (["--shard=1/100000000"], "--shard 1/100000000: more shards than the case set's 12 pages"),
 ])
 def test_bad_ci_options_are_one_line_usage_errors(pytester: pytest.Pytester, cases: Path, outputs, tmp_path: Path,
                                                  bad, says):

@@ -46,6 +46,7 @@ def test_values_are_parsed_once_into_typed_frozen_fields():
 @pytest.mark.parametrize("values, says", [
     ({"parse_timeout": "nan"}, "--parse-timeout: expected a finite number, got 'nan'"),
     ({"parse_timeout": "0"}, "--parse-timeout must be positive, got '0'"),
+    ({"parse_timeout": "1e20"}, "--parse-timeout must be <= 86400, got '1e20'"),
     ({"tolerance": "-0.1"}, "--baseline-tolerance must be >= 0, got '-0.1'"),
     ({"tolerance": "inf"}, "--baseline-tolerance: expected a finite number, got 'inf'"),
     ({"gate_alpha": "nan"}, "--gate-alpha must be a finite number > 0 and <= 0.5, got 'nan'"),

@@ -43,6 +43,12 @@ def test_shards_cover_every_page_once_balanced_by_tables(n):
         assert min(loads) >= mean * 0.9, loads
 
 
+def test_more_shards_than_pages_are_refused_before_any_work():
+    with pytest.raises(ValueError, match="100000000 shards for 2 pages: use at most 2"):
+        assign({"a": 1, "b": 2}, 100_000_000)  # was a list per shard per page: gigabytes
+    assert select({"a": 1, "b": 2}, 2, 2) | select({"a": 1, "b": 2}, 1, 2) == {"a", "b"}
+
+
 def test_assignment_ignores_listing_order_and_survives_growth():
     weights = synth_weights()
     backwards = dict(reversed(list(weights.items())))

@@ -48,6 +48,8 @@ def assign(weights: Mapping[str, int], n: int, slack: float = SLACK) -> dict[str
     """Page id -> shard index in 0..n-1, for pages weighted by their table count (>= 1 each)."""
     if n < 1:
         raise ValueError(f"shard count must be >= 1, got {n}")
+    if n > max(1, len(weights)):  # a shard would be empty for sure, and the work grows with n
+        raise ValueError(f"{n} shards for {len(weights)} pages: use at most {max(1, len(weights))}")
     if n == 1:
         return dict.fromkeys(weights, 0)
     w = {page: max(1, int(count)) for page, count in weights.items()}

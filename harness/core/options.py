@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 DEFAULT_PARSE_TIMEOUT = 300.0  # seconds per page
+# a parse that needs more than a day is a hang; above this the OS waits overflow (1e20 s made every page an error)
+MAX_PARSE_TIMEOUT = 86_400.0
 DEFAULT_TOLERANCE = 0.01  # --baseline-tolerance, on the 0-1 scale
 DEFAULT_MIN_EFFECT = 0.01  # --gate-min-effect, on the 0-1 scale
 DEFAULT_ALPHA = 0.05  # --gate-alpha

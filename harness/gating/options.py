@@ -19,6 +19,7 @@ from harness.core.labels import label_specs
 from harness.core.options import (
     LOCATORS,
     MAX_ALPHA,
+    MAX_PARSE_TIMEOUT,
     RunOptions,
     fraction,
     number,
@@ -70,7 +71,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "report_only": bool,
     "allow_incomplete": bool,
     "report_dir": _text,
-    "parse_timeout": partial(number, "--parse-timeout", positive=True),
+    "parse_timeout": partial(number, "--parse-timeout", positive=True, upper=MAX_PARSE_TIMEOUT),
     "parse_cache": _text,
     "parse_refresh": bool,
     "gates": lambda values: tuple(parse_gate(text) for text in values),

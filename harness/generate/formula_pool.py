@@ -10,11 +10,14 @@ External pools are JSONL, one `{"latex": ..., "kind": "inline"|"display"}` per l
 formula is vetted before it can reach a page: `formula_item.check_formula` first (unsafe
 LaTeX, definitions and malformed bodies are refused before compiling), then one batched
 pdflatex run in the reference layout (a broken formula is isolated by bisection) and an
-empty box is refused. A pool formula's body is used exactly as vetted.
+empty box is refused. One vetting has VET_BUDGET seconds in all (each run at most the 60 s
+pdflatex timeout and what is left): formulas not compiled by then are refused with that
+reason. A pool formula's body is used exactly as vetted.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -35,8 +38,10 @@ from harness.generate.pool_file import Rejected, read_pool_lines, vetted_pool
 from harness.tex.runner import run_pdflatex
 
 REFERENCE = PageLayout()  # where pool formulas are compiled for vetting
-VET_VERSION = "1"
+VET_VERSION = "2"  # bump when vetting rules change: cached outcomes are then redone
 CHUNK = 128
+VET_BUDGET = 300.0  # seconds for all the compiles of one vetting (a bisected timeout cost 8 x 60 s)
+COMPILE_TIMEOUT = 60.0
 MIXED_TABLES = (1, 3)  # built-in tables per page on the "mixed" track
 # preamble lines every formula page (and the vetting run) adds to the layout's preamble
 PACKAGES = "\\usepackage{mathtools}\n\\usepackage[version=4]{mhchem}\n"
@@ -49,14 +54,14 @@ def _vet_document(formulas: list[Formula]) -> str:
             + "\\mbox{}\n\\end{document}\n")
 
 
-def _measure(formulas: list[Formula]) -> list[tuple[float, float, float]]:
-    return logged_sizes(run_pdflatex(_vet_document(formulas)), len(formulas), "formulas")
-
-
-def _compile_sizes(formulas: list[Formula]) -> list[tuple[float, float, float] | str]:
+def _compile_sizes(formulas: list[Formula], deadline: float) -> list[tuple[float, float, float] | str]:
     """Natural (width, height, depth) per formula in one run, or the error of a formula that
-    does not compile (a failing batch is halved until the culprit is alone)."""
-    return bisect_batch(formulas, _measure, str)
+    does not compile (a failing batch is halved until the culprit is alone), all by `deadline`."""
+    def measure(batch: list[Formula]) -> list[tuple[float, float, float]]:
+        timeout = max(1.0, min(COMPILE_TIMEOUT, deadline - time.monotonic()))
+        return logged_sizes(run_pdflatex(_vet_document(batch), timeout=timeout), len(batch), "formulas")
+
+    return bisect_batch(formulas, measure, str, deadline)
 
 
 def vet_formulas(candidates: list[tuple[str, str | None, str]]) -> tuple[list[Formula], list[Rejected]]:
@@ -75,9 +80,10 @@ def vet_formulas(candidates: list[tuple[str, str | None, str]]) -> tuple[list[Fo
             continue
         ready.append(Formula(body, kind, source, multiline=kind == "display" and has_rows(body)))
     kept: list[Formula] = []
+    deadline = time.monotonic() + VET_BUDGET
     for start in range(0, len(ready), CHUNK):
         chunk = ready[start : start + CHUNK]
-        for f, size in zip(chunk, _compile_sizes(chunk), strict=True):
+        for f, size in zip(chunk, _compile_sizes(chunk, deadline), strict=True):
             if isinstance(size, str):
                 rejected.append(Rejected(f.source, "compile failure", size))
             elif size[0] <= 0:

@@ -5,7 +5,9 @@ and printing the counts. A kind brings only its extractor and its vetting.
 SRC is a `.tex` file, an arXiv source archive (`.tar.gz`/`.tgz`, or a single gzipped `.tex`
 as arXiv serves one-file papers; extension-less downloads are recognised by their gzip
 magic), or a folder of these (searched recursively). Archives are read in memory and never
-extracted, so member paths cannot escape anywhere; a member over 20 MB is not a paper.
+extracted, so member paths cannot escape anywhere; a member over 20 MB is not a paper, and
+a harvest reads at most 200 MB of .tex in all (100 members of 20 MB in a 2 MB archive took
+2 GB): beyond that it stops with one line naming the file it reached.
 Per file: comments dropped, simple macros defined in the file (`\\newcommand`, `\\def` without
 parameter text, `\\DeclareMathOperator`) found by `tex.macros`, and each item the extractor
 takes from the document body expanded with a fresh budget, so that an item using a paper's
@@ -29,6 +31,7 @@ from harness.generate.pool_file import Rejected, write_pool_lines
 from harness.tex.macros import Expander, Macro, MacroExpansionError, find_macros
 
 MAX_MEMBER_BYTES = 20_000_000  # a .tex larger than this is not a paper
+MAX_TOTAL_BYTES = 200_000_000  # .tex read by one harvest, over every file and archive member
 BEGIN_DOCUMENT = "\\begin{document}"
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 
@@ -81,13 +84,15 @@ def iter_sources(src: Path) -> list[tuple[str, str]]:
         raise ValueError(f"harvest source {src} not found")
     files = sorted(p for p in src.rglob("*") if p.is_file()) if src.is_dir() else [src]
     out: list[tuple[str, str]] = []
+    budget = _Budget(src)
     for path in files:
         name = str(path.relative_to(src)) if src.is_dir() else path.name
         if path.name.lower().endswith(".tex"):
+            budget.take(min(path.stat().st_size, MAX_MEMBER_BYTES), name)
             out.append((name, _decode(path.read_bytes()[:MAX_MEMBER_BYTES])))
         elif path.name.lower().endswith((".tar", ".gz", ".tgz")) or _is_gzip(path):  # arXiv: also no suffix
             if tarfile.is_tarfile(path):
-                out += _from_tar(path, name)
+                out += _from_tar(path, name, budget)
                 continue
             if not _is_gzip(path):
                 raise ValueError(f"{path}: neither a tar archive nor a gzip file")
@@ -96,8 +101,22 @@ def iter_sources(src: Path) -> list[tuple[str, str]]:
                     data = fh.read(MAX_MEMBER_BYTES)
             except (OSError, EOFError) as exc:
                 raise ValueError(f"{path}: not a readable gzip file ({exc})") from None
+            budget.take(len(data), name)
             out.append((name, _decode(data)))
     return out
+
+
+class _Budget:
+    """Bytes of .tex one harvest has read; over MAX_TOTAL_BYTES is a one-line ValueError."""
+
+    def __init__(self, src: Path) -> None:
+        self.src, self.used = src, 0
+
+    def take(self, n: int, name: str) -> None:
+        self.used += n
+        if self.used > MAX_TOTAL_BYTES:
+            raise ValueError(f"{self.src}: more than {MAX_TOTAL_BYTES // 1_000_000} MB of .tex to harvest "
+                             f"(reached at {name}); harvest fewer sources at once")
 
 
 def _is_gzip(path: Path) -> bool:
@@ -105,8 +124,8 @@ def _is_gzip(path: Path) -> bool:
         return fh.read(2) == b"\x1f\x8b"
 
 
-def _from_tar(path: Path, name: str) -> list[tuple[str, str]]:
-    """The .tex members of a tar archive, read in memory (never extracted)."""
+def _from_tar(path: Path, name: str, budget: _Budget) -> list[tuple[str, str]]:
+    """The .tex members of a tar archive, read in memory (never extracted), each counted before it is read."""
     out = []
     try:
         with tarfile.open(path) as tar:
@@ -114,7 +133,8 @@ def _from_tar(path: Path, name: str) -> list[tuple[str, str]]:
                 if member.isfile() and member.name.lower().endswith(".tex") and member.size <= MAX_MEMBER_BYTES:
                     fh = tar.extractfile(member)
                     if fh is not None:
-                        out.append((f"{name}:{member.name}", _decode(fh.read())))
+                        budget.take(member.size, f"{name}:{member.name}")
+                        out.append((f"{name}:{member.name}", _decode(fh.read(MAX_MEMBER_BYTES))))
     except (tarfile.TarError, OSError, EOFError) as exc:
         raise ValueError(f"{path}: not a readable tar archive ({exc})") from None
     return out

@@ -13,6 +13,7 @@ cached per (table, font, size) in-process, so a pool table is measured once per 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -82,16 +83,20 @@ def logged_sizes(result: LatexResult, count: int, what: str) -> list[tuple[float
     return [sizes[i] for i in range(count)]
 
 
-def bisect_batch(items: list[Item], run: Callable[[list[Item]], list[Out]], failed: Callable[[str], Out]) -> list[Out]:
+def bisect_batch(items: list[Item], run: Callable[[list[Item]], list[Out]], failed: Callable[[str], Out],
+                 deadline: float | None = None) -> list[Out]:
     """`run` over all `items` in one go; a bad item spoils its batch, so halve until it is
-    isolated and gets `failed(error)` (about 2 log2(n) extra runs per broken item instead of n)."""
+    isolated and gets `failed(error)` (about 2 log2(n) extra runs per broken item instead of n).
+    Past `deadline` (time.monotonic) nothing more runs: every item left gets `failed`."""
+    if deadline is not None and time.monotonic() >= deadline:
+        return [failed("not compiled: the time budget of this vetting was spent") for _ in items]
     try:
         return run(items)
     except LatexError as exc:
         if len(items) == 1:
             return [failed(str(exc))]
     mid = len(items) // 2
-    return bisect_batch(items[:mid], run, failed) + bisect_batch(items[mid:], run, failed)
+    return bisect_batch(items[:mid], run, failed, deadline) + bisect_batch(items[mid:], run, failed, deadline)
 
 
 def _run(tables: list[str], layout: PageLayout) -> list[TableSize]:

@@ -8,6 +8,11 @@ worker process, with the runner's timeout, retries inside the parser and the par
 usual), and `evaluate_page` then takes each page's result from its future instead of parsing
 it again. Scoring stays in the main thread, in order.
 
+Worker processes are bounded (`harness.core.resources.WorkerCap`): at most the cap's `limit`
+parses in flight whatever `--parse-concurrency` asks, and of one parser's repetitions at most
+`max(threads, cap.local)` workers stay alive between pages (the others stop and restart when
+their repetition comes round again); `notes` says so in one line when a cap applies.
+
 A `ParsePool` is also what `harness.evaluate.page.evaluate_page(pool=...)` takes (`get(spec,
 cache_dir, timeout, refresh).run(pdf)`): one live parser worker per (spec, cache, timeout),
 reused page after page; `ParsePool.view(r)` serves repetition r (`harness.evaluate.repeat`).
@@ -16,11 +21,14 @@ reused page after page; `ParsePool.view(r)` serves repetition r (`harness.evalua
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from copy import copy
 from pathlib import Path
 from typing import Any
+
+from harness.core.resources import WorkerCap
 
 RunnerKey = tuple[str, str | None, float, bool, int]
 
@@ -45,10 +53,15 @@ def repeated(parser: Any, repetition: int) -> Any:
 class ParsePool:
     """Live `ParseRunner`s keyed by (spec, cache dir, timeout, refresh, repetition), and parses in flight."""
 
-    def __init__(self, concurrency: int = 1) -> None:
+    def __init__(self, concurrency: int = 1, cap: WorkerCap | None = None) -> None:
         if not isinstance(concurrency, int) or concurrency < 1:
             raise ValueError(f"--parse-concurrency must be a positive integer, got {concurrency!r}")
-        self.concurrency = concurrency
+        self.cap = cap or WorkerCap.here()
+        self.concurrency = self.cap.of(concurrency)  # parses in flight at once
+        self.keep = max(self.concurrency, self.cap.local)  # live workers per parser, over its repetitions
+        self.notes = [] if self.concurrency == concurrency else [
+            f"tablebench: --parse-concurrency={concurrency} capped to {self.concurrency} ({self.cap.reason()})"]
+        self._busy: Counter[RunnerKey] = Counter()  # parses running, by runner key without the repetition
         self._runners: dict[RunnerKey, Any] = {}
         self._handles: dict[RunnerKey, _Runner] = {}
         self._futures: dict[tuple[RunnerKey, str], Future] = {}
@@ -100,8 +113,32 @@ class ParsePool:
             queued += 1
         return queued
 
-    def _parse(self, key: RunnerKey, pdf: str) -> Any:
-        return self.runner(key).run(pdf)
+    def _parse(self, key: RunnerKey, pdf: Path | str) -> Any:
+        group = key[:4] + (0,)
+        with self._lock:
+            self._busy[group] += 1
+        try:
+            return self.runner(key).run(pdf)
+        finally:
+            with self._lock:
+                self._busy[group] -= 1
+            self._trim(key)
+
+    def _trim(self, key: RunnerKey) -> None:
+        """Stop idle workers of this parser's other repetitions while more than `keep` are alive."""
+        group = key[:4]
+        with self._lock:
+            busy = self._busy[group + (0,)]
+            others = [r for k, r in self._runners.items() if k[:4] == group and k != key]
+            mine = self._runners.get(key)
+        live = busy + sum(r.idle_workers() for r in [*others, mine] if r is not None)
+        for runner in others:
+            if live <= self.keep:
+                break
+            idle = runner.idle_workers()
+            if idle:
+                runner.stop_idle()
+                live -= idle
 
     def result(self, key: RunnerKey, pdf: Path | str) -> Any:
         """The page's parse: the prefetched one when queued (waiting for it), else parsed now."""
@@ -111,7 +148,7 @@ class ParsePool:
             self._taken.add(slot)
         if future is not None and not future.cancelled():
             return future.result()
-        return self.runner(key).run(pdf)
+        return self._parse(key, pdf)
 
     def close(self) -> None:
         """Drop queued parses, wait for those in flight, stop every parser worker process."""

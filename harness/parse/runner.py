@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from harness.core.files import sha256_file
 from harness.core.messages import one_line
+from harness.core.options import MAX_PARSE_TIMEOUT
 from harness.parse.cache import ParseCache, cache_key, parser_config
 from harness.parse.fingerprint import code_stamp
 from harness.parse.protocol import Parser
@@ -53,8 +54,8 @@ class ParseRunner:
             from harness.parse.registry import resolve
 
             parser = resolve(parser)
-        if timeout <= 0:
-            raise ValueError(f"timeout must be positive, got {timeout}")
+        if not 0 < timeout <= MAX_PARSE_TIMEOUT:
+            raise ValueError(f"timeout must be positive and <= {MAX_PARSE_TIMEOUT:g}, got {timeout}")
         self.parser = parser
         self.cache = ParseCache(cache_dir) if cache_dir is not None else None
         self.timeout = float(timeout)
@@ -78,6 +79,15 @@ class ParseRunner:
             idle, self._idle = self._idle, []
         for worker in idle:
             worker.stop()
+
+    def idle_workers(self) -> int:
+        """Live worker processes waiting for a page."""
+        with self._lock:
+            return len(self._idle)
+
+    def stop_idle(self) -> None:
+        """Stop the waiting workers (a later page starts a new one): a caller bounding live workers."""
+        self.close()
 
     def run(self, pdf: Path | str) -> ParseResult:
         """The parser's result for one PDF, from the cache when it is there."""

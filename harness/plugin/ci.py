@@ -47,6 +47,10 @@ class PageEvaluation:
     def __init__(self, repeat: int, concurrency: int) -> None:
         self.repeat, self.concurrency = repeat, concurrency
         self.pool = ParsePool(concurrency)
+        self.notes = list(self.pool.notes)  # a cap on parser workers, said once in the summary
+        if repeat > self.pool.keep:
+            self.notes.append(f"tablebench: --repeat={repeat}: at most {self.pool.keep} parser workers per parser "
+                              f"stay alive ({self.pool.cap.reason()}); the others restart per page")
         self._order: dict[str, int] = {}
         self._queue_readable = True
 
@@ -105,6 +109,9 @@ class ShardSelection:
     def of(cls, shard: tuple[int, int], cases: CaseSet) -> ShardSelection:
         index, total = shard
         pages = [p for p in cases.pages if p.n_items]
+        if total > len(pages):  # checked before the split, whose cost grows with the shard count
+            raise ValueError(f"--shard {index}/{total}: more shards than the case set's {len(pages)} pages "
+                             f"(use at most {len(pages)})")
         chosen = select({p.page_id: p.n_items for p in pages}, index, total)
         if not chosen:
             raise ValueError(f"--shard {index}/{total}: this shard holds none of the case set's {len(pages)} pages "

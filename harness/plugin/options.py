@@ -17,6 +17,7 @@ from harness.core.options import (
     DEFAULT_REPEAT,
     DEFAULT_TOLERANCE,
     LOCATORS,
+    MAX_PARSE_TIMEOUT,
     RunOptions,
 )
 from harness.gating.options import read_options
@@ -95,7 +96,8 @@ def add_options(parser: pytest.Parser) -> None:
                     help="where results.json, leaderboard.md and report.html go "
                          "(default: reports/<timestamp>-<parsers> under rootdir).")
     group.addoption("--parse-timeout", dest="tb_timeout", default=DEFAULT_PARSE_TIMEOUT,
-                    metavar="SECONDS", help="per-page parser timeout (default %(default)s).")
+                    metavar="SECONDS", help="per-page parser timeout (default %(default)s, at most "
+                         f"{MAX_PARSE_TIMEOUT:g}).")
     group.addoption("--parse-refresh", dest="tb_refresh", action="store_true", default=False,
                     help="parse every page again, ignoring (and overwriting) cached parser outputs; "
                          "cached errors are always retried.")

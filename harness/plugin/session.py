@@ -97,6 +97,7 @@ class BenchSession:
         for label, spec in self.specs.items():
             self.parsers[label]["spec"] = spec
         self.pages = PageEvaluation(options.repeat, options.parse_concurrency)
+        self.notes += self.pages.notes
         root = home_dir(config)
         self.cache_dir = Path(options.parse_cache or root / ".tablebench-cache")
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")

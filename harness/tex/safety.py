@@ -97,6 +97,8 @@ def _why(name: str) -> str | None:
         return FORBIDDEN[name]
     if name.startswith("pdf"):
         return "pdfTeX primitive (PDF actions, file access)"
+    if name.startswith("XeTeX"):  # \XeTeXpdffile "/abs/file.pdf" embeds any file xelatex can read
+        return "XeTeX primitive (file access, font loading)"
     lowered = name.lower()
     if "input" in lowered or "include" in lowered:
         return "reads a file"
@@ -120,8 +122,28 @@ _DEFINES = re.compile(
     r"chardef|mathchardef|countdef|dimendef|skipdef|muskipdef|toksdef|"
     r"(?:New|Renew|Provide|Declare)(?:Expandable)?Document(?:Command|Environment)|"
     r"(?:New|Renew|Declare)CommandCopy|(?:new|renew|provide)robustcmd|robustify|"
-    r"cs[gex]?def|csletcs|cslet|letcs|AtBeginDocument|AtEndDocument)(?![A-Za-z@])"
+    r"cs[gex]?def|csletcs|cslet|letcs|AtBeginDocument|AtEndDocument|"
+    r"DeclarePairedDelimiter(?:X|XPP)?|(?:new|renew|use)tagform|newtheorem|newcolumntype|"
+    r"Declare(?:Math|Symbol|Font|Text|Option)[A-Za-z]*|"
+    r"setcounter|addtocounter|stepcounter|refstepcounter)(?![A-Za-z@])"
 )
+# Sizes no table or formula needs: a box or kern this big leaves no page to print on.
+MAX_DIMENSION_PT = 1000.0  # an A4 page is 845 pt tall
+_PT_PER = {"pt": 1.0, "pc": 12.0, "in": 72.27, "bp": 72.27 / 72, "cm": 72.27 / 2.54, "mm": 72.27 / 25.4,
+           "dd": 1238 / 1157, "cc": 12 * 1238 / 1157, "sp": 1 / 65536, "em": 10.0, "ex": 4.3, "mu": 10 / 18}
+_DIMENSION = re.compile(r"(?<![\w.])(\d+(?:\.\d*)?|\.\d+)(pt|pc|in|bp|cm|mm|dd|cc|sp|em|ex|mu)(?![A-Za-z])")
+_SIZED = re.compile(r"\\(?:(kern|mkern|hskip|vskip|mskip|raise|lower|moveleft|moveright|hbox|vbox)(?![A-Za-z@])"
+                    r"(\s*(?:to)?\s*=?\s*[-+]?\s*(?:[\d.]+\s*[a-z]{2}|[\d.]*\s*\\[A-Za-z]+))|"
+                    r"(hspace\*?|vspace\*?|rule|raisebox|makebox|framebox|parbox|resizebox)(?![A-Za-z@])"
+                    r"((?:\s*(?:\[[^\[\]{}]*\]|\{[^{}]*\}))*))")
+_FACTOR = re.compile(r"(\d+(?:\.\d*)?)\s*\\(?:text|line|column|paper)(?:width|height)|(\d+(?:\.\d*)?)\s*\\[hv]size")
+# Commands that typeset their argument once per math style (4 times): nested, the work is 4^depth
+# (`\text{\ensuremath{..}}` 13 deep: each compile ran past its 60 s timeout).
+_MULTIPLIERS = re.compile(r"\\(text|mathchoice|mathpalette|phantom|hphantom|vphantom|smash|mathllap|mathrlap|"
+                          r"mathclap|boxed|textrm|textbf|textit|textsf|texttt|textnormal|"
+                          r"operatorname|intertext|shortintertext)(?![A-Za-z@])")
+MAX_NESTING = 6  # of those commands (4^6 = 4096 copies); 40 brace levels of anything
+MAX_BRACES = 40
 # Commands whose printed text our reader cannot know: the PDF would differ from the ground truth.
 _UNKNOWABLE = re.compile(
     r"\\(romannumeral|number|the|string|meaning|detokenize|unexpanded|expandafter|noexpand|"
@@ -140,4 +162,49 @@ def unsafe_reasons(latex: str) -> list[str]:
         why = f"\\{m.group(1)}: prints text the ground truth cannot know"
         if why not in reasons:
             reasons.append(why)
-    return reasons
+    return reasons + _oversized(latex) + _nesting(latex)
+
+
+def _oversized(latex: str) -> list[str]:
+    """A `\\maxdimen`, or a dimension over MAX_DIMENSION_PT given to a command that sizes things."""
+    if re.search(r"\\maxdimen(?![A-Za-z@])", latex):
+        return ["\\maxdimen: a dimension larger than a page"]
+    for m in _SIZED.finditer(latex):  # the command's own arguments only
+        name, window = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        sizes = [float(d.group(1)) * _PT_PER[d.group(2)] for d in _DIMENSION.finditer(window)]
+        sizes += [float(f.group(1) or f.group(2)) * 500 for f in _FACTOR.finditer(window)]  # a page is ~500 pt wide
+        if sizes and max(sizes) > MAX_DIMENSION_PT:
+            return [f"\\{name}: a dimension larger than a page ({max(sizes):.0f} pt)"]
+    return []
+
+
+def _nesting(latex: str) -> list[str]:
+    """Too deep: commands that typeset their argument per math style nested > MAX_NESTING, or braces > MAX_BRACES."""
+    stack: list[bool] = []  # per open brace: was it opened as a multiplying command's argument
+    pending = deepest = braces = 0
+    i, n = 0, len(latex)
+    while i < n:
+        c = latex[i]
+        if c == "\\":
+            m = _MULTIPLIERS.match(latex, i)
+            if m:
+                pending, i = 1, m.end()
+                continue
+            i += 2
+            continue
+        if c == "{":
+            stack.append(bool(pending))
+            pending = 0
+            braces = max(braces, len(stack))
+            deepest = max(deepest, sum(stack))
+        elif c == "}" and stack:
+            stack.pop()
+        elif not c.isspace() and c != "[":
+            pending = 0 if c != "]" else pending
+        i += 1
+    if deepest > MAX_NESTING:
+        return [f"nesting: {deepest} commands that typeset their argument per math style, nested "
+                f"(at most {MAX_NESTING})"]
+    if braces > MAX_BRACES:
+        return [f"nesting: {braces} levels of braces (at most {MAX_BRACES})"]
+    return []
