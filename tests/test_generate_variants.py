@@ -167,3 +167,36 @@ def test_generate_variant_equals_twin_of_born_digital_pages(tmp_path: Path, caps
     assert (twin / "001.pdf").read_bytes() == (scanned / "001.pdf").read_bytes()
     assert main(["cases", "info", str(scanned)]) == 0
     assert "scan" in capsys.readouterr().out
+
+
+def _small_set(folder: Path, names: tuple[str, ...]) -> Path:
+    """A two-page born-digital case set copied from SOURCE, its pages named `names`, with its manifest."""
+    from harness.generate.caseset import build_manifest, dump_json
+
+    folder.mkdir(parents=True)
+    records = []
+    for name, src in zip(names, ("001", "002")):
+        (folder / f"{name}.pdf").write_bytes((SOURCE / f"{src}.pdf").read_bytes())
+        record = json.loads((SOURCE / f"{src}.json").read_text(encoding="utf-8"))
+        (folder / f"{name}.json").write_text(dump_json(record), encoding="utf-8")
+        records.append(record)
+    seed = json.loads((SOURCE / "manifest.json").read_text())["seed"]
+    (folder / "manifest.json").write_text(dump_json(build_manifest(folder, seed, records)), encoding="utf-8")
+    return folder
+
+
+def test_a_tampered_source_is_refused_not_laundered(tmp_path: Path, capsys) -> None:
+    src = _small_set(tmp_path / "src", ("001", "002"))
+    record = json.loads((src / "002.json").read_text(encoding="utf-8"))
+    record["blocks"] = record["blocks"][:1]  # a page edited after its manifest was written
+    (src / "002.json").write_text(json.dumps(record), encoding="utf-8")
+    assert main(["cases", "variant", str(src), "--variant", "scan", "--out", str(tmp_path / "t")]) == 1
+    assert "sha256 mismatch" in capsys.readouterr().err and not (tmp_path / "t").exists()
+
+
+def test_four_digit_page_names_are_twinned(tmp_path: Path) -> None:
+    src = _small_set(tmp_path / "src", ("999", "1000"))
+    out = tmp_path / "t"
+    variant_twin(src, out, "scan", dpi=DPI)
+    assert sorted(p.name for p in out.glob("*.json") if p.name != "manifest.json") == ["1000.json", "999.json"]
+    assert verify_caseset(out) == []

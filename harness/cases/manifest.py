@@ -30,6 +30,12 @@ def read_manifest(folder: Path | str) -> dict:
     return manifest
 
 
+def page_files(folder: Path | str, suffix: str = ".json") -> list[Path]:
+    """A case set's page files (`007.json`, `1000.json`: names of digits only), in page order."""
+    found = [p for p in Path(folder).glob(f"[0-9]*{suffix}") if p.stem.isdigit()]
+    return sorted(found, key=lambda p: (int(p.stem), p.stem))
+
+
 def verify_files(folder: Path | str) -> list[str]:
     """Problems found: page files missing, not listed, or whose sha256 differs from the manifest.
 

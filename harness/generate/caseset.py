@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from harness import __version__
-from harness.cases.manifest import verify_files
+from harness.cases.manifest import page_files, verify_files
 from harness.core.files import read_json, sha256_file
 from harness.generate import GENERATOR_VERSION
 from harness.generate.formula_page import build_formula_page
@@ -94,7 +94,7 @@ def check_output(out: Path | str, pages: int) -> Path:
     out = Path(out)
     if pages < 1:
         raise ValueError(f"--pages must be >= 1, got {pages}")
-    if (out / MANIFEST).exists() or any(out.glob("[0-9][0-9][0-9].pdf")):
+    if (out / MANIFEST).exists() or page_files(out, ".pdf"):
         raise ValueError(f"{out} already holds a case set; choose an empty folder")
     if out.exists() and not out.is_dir():
         raise ValueError(f"{out} exists and is not a folder")
@@ -203,7 +203,7 @@ def load_pages(folder: Path | str) -> list[dict]:
     """Every page record of a case set, in page order."""
     folder = Path(folder)
     load_manifest(folder)
-    return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("[0-9][0-9][0-9].json"))]
+    return [json.loads(p.read_text(encoding="utf-8")) for p in page_files(folder)]
 
 
 def caseset_info(folder: Path | str) -> dict:

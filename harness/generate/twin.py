@@ -12,13 +12,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from harness.cases.manifest import check_case_set, page_files
 from harness.core.files import read_json
 from harness.generate.caseset import MANIFEST, build_manifest, check_output, dump_json, load_manifest
 from harness.generate.variants import DEFAULT_DPI, check_variant, page_variant_seed, variant_pdf
 
 
 def _source_pages(src: Path, limit: int | None) -> list[tuple[Path, Path]]:
-    pairs = [(gt.with_suffix(".pdf"), gt) for gt in sorted(src.glob("[0-9][0-9][0-9].json"))]
+    pairs = [(gt.with_suffix(".pdf"), gt) for gt in page_files(src)]
     if limit is not None:
         if limit < 1:
             raise ValueError(f"--pages must be >= 1, got {limit}")
@@ -39,6 +40,7 @@ def variant_twin(src: Path | str, out: Path | str, variant: str, seed: int | Non
     src, out = Path(src), Path(out)
     check_variant(variant, dpi)
     manifest = load_manifest(src)
+    check_case_set(src)  # a twin's fresh manifest must not vouch for tampered pages
     if manifest.get("variant"):
         raise ValueError(f"{src} is already a variant set ({manifest['variant'].get('pages')} pages); twin a born-digital set")
     seed = (manifest.get("seed") or 0) if seed is None else seed
