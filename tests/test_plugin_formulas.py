@@ -114,3 +114,18 @@ def test_the_case_set_fingerprint_covers_formulas(tmp_path: Path) -> None:
     bare = replace(page, items={**page.items, "formula": []})  # a page without formulas keeps the digest it had before formulas
     old = hashlib.sha256(json.dumps([bare.page_id, sha256_file(bare.pdf), []]).encode()).hexdigest()[:16]
     assert fingerprint([bare]) == old != fingerprint([page])
+
+
+def test_formula_renders_are_cached_in_the_parse_cache_not_the_working_folder(pytester: pytest.Pytester,
+                                                                                mixed: Path, tmp_path: Path) -> None:
+    from harness.tex.runner import have_pdflatex
+
+    if not have_pdflatex():
+        pytest.skip("pdflatex is not installed (apt install texlive-latex-extra)")
+    cache = tmp_path / "cache"
+    out = write_perfect(tmp_path / "out", load_case_set(mixed))
+    result = pytester.runpytest_subprocess(*args(mixed, cache, f"--parser=dir:{out}", "--metrics=glyph_f1,teds",
+                                                 f"--report-dir={tmp_path / 'r'}"))
+    assert result.ret == 0, result.stdout.str()
+    assert any((cache / "formula-render").rglob("*.json")), "renders cached under --parse-cache"
+    assert not (pytester.path / ".tablebench-cache").exists(), "nothing written into the working folder"

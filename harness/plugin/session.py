@@ -48,6 +48,7 @@ from harness.plugin.nodes import (
     take_case_args,
 )
 from harness.report.aggregate import cache_summary, run_counts
+from harness.tex.render import use_render_cache
 from harness.report.finish import FinishPolicy, RunEnd, finish_run
 
 
@@ -100,6 +101,7 @@ class BenchSession:
         self.notes += self.pages.notes
         root = home_dir(config)
         self.cache_dir = Path(options.parse_cache or root / ".tablebench-cache")
+        use_render_cache(self.cache_dir)  # formula renders beside the parses, not in the working folder
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         self.report_dir = Path(options.report_dir or root / "reports" / f"{stamp}-{_slug(list(self.specs))}")
         if options.save_baseline:

@@ -22,7 +22,8 @@ from harness.core.cache import ContentCache
 from harness.tex.runner import LatexError, run_pdflatex
 from harness.tex.safety import unsafe_reasons
 
-RENDER_CACHE = Path(".tablebench-cache/formula-render")
+RENDER_CACHE = Path(".tablebench-cache/formula-render")  # when no run said where (`use_render_cache`)
+_render_cache: Path = RENDER_CACHE
 TEMPLATE_VERSION = "2"
 PREAMBLE = (
     "\\documentclass{article}\n"
@@ -90,8 +91,29 @@ def formula_source(latex: str) -> str:
     return PREAMBLE + "\\begin{align*}\n" + body + "\n\\end{align*}\n\\end{document}\n"
 
 
-def render_glyphs(latex: str, cache_dir: Path | str | None = RENDER_CACHE) -> list[Glyph]:
-    """The glyphs of the typeset formula; raises `RenderError` (cached too) when it does not compile."""
+def use_render_cache(parse_cache: Path | str | None) -> None:
+    """Cache renders in the run's cache folder (`--parse-cache`), under formula-render; None: the default."""
+    global _render_cache
+    _render_cache = Path(parse_cache) / "formula-render" if parse_cache is not None else RENDER_CACHE
+
+
+def render_cache() -> Path:
+    """Where renders are cached now (see `use_render_cache`)."""
+    return _render_cache
+
+
+class RunCache:
+    """The render cache the run chose (`render_cache()`), looked up when a formula is rendered."""
+
+
+CURRENT = RunCache()
+
+
+def render_glyphs(latex: str, cache_dir: Path | str | RunCache | None = CURRENT) -> list[Glyph]:
+    """The glyphs of the typeset formula; raises `RenderError` (cached too) when it does not compile.
+    `cache_dir`: the run's render cache by default, a folder, or None for no cache."""
+    if isinstance(cache_dir, RunCache):
+        cache_dir = _render_cache
     source = formula_source(latex)
     if cache_dir is None:
         return _decode(_render(source))

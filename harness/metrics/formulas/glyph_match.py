@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from harness.tex.render import RENDER_CACHE, Glyph, RenderError, render_glyphs
+from harness.tex.render import CURRENT, Glyph, RenderError, RunCache, render_glyphs
 from harness.tex.unicode_latex import unicode_to_latex
 
 DX, DY, EM = 0.1, 0.5, 10.0
@@ -62,7 +62,7 @@ def glyph_f1(gt: list[Glyph], pred: list[Glyph]) -> float:
     return 2.0 * matches / (len(gt) + len(pred))
 
 
-def glyph_match(gt: str, pred: str, cache_dir: Path | str | None = RENDER_CACHE) -> float | None:
+def glyph_match(gt: str, pred: str, cache_dir: Path | str | RunCache | None = CURRENT) -> float | None:
     """Rendered glyph-match F1 of two formulas (LaTeX, any delimiters); None if the GT does not render."""
     try:
         gt_glyphs = render_glyphs(unicode_to_latex(gt), cache_dir)
