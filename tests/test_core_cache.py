@@ -96,3 +96,19 @@ def test_formula_render_cache_overwrites_a_bad_entry(tmp_path: Path) -> None:
     with pytest.raises(RenderError):
         render_glyphs(r"$\frac{1}$", tmp_path)
     assert any("error" in json.loads(p.read_text()) for p in tmp_path.rglob("*.json"))
+
+
+def test_an_atomic_write_to_a_pipe_or_device_writes_into_it_and_never_replaces_it(tmp_path) -> None:
+    import os
+    import threading
+
+    from harness.core.files import write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text(encoding="utf-8")), daemon=True)
+    reader.start()
+    write_atomic(fifo, "baseline text")
+    reader.join(timeout=10)
+    assert got == ["baseline text"] and fifo.is_fifo()  # as /dev/null must stay a device

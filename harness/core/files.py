@@ -25,8 +25,15 @@ os.umask(_UMASK)
 
 
 def write_atomic(path: Path | str, text: str) -> Path:
-    """Write `text` (UTF-8) to `path` atomically, creating its folder; returns the path."""
+    """Write `text` (UTF-8) to `path` atomically, creating its folder; returns the path.
+
+    A path that is a device, a pipe or a socket (`--save-baseline /dev/null`) is written into, never
+    replaced: renaming a file over /dev/null, as root, would turn the machine's /dev/null into it."""
     path = Path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:16]}.", suffix=".tmp")
     try:
