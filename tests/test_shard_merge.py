@@ -139,3 +139,14 @@ def test_missing_twice_given_and_overlapping_shards_are_refused(tmp_path: Path):
         merge_runs([a, b])
     with pytest.raises(ValueError, match="no results.json"):
         merge_runs([tmp_path / "nowhere"])
+
+
+def test_shards_of_one_label_from_different_local_outputs_are_refused(tmp_path: Path):
+    first = run(tmp_path / "s1", [result("p003", 0, 0.5)], shard="1/2", parser_specs={"p": "dir:/data/run-a"})
+    second = run(tmp_path / "s2", [result("p001", 0, 1.0)], shard="2/2", parser_specs={"p": "dir:/data/run-b"})
+    with pytest.raises(ValueError, match="parser 'p' is dir:/data/run-a in .* but dir:/data/run-b in"):
+        merge_runs([first, second])
+    served = run(tmp_path / "s3", [result("p001", 0, 1.0)], shard="2/2",
+                 parser_specs={"p": "vlm:openai/m?api_base=http://host-b/v1"})
+    run(first, [result("p003", 0, 0.5)], shard="1/2", parser_specs={"p": "vlm:openai/m?api_base=http://host-a/v1"})
+    assert len(merge_runs([first, served])[1]) == 2  # one model reached through two servers: one parser

@@ -52,6 +52,7 @@ def merge_runs(paths: Sequence[str | os.PathLike], allow_incomplete: bool = Fals
         meta, results = read_results(file)
         runs.append((str(file), meta if isinstance(meta, dict) else {}, results))
     _check_consistent(runs)
+    _check_local_specs(runs)
     _check_shards(runs)
     parts = [of_meta(meta, len(results)) for _, meta, results in runs]
     for (file, _, _), part in zip(runs, parts):
@@ -101,6 +102,24 @@ def _check_consistent(runs: list[tuple[str, dict, list[ItemResult]]]) -> None:
             if first.get(key) != meta.get(key):
                 raise ValueError(f"report merge: {key} differs: {_show(first.get(key))} in {first_file}, "
                                  f"{_show(meta.get(key))} in {file}")
+
+
+# specs whose outputs live on this machine: another folder or command under the same label is
+# another parser, whatever its label and version say (a model server may differ per shard)
+LOCAL_SPECS = ("dir:", "command:")
+
+
+def _check_local_specs(runs: list[tuple[str, dict, list[ItemResult]]]) -> None:
+    first_file, first, _ = runs[0]
+    first_specs = first.get("parser_specs") if isinstance(first.get("parser_specs"), dict) else {}
+    for file, meta, _ in runs[1:]:
+        specs = meta.get("parser_specs") if isinstance(meta.get("parser_specs"), dict) else {}
+        for label, spec in first_specs.items():
+            other = specs.get(label)
+            local = any(str(s).startswith(LOCAL_SPECS) for s in (spec, other) if s is not None)
+            if local and other is not None and other != spec:
+                raise ValueError(f"report merge: parser {label!r} is {_show(spec)} in {first_file} but "
+                                 f"{_show(other)} in {file}: another output under one label")
 
 
 def _check_shards(runs: list[tuple[str, dict, list[ItemResult]]]) -> None:
