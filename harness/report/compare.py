@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.core.metric_specs import scale_of, scales
+from harness.core.metric_specs import headline_scores, scale_of, scales
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 from harness.core.results import ItemResult, item_name
 from harness.gating.aggregate import Comparison, Pair, evaluate, gate_pairs
@@ -117,11 +117,12 @@ def load_side(arg: str, letter: str) -> Side:
 
 
 def default_metrics(sides: Sequence[Side]) -> list[str]:
-    """The headline metrics every side scored (in leaderboard order); a side that found nothing
-    (no scores at all) constrains nothing: its cases count 0 on whatever the others scored."""
+    """The headline scores (`headline_scores`: no sub-metrics) every side scored, in leaderboard order; a
+    side that found nothing (no scores at all) constrains nothing: its cases count 0 on what the others scored."""
     present = [found for s in sides if (found := {m for r in s.results for m in r.scores})]
     common = set.intersection(*present) if present else set()
-    return [m for m in headline_order() if m in common]
+    lead = headline_scores()
+    return [m for m in headline_order() if m in common and m in lead]
 
 
 def choose_metrics(sides: Sequence[Side], wanted: str | None) -> list[str]:

@@ -35,6 +35,7 @@ def _num(value: object, metric: str, signed: bool = False) -> str:
     if not isinstance(value, (int, float)):
         return "–"
     digits = 2 if scale_of(metric) > 1 else 3
+    value = round(value, digits) + 0.0  # no "-0.000"
     return f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
 
 
@@ -97,12 +98,14 @@ def compare_rich(reports: Sequence[PairReport], n: int = SHOWN):  # -> rich rend
         parts.append(table)
         worse, better = moved(report, n)
         a, b = report.a.letter, report.b.letter
+        first = report.metrics[0]
         for title, cases in ((f"worse in {b}", worse), (f"better in {b}", better)):
-            if cases:
-                parts.append(Text(f"{title} ({len(cases)} shown): " + ", ".join(report.metrics)
-                                  + f" {a} {ARROW} {b} (delta)"))
+            if cases:  # one line per case, its id last and whole (paste it into pytest with a label)
+                parts.append(Text(f"{title} ({len(cases)} shown; {first} {a} {ARROW} {b} (delta), outcome, case; "
+                                  "every metric in --markdown / --html)"))
                 for case in cases:
-                    parts.append(Text("  " + "  ".join(case_cells(case, report.metrics))))
+                    cells = case_cells(case, [first])
+                    parts.append(Text(f"  {cells[1]:<24} {cells[2]:<14} {cells[0]}"))
         parts += [Text(line, style="dim") for line in only_lines(report, n)]
         parts.append(Text(""))
     return Group(*parts)
