@@ -147,12 +147,14 @@ def _add_compare(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--min-effect", type=float, default=DEFAULT_MIN_EFFECT,
                    help="as --gate-min-effect (default %(default)s)")
     p.add_argument("--top", type=int, default=20, help="cases listed per direction in the terminal and Markdown")
+    p.add_argument("--cards", type=int, default=None, metavar="N",
+                   help="HTML: a card for at most N cases, those that moved most (default 2000)")
 
     def run(args: argparse.Namespace) -> int:
         from harness.report.compare_command import run_compare
 
         return run_compare(args.runs, metrics=args.metrics, markdown=args.markdown, html=args.html, alpha=args.alpha,
-                           min_effect=args.min_effect, top=args.top)
+                           min_effect=args.min_effect, top=args.top, cards=args.cards)
 
     p.set_defaults(func=run)
 

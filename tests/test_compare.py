@@ -2,13 +2,15 @@
 computed here from the results.json files with numpy / scipy (not with the harness's statistics).
 
 The runs are subprocess pytest runs on slices of the committed synth-v1 (`tests.ci_cases`):
-A = one exact `dir:` parser on 2 pages; B = a noisy parser (one table dropped) and a shifted
+A = one exact `dir:` parser on 2 pages (one table dropped); B = a noisy parser (another table
+dropped) and a shifted
 parser in one run on 3 pages (so B has cases A lacks, and needs RUN:LABEL).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +29,11 @@ pytest_plugins = ["pytester"]
 METRICS = "teds,semantic"
 
 
+def exact_but_one(page: str, index: int, html: str) -> str:
+    """The exact parser, which loses one table B finds (a case A did not find)."""
+    return "" if (page, index) == ("p002", 3) else html
+
+
 def noisy_dropping_one(page: str, index: int, html: str) -> str:
     """The noisy parser, which also loses the second table of the first page (a case B did not find)."""
     return "" if (page, index) == ("p001", 1) else noisy(7)(page, index, html)
@@ -41,7 +48,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("compare")
     small = case_set(root / "a" / "mini", 2)
     large = case_set(root / "b" / "mini", 3)
-    exact = write_pages(root / "exact", small)
+    exact = write_pages(root / "exact", small, exact_but_one)
     bad = write_pages(root / "noisy", large, noisy_dropping_one)
     shifted = write_pages(root / "shifted", large, shift_one_char)
     out = []
@@ -71,7 +78,8 @@ def test_deltas_and_paired_p_match_an_independent_computation(runs, metric):
     a, b = values(a_dir, "exact", metric), values(b_dir, "noisy", metric)
     shared = [k for k in b if k in a]  # B's run order, as the gate pairs
     d = np.array([b[k] - a[k] for k in shared])
-    assert len(shared) == 12 and np.any(d < 0) and d[shared.index(("mini", "p001", 1))] == -a[("mini", "p001", 1)]
+    assert len(shared) == 12 and d[shared.index(("mini", "p001", 1))] == -a[("mini", "p001", 1)] < 0
+    assert d[shared.index(("mini", "p002", 3))] == b[("mini", "p002", 3)] > 0, "a case A lost counts 0 in A"
     ours = {c.item: c.deltas[metric] for c in report.cases}
     assert ours == pytest.approx({f"{s}/{p}::t{t}": float(x) for (s, p, t), x in zip(shared, d)}, abs=1e-12)
     first = [c.deltas[report.metrics[0]] for c in report.cases]
@@ -83,8 +91,12 @@ def test_deltas_and_paired_p_match_an_independent_computation(runs, metric):
     # 2^12 sign patterns: scipy enumerates them all (exact), as the gate's test does
     expect = stats.permutation_test((d,), np.mean, permutation_type="samples", alternative="less",
                                     n_resamples=9999).pvalue
-    assert row.p_drop == pytest.approx(expect, rel=1e-9)
-    assert row.p_drop < 0.05 and row.ci_low <= row.diff <= row.ci_high < 0
+    rise = stats.permutation_test((d,), np.mean, permutation_type="samples", alternative="greater",
+                                  n_resamples=9999).pvalue
+    assert (row.p_drop, row.p_rise) == pytest.approx((expect, rise), rel=1e-9)
+    assert 0 < expect < 1 and row.ci_low <= row.diff <= row.ci_high
+    assert row.verdict == ("regression" if expect < 0.05 and d.mean() < -0.01 * (10 if metric == "semantic" else 1)
+                           else "no change")
     assert report.only_a == [] and sorted(report.only_b) == [f"mini/p003::t{i}" for i in range(5)]
 
 
@@ -109,6 +121,13 @@ def test_the_command_writes_terminal_markdown_and_html(runs, tmp_path: Path, cap
     html = page.read_text(encoding="utf-8")
     assert html.count('<article class="case"') == 12 and "Content-Security-Policy" in html and "<script" not in html
     assert html.count("<h4>") == 12 * 4, "ground truth, A, B and C in every card"
+    assert main(["compare", str(a_dir), f"{b_dir}:noisy", "--html", str(page), "--cards", "3"]) == 0
+    html = page.read_text(encoding="utf-8")
+    cards = re.findall(r'<article class="case" id="cmp-mini-(p00\d-t\d)-', html)
+    assert len(cards) == 3 and cards[0] == "p001-t1", "the lost table first, then the two that moved most"
+    assert html.count('<a href="#cmp-') == 3, "a link from the case table to each card, none to a card left out"
+    assert "cards for the 3 cases that moved most, of 12 shared" in html
+    assert main(["compare", str(a_dir), f"{b_dir}:noisy", "--top", "-1"]) == 1
 
 
 def test_every_text_is_escaped_and_label_or_run_errors_are_one_line(tmp_path: Path, capsys):
