@@ -128,6 +128,10 @@ def test_the_command_writes_terminal_markdown_and_html(runs, tmp_path: Path, cap
     assert html.count('<a href="#cmp-') == 3, "a link from the case table to each card, none to a card left out"
     assert "cards for the 3 cases that moved most, of 12 shared" in html
     assert main(["compare", str(a_dir), f"{b_dir}:noisy", "--top", "-1"]) == 1
+    capsys.readouterr()
+    assert main(["compare", str(a_dir), f"{b_dir}:noisy", "--html", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert "--html" in captured.err and captured.out == "", "refused before any output"
 
 
 def test_every_text_is_escaped_and_label_or_run_errors_are_one_line(tmp_path: Path, capsys):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.core.files import write_atomic
+from harness.core.files import check_writable, write_atomic
 from harness.report.compare import compare_runs
 from harness.report.compare_html import compare_html
 from harness.report.compare_render import SHOWN, compare_markdown, compare_rich
@@ -19,6 +19,9 @@ def run_compare(runs: Sequence[str], *, metrics: str | None = None, markdown: st
 
     if top < 0 or (cards is not None and cards < 0):
         raise ValueError("--top and --cards take a count (0 or more)")
+    for path, what in ((html, "--html"), (markdown, "--markdown")):
+        if path:
+            check_writable(path, what)
     reports = compare_runs(runs, metrics=metrics, alpha=alpha, min_effect=min_effect)
     Console().print(compare_rich(reports, n=top))
     if html:
