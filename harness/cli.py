@@ -18,6 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_cases(sub)
     _add_harvest(sub)
     _add_report(sub)
+    _add_compare(sub)
     return parser
 
 
@@ -131,6 +132,31 @@ def _run_report(args: argparse.Namespace) -> int:
         written = write_report(results, args.out, meta, primary=args.primary, comparisons=comparisons)
         print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())})")
     return 0
+
+
+def _add_compare(sub: argparse._SubParsersAction) -> None:
+    from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT
+
+    p = sub.add_parser("compare", help="runs side by side, case by case: RUN_A RUN_B [RUN_C...] (A is the reference)")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="a run folder or results.json; RUN:LABEL picks one parser "
+                                                          "of a run that has several")
+    p.add_argument("--metrics", help="metrics to compare, comma-separated (default: the headline metrics of every run)")
+    p.add_argument("--markdown", metavar="FILE", help="also write the comparison as Markdown")
+    p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page with a card per case")
+    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="as --gate-alpha (default %(default)s)")
+    p.add_argument("--min-effect", type=float, default=DEFAULT_MIN_EFFECT,
+                   help="as --gate-min-effect (default %(default)s)")
+    p.add_argument("--top", type=int, default=20, help="cases listed per direction in the terminal and Markdown")
+    p.add_argument("--cards", type=int, default=None, metavar="N",
+                   help="HTML: a card for at most N cases, those that moved most (default 2000)")
+
+    def run(args: argparse.Namespace) -> int:
+        from harness.report.compare_command import run_compare
+
+        return run_compare(args.runs, metrics=args.metrics, markdown=args.markdown, html=args.html, alpha=args.alpha,
+                           min_effect=args.min_effect, top=args.top, cards=args.cards)
+
+    p.set_defaults(func=run)
 
 
 def _merge_parser() -> argparse.ArgumentParser:
