@@ -73,3 +73,27 @@ def test_a_run_streams_its_results_and_its_reports_keep_none(pytester: pytest.Py
     assert results and streamed == results  # serial: arrival order is run order; the very same results
     assert results[0]["pred_html"] and results[0]["gt_html"], "results.json keeps the texts the controller dropped"
     run.stdout.fnmatch_lines([f"reports carrying a result: 0 of {len(results)}"])
+
+
+@pytest.mark.parametrize("n_pages", [0, 3])
+def test_results_json_written_in_pieces_is_one_json_dump_of_its_content(tmp_path: Path, n_pages: int) -> None:
+    from harness.report.write import results_json_pieces, write_report
+    from tests.test_report_samples import sample_results
+
+    results = sample_results(n_pages=n_pages, payloads=True) if n_pages else []
+    for r in results[:2]:
+        r.scores["teds"] = float("nan")  # written as null
+        r.gt_html += "\nline two \u2028 ünï"
+    path = write_report(results, tmp_path, {"note": "a\nb"})["json"]
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert text == json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    assert data["results"] == json.loads(json.dumps([r.to_dict() for r in results]).replace("NaN", "null"))
+    assert data["meta"] == {"note": "a\nb"} and "leaderboard" in data
+    assert n_pages == 0 or len(list(results_json_pieces(*_board(results), {}))) == len(results) + 2
+
+
+def _board(results: list[ItemResult]) -> tuple:
+    from harness.report.aggregate import boards
+
+    return next(iter(boards(results).values())), results
