@@ -1,7 +1,7 @@
 """A pytest plugin the scale benchmark loads into its runs (`-p tests.benchmarks.rss_probe`):
 each process (controller and xdist workers) appends one JSON line to $TABLEBENCH_SCALE_PROBE
 at exit with its peak RSS, and the controller its peak RSS before the session's end and the
-seconds that end took (report files, baseline), which the workers spend idle. Nothing is written
+seconds that end took (report files, baseline; under xdist also the workers' exit). Nothing is written
 when the variable is unset.
 """
 

@@ -112,7 +112,7 @@ def run_once(cases: Path, outputs: Path, tables: int, workers: int, scratch: Pat
     if done.returncode != 0:
         raise RuntimeError(f"run failed ({done.returncode}): {' '.join(cmd)}\n"
                            f"{done.stdout[-3000:]}{done.stderr[-3000:]}")
-    scores = _scores(report / "results.json")
+    scores = _scores(report / "results.json", scratch)
     if scores["outcomes"] != {"ok": tables}:  # the perfect parser finds every table: else this measured nothing
         raise RuntimeError(f"the perfect parser's outcomes are {scores['outcomes']}, expected {tables} ok")
     sizes = {name: (report / name).stat().st_size for name in ARTEFACTS if (report / name).exists()}
@@ -121,14 +121,15 @@ def run_once(cases: Path, outputs: Path, tables: int, workers: int, scratch: Pat
             "scores": scores}
 
 
-def _scores(path: Path) -> dict:
+def _scores(path: Path, scratch: Path) -> dict:
     """Outcome counts and a digest of results.json without what a clock, cache or path decides
-    (what a change to the run's plumbing must not move)."""
+    (the temporary folder is in every result's parser spec): what a change to the run's plumbing
+    must not move."""
     results = json.loads(path.read_text(encoding="utf-8"))["results"]
     outcomes: dict[str, int] = {}
     for r in results:
         outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
-    stable = json.dumps(_stable(results), sort_keys=True).encode()
+    stable = json.dumps(_stable(results), sort_keys=True).replace(str(scratch), "SCRATCH").encode()
     return {"outcomes": outcomes, "n": len(results), "sha256": hashlib.sha256(stable).hexdigest()}
 
 
