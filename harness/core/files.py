@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -24,21 +24,22 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-def write_atomic(path: Path | str, text: str) -> Path:
-    """Write `text` (UTF-8) to `path` atomically, creating its folder; returns the path.
+def write_atomic(path: Path | str, text: str | Iterable[str]) -> Path:
+    """Write `text` (UTF-8; or its pieces in turn, never joined in memory) to `path` atomically,
+    creating its folder; returns the path.
 
     A path that is a device, a pipe or a socket (`--save-baseline /dev/null`) is written into, never
     replaced: renaming a file over /dev/null, as root, would turn the machine's /dev/null into it."""
     path = Path(path)
     if path.exists() and not path.is_file() and not path.is_dir():
         with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            handle.writelines([text] if isinstance(text, str) else text)
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:16]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+            handle.writelines([text] if isinstance(text, str) else text)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_UMASK)

@@ -60,6 +60,7 @@ def attach_result(item: pytest.Item, call: pytest.CallInfo, report: pytest.TestR
     data = getattr(item, "result_json", None)
     if call.when == "call" and data is not None:
         setattr(report, RESULT_ATTR, data)
+        item.result_json = None  # the report carries it now; pytest keeps every item to the end
     return report
 
 

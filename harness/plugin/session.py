@@ -43,6 +43,7 @@ from harness.plugin.crash import handle_crash
 from harness.plugin.nodes import (
     CaseSetCollector,
     register_page_markers,
+    RESULT_ATTR,
     reported_result,
     select_cases,
     take_case_args,
@@ -50,6 +51,7 @@ from harness.plugin.nodes import (
 from harness.report.aggregate import cache_summary, run_counts
 from harness.tex.render import use_render_cache
 from harness.report.finish import FinishPolicy, RunEnd, finish_run
+from harness.report.stream import STREAM_FILE, ResultStream, slim
 
 
 def home_dir(config: pytest.Config) -> Path:
@@ -117,7 +119,10 @@ class BenchSession:
         self.gate = GateStep(config, self.policy, self.completeness)
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self._pages: dict[tuple[str, str], list[ItemResult]] = {}
-        self.results: dict[str, ItemResult] = {}  # case id -> result, filled from reports
+        self._served: dict[tuple[str, str], set[tuple[str, int]]] = {}  # the items of each page handed out
+        self.results: dict[str, ItemResult] = {}  # case id -> result without its texts (`slim`), from reports
+        self.stream = ResultStream(self.report_dir / STREAM_FILE)  # the full results, on disk as they arrive
+        self.final: list[ItemResult] | None = None  # the full results, read back at the end, in run order
         self.end: RunEnd | None = None  # what finish_run did
         self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
         self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
@@ -224,13 +229,24 @@ class BenchSession:
                     locator_model=o.locator_model, refresh=o.parse_refresh, label=label)
             except Exception as exc:  # noqa: BLE001 — every table of the page shows the same error
                 self._pages[key] = page_error_results(page, spec, exc, label=label)
-        return next(r for r in self._pages[key] if r.kind == kind and r.table == index)
+        results = self._pages[key]
+        served = self._served.setdefault(key, set())
+        served.add((kind, index))
+        if len(served) >= len(results):  # the page's last item: its results leave with the reports
+            del self._pages[key], self._served[key]
+        return next(r for r in results if r.kind == kind and r.table == index)
 
     def record(self, report: pytest.TestReport) -> None:
-        """Keep the result a call report carries (from this process or an xdist worker)."""
+        """Keep the result a call report carries (from this process or an xdist worker): in the
+        controller, its JSON to the stream and the result without its texts in memory; the
+        report (which pytest's terminal keeps to the end) drops the JSON once read."""
         result = reported_result(report)
-        if result is not None:
-            self.results[result.test_id] = result
+        if result is None:
+            return
+        if not self.is_worker:
+            self.stream.add(result.test_id, getattr(report, RESULT_ATTR))
+            delattr(report, RESULT_ATTR)
+        self.results[result.test_id] = slim(result)
 
     def case_items(self) -> dict[str, tuple[Page, str, str, int]]:
         """nodeid -> (page, label, kind, index) of every benchmark item the case set can give (as
@@ -267,8 +283,10 @@ class BenchSession:
             return
         self.stop_reason = stop_reason(session, exitstatus)
         if not self.results:
+            self.stream.close()
             return
-        results = self.sorted_results()
+        results = self.final = list(self.stream.read(r.test_id for r in self.sorted_results()))
+        self.stream.close()
         self.end = finish_run(results, self.meta(results), self.policy, comparisons=self.gate.comparisons)
         self.notes += self.end.notes
         for line in self.end.errors:
@@ -280,10 +298,11 @@ class BenchSession:
         """The leaderboard and the run's notes, then the repeats and the gate's verdict, last."""
         if self.is_worker:
             return
-        if self.results:
-            summary.write_run(terminalreporter, self.sorted_results(), cases=self.cases, verified=self.verified,
+        results = self.final if self.final is not None else self.sorted_results()
+        if results:
+            summary.write_run(terminalreporter, results, cases=self.cases, verified=self.verified,
                               notes=self.notes, report_dir=self.report_dir, end=self.end)
-        summary.write_ci(terminalreporter, list(self.results.values()), self.options.repeat, self.gate,
+        summary.write_ci(terminalreporter, results, self.options.repeat, self.gate,
                          self.completeness(self.stop_reason) if self.expected is not None else None)
 
     def sorted_results(self) -> list[ItemResult]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from harness.core.files import write_atomic
@@ -46,7 +46,7 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)  # created if needed
     texts = {
-        "json": lambda: results_json(board, results, meta, more, comparisons),
+        "json": lambda: results_json_pieces(board, results, meta, more, comparisons),
         "markdown": lambda: render_markdown(board, meta, more, regressions=view),
         "html": lambda: render_html(board, results, meta, more=more, regressions=view),
     }
@@ -61,13 +61,32 @@ def results_json(board: Leaderboard, results: list[ItemResult], meta: Mapping[st
                  more: Sequence[Leaderboard] = (), comparisons: Sequence[Comparison] = ()) -> str:
     """meta + leaderboard (+ `KIND_leaderboard` of every other kind, e.g. formula_leaderboard) + the
     gate's rows (when a gate ran) + every result, as strict JSON (NaN scores become null)."""
+    return "".join(results_json_pieces(board, results, meta, more, comparisons))
+
+
+def results_json_pieces(board: Leaderboard, results: list[ItemResult], meta: Mapping[str, object],
+                        more: Sequence[Leaderboard] = (), comparisons: Sequence[Comparison] = ()) -> Iterator[str]:
+    """`results_json`'s text in pieces, one per result (what `write_report` writes): the same
+    bytes as one `json.dumps` of the whole, without the whole file's text, or a copy of every
+    result as a dict, in memory at once."""
     data = {"schema": SCHEMA, "meta": dict(meta), "leaderboard": board.to_dict()}
     for track in more:
         data[f"{track.kind}_leaderboard"] = track.to_dict()
     if comparisons:
         data["gate"] = [c.to_dict() for c in comparisons]
-    data = _finite({**data, "results": [r.to_dict() for r in results]})
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=1, default=str) + "\n"
+    head = _dumps(_finite({**data, "results": []}))
+    if not results:
+        yield head + "\n"
+        return
+    yield head[:-len("[]\n}")] + "["  # the head ends with `"results": []` and the closing brace
+    for i, r in enumerate(results):
+        yield ("," if i else "") + "\n  " + _dumps(_finite(r.to_dict())).replace("\n", "\n  ")
+    yield "\n ]\n}\n"
+
+
+def _dumps(value: object) -> str:
+    """Strict JSON as results.json writes it (JSON text never holds a raw newline inside a string)."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=1, default=str)
 
 
 def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:

@@ -1,0 +1,99 @@
+"""Results streamed to disk as they arrive (`harness.report.stream`), and a run's controller
+holding no result's texts: results.jsonl beside results.json, the same results in both."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.core.results import ItemResult
+from harness.report.stream import STREAM_FILE, ResultStream, slim
+from tests.ci_cases import case_set, write_pages
+from tests.test_plugin import PLUGIN
+
+pytest_plugins = ["pytester"]
+
+
+def _result(page: str, table: int, score: float) -> ItemResult:
+    return ItemResult(parser="p", case_set="s", page=page, table=table, complexity="simple", outcome="ok",
+                      scores={"teds": score}, gt_latex="\\begin{tabular}", gt_html="<table>", pred_html="<table>",
+                      matched_text="| a |", semantic_errors=["row 1 lost"], extra={"k": 1})
+
+
+def test_the_stream_reads_back_each_case_s_latest_result_in_the_order_asked(tmp_path: Path) -> None:
+    stream = ResultStream(tmp_path / "run" / STREAM_FILE)
+    first, second, again = _result("p001", 0, 0.5), _result("p001", 1, 0.7), _result("p001", 0, 0.9)
+    for r in (first, second, again):
+        stream.add(r.test_id, json.dumps(r.to_dict(), ensure_ascii=False))
+    assert len(stream) == 2
+    assert list(stream.read([second.test_id, first.test_id])) == [second, again]
+    stream.close()
+    lines = (tmp_path / "run" / STREAM_FILE).read_text(encoding="utf-8").splitlines()
+    assert [ItemResult.from_dict(json.loads(line)) for line in lines] == [first, second, again]  # on disk as it came
+
+
+def test_slim_keeps_what_gates_and_summaries_read_and_drops_the_texts() -> None:
+    full = _result("p001", 0, 0.5)
+    kept = slim(full)
+    assert (kept.gt_latex, kept.gt_html, kept.pred_html, kept.matched_text) == ("", "", None, None)
+    assert (kept.test_id, kept.scores, kept.outcome, kept.semantic_errors, kept.extra) == \
+        (full.test_id, full.scores, full.outcome, full.semantic_errors, full.extra)
+
+
+CONFTEST = """
+def pytest_terminal_summary(terminalreporter):
+    reports = [r for rs in terminalreporter.stats.values() for r in rs if getattr(r, "when", "") == "call"]
+    print(f"reports carrying a result: {sum(hasattr(r, 'tablebench_result') for r in reports)} of {len(reports)}")
+"""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def warm_metrics() -> None:
+    """Score once in this process first: pytester drops modules a run imported, numba cannot reload."""
+    from harness.core.table import Table
+    from harness.metrics import score
+
+    table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
+    score(table, table, ["teds"])
+
+
+def test_a_run_streams_its_results_and_its_reports_keep_none(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    cases = case_set(tmp_path / "mini", 3)
+    exact = write_pages(tmp_path / "exact", cases)
+    pytester.makeconftest(CONFTEST)
+    report = tmp_path / "report"
+    run = pytester.runpytest(*PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{exact}", "--metrics=teds",
+                             "-p", "no:cacheprovider", "-p", "no:xdist", f"--parse-cache={tmp_path / 'cache'}",
+                             f"--report-dir={report}", "-s")
+    assert run.ret == 0, run.stdout.str()
+    results = json.loads((report / "results.json").read_text(encoding="utf-8"))["results"]
+    streamed = [json.loads(line) for line in (report / STREAM_FILE).read_text(encoding="utf-8").splitlines()]
+    assert results and streamed == results  # serial: arrival order is run order; the very same results
+    assert results[0]["pred_html"] and results[0]["gt_html"], "results.json keeps the texts the controller dropped"
+    run.stdout.fnmatch_lines([f"reports carrying a result: 0 of {len(results)}"])
+
+
+@pytest.mark.parametrize("n_pages", [0, 3])
+def test_results_json_written_in_pieces_is_one_json_dump_of_its_content(tmp_path: Path, n_pages: int) -> None:
+    from harness.report.write import results_json_pieces, write_report
+    from tests.test_report_samples import sample_results
+
+    results = sample_results(n_pages=n_pages, payloads=True) if n_pages else []
+    for r in results[:2]:
+        r.scores["teds"] = float("nan")  # written as null
+        r.gt_html += "\nline two \u2028 ünï"
+    path = write_report(results, tmp_path, {"note": "a\nb"})["json"]
+    text = path.read_text(encoding="utf-8")
+    data = json.loads(text)
+    assert text == json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    assert data["results"] == json.loads(json.dumps([r.to_dict() for r in results]).replace("NaN", "null"))
+    assert data["meta"] == {"note": "a\nb"} and "leaderboard" in data
+    assert n_pages == 0 or len(list(results_json_pieces(*_board(results), {}))) == len(results) + 2
+
+
+def _board(results: list[ItemResult]) -> tuple:
+    from harness.report.aggregate import boards
+
+    return next(iter(boards(results).values())), results
