@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 from harness.core import kinds as item_kinds
-from harness.core.metric_specs import scale_of
+from harness.core.metric_specs import JUDGE, scale_of, specs_of
 from harness.core.results import OUTCOMES, ItemResult
 from harness.evaluate.completeness import of_meta
 from harness.readers.html import table_from_html
@@ -36,6 +36,7 @@ from harness.report.aggregate import (
     run_counts,
     variant_of,
 )
+from harness.report.evidence import cell_diff_html, output_html, page_outputs
 from harness.report.html_assets import CSS, JS
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
@@ -77,6 +78,7 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
     if regressions is not None and regressions.comparisons:
         meta.pop("gate", None)  # its lines are the section's table
+    outputs, texts = page_outputs(results)
     body = "".join([
         f"<h1>{e(title)}</h1>",
         _banner_html(meta, len(results)),
@@ -84,9 +86,9 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
         _histograms_html(board, results),
-        _drilldown_html(board, results, more),
+        _drilldown_html(board, results, more, outputs),
     ])
-    data = json_for_script(_script_data(board, results))
+    data = json_for_script({**_script_data(board, results), "outputs": texts})
     policy = ""
     if csp:
         policy = ('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
@@ -261,7 +263,8 @@ def _script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
             "parsers": [row.parser for row in board.rows], "hist": hist}
 
 
-def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = ()) -> str:
+def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = (),
+                    outputs: dict | None = None) -> str:
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
     ordered = sorted(results, key=lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
@@ -276,6 +279,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
              f'<option value="worst">worst {e(board.primary or "")} first</option>'
              f'<option value="best">best {e(board.primary or "")} first</option></select></label>')
     controls = "".join([
+        '<label>search <input type="search" id="case-search" placeholder="id or text" size="24"></label>',
         _select("parser", [row.parser for row in board.rows]),
         _select("complexity", levels),
         *(_select(a, values) for a, values in breakdowns.items() if values),
@@ -284,7 +288,8 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
         '<span class="note" id="case-count"></span>',
     ])
     gt_cache: dict[str, str] = {}  # every parser repeats the same ground truth: render it once
-    cases = "".join(_case_html(r, primaries.get(r.kind, board.primary), gt_cache, hidden=i >= _FIRST_SHOWN)
+    cases = "".join(_case_html(r, primaries.get(r.kind, board.primary), gt_cache, hidden=i >= _FIRST_SHOWN,
+                               outputs=outputs or {})
                     for i, r in enumerate(ordered))
     counts = run_counts(results)
     titles = [item_kinds.get(k).title for k in item_kinds.names()]
@@ -300,10 +305,15 @@ def _select(name: str, values: Sequence[str]) -> str:
     return f'<label>{e(name)} <select data-filter="{e(name)}"><option value="">all</option>{options}</select></label>'
 
 
-def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool) -> str:
+def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool,
+               outputs: dict | None = None) -> str:
     outcome_cls = f"o-{r.outcome}" if r.outcome in OUTCOMES else "o-other"
-    scores = " · ".join(f"<b>{e(k)}</b> {e(fmt.score(v, k) if isinstance(v, (int, float)) else v)}"
-                        for k, v in r.scores.items())
+    headline = {s.headline for s in specs_of(r.kind)} | {JUDGE}
+    shown = {k: v for k, v in r.scores.items() if k in headline} or r.scores
+    scores = _scores_text(shown)
+    rest = {k: v for k, v in r.scores.items() if k not in shown}
+    subs = (f'<details class="subs"><summary>{len(rest)} sub-metrics</summary>{_scores_text(rest)}</details>'
+            if rest else "")
     located = f" · <b>locate</b> {r.locate_score:.3f}" if isinstance(r.locate_score, (int, float)) else ""
     header = (f'<header><a class="id" href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a>'
               f'<span class="badge {outcome_cls}">{e(r.outcome)}</span><span class="cx">{e(r.complexity)}</span>'
@@ -313,7 +323,9 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
     if r.semantic_errors:
         items = "".join(f"<li>{e(err)}</li>" for err in r.semantic_errors)
         message += f'<div class="errors"><b>semantic errors</b><ul>{items}</ul></div>'
+    message += subs
     gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
+    evidence = cell_diff_html(r) + output_html(r, outputs or {})
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
     return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
@@ -321,7 +333,13 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
             f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
             f'<div class="side"><h4>ground truth</h4>{gt}</div>'
-            f'<div class="side"><h4>extraction</h4>{pred}</div></div></article>')
+            f'<div class="side"><h4>extraction</h4>{pred}</div></div>'
+            f'{f"<div class=evidence>{evidence}</div>" if evidence else ""}</article>')
+
+
+def _scores_text(scores: dict) -> str:
+    return " · ".join(f"<b>{e(k)}</b> {e(fmt.score(v, k) if isinstance(v, (int, float)) else v)}"
+                      for k, v in scores.items())
 
 
 def formula_sides(r: ItemResult) -> tuple[str, str]:
