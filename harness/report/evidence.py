@@ -50,6 +50,15 @@ def output_html(r: ItemResult, index: dict[tuple[str, str, str], int]) -> str:
             f'<button class="show-output" type="button">{e(label)}</button></div>')
 
 
+def crop_html(r: ItemResult, index: dict[tuple[str, str, int], int]) -> str:
+    """A placeholder the script fills with the table's page crop (stored once per table in the data)."""
+    i = index.get((r.case_set, r.page, r.table)) if r.kind == "table" else None
+    if i is None:
+        return ""
+    return (f'<figure class="crop" data-crop="{i}"><figcaption class="note">the page around the table '
+            "(ground-truth bbox)</figcaption></figure>")
+
+
 def cell_diff_html(r: ItemResult) -> str:
     """The semantic score's alignment as a table: ground-truth cells equal / changed (the
     prediction's text beside) / missing, the prediction's unpaired rows and columns as extra."""

@@ -36,7 +36,8 @@ from harness.report.aggregate import (
     run_counts,
     variant_of,
 )
-from harness.report.evidence import cell_diff_html, output_html, page_outputs
+from harness.report.crops import TableKey, data_uri
+from harness.report.evidence import cell_diff_html, crop_html, output_html, page_outputs
 from harness.report.html_assets import CSS, JS
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
@@ -68,17 +69,20 @@ def safe_table_html(markup: str | None) -> str:
 
 
 def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping[str, object] | None = None,
-                csp: bool = True, more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None) -> str:
+                csp: bool = True, more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None,
+                crops: Mapping[TableKey, bytes] | None = None) -> str:
     """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone).
 
     `more` are the leaderboards of the run's other item kinds (`aggregate.boards`): each gets
     its own leaderboard and group sections; the drill-down holds every kind. `regressions` (the
-    run against its baseline) is the first section, linking to each case's card."""
+    run against its baseline) is the first section, linking to each case's card. `crops`
+    (`harness.report.crops.page_crops`) travel once per table in the data block, shown in their cards."""
     meta = dict(meta or {})
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
     if regressions is not None and regressions.comparisons:
         meta.pop("gate", None)  # its lines are the section's table
     outputs, texts = page_outputs(results)
+    crop_index = {key: i for i, key in enumerate(crops or {})}
     body = "".join([
         f"<h1>{e(title)}</h1>",
         _banner_html(meta, len(results)),
@@ -86,13 +90,14 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
         _histograms_html(board, results),
-        _drilldown_html(board, results, more, outputs),
+        _drilldown_html(board, results, more, (outputs, crop_index)),
     ])
-    data = json_for_script({**_script_data(board, results), "outputs": texts})
+    data = json_for_script({**_script_data(board, results), "outputs": texts,
+                            "crops": [data_uri(webp) for webp in (crops or {}).values()]})
     policy = ""
     if csp:
         policy = ('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-                  f"script-src '{_sha256(JS)}'; style-src '{_sha256(CSS)}'; "
+                  f"script-src '{_sha256(JS)}'; style-src '{_sha256(CSS)}'; img-src data:; "
                   "base-uri 'none'; form-action 'none'\">")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"{policy}<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -264,7 +269,7 @@ def _script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
 
 
 def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = (),
-                    outputs: dict | None = None) -> str:
+                    evidence: tuple[dict, dict] = ({}, {})) -> str:
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
     ordered = sorted(results, key=lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
@@ -289,7 +294,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
     ])
     gt_cache: dict[str, str] = {}  # every parser repeats the same ground truth: render it once
     cases = "".join(_case_html(r, primaries.get(r.kind, board.primary), gt_cache, hidden=i >= _FIRST_SHOWN,
-                               outputs=outputs or {})
+                               evidence=evidence)
                     for i, r in enumerate(ordered))
     counts = run_counts(results)
     titles = [item_kinds.get(k).title for k in item_kinds.names()]
@@ -306,7 +311,7 @@ def _select(name: str, values: Sequence[str]) -> str:
 
 
 def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool,
-               outputs: dict | None = None) -> str:
+               evidence: tuple[dict, dict] = ({}, {})) -> str:
     outcome_cls = f"o-{r.outcome}" if r.outcome in OUTCOMES else "o-other"
     headline = {s.headline for s in specs_of(r.kind)} | {JUDGE}
     shown = {k: v for k, v in r.scores.items() if k in headline} or r.scores
@@ -325,7 +330,8 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
         message += f'<div class="errors"><b>semantic errors</b><ul>{items}</ul></div>'
     message += subs
     gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
-    evidence = cell_diff_html(r) + output_html(r, outputs or {})
+    outputs, crop_index = evidence
+    shown_evidence = crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
     return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
@@ -334,7 +340,7 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
             f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
             f'<div class="side"><h4>ground truth</h4>{gt}</div>'
             f'<div class="side"><h4>extraction</h4>{pred}</div></div>'
-            f'{f"<div class=evidence>{evidence}</div>" if evidence else ""}</article>')
+            f'{f"<div class=evidence>{shown_evidence}</div>" if shown_evidence else ""}</article>')
 
 
 def _scores_text(scores: dict) -> str:

@@ -97,6 +97,7 @@ td.d-eq, span.d-equ { background: #dafbe1; } td.d-chg, span.d-cha { background: 
 td.d-miss, span.d-mis { background: #ffd7d5; } td.d-ext, th.d-ext, span.d-ext { background: #ddf4ff; }
 .summary span { padding: 0 4px; border-radius: 3px; }
 .output button { font: inherit; font-size: 12px; margin-top: 6px; cursor: pointer; }
+figure.crop { margin: 6px 0; } figure.crop img { max-width: 100%; border: 1px solid var(--line); }
 .output pre { max-height: 320px; } .output mark { background: #ffe066; }
 """
 
@@ -288,6 +289,14 @@ JS = """
   }
   Array.prototype.forEach.call(document.querySelectorAll(".output button"), function (b) {
     b.addEventListener("click", function () { showOutput(b.parentNode); });
+  });
+  /* page crops: one data URI per table in the data block, an <img> per card that shows it */
+  Array.prototype.forEach.call(document.querySelectorAll("figure.crop"), function (f) {
+    var uri = data.crops[parseInt(f.getAttribute("data-crop"), 10)];
+    if (typeof uri !== "string" || uri.indexOf("data:image/webp;base64,") !== 0) return;
+    var img = el("img");
+    img.alt = "page crop"; img.src = uri;
+    f.insertBefore(img, f.firstChild);
   });
   /* a link to a card (#c-...) shows it even when paging or a filter hides it */
   function reveal() {
