@@ -129,3 +129,73 @@ def test_a_regression_link_opens_its_card_even_beyond_the_first_page(tmp_path: P
     dom = _dump_dom(page, tmp_path, link.get("href")[1:])
     card = dom.get_element_by_id(link.get("href")[1:])
     assert card.get("hidden") is None and last.test_id in card.find(".//header").text_content()
+
+
+# run after our script (CSP-free variant): open a card's page output, search for the card, follow a regression link
+EVIDENCE_DRIVER = """<script>
+var state = {};
+var target = document.getElementById(TARGET);
+target.querySelector(".output button").click();
+var marks = target.querySelectorAll(".output mark");
+state.marked = Array.prototype.map.call(marks, function (m) { return m.textContent; }).join("");
+state.cropImages = target.querySelectorAll("figure.crop img").length;
+state.diffCells = target.querySelectorAll("table.celldiff td").length;
+var box = document.getElementById("case-search");
+box.value = SEARCH; box.dispatchEvent(new Event("input"));
+state.found = Array.prototype.filter.call(document.querySelectorAll("article.case"), function (a) { return !a.hidden; })
+  .map(function (a) { return a.id; });
+box.value = ""; box.dispatchEvent(new Event("input"));
+state.targetHiddenAfterClear = target.hidden;
+window.addEventListener("hashchange", function () {
+  state.hash = location.hash; state.targetShown = !target.hidden;
+  var out = document.createElement("pre"); out.id = "driver"; out.textContent = JSON.stringify(state);
+  document.body.appendChild(out);
+});
+document.querySelector("#regressions a[href='#" + TARGET + "']").click();
+</script></body>"""
+
+
+def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_its_regression_link(
+        tmp_path: Path) -> None:
+    """A card with all its evidence: the page crop (rendered from a real case set's PDF), the
+    matched span highlighted in the page's output, the cell diff; the search box finds it by id
+    and the "Regressions" section's link opens it although paging hides it at load."""
+    from harness.cases import REPO_CASES
+    from harness.report.crops import page_crops
+    from harness.report.regressions import RegressionView, card_anchor
+
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("no pdftoppm (apt-get install -y poppler-utils): crops need it")
+    results = sample_results(n_pages=30)
+    for r in results:  # the sample pages, as pages of the repository's synth-v1 (which has bboxes)
+        r.case_set, r.page = "synth-v1", f"p{int(r.page[1:]) + 1:03d}"
+    board = leaderboard(results)
+    crops = page_crops(results, {"case_set_path": str(REPO_CASES / "synth-v1")}, board.primary)
+    candidates = [r for r in reversed(results) if (r.case_set, r.page, r.table) in crops
+                  and "gt" in r.extra.get("cell_diff", {}) and r.matched_text]
+    assert candidates, "the sample should hold a found, imperfect table with a crop"
+    target = candidates[0]
+    target.extra["baseline"] = {"metric": "teds", "baseline": 1.0, "now": 0.2, "delta": -0.8, "verdict": "regressed"}
+    view = RegressionView.of(results)
+    anchor = card_anchor(target.test_id)
+
+    page = tmp_path / "evidence.html"
+    page.write_text(render_html(board, results, {}, regressions=view, crops=crops), encoding="utf-8")
+    static = lxml.html.document_fromstring(page.read_text()).get_element_by_id(anchor)
+    assert static.get("hidden") is not None, "the card should be beyond the first page at load"
+    dom = _dump_dom(page, tmp_path, anchor)  # with the CSP: data: images allowed, our script runs
+    card = dom.get_element_by_id(anchor)
+    assert card.get("hidden") is None
+    assert card.xpath(".//figure[@class='crop']/img[starts-with(@src, 'data:image/webp;base64,')]")
+    assert card.xpath(".//table[@class='celldiff']//td[@class='d-chg' or @class='d-miss']")
+
+    driven = tmp_path / "evidence-driven.html"
+    script = EVIDENCE_DRIVER.replace("TARGET", json.dumps(anchor)).replace("SEARCH", json.dumps(target.test_id))
+    html = render_html(board, results, {}, csp=False, regressions=view, crops=crops)
+    driven.write_text(html.replace("</body>", script, 1), encoding="utf-8")
+    state = json.loads(_dump_dom(driven, tmp_path).get_element_by_id("driver").text)
+    assert state["marked"] == target.matched_text  # the span, highlighted in the whole output
+    assert state["cropImages"] == 1 and state["diffCells"] > 0
+    assert state["found"] == [anchor]  # the search box keeps only the card with that id
+    assert state["targetHiddenAfterClear"] is True  # cleared: paging again
+    assert state["hash"] == f"#{anchor}" and state["targetShown"] is True

@@ -17,7 +17,8 @@ from tests.test_report_samples import PAYLOADS, RAW_HOSTILE_HTML, sample_results
 # does an <a> that is not our link to a card (`card_links_only`)
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "dl", "dt", "dd", "p",
                 "b", "div", "span", "table", "thead", "tbody", "tr", "th", "td", "label", "select", "option",
-                "button", "article", "header", "details", "summary", "pre", "script", "ul", "li", "a", "section"}
+                "button", "article", "header", "details", "summary", "pre", "script", "ul", "li", "a", "section",
+                "input", "del", "ins"}
 
 
 def card_links_only(doc) -> None:

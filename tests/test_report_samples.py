@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 
-from harness.core.results import OUTCOMES, ItemResult
+from harness.core.results import OUTCOMES, PAGE_OUTPUT, ItemResult
 from harness.core.table import Table
+from harness.metrics.tables.semantic import semantic_details
 from harness.readers.html import table_from_html
 
 PAYLOADS = (
@@ -51,7 +52,27 @@ def sample_results(n_pages: int = 20, tables_per_page: int = 3, seed: int = 0,
                 outcome = "error"  # e.g. ground truth the harness cannot read: a case all the same
             out.append(_result(rng, name, page, t, complexity, gt, outcome, quality, page_seconds[page],
                                cost, payloads and i < 3))
+    _page_outputs(out)
     return out
+
+
+def _page_outputs(results: list[ItemResult]) -> None:
+    """Each parsed page's whole output on its first result (as evaluation stores it), holding
+    every matched text at its span (moved on when the text before it runs past its start)."""
+    pages: dict[tuple[str, str], list[ItemResult]] = {}
+    for r in results:
+        pages.setdefault((r.parser, r.page), []).append(r)
+    for rs in pages.values():
+        if any(r.outcome in ("parse_error", "timeout", "empty") for r in rs):
+            continue
+        text = "# page\n"
+        for r in rs:
+            if r.matched_text is None:
+                continue
+            text += "lorem ipsum " * max(0, (r.matched_span[0] - len(text)) // 12) + "\n"
+            r.matched_span = [len(text), len(text) + len(r.matched_text)]
+            text += r.matched_text + "\n"
+        rs[0].extra[PAGE_OUTPUT] = text + "the end\n"
 
 
 def _gt_table(rng: random.Random, level: int, hostile: bool) -> Table:
@@ -83,6 +104,7 @@ def _result(rng: random.Random, parser: str, page: str, t: int, complexity: str,
         base = min(1.0, max(0.0, rng.gauss(quality, 0.2)))
         exact = rng.random() < quality / 3
         teds = 1.0 if exact else round(base, 4)
+        r.extra["cell_diff"] = semantic_details(gt, pred).diff
         r.scores = {"teds": teds, "teds_struct": 1.0 if exact else round(min(1.0, base + 0.1), 4),
                     "grits_con": 1.0 if exact else round(base * 0.95, 4),
                     "grits_top": 1.0 if exact else round(min(1.0, base + 0.05), 4),

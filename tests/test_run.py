@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cases import CaseSet, load_case_set
-from harness.core.results import OUTCOMES
+from harness.core.results import OUTCOMES, PAGE_OUTPUT
 from harness.evaluate.page import evaluate_page
 from harness.parse.prefetch import ParsePool
 from tests.conftest import shared_path
@@ -81,6 +81,11 @@ def test_exact_extractions_score_full_marks_and_keep_the_literal_span(cases, tmp
             assert r.scores["teds"] == pytest.approx(1.0) and r.scores["grits_con"] == pytest.approx(1.0)
             assert r.scores["tlag"] == pytest.approx(1.0) and r.scores["semantic"] == pytest.approx(10.0)
             assert set(r.scores) >= {"teds_struct", "grits_top", "tlag_precision"}
+            # evidence for the report, stored while scoring: an exact table's diff is counts only
+            counts = r.extra["cell_diff"]["counts"]
+            assert counts["equal"] > 0 and counts["changed"] == counts["missing"] == counts["extra"] == 0
+        # the page's whole output once, on its first result, so spans can be shown in it
+        assert results[0].extra[PAGE_OUTPUT] == text and all(PAGE_OUTPUT not in r.extra for r in results[1:])
     assert kinds == {"|", "<"}, "both a pipe table and an HTML table should be located"
 
 

@@ -11,6 +11,7 @@ Both keep ground truth as ordered blocks `{"type": "text"|"table"|"inline-formul
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -53,6 +54,7 @@ class GroundTruthTable:
     complexity: str = "unknown"
     source: str = ""
     stored_html: str | None = None
+    bbox: tuple[float, float, float, float] | None = None  # PDF points, origin top-left, when the set records it
 
     @cached_property
     def table(self) -> Table:
@@ -202,8 +204,18 @@ def read_tables_of(blocks: list[dict], gt_path: Path) -> list[GroundTruthTable]:
             raise ValueError(f"{gt_path}: table block {len(tables)} has no LaTeX in 'data'")
         tables.append(GroundTruthTable(index=len(tables), latex=block["data"],
                                        complexity=block.get("complexity") or "unknown",
-                                       source=block.get("source", ""), stored_html=block.get("html")))
+                                       source=block.get("source", ""), stored_html=block.get("html"),
+                                       bbox=_bbox(block.get("bbox"))))
     return tables
+
+
+def _bbox(value: object) -> tuple[float, float, float, float] | None:
+    """[x0, top, x1, bottom] in points when it is one (a report crops the page to it), else None."""
+    if not isinstance(value, list) or len(value) != 4 or not all(type(v) in (int, float) for v in value):
+        return None
+    x0, top, x1, bottom = (float(v) for v in value)
+    ok = all(math.isfinite(v) for v in value) and 0 <= x0 < x1 and 0 <= top < bottom
+    return (x0, top, x1, bottom) if ok else None
 
 
 def _variant(record: object, gt_path: Path) -> str:

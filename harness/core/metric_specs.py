@@ -28,6 +28,7 @@ class Scored:
 
     values: dict[str, float]
     notes: tuple[str, ...] = ()
+    extra: dict | None = None  # facts for the result's `extra` (e.g. the semantic score's cell diff)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,8 @@ from harness.core import kinds
 # ground truth, a metric or locator that raised): still a case, counted 0 like the others.
 OUTCOMES = ("ok", "missing", "parse_error", "timeout", "empty", "error")
 
+PAGE_OUTPUT = "page_output"  # the `extra` key of a page's first result holding the parser's whole output
+
 
 @dataclass
 class ItemResult:

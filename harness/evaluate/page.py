@@ -29,7 +29,7 @@ from harness.core.deadline import BudgetExceeded, time_budget
 from harness.core.kinds import ItemKind, Located
 from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
-from harness.core.results import ItemResult
+from harness.core.results import PAGE_OUTPUT, ItemResult
 from harness.evaluate.selection import metric_selection
 from harness.parse.prefetch import ParsePool
 from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult
@@ -92,6 +92,8 @@ def evaluate_page(
     steps = _Steps(parsed.text, locator, locator_model, cache_dir, options, judge, timeout)
     for kind, kind_results in per_kind:
         steps.run(kind, page.items_of(kind.name), kind_results, selection[kind.name])
+    if results:  # once per page, not per item: the report highlights every item's span in it
+        results[0].extra[PAGE_OUTPUT] = parsed.text[:MAX_PAGE_OUTPUT]
     return results
 
 
@@ -210,6 +212,7 @@ def _base_results(page: Page, kind: ItemKind, parser_spec: str, label: str, pars
     return out
 
 
+MAX_PAGE_OUTPUT = 200_000  # characters of it kept (spans past it are shown as text only)
 MAX_PAGE_NUMBER = 1e9  # seconds (31 years) or USD for one page: anything above is not a measurement
 
 

@@ -50,16 +50,16 @@ class TableKind(ItemKind):
                                  cache_dir=cache_dir, **options)
 
     def score(self, gt: GroundTruthTable, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
-        from harness.metrics.score import score_pair
+        from harness.metrics.score import score_details
         cells = max(len(gt.table.cells()), len(found.prediction.cells()))
         skipped = [m for m in metrics if m.name in PAIRWISE] if cells > MAX_SCORED_CELLS else []
-        scores, notes = score_pair(gt.table, found.prediction, [m for m in metrics if m not in skipped])
+        scores, notes, extra = score_details(gt.table, found.prediction, [m for m in metrics if m not in skipped])
         if not skipped:
-            return Scoring(scores, notes, pred_html=found.prediction.to_html(headers=True))
+            return Scoring(scores, notes, pred_html=found.prediction.to_html(headers=True), extra=extra or None)
         reason = f"not computed: table too large ({cells} cells > {MAX_SCORED_CELLS})"
         return Scoring(scores, [f"{', '.join(m.name for m in skipped)} {reason}", *notes],
                        pred_html=found.prediction.to_html(headers=True),
-                       extra={"not_computed": {m.name: reason for m in skipped}})
+                       extra={**extra, "not_computed": {m.name: reason for m in skipped}})
 
     def judge(self, gt: GroundTruthTable, extraction: str, model: str, **options: Any) -> Any:
         from harness.metrics.judge import judge_table

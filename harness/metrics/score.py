@@ -10,13 +10,22 @@ from harness.core.metric_specs import MetricSpec, defaults_of, spec, specs_of
 
 def score_pair(gt: Any, pred: Any, metrics: Iterable[MetricSpec | str]) -> tuple[dict[str, float], list[str]]:
     """(every value of the selected groups, their explanations in words, worst first)."""
+    scores, notes, _ = score_details(gt, pred, metrics)
+    return scores, notes
+
+
+def score_details(gt: Any, pred: Any,
+                  metrics: Iterable[MetricSpec | str]) -> tuple[dict[str, float], list[str], dict]:
+    """`score_pair` and the facts scorers leave for the result's `extra` (a report's evidence)."""
     scores: dict[str, float] = {}
     notes: list[str] = []
+    extra: dict = {}
     for metric in metrics:
         scored = (spec(metric) if isinstance(metric, str) else metric).scorer()(gt, pred)
         scores.update(scored.values)
         notes.extend(scored.notes)
-    return scores, notes
+        extra.update(getattr(scored, "extra", None) or {})
+    return scores, notes, extra
 
 
 def score_values(gt: Any, pred: Any, metrics: Sequence[MetricSpec | str]) -> dict[str, float]:

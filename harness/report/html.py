@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 
 from harness.core import kinds as item_kinds
-from harness.core.metric_specs import scale_of
+from harness.core.metric_specs import JUDGE, scale_of, specs_of
 from harness.core.results import OUTCOMES, ItemResult
 from harness.evaluate.completeness import of_meta
 from harness.readers.html import table_from_html
@@ -36,6 +36,8 @@ from harness.report.aggregate import (
     run_counts,
     variant_of,
 )
+from harness.report.crops import TableKey, data_uri
+from harness.report.evidence import cell_diff_html, crop_html, output_html, page_outputs
 from harness.report.html_assets import CSS, JS
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
@@ -67,16 +69,20 @@ def safe_table_html(markup: str | None) -> str:
 
 
 def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping[str, object] | None = None,
-                csp: bool = True, more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None) -> str:
+                csp: bool = True, more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None,
+                crops: Mapping[TableKey, bytes] | None = None) -> str:
     """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone).
 
     `more` are the leaderboards of the run's other item kinds (`aggregate.boards`): each gets
     its own leaderboard and group sections; the drill-down holds every kind. `regressions` (the
-    run against its baseline) is the first section, linking to each case's card."""
+    run against its baseline) is the first section, linking to each case's card. `crops`
+    (`harness.report.crops.page_crops`) travel once per table in the data block, shown in their cards."""
     meta = dict(meta or {})
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
     if regressions is not None and regressions.comparisons:
         meta.pop("gate", None)  # its lines are the section's table
+    outputs, texts = page_outputs(results)
+    crop_index = {key: i for i, key in enumerate(crops or {})}
     body = "".join([
         f"<h1>{e(title)}</h1>",
         _banner_html(meta, len(results)),
@@ -84,13 +90,14 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
         _histograms_html(board, results),
-        _drilldown_html(board, results, more),
+        _drilldown_html(board, results, more, (outputs, crop_index)),
     ])
-    data = json_for_script(_script_data(board, results))
+    data = json_for_script({**_script_data(board, results), "outputs": texts,
+                            "crops": [data_uri(webp) for webp in (crops or {}).values()]})
     policy = ""
     if csp:
         policy = ('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-                  f"script-src '{_sha256(JS)}'; style-src '{_sha256(CSS)}'; "
+                  f"script-src '{_sha256(JS)}'; style-src '{_sha256(CSS)}'; img-src data:; "
                   "base-uri 'none'; form-action 'none'\">")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"{policy}<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -261,7 +268,8 @@ def _script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
             "parsers": [row.parser for row in board.rows], "hist": hist}
 
 
-def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = ()) -> str:
+def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = (),
+                    evidence: tuple[dict, dict] = ({}, {})) -> str:
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
     ordered = sorted(results, key=lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
@@ -276,6 +284,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
              f'<option value="worst">worst {e(board.primary or "")} first</option>'
              f'<option value="best">best {e(board.primary or "")} first</option></select></label>')
     controls = "".join([
+        '<label>search <input type="search" id="case-search" placeholder="id or text" size="24"></label>',
         _select("parser", [row.parser for row in board.rows]),
         _select("complexity", levels),
         *(_select(a, values) for a, values in breakdowns.items() if values),
@@ -284,7 +293,8 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
         '<span class="note" id="case-count"></span>',
     ])
     gt_cache: dict[str, str] = {}  # every parser repeats the same ground truth: render it once
-    cases = "".join(_case_html(r, primaries.get(r.kind, board.primary), gt_cache, hidden=i >= _FIRST_SHOWN)
+    cases = "".join(_case_html(r, primaries.get(r.kind, board.primary), gt_cache, hidden=i >= _FIRST_SHOWN,
+                               evidence=evidence)
                     for i, r in enumerate(ordered))
     counts = run_counts(results)
     titles = [item_kinds.get(k).title for k in item_kinds.names()]
@@ -300,10 +310,15 @@ def _select(name: str, values: Sequence[str]) -> str:
     return f'<label>{e(name)} <select data-filter="{e(name)}"><option value="">all</option>{options}</select></label>'
 
 
-def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool) -> str:
+def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool,
+               evidence: tuple[dict, dict] = ({}, {})) -> str:
     outcome_cls = f"o-{r.outcome}" if r.outcome in OUTCOMES else "o-other"
-    scores = " · ".join(f"<b>{e(k)}</b> {e(fmt.score(v, k) if isinstance(v, (int, float)) else v)}"
-                        for k, v in r.scores.items())
+    headline = {s.headline for s in specs_of(r.kind)} | {JUDGE}
+    shown = {k: v for k, v in r.scores.items() if k in headline} or r.scores
+    scores = _scores_text(shown)
+    rest = {k: v for k, v in r.scores.items() if k not in shown}
+    subs = (f'<details class="subs"><summary>{len(rest)} sub-metrics</summary>{_scores_text(rest)}</details>'
+            if rest else "")
     located = f" · <b>locate</b> {r.locate_score:.3f}" if isinstance(r.locate_score, (int, float)) else ""
     header = (f'<header><a class="id" href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a>'
               f'<span class="badge {outcome_cls}">{e(r.outcome)}</span><span class="cx">{e(r.complexity)}</span>'
@@ -313,7 +328,10 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
     if r.semantic_errors:
         items = "".join(f"<li>{e(err)}</li>" for err in r.semantic_errors)
         message += f'<div class="errors"><b>semantic errors</b><ul>{items}</ul></div>'
+    message += subs
     gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
+    outputs, crop_index = evidence
+    shown_evidence = crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
     return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
@@ -321,7 +339,13 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
             f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
             f'<div class="side"><h4>ground truth</h4>{gt}</div>'
-            f'<div class="side"><h4>extraction</h4>{pred}</div></div></article>')
+            f'<div class="side"><h4>extraction</h4>{pred}</div></div>'
+            f'{f"<div class=evidence>{shown_evidence}</div>" if shown_evidence else ""}</article>')
+
+
+def _scores_text(scores: dict) -> str:
+    return " · ".join(f"<b>{e(k)}</b> {e(fmt.score(v, k) if isinstance(v, (int, float)) else v)}"
+                      for k, v in scores.items())
 
 
 def formula_sides(r: ItemResult) -> tuple[str, str]:

@@ -87,6 +87,18 @@ tr.v-regressed td:nth-child(5) { color: #cf222e; font-weight: 700; } tr.v-info t
 .badge.v-unchanged, .badge.v-new { background: #6e7781; }
 article.case:target { outline: 3px solid var(--accent); }
 a.id { color: inherit; text-decoration: none; } a.id:hover { text-decoration: underline; }
+.controls input[type=search] { font: inherit; padding: 2px 6px; }
+details.subs { padding: 0 12px 4px; font-size: 12px; } details.subs summary { margin-top: 4px; }
+.evidence { border-top: 1px solid var(--line); padding: 4px 12px 8px; }
+.evidence .diff summary, .evidence .diff .note { font-size: 12px; }
+table.celldiff del { color: #82071e; }
+table.celldiff ins { color: #1a4f9f; text-decoration: none; font-weight: 600; }
+td.d-eq, span.d-equ { background: #dafbe1; } td.d-chg, span.d-cha { background: #fff1c2; }
+td.d-miss, span.d-mis { background: #ffd7d5; } td.d-ext, th.d-ext, span.d-ext { background: #ddf4ff; }
+.summary span { padding: 0 4px; border-radius: 3px; }
+.output button { font: inherit; font-size: 12px; margin-top: 6px; cursor: pointer; }
+figure.crop { margin: 6px 0; } figure.crop img { max-width: 100%; border: 1px solid var(--line); }
+.output pre { max-height: 320px; } .output mark { background: #ffe066; }
 """
 
 JS = """
@@ -208,13 +220,17 @@ JS = """
   /* drill-down: filter by parser / complexity / outcome, show PAGE cases at a time */
   var PAGE = 60, shown = PAGE;
   var cases = Array.prototype.slice.call(document.querySelectorAll("article.case"));
+  var original = cases.slice(), caseIndex = new Map();
+  cases.forEach(function (c, i) { caseIndex.set(c, i); });
   var filters = Array.prototype.slice.call(document.querySelectorAll("select[data-filter]"));
   var counter = document.getElementById("case-count");
   var more = document.getElementById("more");
   function apply() {
     var matching = 0;
     cases.forEach(function (c) {
-      var ok = filters.every(function (f) { return f.value === "" || c.getAttribute("data-" + f.getAttribute("data-filter")) === f.value; });
+      var ok = filters.every(function (f) {
+        return f.value === "" || c.getAttribute("data-" + f.getAttribute("data-filter")) === f.value;
+      }) && searched(c, caseIndex.get(c));
       if (ok) matching += 1;
       c.hidden = !(ok && matching <= shown);
     });
@@ -240,6 +256,48 @@ JS = """
   if (order) order.addEventListener("change", reorder);
   if (more) more.addEventListener("click", function () { shown += PAGE; apply(); });
   if (counter) apply();
+  /* the search box: cards whose id or text holds every word typed (case-insensitive) */
+  var search = document.getElementById("case-search"), texts = null;
+  function searched(c, i) {
+    var words = search ? search.value.toLowerCase().split(/\\s+/).filter(Boolean) : [];
+    if (!words.length) return true;
+    if (!texts) texts = original.map(function (x) { return (x.id + " " + x.textContent).toLowerCase(); });
+    var t = texts[i];
+    return words.every(function (w) { return t.indexOf(w) >= 0; });
+  }
+  if (search) search.addEventListener("input", function () { shown = PAGE; apply(); });
+  /* a card's page output, drawn on demand: text nodes with the matched spans in <mark> */
+  function showOutput(box) {
+    var text = data.outputs[parseInt(box.getAttribute("data-out"), 10)];
+    if (typeof text !== "string" || box.querySelector("pre")) return;
+    var spans = (box.getAttribute("data-spans") || "").split(";").filter(Boolean).map(function (s) {
+      return s.split(",").map(function (n) { return parseInt(n, 10); });
+    }).sort(function (a, b) { return a[0] - b[0]; });
+    var pre = el("pre"), at = 0, first = null;
+    spans.forEach(function (s) {
+      var a = Math.max(at, Math.min(s[0], text.length)), b = Math.min(s[1], text.length);
+      if (b <= a) return;
+      pre.appendChild(document.createTextNode(text.slice(at, a)));
+      var m = el("mark", "", text.slice(a, b));
+      pre.appendChild(m);
+      if (!first) first = m;
+      at = b;
+    });
+    pre.appendChild(document.createTextNode(text.slice(at)));
+    box.appendChild(pre);
+    if (first) pre.scrollTop = Math.max(0, first.offsetTop - pre.offsetTop - 40);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll(".output button"), function (b) {
+    b.addEventListener("click", function () { showOutput(b.parentNode); });
+  });
+  /* page crops: one data URI per table in the data block, an <img> per card that shows it */
+  Array.prototype.forEach.call(document.querySelectorAll("figure.crop"), function (f) {
+    var uri = data.crops[parseInt(f.getAttribute("data-crop"), 10)];
+    if (typeof uri !== "string" || uri.indexOf("data:image/webp;base64,") !== 0) return;
+    var img = el("img");
+    img.alt = "page crop"; img.src = uri;
+    f.insertBefore(img, f.firstChild);
+  });
   /* a link to a card (#c-...) shows it even when paging or a filter hides it */
   function reveal() {
     var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;

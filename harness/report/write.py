@@ -16,6 +16,7 @@ from harness.core.files import write_atomic
 from harness.core.results import ItemResult
 from harness.gating.aggregate import Comparison
 from harness.report.aggregate import Leaderboard, as_results, boards
+from harness.report.crops import CROPS_FOLDER, chosen, key_of, page_crops, write_crops
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
 from harness.report.regressions import RegressionView
@@ -26,7 +27,7 @@ SCHEMA = 1  # bump when the layout of results.json changes
 
 def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLike, meta: Mapping[str, object] | None = None,
                  primary: str | None = None, comparisons: Sequence[Comparison] = (),
-                 written: dict[str, Path] | None = None) -> dict[str, Path]:
+                 written: dict[str, Path] | None = None, crop_folder: bool = False) -> dict[str, Path]:
     """Aggregate `results` (TableResults or their dicts) and write the three files into `out_dir`.
 
     `meta` holds the run's facts (timestamp, parsers, case_set, metrics, command, version);
@@ -34,6 +35,8 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     `primary` picks the ranking metric (default: semantic if present, else teds). `comparisons`,
     the gate's rows, go into results.json (`gate`) and, with each case's change against the
     baseline, into the "Regressions" section of every file.
+    report.html carries page crops of the cards opened first (`harness.report.crops`); with
+    `crop_folder`, every table's crop is also written under `out_dir/crops/`.
     Returns {"json": path, "markdown": path, "html": path}. Each file is rendered and written in
     turn, results.json first: a failure (raised) leaves the files before it, each recorded in
     `written` as it lands when given.
@@ -45,10 +48,17 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     board, more = tracks[0], tracks[1:]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)  # created if needed
+    wanted = chosen(results, board.primary)
+    if crop_folder:
+        every = page_crops(results, meta, board.primary, keys=dict.fromkeys(key_of(r) for r in results))
+        write_crops(every, out / CROPS_FOLDER)
+        crops = {k: every[k] for k in wanted if k in every}
+    else:
+        crops = page_crops(results, meta, board.primary, keys=wanted)
     texts = {
         "json": lambda: results_json_pieces(board, results, meta, more, comparisons),
         "markdown": lambda: render_markdown(board, meta, more, regressions=view),
-        "html": lambda: render_html(board, results, meta, more=more, regressions=view),
+        "html": lambda: render_html(board, results, meta, more=more, regressions=view, crops=crops),
     }
     paths = written if written is not None else {}
     for kind, text in texts.items():

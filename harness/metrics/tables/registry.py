@@ -35,4 +35,4 @@ def score_tlag(gt: Table, pred: Table) -> Scored:
 
 def score_semantic(gt: Table, pred: Table) -> Scored:
     result = semantic_details(gt, pred)
-    return Scored({"semantic": float(result.score)}, tuple(result.errors[:MAX_NOTES]))
+    return Scored({"semantic": float(result.score)}, tuple(result.errors[:MAX_NOTES]), {"cell_diff": result.diff})

@@ -45,6 +45,7 @@ import numpy as np
 
 from harness.core.table import NoTableError, TableLike
 from harness.metrics.tables.semantic_align import FEATURES, Cause, Comparison, compare, nothing_read, undelimited
+from harness.metrics.tables.semantic_diff import cell_diff
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
 from harness.metrics.tables.semantic_stack import unstacked
 from harness.metrics.tables.semantic_struct import (
@@ -88,6 +89,7 @@ class SemanticResult:
     n_gt: int = 0
     n_pred: int = 0
     features: dict[str, float] = field(default_factory=dict)  # the error counts the score combines
+    diff: dict = field(default_factory=dict)  # the best reading's cell-level diff (`semantic_diff.cell_diff`)
 
 
 def semantic(gt: TableLike, pred: TableLike, *, params: Params = DEFAULT) -> float:
@@ -101,7 +103,8 @@ def semantic_details(gt: TableLike, pred: TableLike, *, params: Params = DEFAULT
     weights = np.asarray(params.weights)
     best = max(readings, key=lambda c: combine(c.features, weights))
     return SemanticResult(round(combine(best.features, weights), 4), describe(best.causes, weights), best.recall,
-                          best.precision, best.n_gt, best.n_pred, dict(zip(FEATURES, best.features.tolist())))
+                          best.precision, best.n_gt, best.n_pred, dict(zip(FEATURES, best.features.tolist())),
+                          cell_diff(best.alignment, best.n_gt))
 
 
 def combine(features: np.ndarray, weights: np.ndarray) -> float:

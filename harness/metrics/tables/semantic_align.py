@@ -68,6 +68,22 @@ class Comparison:
     precision: float = 0.0
     n_gt: int = 0
     n_pred: int = 0
+    alignment: Alignment | None = None  # how the reading was aligned (what a cell-level diff shows)
+
+
+@dataclass(slots=True)
+class Alignment:
+    """The row and column pairs `compare` chose and each paired cell's similarity (0-1): kept
+    so a report can colour cells as the score saw them without aligning again."""
+
+    g: View
+    p: View
+    ri: np.ndarray
+    rj: np.ndarray
+    ci: np.ndarray
+    cj: np.ndarray
+    cell_v: np.ndarray  # [k, l]: similarity of g.body[ri[k]][ci[l]] and p.body[rj[k]][cj[l]]
+    dead: frozenset[int] = frozenset()  # ground-truth rows paired with a row that is another (`_lost_lines`)
 
 
 def nothing_read(n_gt: int) -> Comparison:
@@ -85,7 +101,7 @@ def undelimited(comparison: Comparison, n_lines: int) -> Comparison:
     features = comparison.features.copy()
     features[FEATURES.index("undelimited")] += 1.0
     return Comparison(features, [cause, *comparison.causes], comparison.f1, comparison.recall,
-                      comparison.precision, comparison.n_gt, comparison.n_pred)
+                      comparison.precision, comparison.n_gt, comparison.n_pred, comparison.alignment)
 
 
 def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
@@ -157,7 +173,8 @@ def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
     for cause in causes:
         features[FEATURES.index(cause.feature)] += cause.amount
     features[FEATURES.index("share")] = -np.log(max(f1, _FLOOR))
-    return Comparison(features, causes, f1, agree / max(n_g, 1), agree / max(n_p, 1), n_g, n_p)
+    return Comparison(features, causes, f1, agree / max(n_g, 1), agree / max(n_p, 1), n_g, n_p,
+                      Alignment(g, p, ri, rj, ci, cj, cell_v, frozenset(dead)))
 
 
 def _shared_cells(g_body: list[list[str]], p_body: list[list[str]]) -> np.ndarray:

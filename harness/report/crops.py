@@ -1,0 +1,141 @@
+"""Page crops for report cards: the region of the page a table's ground-truth bbox covers.
+
+Why only some: a crop is what a reader checks a doubtful score against, and the report must
+stay small and quick to open at any run size. So crops are made for the cards a user opens
+first (failed, regressed, the worst `WORST` per parser by the primary score), at most `MAX_CROPS`
+tables, each page rendered once (pdftoppm at `DPI`) and each table's crop stored once however
+many parsers it has (cards refer to it by index). `write_crops` can also put every crop in a
+folder beside the report. Pages come from the run's case set (`meta["case_set_path"]`); a
+results file read without its case set, a page without bboxes (pdf-parse-bench), a formula or a
+missing pdftoppm give no crops, never an error.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from harness.core.results import ItemResult
+
+DPI = 60  # enough to read a table's digits beside the extraction, ~10-30 KB per crop as WebP
+MARGIN = 6.0  # points around the bbox
+WORST = 10  # lowest-scoring found cards per parser that get a crop
+MAX_CROPS = 400  # tables with an inline crop in one report
+QUALITY = 55  # WebP quality
+TIMEOUT = 60  # seconds for one page's rendering
+PREFIX = "data:image/webp;base64,"
+CROPS_FOLDER = "crops"  # beside report.html: every table's crop (`write_crops`)
+
+TableKey = tuple[str, str, int]  # (case set, page, table index)
+
+
+def key_of(r: ItemResult) -> TableKey:
+    return (r.case_set, r.page, r.table)
+
+
+def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORST,
+           limit: int = MAX_CROPS) -> list[TableKey]:
+    """The tables whose cards get a crop, most wanted first: failed, regressed, then the worst per parser."""
+    out: dict[TableKey, None] = {}
+    tables = [r for r in results if r.kind == "table"]
+    out.update((key_of(r), None) for r in tables if r.outcome != "ok")
+    out.update((key_of(r), None) for r in tables
+               if isinstance(r.extra, dict) and isinstance(r.extra.get("baseline"), dict)
+               and r.extra["baseline"].get("verdict") == "regressed")
+    by_parser: dict[str, list[tuple[float, ItemResult]]] = {}
+    for r in tables:
+        value = r.scores.get(primary) if primary and r.outcome == "ok" else None
+        if isinstance(value, (int, float)) and math.isfinite(value):
+            by_parser.setdefault(r.parser, []).append((float(value), r))
+    for scored in by_parser.values():
+        out.update((key_of(r), None) for _, r in sorted(scored, key=lambda x: x[0])[:worst])
+    return list(out)[:limit]
+
+
+def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primary: str | None,
+               keys: Iterable[TableKey] | None = None) -> dict[TableKey, bytes]:
+    """{table: WebP bytes} for the chosen tables (`chosen` when `keys` is None); {} without the case set."""
+    root = meta.get("case_set_path") if meta else None
+    if not isinstance(root, str) or not Path(root).is_dir() or shutil.which("pdftoppm") is None:
+        return {}
+    try:
+        from harness.cases import load_case_set
+
+        cases = load_case_set(Path(root))
+    except Exception:  # noqa: BLE001 -- a moved or edited case set: the report goes on without crops
+        return {}
+    wanted = list(chosen(results, primary) if keys is None else keys)
+    pages = {(p.set_name, p.page_id): p for p in cases.pages}
+    by_page: dict[tuple[str, str], list[tuple[int, tuple[float, float, float, float]]]] = {}
+    for case_set, page_id, index in wanted:
+        page = pages.get((case_set, page_id))
+        gt = next((t for t in page.tables if t.index == index), None) if page else None
+        if gt is not None and gt.bbox is not None:
+            by_page.setdefault((case_set, page_id), []).append((index, gt.bbox))
+    def one(item: tuple[tuple[str, str], list]) -> dict[TableKey, bytes]:
+        (case_set, page_id), boxes = item
+        image = _render(pages[(case_set, page_id)].pdf)
+        return {} if image is None else {(case_set, page_id, i): _crop(image, bbox) for i, bbox in boxes}
+
+    out: dict[TableKey, bytes] = {}
+    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:  # pdftoppm runs outside the GIL
+        for crops in pool.map(one, by_page.items()):
+            out.update(crops)
+    return out
+
+
+def data_uri(webp: bytes) -> str:
+    return PREFIX + base64.b64encode(webp).decode("ascii")
+
+
+def write_crops(crops: Mapping[TableKey, bytes], folder: Path) -> list[Path]:
+    """Every crop as `<folder>/<set>/<page>-t<N>.webp` (the folder form beside report.html)."""
+    written = []
+    for (case_set, page_id, index), webp in crops.items():
+        path = folder / _safe(case_set) / f"{_safe(page_id)}-t{index}.webp"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(webp)
+        written.append(path)
+    return written
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip(".") or "_"
+
+
+def _render(pdf: Path):  # -> PIL.Image.Image | None
+    """The PDF's first page at `DPI`, or None when pdftoppm fails."""
+    from PIL import Image
+
+    with tempfile.TemporaryDirectory(prefix="tb-crop-") as tmp:
+        stem = Path(tmp) / "page"
+        try:
+            proc = subprocess.run(["pdftoppm", "-r", str(DPI), "-f", "1", "-l", "1", "-singlefile", "-png",
+                                   str(pdf), str(stem)], capture_output=True, timeout=TIMEOUT, check=False)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        png = stem.with_suffix(".png")
+        if proc.returncode != 0 or not png.is_file():
+            return None
+        with Image.open(png) as image:
+            return image.convert("RGB")
+
+
+def _crop(image, bbox: tuple[float, float, float, float]) -> bytes:
+    scale = DPI / 72.0
+    x0, top, x1, bottom = bbox
+    box = (max(0, int((x0 - MARGIN) * scale)), max(0, int((top - MARGIN) * scale)),
+           min(image.width, math.ceil((x1 + MARGIN) * scale)), min(image.height, math.ceil((bottom + MARGIN) * scale)))
+    if box[2] <= box[0] or box[3] <= box[1]:  # a bbox off the page: show the whole page, small
+        box = (0, 0, image.width, image.height)
+    buffer = io.BytesIO()
+    image.crop(box).save(buffer, format="WEBP", quality=QUALITY, method=4)
+    return buffer.getvalue()

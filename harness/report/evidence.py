@@ -1,0 +1,104 @@
+"""The evidence under a card's scores: the semantic score's cell diff, and where the item sits in
+the page's whole parser output.
+
+Both read only what scoring stored in results (`extra["cell_diff"]`, `extra["page_output"]` on a
+page's first result, the matched spans), so the report never scores again. Everything shown is
+escaped; a hand-edited results.json of the wrong shape shows no diff rather than breaking the page.
+Each page's output travels once in the page's JSON data (the script highlights spans in it when
+a card asks), not once per card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from harness.core.results import PAGE_OUTPUT, ItemResult
+
+_MARK = {"=": "d-eq", "~": "d-chg", "-": "d-miss"}
+
+
+def e(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def page_key(r: ItemResult) -> tuple[str, str, str]:
+    return (r.parser, r.case_set, r.page)
+
+
+def page_outputs(results: Sequence[ItemResult]) -> tuple[dict[tuple[str, str, str], int], list[str]]:
+    """({(parser, set, page): index}, [output text]): each page's output once, for the script's data."""
+    index: dict[tuple[str, str, str], int] = {}
+    texts: list[str] = []
+    for r in results:
+        text = r.extra.get(PAGE_OUTPUT) if isinstance(r.extra, dict) else None
+        if isinstance(text, str) and page_key(r) not in index:
+            index[page_key(r)] = len(texts)
+            texts.append(text)
+    return index, texts
+
+
+def output_html(r: ItemResult, index: dict[tuple[str, str, str], int]) -> str:
+    """A button that shows the page's whole output with this item's fragments highlighted (drawn
+    by the script from the data block); nothing when the run kept no output for the page."""
+    if page_key(r) not in index:
+        return ""
+    spans = [s for s in r.fragments if _is_span(s)]
+    label = "page output, matched span highlighted" if spans else "page output (nothing matched in it)"
+    spans_attr = ";".join(f"{a},{b}" for a, b in spans)
+    return (f'<div class="output" data-out="{index[page_key(r)]}" data-spans="{e(spans_attr)}">'
+            f'<button class="show-output" type="button">{e(label)}</button></div>')
+
+
+def crop_html(r: ItemResult, index: dict[tuple[str, str, int], int]) -> str:
+    """A placeholder the script fills with the table's page crop (stored once per table in the data)."""
+    i = index.get((r.case_set, r.page, r.table)) if r.kind == "table" else None
+    if i is None:
+        return ""
+    return (f'<figure class="crop" data-crop="{i}"><figcaption class="note">the page around the table '
+            "(ground-truth bbox)</figcaption></figure>")
+
+
+def cell_diff_html(r: ItemResult) -> str:
+    """The semantic score's alignment as a table: ground-truth cells equal / changed (the
+    prediction's text beside) / missing, the prediction's unpaired rows and columns as extra."""
+    diff = r.extra.get("cell_diff") if isinstance(r.extra, dict) else None
+    if not isinstance(diff, dict) or not isinstance(diff.get("counts"), dict):
+        return ""
+    try:
+        counts = {k: int(diff["counts"].get(k, 0)) for k in ("equal", "changed", "missing", "extra")}
+        summary = " · ".join(f'<span class="d-{k[:3]}">{n} {k}</span>' for k, n in counts.items())
+        title = f"cell diff (as the semantic score aligned them): {summary}"
+        if "gt" not in diff:
+            note = "every cell equal" if not (counts["changed"] + counts["missing"] + counts["extra"]) \
+                else "too large to show cell by cell"
+            return f'<div class="diff"><p class="note">{title} — {e(note)}</p></div>'
+        return (f'<details class="diff" open><summary>{title}</summary>'
+                f'<div class="rendered">{_grid(diff)}</div></details>')
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+        return '<p class="none">cell diff unreadable</p>'
+
+
+def _grid(diff: dict) -> str:
+    cols, xcols = [str(c) for c in diff["cols"]], [str(c) for c in diff.get("xcols", [])]
+    head = "".join(f"<th>{e(c)}</th>" for c in cols) + "".join(f'<th class="d-ext">{e(c)}</th>' for c in xcols)
+    rows = []
+    pred, extra_cols = diff.get("pred", {}), diff.get("x", {})
+    for i, (texts, marks) in enumerate(zip(diff["gt"], diff["st"])):
+        cells = []
+        for c, (text, mark) in enumerate(zip(texts, str(marks))):
+            cls = _MARK.get(mark, "")
+            if mark == "~":
+                inner = f'<del>{e(text)}</del> <ins>{e(pred.get(f"{i},{c}", ""))}</ins>'
+            else:
+                inner = e(text)
+            cells.append(f'<td class="{cls}">{inner}</td>')
+        cells += [f'<td class="d-ext">{e(t)}</td>' for t in extra_cols.get(str(i), [""] * len(xcols))]
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    for texts in diff.get("xrows", []):
+        rows.append("<tr>" + "".join(f'<td class="d-ext">{e(t)}</td>' for t in texts) + "</tr>")
+    return f'<table class="celldiff"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def _is_span(value: object) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(type(v) is int for v in value)
