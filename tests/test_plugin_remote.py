@@ -87,3 +87,13 @@ def test_parse_concurrency_keeps_eight_requests_in_flight(pytester: pytest.Pytes
         assert len(server.requests) == 8, "one request per page, none repeated"
         outcomes = {r[3] for r in results_of(tmp_path / "r")}
         assert outcomes <= {"ok", "missing"}, outcomes
+
+
+def test_execnets_cache_folder_is_ignored_by_git() -> None:
+    """`--tx socket=` from the checkout leaves pyexecnetcache/ behind: git must not offer to commit it."""
+    import shutil
+
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    ignored = subprocess.run(["git", "check-ignore", "-q", "pyexecnetcache/module.py"], cwd=REPO)
+    assert ignored.returncode == 0
