@@ -48,7 +48,7 @@ def test_a_timeout_kills_a_grandchild_that_left_the_session_with_setsid(tmp_path
 
 @needs_proc
 def test_an_orphaned_setsid_grandchild_is_killed_too(tmp_path: Path) -> None:
-    """Its parent exits before the timeout: the worker (a subreaper) or the token still finds it."""
+    """Its parent exits before the timeout (it is re-parented to init): the token in its environment finds it."""
     pidfile = tmp_path / "daemon.pid"
     spec = f"command:sh -c '(setsid sleep 1000 & echo $! > {pidfile}); exec sleep 600' {{pdf}}"
     assert parse_pdf(spec, _pdf(tmp_path), timeout=1.5).outcome == "timeout"

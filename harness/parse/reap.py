@@ -4,37 +4,25 @@ Why not the process group alone: a command that runs `setsid tool &` puts `tool`
 and process group of its own, so killing the worker's group leaves it running for ever. Without
 cgroups, two facts still find such a process:
 
-- it descends from the worker: the worker makes itself a child subreaper (Linux), so a
-  grandchild whose parent exits is re-parented to the worker, not to init, while the worker lives;
-- it carries the worker's token in its environment (children inherit it), which finds it even
-  after the worker itself is gone.
+- it descends from the worker (while the processes between them live);
+- it carries the worker's token in its environment (children inherit it), which finds it also
+  after its parent exited (re-parented to init) and after the worker itself is gone.
 
-Every process found is stopped first (a stopped process cannot fork), the search repeats until
-it finds nothing new, then all are killed. Off Linux (no /proc) only the group is killed.
+(The worker is not made a child subreaper: orphans re-parented to a long-lived worker would stay
+zombies page after page.) Every process found is stopped first (a stopped process cannot fork),
+the search repeats until it finds nothing new, then all are killed. Off Linux (no /proc) only
+the group is killed.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
-import sys
 from pathlib import Path
 
 TOKEN_ENV = "TABLEBENCH_WORKER_TOKEN"
-_PR_SET_CHILD_SUBREAPER = 36
 _PROC = Path("/proc")
 _ROUNDS = 20  # searches for new processes before the kill (each round stops what it found)
-
-
-def become_subreaper() -> None:
-    """Orphaned descendants of this process are re-parented to it (Linux; best effort elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
 
 
 def _parents() -> dict[int, int]:

@@ -31,7 +31,7 @@ from typing import Any
 
 from harness.core.messages import one_line
 from harness.parse.protocol import Parser
-from harness.parse.reap import TOKEN_ENV, become_subreaper, kill_tree
+from harness.parse.reap import TOKEN_ENV, kill_tree
 from harness.parse.result import settle
 
 SCRATCH_PREFIX = "tablebench-worker-"
@@ -61,7 +61,6 @@ def worker_entry(fd: int, scratch: str = "") -> None:
     from multiprocessing.connection import Connection
 
     conn = Connection(fd)
-    become_subreaper()  # what the parser starts and orphans stays in reach of a kill
     threading.Thread(target=_watch_parent, args=(os.getppid(), scratch), daemon=True).start()
     try:
         parser, max_chars = conn.recv()
