@@ -80,8 +80,9 @@ def strip_emphasis(text: str, which: int) -> str:
 
 # -- math: $$..$$, \(..\), \[..\], $..$ --------------------------------------------------------
 def sub_math(text: str, inner: Callable[[str], str]) -> str:
-    """The `sub` of `\\$\\$(.+?)\\$\\$|\\\\\\((.+?)\\\\\\)|\\\\\\[(.+?)\\\\\\]|(?<![\\\\$])\\$(?=\\S)(.+?)(?<=\\S)(?<!\\\\)\\$(?!\\d)`
-    (DOTALL), each span replaced by `inner(its inside)`."""
+    """The `sub` of the four lazy alternatives `$$(.+?)$$`, `\\((.+?)\\)`, `\\[(.+?)\\]` and
+    `(?<![\\$])$(?=\\S)(.+?)(?<=\\S)(?<!\\)$(?!\\d)` (regex escapes of `$`, `(`, `[` left out; DOTALL),
+    tried in that order at each position, each span replaced by `inner(its inside)`."""
     if "$" not in text and "\\" not in text:
         return text
     closers = {opener: [m.start() for m in re.finditer(f"(?={re.escape(closer)})", text)]
