@@ -139,6 +139,23 @@ def test_pairs_count_lost_tables_as_zero_and_skip_cases_the_baseline_lacks():
         ("s/p001::t0[p]", 0.9, 0.0), ("s/p001::t1[p]", 0.0, 0.8), ("s/p001::t2[p]", 0.7, 0.75)]
 
 
+def test_an_ok_baseline_entry_without_scores_is_no_baseline_not_zero():
+    """Entries `ok` with no scores (a baseline saved before the metric existed, or edited): no pair
+    on that metric, so the gate says "no data", never an improvement from 0."""
+    baseline = {f"s/p001::t{i}[p]": Entry("ok", {}) for i in range(30)}
+
+    class Base:
+        def get(self, key: str) -> Entry | None:
+            return baseline.get(key)
+
+    results = [ItemResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome="ok",
+                          scores={"teds": 0.9}) for i in range(30)]
+    pairs = gate_pairs(results, lambda r: baseline_values(Base(), r))
+    assert {p.base["teds"] for p in pairs} == {None}
+    rows = evaluate(pairs, [GateSpec("teds")], breakdown=False)
+    assert [(r.verdict, r.n) for r in rows] == [("no data", 0)]
+
+
 @pytest.mark.parametrize("text", ["", ":complex", "teds:", "teds:=x", "teds:lang="])
 def test_bad_gate_specs_are_one_line_errors(text):
     with pytest.raises(ValueError, match="expected METRIC"):

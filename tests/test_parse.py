@@ -515,7 +515,12 @@ def private_tmp(tmp_path: Path, monkeypatch) -> Path:
 
 
 def _leftovers(folder: Path) -> list[str]:
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+    for _ in range(100):
+        try:
+            return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+        except FileNotFoundError:  # a folder removed while it was listed (a cleaner at work): list again
+            time.sleep(0.05)
+    raise AssertionError(f"{folder} kept changing while listed")
 
 
 @pytest.mark.parametrize(("command", "outcome"), [

@@ -124,9 +124,33 @@ def test_inconsistent_shards_are_refused_in_one_line(tmp_path: Path, capsys, cha
     assert not (tmp_path / "m").exists(), "nothing written for a refused merge"
 
 
+_MERGE_UNDER_LIMIT = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))  # a list of every missing shard took gigabytes
+from harness.report.merge import merge_runs
+try:
+    merge_runs(sys.argv[1:])
+except ValueError as exc:
+    print(exc)
+"""
+
+
+def test_a_hand_edited_shard_count_is_refused_in_one_line_without_listing_every_missing_shard(tmp_path: Path):
+    import subprocess
+    import sys
+
+    first = run(tmp_path / "s1", [result("p001", 0, 0.5)], shard="1/100000000")
+    proc = subprocess.run([sys.executable, "-c", _MERGE_UNDER_LIMIT, str(first)], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1], timeout=120)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    assert proc.stdout.splitlines() == [
+        "report merge: shard 2/100000000, 3/100000000, 4/100000000, 5/100000000, 6/100000000 and 99,999,994 more "
+        "missing (got 1 of 100,000,000)"]
+
+
 def test_missing_twice_given_and_overlapping_shards_are_refused(tmp_path: Path):
     first, second = shards(tmp_path)
-    with pytest.raises(ValueError, match=r"shard 2/2 missing \(got 1 of 2\)"):
+    with pytest.raises(ValueError, match=r"^report merge: shard 2/2 missing \(got 1 of 2\)$"):
         merge_runs([first])
     with pytest.raises(ValueError, match="shard 1/2 given twice"):
         merge_runs([first, first, second])

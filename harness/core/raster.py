@@ -17,6 +17,9 @@ from pathlib import Path
 from PIL import Image
 
 _SIZE = re.compile(r"^Page\s+(\d+)\s+size:\s+([\d.]+)\s+x\s+([\d.]+)\s+pts", re.MULTILINE)
+# pdftoppm writes a 1 x 1 image and exits 0 when it cannot allocate a page ("Bogus memory
+# allocation size"): an image this small is a page not rendered, not a blank page
+MIN_PIXELS = 2
 
 
 class RasterError(RuntimeError):
@@ -56,10 +59,19 @@ def rasterise(pdf_path: Path | str, dpi: int, gray: bool = True) -> list[Image.I
         if not files:
             raise RasterError(f"pdftoppm rendered no pages of {Path(pdf_path).name}")
         images = []
-        for file in files:
+        for number, file in enumerate(files, start=1):
             with Image.open(file) as image:
+                check_rendered(image.size, number, pdf_path, proc.stderr)
                 images.append(image.convert("L" if gray else "RGB"))
         return images
+
+
+def check_rendered(size: tuple[int, int], page: int, pdf_path: Path | str, stderr: str) -> None:
+    """Raise RasterError when pdftoppm's image of `page` is the stand-in it writes for a page it refused."""
+    width, height = size
+    if width < MIN_PIXELS or height < MIN_PIXELS:
+        raise RasterError(f"pdftoppm could not render page {page} of {Path(pdf_path).name} "
+                          f"({width} x {height} pixels): {_last_line(stderr)}")
 
 
 def jpeg_bytes(image: Image.Image, quality: int, dpi: int) -> bytes:

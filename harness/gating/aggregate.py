@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,9 @@ DEFAULT_BOOTSTRAP = 10_000
 DEFAULT_PERMUTATIONS = 9_999
 COMPLEXITIES = ("simple", "moderate", "complex")
 BREAKDOWN = ("language", "variant")  # case attributes broken down when a run has several values
+# a baseline case that was not found / failed: every metric counts 0 there. A marker, not an empty
+# dict, because an `ok` entry without scores is "no baseline for these metrics", not 0
+NOT_FOUND: Mapping[str, float] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -248,22 +252,23 @@ def summary_lines(comparisons: Sequence[Comparison]) -> list[str]:
     return [("  " if not c.gating else "") + c.line() for c in ordered]
 
 
-def baseline_values(baseline: Any, result: Any) -> dict[str, float] | None:
-    """A run case's baseline scores: None when the baseline lacks the case, {} when it had the
-    table as not found (every metric counts 0 there), else its scores. `baseline` is a
-    `harness.gating.baseline.Baseline` (anything with `get(test_id) -> entry | None`)."""
+def baseline_values(baseline: Any, result: Any) -> Mapping[str, float] | None:
+    """A run case's baseline scores: None when the baseline lacks the case, `NOT_FOUND` when it had
+    the table as not found (every metric counts 0 there), else its scores (a metric it lacks has no
+    baseline, even when it lacks all). `baseline` is a `harness.gating.baseline.Baseline`
+    (anything with `get(test_id) -> entry | None`)."""
     entry = baseline.get(result.test_id) if baseline is not None else None
     if entry is None:
         return None
-    return dict(entry.scores) if entry.outcome == "ok" else {}
+    return dict(entry.scores) if entry.outcome == "ok" else NOT_FOUND
 
 
 def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, float] | None]) -> list[Pair]:
     """Pairs of (baseline, run) values per case, for every metric either side has.
 
-    A case not in the baseline is left out (it cannot be compared); a case the baseline or
-    the run has as not found / failed counts 0 (include-missing); a metric a side did not
-    compute is None there (that pair is left out of that metric).
+    A case not in the baseline is left out (it cannot be compared); a case the baseline
+    (`NOT_FOUND`) or the run has as not found / failed counts 0 (include-missing); a metric a
+    side did not compute is None there (that pair is left out of that metric).
     """
     pairs = []
     for r in results:
@@ -273,7 +278,7 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
         run_ok = r.outcome == "ok"
         names = set(base) | set(r.scores)
         run_values = {m: (_finite(r.scores.get(m)) if run_ok else 0.0) for m in names}
-        base_values = {m: (_finite(base.get(m)) if base else 0.0) for m in names}
+        base_values = {m: (0.0 if base is NOT_FOUND else _finite(base.get(m))) for m in names}
         # the page's language / variant (ItemResult fields); results.json files from before those
         # fields carried the language in `extra`, which therefore comes last
         attrs = {"complexity": r.complexity or "unknown", "case_set": r.case_set, "page": r.page,

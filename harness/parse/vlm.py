@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from harness.core.raster import RasterError, check_rendered
 from harness.parse.protocol import ParseOutput, ParserError, output
 
 PROMPT_REVISION = "1"
@@ -52,7 +53,20 @@ def render_pages(pdf_path: Path, dpi: int) -> list[bytes]:
         if proc.returncode != 0:
             raise ParserError(f"pdftoppm failed on {Path(pdf_path).name}: {proc.stderr.strip()[:200]}")
         pages = sorted(Path(tmp).glob("page*.png"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 0))
-        return [p.read_bytes() for p in pages]
+        images = [p.read_bytes() for p in pages]
+    for number, png in enumerate(images, start=1):
+        try:
+            check_rendered(_png_size(png), number, pdf_path, proc.stderr)
+        except RasterError as exc:
+            raise ParserError(str(exc)) from None
+    return images
+
+
+def _png_size(png: bytes) -> tuple[int, int]:
+    """Width and height from the PNG header (IHDR comes first); (0, 0) when it is no PNG."""
+    if png[:8] != b"\x89PNG\r\n\x1a\n" or len(png) < 24:
+        return 0, 0
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
 
 
 def strip_fences(text: str) -> str:

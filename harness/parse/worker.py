@@ -6,13 +6,18 @@ becomes an outcome the runner records — `WorkerGone` carries "error" or "timeo
 one-line message.
 
 Why a scratch folder per worker: a killed parser cannot clean up after itself, so each
-worker gets its own TMPDIR, removed by this process whenever the worker ends (and by a
-detached cleaner when this process itself is killed).
+worker gets its own TMPDIR, removed by this process whenever the worker ends, by the worker
+when this process drops the connection without stopping it (a crash), at this process's exit,
+and by a detached cleaner when this process itself is killed.
+
+A kill reaches what left the worker's session too (`harness.parse.reap`).
 """
 
 from __future__ import annotations
 
+import atexit
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -26,6 +31,7 @@ from typing import Any
 
 from harness.core.messages import one_line
 from harness.parse.protocol import Parser
+from harness.parse.reap import TOKEN_ENV, kill_tree
 from harness.parse.result import settle
 
 SCRATCH_PREFIX = "tablebench-worker-"
@@ -42,9 +48,11 @@ def _watch_parent(ppid: int, scratch: str) -> None:
             if scratch:
                 try:
                     subprocess.Popen([sys.executable, "-c", _CLEANER_CODE, scratch], start_new_session=True,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                     env={k: v for k, v in os.environ.items() if k != TOKEN_ENV})  # not killed below
                 except OSError:
                     pass
+            kill_tree(None, os.environ.get(TOKEN_ENV, ""))  # what left this group
             os.killpg(0, signal.SIGKILL)
 
 
@@ -66,7 +74,10 @@ def worker_entry(fd: int, scratch: str = "") -> None:
     while True:
         try:
             pdf = conn.recv()
-        except EOFError:
+        except (EOFError, OSError):  # the run dropped the connection without stopping us: it crashed
+            kill_tree(None, os.environ.get(TOKEN_ENV, ""))
+            if scratch:
+                shutil.rmtree(scratch, ignore_errors=True)
             return
         if pdf is None:
             return
@@ -104,6 +115,15 @@ class WorkerGone(Exception):
         self.outcome = outcome
 
 
+_LIVE: set[Worker] = set()  # workers not killed yet: killed at this process's exit (a crash skips stop())
+
+
+@atexit.register
+def _kill_live() -> None:
+    for worker in list(_LIVE):
+        worker.kill()
+
+
 class Worker:
     """One child process running one parser, reused page after page.
 
@@ -121,8 +141,9 @@ class Worker:
         except OSError as exc:
             raise WorkerGone("error", one_line(f"cannot create a temp folder for the parser: {exc}")) from None
         ours, theirs = socket.socketpair()
+        self.token = secrets.token_hex(8)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
-                   TMPDIR=self.scratch, TEMP=self.scratch, TMP=self.scratch)
+                   TMPDIR=self.scratch, TEMP=self.scratch, TMP=self.scratch, **{TOKEN_ENV: self.token})
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno()), self.scratch],
@@ -136,6 +157,7 @@ class Worker:
             raise
         finally:
             theirs.close()
+        _LIVE.add(self)
         self.conn = Connection(ours.detach())
         try:
             self.conn.send((parser, max_chars))
@@ -175,16 +197,18 @@ class Worker:
             return self.process.returncode
 
     def kill(self) -> None:
-        """SIGKILL the worker's whole process group, reap it, remove its scratch folder.
-        Idempotent: every path that gives up on a worker may call it."""
+        """SIGKILL the worker, its process group and everything it started (also in other
+        sessions), reap it, remove its scratch folder. Idempotent: every path that gives up on a
+        worker may call it."""
         if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                self.process.kill()
+            kill_tree(self.process.pid, self.token)
+            self.process.kill()
+        elif self in _LIVE:
+            kill_tree(None, self.token)  # what it left running when it died
         self.process.wait()
         self.conn.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
+        _LIVE.discard(self)
 
     def stop(self) -> None:
         """Ask the worker to exit; kill it if it does not within a second."""

@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 
 from harness.core.table import Cell, NoTableError, Table
+from harness.readers.cell_markup import EMPHASIS, strip_emphasis, sub_code, sub_math, sub_script
 from harness.readers.textnorm import STYLE_TAGS, cell_text_form, tag_pattern
 from harness.tex.latex_math import math_to_unicode
 from harness.tex.scripts import to_subscript, to_superscript
@@ -102,21 +103,10 @@ def _block_table(block: list[_Line]) -> Table | None:
 _STASH_OPEN, _STASH_CLOSE = "\ue000", "\ue001"
 _STASH_REF = re.compile("\ue000(\\d+)\ue001")
 _MARKUP_CHARS = re.compile("[*_~`$\\\\<&|\ue000\ue001]")
-_CODE = re.compile(r"(`+)(.+?)\1", re.DOTALL)
-_MATH = re.compile(r"\$\$(.+?)\$\$|\\\((.+?)\\\)|\\\[(.+?)\\\]"
-                   r"|(?<![\\$])\$(?=\S)(.+?)(?<=\S)(?<!\\)\$(?!\d)", re.DOTALL)
 _ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
-_SCRIPT = re.compile(r"<(sup|sub)\b[^<>]*>(.*?)</\1\s*>", re.IGNORECASE | re.DOTALL)
 _TAG = tag_pattern((*STYLE_TAGS, "a", "abbr", "bdi", "bdo", "cite", "dfn", "div", "kbd", "p", "q", "samp", "strike",
                     "sub", "sup", "var", "wbr"))
-_EMPHASIS = [
-    re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.DOTALL),
-    re.compile(r"(?<![^\W_])__(?=\S)(.+?)(?<=\S)__(?![^\W_])", re.DOTALL),
-    re.compile(r"~~(?=\S)(.+?)(?<=\S)~~", re.DOTALL),
-    re.compile(r"\*(?=\S)(.+?)(?<=\S)\*", re.DOTALL),
-    re.compile(r"(?<![^\W_])_(?=\S)(.+?)(?<=\S)_(?![^\W_])", re.DOTALL),
-]
 
 
 # Underscores glued to a number or symbol (`0.777_±_0.003`, `71_._2`, `_−_77.2`): no
@@ -136,7 +126,8 @@ def cell_text(raw: str) -> str:
     """A Markdown cell as a reader sees it: markup gone, `<br>` a space, sup/sub and math as Unicode.
 
     Code spans and math are set aside first so that nothing inside them is read as markup;
-    backslash escapes are literal; entities are decoded last so `&lt;b&gt;` stays text.
+    backslash escapes are literal; entities are decoded last so `&lt;b&gt;` stays text. Spans are
+    found in time linear in the cell (`harness.readers.cell_markup`), whatever it repeats.
     """
     if not _MARKUP_CHARS.search(raw):  # most cells (numbers, words) carry no markup at all
         return " ".join(raw.split())
@@ -149,17 +140,17 @@ def cell_text(raw: str) -> str:
     s = raw.replace(_STASH_OPEN, "").replace(_STASH_CLOSE, "")
     if "\\|" in s:  # as in GFM, `\|` is a pipe everywhere in a cell, code and math included
         s = _PIPE_OR_ESCAPE.sub(lambda m: "|" if m.group() == "\\|" else m.group(), s)
-    s = _CODE.sub(lambda m: keep(m.group(2).strip()), s)
-    s = _MATH.sub(lambda m: keep(math_text(next(g for g in m.groups() if g is not None))), s)
+    s = sub_code(s, lambda inner: keep(inner.strip()))
+    s = sub_math(s, lambda inner: keep(math_text(inner)))
     s = _ESCAPE.sub(lambda m: keep(m.group(1)), s)
     s = _GLUED_EMPHASIS.sub("", s)
     s = _BR.sub(" ", s)
-    s = _SCRIPT.sub(lambda m: keep(_script(m.group(1).lower(), m.group(2))), s)
+    s = sub_script(s, lambda name, inner: keep(_script(name.lower(), inner)))
     s = _TAG.sub("", s)
     for _ in range(4):  # nested emphasis such as ***x*** or **_x_**
         before = s
-        for pattern in _EMPHASIS:
-            s = pattern.sub(r"\1", s)
+        for which in range(len(EMPHASIS)):
+            s = strip_emphasis(s, which)
         if s == before:
             break
     s = html.unescape(s)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from itertools import islice
 from pathlib import Path
 
 from harness.core.results import ItemResult, run_order
@@ -25,6 +26,7 @@ from harness.evaluate.completeness import combine, of_meta, refusal
 # the label and the version say which parser it is)
 CONSISTENT = ("case_set", "case_set_fingerprint", "case_set_manifest_sha256", "parsers", "parser_versions",
               "metrics", "judge", "locator", "repeat", "version")
+_SHOWN = 5  # missing shards named in the refusal
 # meta keys that describe one shard's run: dropped, or recomputed for the union
 _PER_RUN = ("timestamp", "finished", "command", "shard", "shard_pages", "tables", "cases", "parse_cache", "gate",
             "report_dir", "completeness")
@@ -146,9 +148,10 @@ def _check_shards(runs: list[tuple[str, dict, list[ItemResult]]]) -> None:
     if len(totals) > 1:
         raise ValueError(f"report merge: shards of different splits ({', '.join(f'/{t}' for t in sorted(totals))})")
     total = totals.pop()
-    missing = [f"{i}/{total}" for i in range(1, total + 1) if i not in parsed]
-    if missing:
-        raise ValueError(f"report merge: shard {', '.join(missing)} missing (got {len(parsed)} of {total})")
+    if len(parsed) < total:  # the first few missing by name, counted not listed (N comes from a hand-editable file)
+        shown = list(islice((f"{i}/{total}" for i in range(1, total + 1) if i not in parsed), _SHOWN))
+        more = f" and {total - len(parsed) - len(shown):,} more" if total - len(parsed) > len(shown) else ""
+        raise ValueError(f"report merge: shard {', '.join(shown)}{more} missing (got {len(parsed)} of {total:,})")
 
 
 def _show(value: object) -> str:
