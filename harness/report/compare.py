@@ -22,14 +22,14 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.core.metric_specs import headline_scores, scale_of, scales
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 from harness.core.results import ItemResult, item_name
-from harness.gating.aggregate import Comparison, Pair, evaluate, gate_pairs
+from harness.gating.aggregate import NOT_FOUND, Comparison, Pair, evaluate, gate_pairs
 from harness.report.aggregate import headline_order
 from harness.report.write import read_results
 
@@ -140,11 +140,12 @@ def choose_metrics(sides: Sequence[Side], wanted: str | None) -> list[str]:
     return names
 
 
-def _values(r: ItemResult | None) -> dict[str, float] | None:
-    """A reference case's values as the gate reads a baseline entry: None = no such case, {} = not found (0)."""
+def _values(r: ItemResult | None) -> Mapping[str, float] | None:
+    """A reference case's values as the gate reads a baseline entry: None = no such case, `NOT_FOUND` =
+    not found (it counts 0)."""
     if r is None:
         return None
-    return {k: v for k, v in r.scores.items() if isinstance(v, (int, float))} if r.outcome == "ok" else {}
+    return {k: v for k, v in r.scores.items() if isinstance(v, (int, float))} if r.outcome == "ok" else NOT_FOUND
 
 
 def compare_pair(a: Side, b: Side, metrics: Sequence[str], *, alpha: float = DEFAULT_ALPHA,
