@@ -97,3 +97,36 @@ def test_execnets_cache_folder_is_ignored_by_git() -> None:
         pytest.skip("not a git checkout")
     ignored = subprocess.run(["git", "check-ignore", "-q", "pyexecnetcache/module.py"], cwd=REPO)
     assert ignored.returncode == 0
+
+
+def test_a_lost_remote_worker_ends_the_run_and_the_run_says_what_it_lost(tmp_path: Path):
+    """Issue 20, item 2: a remote worker lost mid-run (its host gone) must not hang the run, and the
+    results it writes must say whether every item finished."""
+    import time
+
+    cases = case_set(tmp_path / "cases" / "mini", 16)
+    slow = tmp_path / "slow_parser.py"
+    slow.write_text("import sys, time\ntime.sleep(1.5)\nprint('nothing')\n", encoding="utf-8")
+    host = tmp_path / "host"
+    host.mkdir()
+    servers = [socket_server(host) for _ in range(2)]
+    tx = [arg for _, port in servers for arg in ("--tx", f"socket=127.0.0.1:{port}")]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    cmd = [sys.executable, "-m", "pytest", *PLUGIN, f"--cases={cases}",
+           f"--parser=mine=command:{sys.executable} {slow} {{pdf}}", "--metrics=teds", "-p", "no:cacheprovider",
+           f"--parse-cache={tmp_path / 'cache'}", "--dist=load", *tx, f"--report-dir={tmp_path / 'r'}", "-q"]
+    run = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        time.sleep(5)  # both workers are parsing by now; 16 pages of 1.5 s take them 12 s
+        servers[0][0].kill()  # the host of gw0 is gone
+        out, _ = run.communicate(timeout=180)
+    finally:
+        run.kill()
+        for proc, _ in servers:
+            proc.kill()
+            proc.wait()
+    data = json.loads((tmp_path / "r" / "results.json").read_text(encoding="utf-8"))
+    completeness = data["meta"]["completeness"]
+    assert run.returncode != 0, out
+    assert not completeness["complete"] and completeness["finished"] == len(data["results"]) < completeness["expected"]
+    assert completeness["missing"] and "remote worker" in completeness["reason"], completeness
