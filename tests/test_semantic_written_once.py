@@ -104,13 +104,14 @@ def test_markdown_cells_written_by_the_suite_escape_backslashes() -> None:
 
 
 def test_a_value_moved_between_two_columns_of_one_name_says_which() -> None:
-    gt = read_tables("<table><tr><th>T</th><th colspan='2'>90 K</th><th>340 K</th></tr>"
-                     "<tr><td>Group</td><td colspan='3'>P63/mmc</td></tr>"
-                     "<tr><td>a</td><td>4.13</td><td></td><td>4.20</td></tr>"
-                     "<tr><td>c</td><td>6.65</td><td></td><td>6.71</td></tr>"
-                     "<tr><td>R</td><td>3.57</td><td>3.47</td><td>3.13</td></tr></table>")[0]
-    pred = read_tables("| T | 90 K | | 340 K |\n|---|---|---|---|\n| Group | P63/mmc | | |\n| a | 4.13 | | 4.20 |\n"
-                       "| c | 6.65 | | 6.71 |\n| R | 3.57 | 3.47 | 3.13 |")[0]
+    # a sample measured in two runs at 20 C (one column left blank) and once at 80 C; its grade spans all three
+    gt = read_tables("<table><tr><th>Sample</th><th colspan='2'>20 C</th><th>80 C</th></tr>"
+                     "<tr><td>Grade</td><td colspan='3'>B2-alpha</td></tr>"
+                     "<tr><td>x</td><td>1.25</td><td></td><td>1.75</td></tr>"
+                     "<tr><td>y</td><td>2.05</td><td></td><td>2.45</td></tr>"
+                     "<tr><td>z</td><td>0.35</td><td>0.55</td><td>0.95</td></tr></table>")[0]
+    pred = read_tables("| Sample | 20 C | | 80 C |\n|---|---|---|---|\n| Grade | B2-alpha | | |\n| x | 1.25 | | 1.75 |\n"
+                       "| y | 2.05 | | 2.45 |\n| z | 0.35 | 0.55 | 0.95 |")[0]
     errors = semantic_details(gt, pred).errors
     moved = [e for e in errors if " moved to " in e]
     assert moved, errors
