@@ -141,3 +141,19 @@ def test_a_column_of_value_like_labels_is_read_with_the_ground_truths_stub_too()
     result = semantic_details(gt, pred)
     assert result.errors and all("missing" in e for e in result.errors), result.errors
     assert result.score > 6.0
+
+
+def test_a_one_line_cell_beside_stacked_ones_spans_their_rows() -> None:
+    stacked = "| Setting | Value | Note |\n|---|---|---|\n| Layers<br>Heads | 12<br>8 | same |"
+    out = unstacked(read_tables(stacked)[0])
+    assert out is not None and out.text_grid() == [["Setting", "Value", "Note"], ["Layers", "12", "same"],
+                                                    ["Heads", "8", "same"]]
+
+
+def test_stacked_lines_past_the_metrics_cell_bound_are_not_unstacked() -> None:
+    from harness.core.table import MAX_SCORED_CELLS
+
+    n = MAX_SCORED_CELLS  # two columns of n lines: 2n cells once unstacked
+    md = ("| A | B |\n|---|---|\n| " + "<br>".join(f"r{i}" for i in range(n)) + " | "
+          + "<br>".join(str(i) for i in range(n)) + " |")
+    assert unstacked(read_tables(md)[0]) is None

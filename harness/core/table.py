@@ -18,6 +18,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 MAX_SPAN = 1000  # a span larger than this is a parser bug, not a table
+# Metrics whose cost grows with the product of the two tables' cells (tree edit distance, cell
+# alignments, similarity matrices): 1,000 x 5 cells cost ~11 s and < 700 MB each, 5,000 x 5 ~150 s
+# and 11 GB in all. Above this many cells in the ground truth or the prediction (as read, or as a
+# metric re-reads it) they are not computed: the result records why, never a 0.
+MAX_SCORED_CELLS = 5_000
 
 
 @dataclass(slots=True)

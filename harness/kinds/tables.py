@@ -10,13 +10,11 @@ from typing import Any
 from harness.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
 from harness.core.kinds import ItemKind, Located, Scoring, register
 from harness.core.metric_specs import MetricSpec
+from harness.core.table import MAX_SCORED_CELLS
 from harness.report.html import table_sides
 
-# Metrics whose cost grows with the product of the two tables' cells (tree edit distance, cell
-# alignments, similarity matrices): 1,000 x 5 cells cost ~11 s and < 700 MB each, 5,000 x 5 ~150 s
-# and 11 GB in all. Above this many cells in the ground truth or the prediction they are not
-# computed: the result records why (`extra["not_computed"]`, a note, the message), never a 0.
-MAX_SCORED_CELLS = 5_000
+# the metrics `MAX_SCORED_CELLS` (harness.core.table) bounds: above it, `extra["not_computed"]`,
+# a note and the message say why
 PAIRWISE = frozenset({"teds", "teds_struct", "grits", "tlag", "semantic"})
 # Locators, metrics and judges are imported where they are used: a run's controller process reads
 # the kinds to report, never to score, and need not import numba, scipy or the LLM client.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from harness.core.table import Cell, Table
+from harness.core.table import MAX_SCORED_CELLS, Cell, Table
 from harness.readers.cell_lines import cell_lines
 
 
@@ -31,17 +31,21 @@ def unstacked(table: Table) -> Table | None:
     n_cols = max(len(row) for row in table.rows)
     width = [1] * n_cols
     for stack in filter(None, stacks):
-        for c, parts in enumerate(stack):
-            width[c] = max(width[c], len(parts[0]))
+        for c, parts in enumerate(stack[1]):
+            if parts is not _SPANNING:
+                width[c] = max(width[c], len(parts[0]))
+    n_rows = sum(stack[0] if stack is not None else 1 for stack in stacks)
+    if n_rows * sum(width) > MAX_SCORED_CELLS:  # a few cells may stack more lines than a metric can afford
+        return None
     out: list[list[Cell]] = []
     for row, stack in zip(table.rows, stacks):
         if stack is None:
             out.append([replace(cell, colspan=width[c]) for c, cell in enumerate(row)])
             continue
-        k = len(stack[0])
+        k, cells = stack
         for j in range(k):
             new: list[Cell] = []
-            for c, parts in enumerate(stack):
+            for c, parts in enumerate(cells):
                 if parts is _SPANNING:
                     if j == 0:
                         new.append(Cell(row[c].text, rowspan=k, colspan=width[c]))
@@ -55,8 +59,8 @@ def unstacked(table: Table) -> Table | None:
 _SPANNING: list = []  # a one-line cell of a stacked row: it spans the rows the row stacks
 
 
-def _stacked(row: list[Cell]) -> list | None:
-    """Per cell of a stacked row: its lines per stacked row (lists), or `_SPANNING`; None: not stacked."""
+def _stacked(row: list[Cell]) -> tuple[int, list] | None:
+    """(k, per cell: its lines per stacked row, or `_SPANNING`) of a row stacking k rows; None: not stacked."""
     lines = [cell_lines(cell) for cell in row]
     label = next((i for i, ls in enumerate(lines) if ls), None)
     if label is None:
@@ -64,7 +68,7 @@ def _stacked(row: list[Cell]) -> list | None:
     k = len(lines[label])
     if k < 2 or not any(len(ls) >= k for i, ls in enumerate(lines) if i != label):
         return None
-    return [_SPANNING if len(ls) == 1 else _share(ls, k) for ls in lines]
+    return k, [_SPANNING if len(ls) == 1 else _share(ls, k) for ls in lines]
 
 
 def _share(lines: list[str], k: int) -> list[list[str]]:
