@@ -58,3 +58,20 @@ def test_a_table_at_the_limit_is_scored_as_before() -> None:
     scoring = kinds.get("table").score(gt, Located(0, pred, (0, 1), "", 1.0), specs_of("table"))
     assert scoring.scores == score_pair(gt.table, pred, specs_of("table"))[0]
     assert "not_computed" not in (scoring.extra or {})  # its extra is the cell diff only
+
+
+def test_a_prediction_of_two_huge_cells_is_marked_not_computed() -> None:
+    import harness.kinds.tables  # noqa: F401 - registers the kind
+    from harness.cases import GroundTruthTable
+    from harness.core.table import MAX_SCORED_CHARS
+    from harness.readers import read_tables
+
+    rows = [[f"r{r}", str(r)] for r in range(2000)]
+    latex = "\\begin{tabular}{ll}\n" + "\n".join(" & ".join(row) + " \\\\" for row in rows) + "\n\\end{tabular}"
+    n = 50_000  # a page's worth of lines written into two cells
+    pred = read_tables("| A | B |\n|---|---|\n| " + "<br>".join(f"r{i}" for i in range(n)) + " | "
+                       + "<br>".join(str(i) for i in range(n)) + " |")[0]
+    scoring = kinds.get("table").score(GroundTruthTable(0, latex), Located(0, pred, (0, 1), "", 1.0),
+                                       specs_of("table"))
+    assert set(scoring.extra["not_computed"].values()) == {
+        f"not computed: table too large ({sum(len(c.text) for c in pred.cells())} characters > {MAX_SCORED_CHARS})"}

@@ -23,6 +23,9 @@ MAX_SPAN = 1000  # a span larger than this is a parser bug, not a table
 # and 11 GB in all. Above this many cells in the ground truth or the prediction (as read, or as a
 # metric re-reads it) they are not computed: the result records why, never a 0.
 MAX_SCORED_CELLS = 5_000
+# The same for the text the cells hold: a parser may write a whole page into two cells (2 x 300 KB
+# against a 2,000-row table cost ~10 s); real tables hold a few KB.
+MAX_SCORED_CHARS = 200_000
 
 
 @dataclass(slots=True)

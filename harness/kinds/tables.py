@@ -10,7 +10,7 @@ from typing import Any
 from harness.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
 from harness.core.kinds import ItemKind, Located, Scoring, register
 from harness.core.metric_specs import MetricSpec
-from harness.core.table import MAX_SCORED_CELLS
+from harness.core.table import MAX_SCORED_CELLS, MAX_SCORED_CHARS, Table
 from harness.report.html import table_sides
 
 # the metrics `MAX_SCORED_CELLS` (harness.core.table) bounds: above it, `extra["not_computed"]`,
@@ -49,12 +49,11 @@ class TableKind(ItemKind):
 
     def score(self, gt: GroundTruthTable, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
         from harness.metrics.score import score_details
-        cells = max(len(gt.table.cells()), len(found.prediction.cells()))
-        skipped = [m for m in metrics if m.name in PAIRWISE] if cells > MAX_SCORED_CELLS else []
+        reason = _too_large(gt.table, found.prediction)
+        skipped = [m for m in metrics if m.name in PAIRWISE] if reason else []
         scores, notes, extra = score_details(gt.table, found.prediction, [m for m in metrics if m not in skipped])
         if not skipped:
             return Scoring(scores, notes, pred_html=found.prediction.to_html(headers=True), extra=extra or None)
-        reason = f"not computed: table too large ({cells} cells > {MAX_SCORED_CELLS})"
         return Scoring(scores, [f"{', '.join(m.name for m in skipped)} {reason}", *notes],
                        pred_html=found.prediction.to_html(headers=True),
                        extra={**extra, "not_computed": {m.name: reason for m in skipped}})
@@ -62,6 +61,17 @@ class TableKind(ItemKind):
     def judge(self, gt: GroundTruthTable, extraction: str, model: str, **options: Any) -> Any:
         from harness.metrics.judge import judge_table
         return judge_table(gt.latex, extraction, model, **options)
+
+
+def _too_large(gt: Table, pred: Table) -> str | None:
+    """Why the pairwise metrics are not computed for this pair (`MAX_SCORED_CELLS`, `MAX_SCORED_CHARS`), or None."""
+    cells = max(len(gt.cells()), len(pred.cells()))
+    if cells > MAX_SCORED_CELLS:
+        return f"not computed: table too large ({cells} cells > {MAX_SCORED_CELLS})"
+    chars = max(sum(len(c.text) for c in t.cells()) for t in (gt, pred))
+    if chars > MAX_SCORED_CHARS:
+        return f"not computed: table too large ({chars} characters > {MAX_SCORED_CHARS})"
+    return None
 
 
 KIND = register(TableKind())
