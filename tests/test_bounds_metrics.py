@@ -10,8 +10,7 @@ import sys
 from harness.core import kinds
 from harness.core.kinds import Located
 from harness.core.metric_specs import specs_of
-from harness.core.table import Table
-from harness.core.table import MAX_SCORED_CELLS
+from harness.core.table import MAX_SCORED_CELLS, Table
 from harness.metrics.score import score_pair
 
 LIMIT = 2 * 1024 * 1024 * 1024  # bytes of address space: the acceptance bound for a 5,000 x 5 table
