@@ -17,16 +17,19 @@ from harness.parse.registry import resolve
 from harness.parse.runner import ParseRunner, cache_key
 from tests.ci_cases import case_set, write_pages
 
-# A stochastic parser: prints the page's exact output with 0-2 cells garbled at random (no seed).
+# A parser whose repetitions differ, as a stochastic one's do: its n-th call on a page prints the
+# page's exact output with n cells garbled (picked at random, no seed), so repeats always spread.
 RANDOM_PARSER = textwrap.dedent("""\
     import pathlib, random, re, sys, fcntl
     pdf, pages, logs = map(pathlib.Path, sys.argv[1:4])
-    with open(logs / "calls.log", "a") as handle:  # a folder: a named file would be part of the cache key
+    with open(logs / "calls.log", "a+") as handle:  # a folder: a named file would be part of the cache key
         fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        calls = handle.read().split().count(pdf.stem)
         handle.write(pdf.stem + "\\n")
     text = (pages / (pdf.stem + ".md")).read_text(encoding="utf-8")
     cells = list(re.finditer(r"(<td[^>]*>)([^<]+)(</td>)", text))
-    for m in sorted(random.sample(cells, random.randint(0, min(2, len(cells)))), key=lambda m: -m.start()):
+    for m in sorted(random.sample(cells, min(calls, len(cells))), key=lambda m: -m.start()):
         text = text[:m.start(2)] + "###" + text[m.end(2):]
     print(text)
 """)
