@@ -201,6 +201,21 @@ def test_table_written_as_loose_lines_is_found_when_asked() -> None:
     assert not off.found and off.note == "no table candidates in the output"
 
 
+def test_loose_lines_whose_subscripts_a_text_parser_spaced_out_stay_in_the_run() -> None:
+    """`P 1/P 1` for the table's `P₁/P₁`: few tokens match, but the line's trigrams do."""
+    gt = read_latex(r"""\begin{tabular}{ccc}
+FEM & Error & CPU(s) \\
+$P_{1}/P_{1}/P_{1}$ & $7.6426\times10^{-3}$ & 77 \\
+$P_{2}/P_{2}/P_{2}$ & $8.1175\times10^{-5}$ & 219 \\
+$P_{3}/P_{3}/P_{3}$ & $2.5152\times10^{-6}$ & 1428 \\
+\end{tabular}""")[0]
+    lines = ("FEM Error CPU(s)\n_P_ 1/ _P_ 1/ _P_ 1 7.6426 × 10 <sup>−3</sup> 77\n"
+             "_P_ 2/ _P_ 2/ _P_ 2 8.1175 × 10 <sup>−5</sup> 219\n_P_ 3/ _P_ 3/ _P_ 3 2.5152 × 10 <sup>−6</sup> 1428")
+    output, (where,) = _page(lines)
+    (loc,) = locate_tables([gt], output)
+    assert loc.span == where and len(loc.table.rows) == 4
+
+
 # -- degenerate inputs ----------------------------------------------------------------------
 def test_page_without_tables() -> None:
     output = PROSE * 5 + "A final remark on the results.\n"

@@ -260,6 +260,9 @@ def test_pipes_without_any_cell_text_are_not_a_table() -> None:
     ("8_._09_×_10<sup>_−_1</sup>", "8.09×10⁻¹"),
     ("0.5*", "0.5*"),
     ("5 * 3", "5 * 3"),
+    ("_×_ ✓ 0.8056", "× ✓ 0.8056"),  # an italic symbol first in the cell, then a space
+    ("a _×_", "a ×"),
+    ("x _(a)_ y", "x (a) y"),
 ])
 def test_emphasis_glued_between_numbers_and_symbols_is_markup(raw, seen):
     """pymupdf4llm splits emphasis around math: `0.777_±_0.003` shows as 0.777±0.003 in the PDF."""

@@ -14,7 +14,7 @@ from harness.core.table import Cell, Table
 from harness.locate.engine import added
 from harness.locate.table_profile import TOKEN_WEIGHT, Profile, combine, common, text_profile
 
-LOOSE_HIT = 0.5  # a plain line belongs to a table's run when this share of its tokens is in it
+LOOSE_HIT = 0.5  # a plain line belongs to a table's run when this share of its tokens (or trigrams) is in it
 LOOSE_GAP = 1  # non-blank lines of other text tolerated inside such a run
 LOOSE_MIN_GRAMS = 10  # shared char trigrams a loose run needs: one stray word or digit is no table
 
@@ -23,7 +23,7 @@ def find_loose(output: str, cands: list[Table], gt_prof: list[Profile], missing:
                min_score: float) -> dict[int, tuple[Table, float]]:
     """Runs of plain lines outside all candidates that match a missing table; best match first.
 
-    A line is "hot" for a table when at least LOOSE_HIT of its tokens occur in the table; a run
+    A line is "hot" for a table when at least LOOSE_HIT of its tokens (or trigrams) occur in the table; a run
     is hot lines with blank lines and at most LOOSE_GAP cold lines between them, trimmed at
     its ends while that raises the score. The best run of all tables is taken first; its
     lines then break the runs of the others, which are searched again (each line serves one).
@@ -88,11 +88,7 @@ def _free_lines(output: str, cands: list[Table]) -> list[tuple[int, int, str]]:
 def _best_run(target: Profile, profs: list[Profile], used: set[int], floor: float
               ) -> tuple[float, int, int] | None:
     """The best-scoring run of hot lines for `target` that crosses no `used` line: (score, first, last)."""
-    hot = []
-    for p in profs:
-        n = p.tokens.total()
-        hits = sum(k for t, k in p.tokens.items() if t in target.tokens)
-        hot.append(n > 0 and hits >= LOOSE_HIT * n)
+    hot = [_hot(p.tokens, target.tokens) or _hot(p.grams, target.grams) for p in profs]
     runs: list[tuple[int, int]] = []
     start = last = -1
     for i, h in enumerate(hot):
@@ -119,6 +115,14 @@ def _best_run(target: Profile, profs: list[Profile], used: set[int], floor: floa
         if best is None or score > best[0]:
             best = (score, a, b)
     return best
+
+
+def _hot(line: Counter, table: Counter) -> bool:
+    """Whether at least LOOSE_HIT of the line's tokens (or of its char trigrams) occur in the table.
+
+    Trigrams ignore spacing: a subscript written as `P 1` by a text parser is the table's `P₁`."""
+    n = line.total()
+    return n > 0 and sum(k for t, k in line.items() if t in table) >= LOOSE_HIT * n
 
 
 def _bound(target: Profile, profs: list[Profile], a: int, b: int) -> float:

@@ -109,11 +109,11 @@ _TAG = tag_pattern((*STYLE_TAGS, "a", "abbr", "bdi", "bdo", "cite", "dfn", "div"
                     "sub", "sup", "var", "wbr"))
 
 
-# Underscores glued to a number or symbol (`0.777_±_0.003`, `71_._2`, `_−_77.2`): no
+# Underscores glued to a number or symbol (`0.777_±_0.003`, `71_._2`, `_−_77.2`, `a _×_ b`): no
 # Markdown renderer makes emphasis of them, but they are emphasis a converter split around
 # math, never content, and a reader of the PDF sees `0.777±0.003`. Letters on either side
 # keep their underscores (`t_a`, `MAE__AST`).
-_GLUED_EMPHASIS = re.compile(r"(?:(?<=\d)|(?<=[^\w\s])|^)_+(?=[^\w\s])|(?<=[^\w\s])_+(?=\d|$)")
+_GLUED_EMPHASIS = re.compile(r"(?:(?<=\d)|(?<!\w))_+(?=[^\w\s])|(?<=[^\w\s])_+(?=\d|\s|$)")
 
 
 def cell_lines(raw: str) -> list[str]:
