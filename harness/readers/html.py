@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-import lxml.html
 from lxml import etree
 
 from harness.core.table import MAX_SPAN, Cell, NoTableError, Table, TableLike, clamp_span
@@ -24,6 +23,7 @@ _SPAN_VALUE = re.compile(r"\s*[\"']?\s*(\d+)")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _SKIP = {"script", "style", "caption", "colgroup", "col", "head", "title", "#"}
 _SECTIONS = {"thead", "tbody", "tfoot"}
+_PARSER = etree.HTMLParser()  # plain elements: lxml.html's element classes cost a lookup per node
 _BLOCKS = {"table", "tr", "td", "th", "p", "div", "li", "ul", "ol", "dl", "dt", "dd", "blockquote",
            "h1", "h2", "h3", "h4", "h5", "h6", "pre", "hr", "thead", "tbody", "tfoot"}
 
@@ -92,10 +92,10 @@ def _parse_fragment(fragment: str) -> etree._Element | None:
     except UnicodeEncodeError:  # lone surrogates: lxml would cut the text there
         document = document.encode("utf-8", "replace").decode("utf-8")
     try:
-        doc = lxml.html.document_fromstring(document)
+        doc = etree.fromstring(document, _PARSER)
     except (etree.ParserError, ValueError):
         return None
-    return doc.find(".//table")
+    return None if doc is None else doc.find(".//table")
 
 
 _Row = tuple[list[etree._Element], bool]  # the cells of one row, and whether it sits in <thead>
@@ -133,19 +133,27 @@ def _rows(table: etree._Element) -> list[_Row]:
 
 
 def _read_row(elements: list[etree._Element], in_head: bool, collapse: bool) -> list[Cell]:
+    """The row's cells; `raw` (the serialised element) only for cells with markup inside: the
+    text of a plain cell is all its source says, and serialising every cell cost a third of a read."""
     cells = []
     for el in elements:
-        tag = _tag(el)
-        text = _text(el)
-        text = " ".join(text.split()) if collapse else text
-        raw = etree.tostring(el, encoding="unicode", with_tail=False)
-        cells.append(Cell(text=cell_text_form(text), rowspan=_span(el.get("rowspan")), colspan=_span(el.get("colspan")),
-                          header=in_head or tag == "th", raw=raw))
+        if len(el):
+            text, raw = _text(el), etree.tostring(el, encoding="unicode", with_tail=False)
+        else:
+            text, raw = el.text or "", None
+        if collapse:
+            text = " ".join(text.split())
+        get = el.get
+        rowspan, colspan = get("rowspan"), get("colspan")
+        cells.append(Cell(cell_text_form(text), _span(rowspan) if rowspan else 1, _span(colspan) if colspan else 1,
+                          in_head or _tag(el) == "th", raw))
     return cells
 
 
 def _text(el: etree._Element) -> str:
     """What a reader sees of an element: <br> as a line break, sup/sub as Unicode, MathML by its alttext."""
+    if not len(el):
+        return el.text or ""
     parts = [el.text or ""]
     for child in el:
         tag = _tag(child)
@@ -199,6 +207,8 @@ def _tag(el: etree._Element) -> str:
     tag = el.tag
     if not isinstance(tag, str):  # comments, processing instructions
         return "#"
+    if "}" not in tag and tag.islower():  # what the HTML parser gives: lower-case names, no namespace
+        return tag
     return tag.rsplit("}", 1)[-1].lower()
 
 

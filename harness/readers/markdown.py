@@ -109,11 +109,14 @@ _TAG = tag_pattern((*STYLE_TAGS, "a", "abbr", "bdi", "bdo", "cite", "dfn", "div"
                     "sub", "sup", "var", "wbr"))
 
 
-# Underscores glued to a number or symbol (`0.777_±_0.003`, `71_._2`, `_−_77.2`, `a _×_ b`): no
+# Underscores glued to a number or symbol (`0.777_±_0.003`, `71_._2`, `_−_77.2`): no
 # Markdown renderer makes emphasis of them, but they are emphasis a converter split around
 # math, never content, and a reader of the PDF sees `0.777±0.003`. Letters on either side
 # keep their underscores (`t_a`, `MAE__AST`).
-_GLUED_EMPHASIS = re.compile(r"(?:(?<=\d)|(?<!\w))_+(?=[^\w\s])|(?<=[^\w\s])_+(?=\d|\s|$)")
+_GLUED_EMPHASIS = re.compile(r"(?:(?<=\d)|(?<=[^\w\s])|^)_+(?=[^\w\s])|(?<=[^\w\s])_+(?=\d|$)")
+# An italic symbol between words or spaces (`_×_ ✓`, `a _×_`): emphasis around the symbol. A lone
+# underscore after an escaped backslash (`\\_`) is no such pair and stays.
+_SYMBOL_EMPHASIS = re.compile(r"(?<!\w)_+([^\w\s\ue000\ue001]+)_+(?!\w)")
 
 
 def cell_lines(raw: str) -> list[str]:
@@ -143,6 +146,7 @@ def cell_text(raw: str) -> str:
     s = sub_code(s, lambda inner: keep(inner.strip()))
     s = sub_math(s, lambda inner: keep(math_text(inner)))
     s = _ESCAPE.sub(lambda m: keep(m.group(1)), s)
+    s = _SYMBOL_EMPHASIS.sub(r"\1", s)
     s = _GLUED_EMPHASIS.sub("", s)
     s = _BR.sub(" ", s)
     s = sub_script(s, lambda name, inner: keep(_script(name.lower(), inner)))

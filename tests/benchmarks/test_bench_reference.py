@@ -82,7 +82,9 @@ def test_bench_tlag_vs_reference(benchmark, shape: tuple[int, int]) -> None:
     gt, pred = _html_pair(shape)
     theirs = ref.score_single(gt, pred)
     ours = benchmark(tlag_details, gt, pred)
-    value = next((theirs[k] for k in ("tlag", "f1") if k in theirs), None) if isinstance(theirs, dict) else theirs
-    assert ours["f1"] == pytest.approx(float(value), abs=1e-9)
+    assert isinstance(theirs, dict), f"score_single returned {type(theirs).__name__}, not its documented dict"
+    assert ours["f1"] == pytest.approx(theirs["score"], abs=1e-9)
+    assert ours["precision"] == pytest.approx(theirs["precision"], abs=1e-9)
+    assert ours["recall"] == pytest.approx(theirs["recall"], abs=1e-9)
     seconds = _best(lambda: ref.score_single(gt, pred), 1 if shape[0] >= 40 else ROUNDS)
     benchmark.extra_info.update(reference_seconds=seconds, x_vs_reference=round(seconds / benchmark.stats["min"], 1))

@@ -57,6 +57,13 @@ def tlag_grid(table: Table) -> np.ndarray:
     and a later cell overwrites slots an earlier span claimed. Reproducing the quirk is
     what keeps scores identical on ragged and malformed parser output.
     """
+    if not any(cell.rowspan != 1 or cell.colspan != 1 for row in table.rows for cell in row):
+        return _plain_grid([len(row) for row in table.rows])
+    return walked_grid(table)
+
+
+def walked_grid(table: Table) -> np.ndarray:
+    """`tlag_grid` the general way: cells written in order, rowspans carried per column."""
     blocks: list[tuple[int, int, int, int, int]] = []  # (row, col, rowspan, colspan, id) in write order
     carried: dict[int, tuple[int, int]] = {}  # column -> (cell id, rows still to cover)
 
@@ -92,6 +99,19 @@ def tlag_grid(table: Table) -> np.ndarray:
         for line in rows[r : r + rs]:
             line[c : c + cs] = [i] * cs
     return np.array(rows, dtype=np.int64)
+
+
+def _plain_grid(lengths: list[int]) -> np.ndarray:
+    """The grid of a table without spans: cell ids row by row, -1 after a short row's end.
+
+    As the general walk gives it: no carried span, no overwrite; rows after the last cell are none."""
+    n_rows = next((r + 1 for r in range(len(lengths) - 1, -1, -1) if lengths[r]), 0)
+    if not n_rows:
+        return np.full((0, 0), -1, dtype=np.int64)
+    counts = np.array(lengths[:n_rows], dtype=np.int64)
+    grid = np.full((n_rows, int(counts.max())), -1, dtype=np.int64)
+    grid[np.arange(grid.shape[1]) < counts[:, None]] = np.arange(int(counts.sum()), dtype=np.int64)
+    return grid
 
 
 def tlag_edges(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
