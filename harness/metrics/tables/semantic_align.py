@@ -372,16 +372,16 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
             key = ("merged", pk[y], frozenset()) if merged else ("differ", lost, added)
             groups.setdefault(key, []).append((c, d, q, merged))
     causes = []
+    once: list[tuple[float, str]] = []  # group labels written once over blank cells: (shortfall, label)
     for (kind, lost, added), members in groups.items():
         c, d, _, merged = members[0]
         worst = 1.0 - min(m[2] for m in members)
+        if kind != "merged" and all(g.full_shown(m[0]) == p.full_shown(m[1]) for m in members):
+            once.append((worst, level_shown(g, c, lost)))
+            continue
         if kind == "merged":
             names = ", ".join(f"'{g.col_shown[k]}'" for k in sorted({c, *merged})[:4])
             words = f"header cells {names} merged into one cell: '{p.full_shown(d)}'"
-        elif g.full_shown(c) == p.full_shown(d):  # the same once spread: a group label not written over it
-            words = f"group header '{level_shown(g, c, lost)}' not written over column '{g.col_shown[c]}'"
-            if len(members) > 1:
-                words += f" (nor over {len(members) - 1} more columns)"
         elif lost and not added and len(members) > 1:
             words = f"header level lost over {len(members)} columns: '{g.full_shown(c)}' read as '{p.full_shown(d)}'"
         else:
@@ -389,5 +389,11 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
             if len(members) > 1:
                 words += f" (and {len(members) - 1} more columns alike)"
         causes.append(Cause("headers", worst, words))
+    if once:  # a format that cannot span writes every group label once: one misreading, however many labels
+        labels = list(dict.fromkeys(label for _, label in once))
+        named = ", ".join(f"'{label}'" for label in labels[:3]) + (f" and {len(labels) - 3} more" if len(labels) > 3 else "")
+        they = "they head" if len(labels) > 1 else "it heads"
+        causes.append(Cause("headers", max(w for w, _ in once), f"group header{'s' if len(labels) > 1 else ''} {named} "
+                            f"written once over blank cells, not over each column {they}"))
     return agree, causes
 
