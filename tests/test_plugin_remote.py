@@ -105,8 +105,12 @@ def test_a_lost_remote_worker_ends_the_run_and_the_run_says_what_it_lost(tmp_pat
     import time
 
     cases = case_set(tmp_path / "cases" / "mini", 16)
+    started = tmp_path / "started"  # each worker's parses leave its name: the host is killed once both parse
+    started.mkdir()
     slow = tmp_path / "slow_parser.py"
-    slow.write_text("import sys, time\ntime.sleep(1.5)\nprint('nothing')\n", encoding="utf-8")
+    mark = f"os.path.join({str(started)!r}, os.environ.get('PYTEST_XDIST_WORKER', 'none'))"
+    slow.write_text(f"import os, sys, time\nopen({mark}, 'w').close()\ntime.sleep(1.5)\nprint('nothing')\n",
+                    encoding="utf-8")
     host = tmp_path / "host"
     host.mkdir()
     servers = [socket_server(host) for _ in range(2)]
@@ -117,8 +121,12 @@ def test_a_lost_remote_worker_ends_the_run_and_the_run_says_what_it_lost(tmp_pat
            f"--parse-cache={tmp_path / 'cache'}", "--dist=load", *tx, f"--report-dir={tmp_path / 'r'}", "-q"]
     run = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        time.sleep(5)  # both workers are parsing by now; 16 pages of 1.5 s take them 12 s
-        servers[0][0].kill()  # the host of gw0 is gone
+        deadline = time.monotonic() + 150  # a loaded machine may take a while to start remote workers
+        both = {"gw0", "gw1"}
+        while not both <= {p.name for p in started.iterdir()} and run.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.2)  # not a fixed sleep: a host killed while its worker starts is another failure (xdist's)
+        assert both <= {p.name for p in started.iterdir()}, f"the workers never both parsed: {list(started.iterdir())}"
+        servers[0][0].kill()  # the host of gw0 is gone, mid-run: 16 pages of 1.5 s take two workers 12 s
         out, _ = run.communicate(timeout=180)
     finally:
         run.kill()
