@@ -77,6 +77,26 @@ def best_candidate_html(r: ItemResult) -> str:
             f"{table}<pre>{e(best['text'] + more)}</pre></details>")
 
 
+MAX_JUDGE_ERRORS = 10  # of a judge's error list shown in a card (the prompt asks for at most 5)
+MAX_JUDGE_TEXT = 300  # characters of each
+
+
+def judge_html(r: ItemResult) -> str:
+    """What the LLM judge said beside its score: its own error list, or why it gave no score."""
+    extra = r.extra if isinstance(r.extra, dict) else {}
+    out = ""
+    failed = extra.get("judge_error")
+    if isinstance(failed, str) and failed:
+        out += f'<p class="message judge-failed"><b>judge failed:</b> {e(failed[:MAX_JUDGE_TEXT])}</p>'
+    errors = extra.get("judge_errors")
+    if isinstance(errors, list) and errors:
+        shown = [str(err)[:MAX_JUDGE_TEXT] for err in errors[:MAX_JUDGE_ERRORS]]
+        more = f"<li>… {len(errors) - len(shown)} more</li>" if len(errors) > len(shown) else ""
+        items = "".join(f"<li>{e(err)}</li>" for err in shown)
+        out += f'<div class="errors judge-errors"><b>judge\'s errors</b><ul>{items}{more}</ul></div>'
+    return out
+
+
 def crop_html(r: ItemResult, index: dict[tuple[str, str, int], int]) -> str:
     """A placeholder the script fills with the table's page crop (stored once per table in the data)."""
     i = index.get((r.case_set, r.page, r.table)) if r.kind == "table" else None

@@ -37,7 +37,7 @@ from harness.report.aggregate import (
     variant_of,
 )
 from harness.report.crops import TableKey, data_uri
-from harness.report.evidence import cell_diff_html, crop_html, output_html, page_outputs
+from harness.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_outputs
 from harness.report.html_assets import CSS, JS
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
@@ -331,7 +331,7 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
     message += subs
     gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
     outputs, crop_index = evidence
-    shown_evidence = crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
+    shown_evidence = judge_html(r) + crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
     return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
