@@ -114,6 +114,7 @@ class BenchSession:
             alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline, groups=tuple(self.specs),
             save_baseline=options.save_baseline, allow_incomplete=options.allow_incomplete, parsers=self.parsers,
             case_set=self.case_set, metrics=self.metrics, rules=self.rules,
+            crop_folder=options.report_crops == "folder",
             update_meta=lambda meta, results: config.hook.pytest_tablebench_update_meta(
                 config=config, meta=meta, results=results))
         self.gate = GateStep(config, self.policy, self.completeness)
