@@ -300,6 +300,7 @@ class BenchSession:
         if self.is_worker:
             return
         results = self.final if self.final is not None else self.sorted_results()
+        summary.write_failures(terminalreporter, self.results)
         if results:
             summary.write_run(terminalreporter, results, cases=self.cases, verified=self.verified,
                               notes=self.notes, report_dir=self.report_dir, end=self.end)
