@@ -314,6 +314,7 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     from harness.evaluate.metaeval import TABLE_METRICS, Options, kind_of, load_pairs, meta_eval
     from harness.evaluate.metaeval_formulas import FORMULAS
     from harness.evaluate.metaeval_tables import TABLES
+    from harness.evaluate.progress import StderrProgress
 
     options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge,
                       judge_variant=args.judge_variant,
@@ -322,7 +323,11 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     kind = kind_of(args.files[0], (FORMULAS, TABLES))
     kind.check(options)
     pairs = load_pairs(kind, args.files)
-    result = meta_eval(kind, pairs, options)
+    progress = StderrProgress("meta-eval")
+    try:
+        result = meta_eval(kind, pairs, options, progress=progress)
+    finally:
+        progress.close()
     if args.json:
         print(json.dumps(result, indent=2))
     elif kind.reports_cv(options):
