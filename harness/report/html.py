@@ -286,7 +286,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
     controls = "".join([
         '<label>search <input type="search" id="case-search" placeholder="id or text" size="24"></label>',
         _select("parser", [row.parser for row in board.rows]),
-        _select("complexity", levels),
+        _select("complexity", levels, ", ".join(dict.fromkeys(item_kinds.get(t.kind).group_title for t in tracks))),
         *(_select(a, values) for a, values in breakdowns.items() if values),
         _select("outcome", outcomes),
         order,
@@ -305,9 +305,9 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
             '<button class="more" id="more" hidden>show more</button>')
 
 
-def _select(name: str, values: Sequence[str]) -> str:
+def _select(name: str, values: Sequence[str], label: str | None = None) -> str:
     options = "".join(f'<option value="{e(v)}">{e(v)}</option>' for v in values)
-    return f'<label>{e(name)} <select data-filter="{e(name)}"><option value="">all</option>{options}</select></label>'
+    return f'<label>{e(label or name)} <select data-filter="{e(name)}"><option value="">all</option>{options}</select></label>'
 
 
 def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool,
