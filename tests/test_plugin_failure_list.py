@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from harness.plugin.summary import natural_key
-from tests.test_plugin import IDS, args, bench, cache, exact, warm_metrics  # noqa: F401 - fixtures
+from tests.test_plugin import IDS, args, bench, warm_metrics  # noqa: F401 - fixtures
 
 pytest_plugins = ["pytester"]
 LABEL = "a-parser-label-long-enough-that-no-summary-line-fits-in-eighty-columns"

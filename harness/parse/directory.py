@@ -70,8 +70,8 @@ def naming_hint(spec: str, pdfs: Sequence[Path]) -> str | None:
     if any((parser.folder / f"{Path(pdf).stem}{ext}").is_file() for pdf in pdfs for ext in FORMATS):
         return None
     files = sorted(p.name for p in parser.folder.iterdir() if p.is_file())
-    held = "it is empty" if not files else (f"it holds {len(files)} file{'s' if len(files) != 1 else ''}: "
-                                           + ", ".join(files[:SHOWN_FILES]) + (", ..." if len(files) > SHOWN_FILES else ""))
+    shown = ", ".join(files[:SHOWN_FILES]) + (", ..." if len(files) > SHOWN_FILES else "")
+    held = f"it holds {len(files)} file{'s' if len(files) != 1 else ''}: {shown}" if files else "it is empty"
     example = Path(pdfs[0]).stem
     return (f"tablebench WARNING: {spec}: no output file for any of the {len(pdfs)} pages, so every case will be "
             f"'empty': for PAGE.pdf it reads PAGE{{{'|'.join(FORMATS)}}} (e.g. {example}.md for {example}.pdf); {held}")

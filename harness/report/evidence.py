@@ -1,9 +1,10 @@
 """The evidence under a card's scores: the semantic score's cell diff, where the item sits in
 the page's whole parser output, and a missing item's best candidate.
 
-Both read only what scoring stored in results (`extra["cell_diff"]`, `extra["page_output"]` on a
-page's first result, the matched spans, `extra["best_candidate"]`), so the report never scores again. Everything shown is
-escaped; a hand-edited results.json of the wrong shape shows no diff rather than breaking the page.
+They read only what scoring stored in results (`extra["cell_diff"]`, `extra["page_output"]` on a
+page's first result, the matched spans, `extra["best_candidate"]`), so the report never scores
+again. Everything shown is escaped; a hand-edited results.json of the wrong shape shows no diff
+rather than breaking the page.
 Each page's output travels once in the page's JSON data (the script highlights spans in it when
 a card asks), not once per card.
 """

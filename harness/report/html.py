@@ -307,7 +307,8 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
 
 def _select(name: str, values: Sequence[str], label: str | None = None) -> str:
     options = "".join(f'<option value="{e(v)}">{e(v)}</option>' for v in values)
-    return f'<label>{e(label or name)} <select data-filter="{e(name)}"><option value="">all</option>{options}</select></label>'
+    return (f'<label>{e(label or name)} <select data-filter="{e(name)}"><option value="">all</option>'
+            f"{options}</select></label>")
 
 
 def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool,
