@@ -69,7 +69,7 @@ article.case .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; 
            color: var(--muted); }
 .rendered { overflow-x: auto; }
 .rendered.formula { overflow-y: hidden; padding: 6px 0; } /* a glyph's ink past the line box: no scrollbar */
-article.case[data-outcome=ok] > .message { background: none; color: var(--muted); } /* a note, not a warning */
+article.case[data-outcome=ok] > .message { background: #eef6ff; color: var(--fg); } /* found: a note, no warning */
 .rendered table { border-collapse: collapse; font-size: 12px; }
 .rendered td, .rendered th { border: 1px solid #c5ced8; padding: 2px 6px; vertical-align: top; }
 .rendered th { background: var(--soft); }
