@@ -6,6 +6,10 @@ import argparse
 import sys
 
 from harness import __version__
+from harness.core.options import REPORT_CROPS
+
+CROPS_HELP = ("page crops in report.html (--out): inline for the cards opened first (default), or folder: also every "
+              "table's crop as a file under crops/ beside it")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -105,6 +109,7 @@ def _add_report(sub: argparse._SubParsersAction) -> None:
     p.add_argument("results", help="a results.json written by a benchmark run, or the run's report folder")
     p.add_argument("--out", help="write results.json, leaderboard.md and report.html into this folder")
     p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
+    p.add_argument("--report-crops", choices=REPORT_CROPS, default=REPORT_CROPS[0], help=CROPS_HELP)
     p.set_defaults(func=_run_report)
 
 
@@ -129,7 +134,8 @@ def _run_report(args: argparse.Namespace) -> int:
         html = results_path(args.results).parent / FILES["html"]
         Console().print(regressions_rich(view, str(html.resolve()) if html.is_file() else None))
     if args.out:
-        written = write_report(results, args.out, meta, primary=args.primary, comparisons=comparisons)
+        written = write_report(results, args.out, meta, primary=args.primary, comparisons=comparisons,
+                               crop_folder=args.report_crops == "folder")
         print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())})")
     return 0
 
@@ -179,6 +185,7 @@ def _merge_parser() -> argparse.ArgumentParser:
     p.add_argument("--gate-min-effect", default=DEFAULT_MIN_EFFECT, metavar="X", help="as the plugin's (default %(default)s)")
     p.add_argument("--gate-alpha", default=DEFAULT_ALPHA, metavar="P", help="as the plugin's (default %(default)s)")
     p.add_argument("--save-baseline", metavar="FILE", help="write the merged scores as a baseline file")
+    p.add_argument("--report-crops", choices=REPORT_CROPS, default=REPORT_CROPS[0], help=CROPS_HELP)
     p.add_argument("--allow-incomplete", action="store_true",
                    help="merge (gate, save a baseline from) runs that did not finish every item; the merged run "
                         "is flagged INCOMPLETE")
@@ -209,7 +216,7 @@ def _run_merge(argv: list[str]) -> int:
     options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
                             "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out,
                             "min_scores": args.min_score, "tolerance": args.baseline_tolerance,
-                            "per_table": args.baseline_per_table})
+                            "per_table": args.baseline_per_table, "report_crops": args.report_crops})
     if options.save_baseline:
         check_writable(options.save_baseline, "--save-baseline")
     check_writable(args.out, "--out", folder=True)
@@ -225,7 +232,7 @@ def _run_merge(argv: list[str]) -> int:
         alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline,
         groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
         parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
-        allow_incomplete=args.allow_incomplete)
+        allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder")
     end = finish_run(results, meta, policy)
     completeness = of_meta(meta, len(results))
     Console().print(tracks_group(boards(results, primary=args.primary)))
@@ -307,6 +314,7 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     from harness.evaluate.metaeval import TABLE_METRICS, Options, kind_of, load_pairs, meta_eval
     from harness.evaluate.metaeval_formulas import FORMULAS
     from harness.evaluate.metaeval_tables import TABLES
+    from harness.evaluate.progress import StderrProgress
 
     options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge,
                       judge_variant=args.judge_variant,
@@ -315,7 +323,11 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     kind = kind_of(args.files[0], (FORMULAS, TABLES))
     kind.check(options)
     pairs = load_pairs(kind, args.files)
-    result = meta_eval(kind, pairs, options)
+    progress = StderrProgress("meta-eval")
+    try:
+        result = meta_eval(kind, pairs, options, progress=progress)
+    finally:
+        progress.close()
     if args.json:
         print(json.dumps(result, indent=2))
     elif kind.reports_cv(options):

@@ -99,6 +99,20 @@ def test_a_table_left_out_is_missing_and_the_others_still_score(cases, tmp_path,
     assert [set(r.scores) for r in (results[0], results[2])] == [{"teds"}, {"teds"}]
 
 
+def test_a_missing_table_keeps_its_best_candidate_for_the_report(cases, tmp_path, pool):
+    page = cases.pages[1]
+    out = write_outputs(tmp_path / "out", cases, skip={(page.page_id, 1)})
+    file = out / f"{page.pdf.stem}.md"
+    weak = "| Unrelated | Words |\n|---|---|\n| " + " | ".join(page.tables[1].table.text_grid(fill="")[-1][:2]) + " |"
+    file.write_text(file.read_text(encoding="utf-8") + f"\n{weak}\n", encoding="utf-8")
+    results = evaluate_page(page, f"dir:{out}", "teds", cache_dir=None, pool=pool)
+    assert results[1].outcome == "missing", results[1].message
+    best = results[1].extra["best_candidate"]
+    start, end = best["span"]
+    assert file.read_text(encoding="utf-8")[start:end] == best["text"] and best["score"] == results[1].locate_score
+    assert all("best_candidate" not in r.extra for r in (results[0], results[2]))
+
+
 def test_no_output_file_is_empty_for_every_table(cases, tmp_path, pool):
     (tmp_path / "none").mkdir()
     results = evaluate_page(cases.pages[1], f"dir:{tmp_path / 'none'}", "teds", cache_dir=None, pool=pool)

@@ -59,6 +59,10 @@ class Located:
     note: str = ""
     source: str = ""
     spans: tuple[tuple[int, int], ...] = ()
+    # a missing item's best-scoring candidate (what `score` is the score of) and its span: the
+    # evidence a report shows for "best candidate scored 0.16 < 0.30"
+    best: Any = None
+    best_span: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if not self.spans and self.span is not None:

@@ -27,6 +27,9 @@ MAX_ALPHA = 0.5  # a one-sided test above 0.5 would call noise a change
 DEFAULT_REPEAT = 1
 DEFAULT_PARSE_CONCURRENCY = 1
 LOCATORS = ("offline", "llm")  # the first is the default
+# page crops in report.html: inline for the cards opened first only, or also every crop in a folder
+# beside it (the first is the default)
+REPORT_CROPS = ("inline", "folder")
 
 
 def number(option: str, text: object, *, positive: bool = False, upper: float | None = None) -> float:
@@ -165,6 +168,7 @@ class RunOptions:
     report_only: bool = False
     allow_incomplete: bool = False  # gate, save a baseline from, merge a run that did not finish every item
     report_dir: str | None = None  # None: reports/<timestamp>-<parsers> under the rootdir
+    report_crops: str = REPORT_CROPS[0]  # "folder": every page crop also under the report's crops/
     parse_timeout: float = DEFAULT_PARSE_TIMEOUT
     parse_cache: str | None = None  # None: .tablebench-cache/ under the rootdir
     parse_refresh: bool = False

@@ -23,6 +23,7 @@ from harness.core import kinds
 OUTCOMES = ("ok", "missing", "parse_error", "timeout", "empty", "error")
 
 PAGE_OUTPUT = "page_output"  # the `extra` key of a page's first result holding the parser's whole output
+BEST_CANDIDATE = "best_candidate"  # the `extra` key of a missing item holding its best-scoring candidate
 
 
 @dataclass

@@ -26,6 +26,7 @@ import numpy as np
 from scipy import stats
 
 from harness.core.files import read_json
+from harness.evaluate.progress import Progress, no_progress
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
 
@@ -185,40 +186,50 @@ def _correlations(x: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 
 def meta_evaluate(pairs: list[RatedPair], scorers: dict[str, Scorer] | None = None,
-                  n_boot: int = 1000, seed: int = 0, drop_sparse_scorers: bool = False) -> dict[str, dict]:
+                  n_boot: int = 1000, seed: int = 0, drop_sparse_scorers: bool = False,
+                  progress: Progress = no_progress) -> dict[str, dict]:
     """Correlations for every stored metric/judge in the pairs and for each of `scorers`.
 
     A scorer takes (ground truth, raw extraction) and returns a score, or None to abstain (a
     judge call that failed); ours are listed with an `ours:` prefix so they sit beside the
     study's stored values. A stored score needs 3 pairs to be listed; a scorer of ours with
-    fewer is an error, or left out with `drop_sparse_scorers`.
+    fewer is an error, or left out with `drop_sparse_scorers`. `progress` hears of each pair
+    scored and each score correlated.
     """
     names = sorted({name for p in pairs for name in p.stored})
-    results: dict[str, dict] = {}
+    series: dict[str, list[tuple[float, float]]] = {}
     for name in names:
         rated = [(p.stored[name], p.human) for p in pairs if name in p.stored]
         if len(rated) >= 3:
-            xs, ys = zip(*rated)
-            results[name] = correlate(xs, ys, n_boot=n_boot, seed=seed)
+            series[name] = rated
     for name, scorer in (scorers or {}).items():
-        rated = [(x, p.human) for p in pairs if (x := scorer(p.gt, p.extraction)) is not None]
-        if len(rated) < 3 and drop_sparse_scorers:
-            continue
+        rated = []
+        progress(f"scoring ours:{name}", 0, len(pairs))
+        for i, p in enumerate(pairs, 1):
+            if (x := scorer(p.gt, p.extraction)) is not None:
+                rated.append((x, p.human))
+            progress(f"scoring ours:{name}", i, len(pairs))
+        if len(rated) >= 3 or not drop_sparse_scorers:
+            series[f"ours:{name}"] = rated
+    results: dict[str, dict] = {}
+    progress("correlating (bootstrap)", 0, len(series))
+    for i, (name, rated) in enumerate(series.items(), 1):
         xs, ys = zip(*rated) if rated else ((), ())
-        results[f"ours:{name}"] = correlate(xs, ys, n_boot=n_boot, seed=seed)
+        results[name] = correlate(xs, ys, n_boot=n_boot, seed=seed)
+        progress("correlating (bootstrap)", i, len(series))
     return results
 
 
-def meta_eval(kind: Kind, pairs: list[RatedPair], options: Options) -> dict:
+def meta_eval(kind: Kind, pairs: list[RatedPair], options: Options, progress: Progress = no_progress) -> dict:
     """What `tablebench meta-eval` reports: the `cross_validate` result (with `options.cv`, for
     a kind with a CV report), else the agreement of every stored score and ours with the
     ratings, plus the cross-validated score for a kind that always lists it."""
     if kind.reports_cv(options):
-        return cross_validate(pairs, kind, options.n_boot, options.seed)
+        return cross_validate(pairs, kind, options.n_boot, options.seed, progress=progress)
     results = meta_evaluate(pairs, kind.scorers(pairs, options), options.n_boot, options.seed,
-                            drop_sparse_scorers=kind.drop_sparse_scorers)
+                            drop_sparse_scorers=kind.drop_sparse_scorers, progress=progress)
     if kind.cv_row is not None:
-        scores, _ = held_out_scores(pairs, kind.fit)
+        scores, _ = held_out_scores(pairs, kind.fit, progress=progress)
         human = np.asarray([p.human for p in pairs])
         results[kind.cv_row] = correlate(scores, human, n_boot=options.n_boot, seed=options.seed)
         for name, m in split_masks([p.gt_id for p in pairs]).items():  # the same held-out scores, per file
@@ -237,7 +248,8 @@ def split_masks(groups: list[str]) -> dict[str, np.ndarray]:
     return out
 
 
-def held_out_scores(pairs: list[RatedPair], fit: Fit, features: Any = None) -> tuple[np.ndarray, list[tuple]]:
+def held_out_scores(pairs: list[RatedPair], fit: Fit, features: Any = None,
+                    progress: Progress = no_progress) -> tuple[np.ndarray, list[tuple]]:
     """Each ground truth's pairs scored with constants fitted on the other ground truths' pairs.
 
     Returns the held-out scores and, per ground truth in order of first appearance,
@@ -248,15 +260,19 @@ def held_out_scores(pairs: list[RatedPair], fit: Fit, features: Any = None) -> t
     groups = np.asarray([p.gt_id for p in pairs], dtype=object)
     scores = np.zeros(len(pairs))
     folds = []
-    for gt_id in dict.fromkeys(groups.tolist()):
+    ids = list(dict.fromkeys(groups.tolist()))
+    progress("cross-validation folds", 0, len(ids))
+    for i, gt_id in enumerate(ids, 1):
         test = groups == gt_id
         params, train_mse = fit.fit(features, human, groups, ~test)
         scores[test] = fit.predict(features, params, test)
         folds.append((gt_id, test, params, train_mse))
+        progress("cross-validation folds", i, len(ids))
     return scores, folds
 
 
-def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed: int = 0) -> dict:
+def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed: int = 0,
+                   progress: Progress = no_progress) -> dict:
     """Leave-one-ground-truth-out cross-validation of `kind`'s tuned score, in full.
 
     Returns the pooled held-out correlations (`cv`, CIs resampling ground truths, since the
@@ -270,7 +286,7 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
         raise ValueError(f"cross-validation needs rated extractions of at least 3 ground-truth {kind.item}s")
     fit = kind.fit
     features = fit.features(pairs)
-    held_out, fold_fits = held_out_scores(pairs, fit, features)
+    held_out, fold_fits = held_out_scores(pairs, fit, features, progress=progress)
     folds = []
     for gt_id, test, params, train_mse in fold_fits:
         scores = held_out[test]

@@ -29,7 +29,8 @@ from harness.core.deadline import BudgetExceeded, time_budget
 from harness.core.kinds import ItemKind, Located
 from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
-from harness.core.results import PAGE_OUTPUT, ItemResult
+from harness.core.results import BEST_CANDIDATE, PAGE_OUTPUT, ItemResult
+from harness.core.table import Table
 from harness.evaluate.selection import metric_selection
 from harness.parse.prefetch import ParsePool
 from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult
@@ -132,6 +133,8 @@ class _Steps:
             except Exception as exc:  # noqa: BLE001 -- one item's fault stays with that item
                 mark_error(result, f"scoring failed ({describe(exc)})")
                 continue
+            if not item.found and item.best_span is not None:
+                result.extra[BEST_CANDIDATE] = best_candidate(item, self.text)
             if self.judge:
                 try:
                     _judge(result, lambda latex, extraction, gt=gt: kind.judge(gt, extraction, self.judge, **self.options),
@@ -210,6 +213,23 @@ def _base_results(page: Page, kind: ItemKind, parser_spec: str, label: str, pars
             mark_error(result, f"ground truth unreadable ({describe(exc)})")
         out.append(result)
     return out
+
+
+MAX_BEST_TEXT = 4_000  # characters of a missing item's best candidate kept in results
+MAX_BEST_CELLS = 400  # a best candidate table larger than this keeps its text only
+
+
+def best_candidate(found: Located, output: str) -> dict[str, Any]:
+    """A missing item's best candidate for results: its span, score, text (bounded) and, for a
+    table of bounded size, its canonical HTML: what "best candidate scored 0.16 < 0.30" was."""
+    start, end = found.best_span  # type: ignore[misc]
+    text = output[start:end]
+    best: dict[str, Any] = {"span": [start, end], "score": found.score,
+                            "text": text[:MAX_BEST_TEXT], "cut": max(0, len(text) - MAX_BEST_TEXT)}
+    table = found.best
+    if isinstance(table, Table) and len(table.cells()) <= MAX_BEST_CELLS:
+        best["html"] = table.to_html(headers=True)
+    return best
 
 
 MAX_PAGE_OUTPUT = 200_000  # characters of it kept (spans past it are shown as text only)

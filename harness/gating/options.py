@@ -20,6 +20,7 @@ from harness.core.options import (
     LOCATORS,
     MAX_ALPHA,
     MAX_PARSE_TIMEOUT,
+    REPORT_CROPS,
     RunOptions,
     fraction,
     number,
@@ -41,6 +42,12 @@ def _min_scores(values: Iterable[str]) -> Mapping[str, float]:
 def _locator(value: str) -> str:
     if value not in LOCATORS:
         raise ValueError(f"--locator must be one of {', '.join(LOCATORS)}, got {value!r}")
+    return value
+
+
+def _report_crops(value: str) -> str:
+    if value not in REPORT_CROPS:
+        raise ValueError(f"--report-crops must be one of {', '.join(REPORT_CROPS)}, got {value!r}")
     return value
 
 
@@ -71,6 +78,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "report_only": bool,
     "allow_incomplete": bool,
     "report_dir": _text,
+    "report_crops": _report_crops,
     "parse_timeout": partial(number, "--parse-timeout", positive=True, upper=MAX_PARSE_TIMEOUT),
     "parse_cache": _text,
     "parse_refresh": bool,

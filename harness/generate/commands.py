@@ -20,6 +20,14 @@ from harness.tex.runner import have_pdflatex
 POOL_CACHE = Path(".tablebench-cache/pool")  # vetting outcomes per pool content (like the judge cache)
 
 
+BLOCK_KINDS = {"table": "tables", "inline-formula": "formulas", "display-formula": "formulas"}
+
+
+def counted(count: dict[str, int]) -> str:
+    """'3 tables + 11 formulas': each kind the pages hold, counted on its own."""
+    return " + ".join(f"{n} {kind}" for kind, n in count.items())
+
+
 def run_generate(args: argparse.Namespace) -> int:
     """Generate a case set with a progress bar; print pages/min and pdflatex runs per page."""
     if not have_pdflatex():
@@ -49,15 +57,18 @@ def run_generate(args: argparse.Namespace) -> int:
         by_class = {c: len(ts) for c, ts in pool.by_class.items()}
         console.print(f"pool {pool.name}: {len(pool.tables)} tables {by_class}, {len(pool.rejected)} rejected")
     columns = (TextColumn("[bold]generate"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("{task.fields[tables]} " + ("tables" if track == "tables" else "tables + formulas")),
+               TextColumn("{task.fields[items]}"),
                TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task("pages", total=args.pages, tables=0)
-        count = {"tables": 0}
+        count = {"tables": 0} if track == "tables" else {"tables": 0, "formulas": 0}
+        task = progress.add_task("pages", total=args.pages, items=counted(count))
 
         def on_page(_index: int, record: dict) -> None:
-            count["tables"] += sum(b["type"] in ("table", "inline-formula", "display-formula") for b in record["blocks"])
-            progress.update(task, advance=1, tables=count["tables"])
+            for block in record["blocks"]:
+                kind = BLOCK_KINDS.get(block["type"])
+                if kind in count:
+                    count[kind] += 1
+            progress.update(task, advance=1, items=counted(count))
 
         variant = getattr(args, "variant", None)
         manifest = write_caseset(Path(args.out), args.pages, args.seed, jobs=args.jobs, on_page=on_page, pool=pool,

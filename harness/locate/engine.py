@@ -101,9 +101,21 @@ def locate(strategy: Strategy, gts: Sequence[Any], output: str, min_score: float
     located = [strategy.found(g, [cands[c] for c in match.pieces[g]], match.score[g], match.notes.get(g, ""), output, keys[g])
                if g in match.pieces else strategy.missing(g, scores[g], keys[g], why_none, min_score)
                for g in range(len(gts))]
+    _note_best(strategy, located, cands, scores)
     if text_pass and not all(loc.found for loc in located):
         strategy.search_text(output, cands, gts, keys, located, min_score)
     return located
+
+
+def _note_best(strategy: Strategy, located: list[Located], cands: Sequence[Any], scores: np.ndarray) -> None:
+    """Each missing item's best-scoring candidate (none when every candidate scored 0), for the report."""
+    for loc in located:
+        if loc.found or not len(cands):
+            continue
+        row = scores[loc.gt_index]
+        c = int(np.argmax(row))
+        if row[c] > 0:
+            loc.best, loc.best_span = cands[c], strategy.span(cands[c])
 
 
 # -- assignment ------------------------------------------------------------------------------------

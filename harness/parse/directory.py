@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from harness.core.messages import one_line
@@ -53,6 +54,27 @@ class DirParser:
         result = output(text, started, message=f"{found[0].name} is empty", **meta)
         result.meta.update({k: meta[k] for k in ("seconds", "cost") if k in meta})
         return result
+
+
+SHOWN_FILES = 3  # of a folder's files named in the naming hint
+
+
+def naming_hint(spec: str, pdfs: Sequence[Path]) -> str | None:
+    """One line for a `dir:` spec whose folder holds an output for none of `pdfs` (files named
+    after something else: every table would fail as "empty" without saying why up front): the
+    names it reads and a few of the files it holds. None for any other spec, or when one matches."""
+    kind, _, folder = spec.partition(":")
+    if kind != "dir" or not pdfs:
+        return None
+    parser = DirParser(folder)
+    if any((parser.folder / f"{Path(pdf).stem}{ext}").is_file() for pdf in pdfs for ext in FORMATS):
+        return None
+    files = sorted(p.name for p in parser.folder.iterdir() if p.is_file())
+    shown = ", ".join(files[:SHOWN_FILES]) + (", ..." if len(files) > SHOWN_FILES else "")
+    held = f"it holds {len(files)} file{'s' if len(files) != 1 else ''}: {shown}" if files else "it is empty"
+    example = Path(pdfs[0]).stem
+    return (f"tablebench WARNING: {spec}: no output file for any of the {len(pdfs)} pages, so every case will be "
+            f"'empty': for PAGE.pdf it reads PAGE{{{'|'.join(FORMATS)}}} (e.g. {example}.md for {example}.pdf); {held}")
 
 
 def read_sidecar(path: Path) -> dict[str, float]:

@@ -18,6 +18,7 @@ from harness.core.options import (
     DEFAULT_TOLERANCE,
     LOCATORS,
     MAX_PARSE_TIMEOUT,
+    REPORT_CROPS,
     RunOptions,
 )
 from harness.gating.options import read_options
@@ -29,7 +30,7 @@ DESTS = {"parsers": "tb_parsers", "cases": "tb_cases", "verify": "tb_no_verify",
          "locator_model": "tb_locator_model", "min_scores": "tb_min_scores", "baseline": "tb_baseline",
          "save_baseline": "tb_save_baseline", "tolerance": "tb_tolerance", "per_table": "tb_baseline_per_table",
          "report_only": "tb_report_only", "allow_incomplete": "tb_allow_incomplete",
-         "report_dir": "tb_report_dir", "parse_timeout": "tb_timeout",
+         "report_dir": "tb_report_dir", "report_crops": "tb_report_crops", "parse_timeout": "tb_timeout",
          "parse_cache": "tb_cache", "parse_refresh": "tb_refresh", "gates": "tb_gates",
          "gate_min_effect": "tb_gate_min_effect", "gate_alpha": "tb_gate_alpha", "repeat": "tb_repeat",
          "shard": "tb_shard", "parse_concurrency": "tb_parse_concurrency"}
@@ -95,6 +96,9 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--report-dir", dest="tb_report_dir", metavar="DIR", default=None,
                     help="where results.json, leaderboard.md and report.html go "
                          "(default: reports/<timestamp>-<parsers> under rootdir).")
+    group.addoption("--report-crops", dest="tb_report_crops", choices=REPORT_CROPS, default=REPORT_CROPS[0],
+                    help="page crops in report.html: inline for the cards opened first (default), or folder: "
+                         "also every table's crop as a file under the report's crops/ folder.")
     group.addoption("--parse-timeout", dest="tb_timeout", default=DEFAULT_PARSE_TIMEOUT,
                     metavar="SECONDS", help="per-page parser timeout (default %(default)s, at most "
                          f"{MAX_PARSE_TIMEOUT:g}).")

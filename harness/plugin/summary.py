@@ -1,4 +1,5 @@
-"""The plugin's part of the terminal summary: the leaderboard, the run's notes, then the gate last.
+"""The plugin's part of the terminal summary: the failed cases by id, the leaderboard, the run's
+notes, then the gate last.
 
 pytest's terminal reporter owns the output stream, so the leaderboard (a rich renderable) is
 rendered to text first and written through it.
@@ -7,14 +8,18 @@ rendered to text first and written through it.
 from __future__ import annotations
 
 import io
+import re
+import shlex
 import shutil
 from collections import Counter
+from collections.abc import Collection
 from typing import Any
 
 from rich.console import Console
 
 from harness.cases import CaseSet
 from harness.evaluate.completeness import Completeness, of_meta
+from harness.core.messages import one_line
 from harness.core.results import ItemResult
 from harness.plugin.ci import GateStep, repeat_summary
 from harness.report.aggregate import boards, cache_summary
@@ -44,6 +49,42 @@ def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: b
     reports = end.report_files if end is not None else {}
     if reports:
         tr.write_line(f"tablebench report: {report_dir}  ({', '.join(p.name for p in reports.values())})")
+
+
+MAX_LISTED = 500  # failing cases listed by id (the rest: results.json and report.html)
+MAX_REASON = 300  # characters of each case's reason
+
+
+def write_failures(tr: Any, case_ids: Collection[str]) -> None:
+    """The failed benchmark cases sorted by id (pytest lists them in the order xdist finished
+    them, each line cut to the terminal's width), each id whole and shell-quoted, so that
+    pasting it after `pytest` runs that case."""
+    failed = {}
+    for report in tr.stats.get("failed", []):
+        if getattr(report, "when", None) == "call" and report.nodeid in case_ids:
+            failed[report.nodeid] = one_line(_reason(report), MAX_REASON)
+    if not failed:
+        return
+    tr.section(f"tablebench failures ({len(failed)}, by id; paste an id after pytest to run that case)", red=True)
+    ids = sorted(failed, key=natural_key)
+    for nodeid in ids[:MAX_LISTED]:
+        tr.write_line(f"{shlex.quote(nodeid)}  {failed[nodeid]}")
+    if len(ids) > MAX_LISTED:
+        tr.write_line(f"... and {len(ids) - MAX_LISTED} more (every case is in results.json and report.html)")
+
+
+def _reason(report: Any) -> str:
+    """The failure's message: pytest.fail's text (a string longrepr), else the crash line."""
+    longrepr = report.longrepr
+    if isinstance(longrepr, str):
+        return longrepr
+    crash = getattr(longrepr, "reprcrash", None)
+    return str(getattr(crash, "message", "") or longrepr).removeprefix("Failed: ")  # pytest.fail's word
+
+
+def natural_key(text: str) -> list[Any]:
+    """'p2::t10' after 'p2::t9': digit runs compare as numbers."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text)]
 
 
 def write_ci(tr: Any, results: list[ItemResult], repeat: int, gate: GateStep,

@@ -1,9 +1,10 @@
-"""The evidence under a card's scores: the semantic score's cell diff, and where the item sits in
-the page's whole parser output.
+"""The evidence under a card's scores: the semantic score's cell diff, where the item sits in
+the page's whole parser output, and a missing item's best candidate.
 
-Both read only what scoring stored in results (`extra["cell_diff"]`, `extra["page_output"]` on a
-page's first result, the matched spans), so the report never scores again. Everything shown is
-escaped; a hand-edited results.json of the wrong shape shows no diff rather than breaking the page.
+They read only what scoring stored in results (`extra["cell_diff"]`, `extra["page_output"]` on a
+page's first result, the matched spans, `extra["best_candidate"]`), so the report never scores
+again. Everything shown is escaped; a hand-edited results.json of the wrong shape shows no diff
+rather than breaking the page.
 Each page's output travels once in the page's JSON data (the script highlights spans in it when
 a card asks), not once per card.
 """
@@ -13,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from harness.core.results import PAGE_OUTPUT, ItemResult
+from harness.core.results import BEST_CANDIDATE, PAGE_OUTPUT, ItemResult
+from harness.readers.html import table_from_html
 
 _MARK = {"=": "d-eq", "~": "d-chg", "-": "d-miss"}
 
@@ -40,14 +42,60 @@ def page_outputs(results: Sequence[ItemResult]) -> tuple[dict[tuple[str, str, st
 
 def output_html(r: ItemResult, index: dict[tuple[str, str, str], int]) -> str:
     """A button that shows the page's whole output with this item's fragments highlighted (drawn
-    by the script from the data block); nothing when the run kept no output for the page."""
+    by the script from the data block); nothing when the run kept no output for the page. A
+    missing item shows its best candidate first, and highlights that in the output."""
+    best = best_candidate_html(r)
     if page_key(r) not in index:
-        return ""
+        return best
     spans = [s for s in r.fragments if _is_span(s)]
     label = "page output, matched span highlighted" if spans else "page output (nothing matched in it)"
+    if not spans and best and _is_span(r.extra[BEST_CANDIDATE].get("span")):
+        spans, label = [r.extra[BEST_CANDIDATE]["span"]], "page output, best candidate highlighted"
     spans_attr = ";".join(f"{a},{b}" for a, b in spans)
-    return (f'<div class="output" data-out="{index[page_key(r)]}" data-spans="{e(spans_attr)}">'
+    return best + (f'<div class="output" data-out="{index[page_key(r)]}" data-spans="{e(spans_attr)}">'
             f'<button class="show-output" type="button">{e(label)}</button></div>')
+
+
+def best_candidate_html(r: ItemResult) -> str:
+    """A missing item's best-scoring candidate, as the locator recorded it (`BEST_CANDIDATE`):
+    its score and span, the table read from it (re-rendered from parsed cells) and its text."""
+    best = r.extra.get(BEST_CANDIDATE) if isinstance(r.extra, dict) and r.outcome == "missing" else None
+    if not isinstance(best, dict) or not isinstance(best.get("text"), str):
+        return ""
+    score = best.get("score")
+    where = f" [{best['span'][0]}, {best['span'][1]})" if _is_span(best.get("span")) else ""
+    scored = f" scored {score:.3f}" if isinstance(score, (int, float)) else ""
+    table = ""
+    if isinstance(best.get("html"), str):
+        try:
+            table = f'<div class="rendered">{table_from_html(best["html"]).to_html(headers=True)}</div>'
+        except Exception:  # noqa: BLE001 -- a hand-edited results.json shows the text alone
+            table = ""
+    cut = best.get("cut")
+    more = f"\n… ({cut} more characters)" if isinstance(cut, int) and cut > 0 else ""
+    return (f'<details class="best" open><summary>best candidate{e(scored)}{e(where)} '
+            "(not counted as found)</summary>"
+            f"{table}<pre>{e(best['text'] + more)}</pre></details>")
+
+
+MAX_JUDGE_ERRORS = 10  # of a judge's error list shown in a card (the prompt asks for at most 5)
+MAX_JUDGE_TEXT = 300  # characters of each
+
+
+def judge_html(r: ItemResult) -> str:
+    """What the LLM judge said beside its score: its own error list, or why it gave no score."""
+    extra = r.extra if isinstance(r.extra, dict) else {}
+    out = ""
+    failed = extra.get("judge_error")
+    if isinstance(failed, str) and failed:
+        out += f'<p class="message judge-failed"><b>judge failed:</b> {e(failed[:MAX_JUDGE_TEXT])}</p>'
+    errors = extra.get("judge_errors")
+    if isinstance(errors, list) and errors:
+        shown = [str(err)[:MAX_JUDGE_TEXT] for err in errors[:MAX_JUDGE_ERRORS]]
+        more = f"<li>… {len(errors) - len(shown)} more</li>" if len(errors) > len(shown) else ""
+        items = "".join(f"<li>{e(err)}</li>" for err in shown)
+        out += f'<div class="errors judge-errors"><b>judge\'s errors</b><ul>{items}{more}</ul></div>'
+    return out
 
 
 def crop_html(r: ItemResult, index: dict[tuple[str, str, int], int]) -> str:

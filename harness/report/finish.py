@@ -62,6 +62,7 @@ class FinishPolicy:
     update_meta: Callable[[dict, list[ItemResult]], None] | None = None  # last word on the meta before writing
     allow_incomplete: bool = False  # save a baseline from a run that did not finish every item
     rules: Gate | None = None  # the per-case rules (floors, baseline, tolerance): each case's verdict and change
+    crop_folder: bool = False  # every page crop also under the report folder's crops/ (--report-crops=folder)
 
 
 @dataclass
@@ -143,7 +144,8 @@ def _write_files(end: RunEnd, results: list[ItemResult], policy: FinishPolicy) -
     """The report folder, results.json first; gate.json beside it when a gate ran."""
     try:
         end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary,
-                                        comparisons=end.comparisons, written=end.written))
+                                        comparisons=end.comparisons, written=end.written,
+                                        crop_folder=policy.crop_folder))
         if end.comparisons:
             text = json.dumps([c.to_dict() for c in end.comparisons], indent=1, default=json_number) + "\n"
             end.written["gate"] = write_atomic(Path(policy.report_dir) / GATE_FILE, text)

@@ -37,7 +37,7 @@ from harness.report.aggregate import (
     variant_of,
 )
 from harness.report.crops import TableKey, data_uri
-from harness.report.evidence import cell_diff_html, crop_html, output_html, page_outputs
+from harness.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_outputs
 from harness.report.html_assets import CSS, JS
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
@@ -286,7 +286,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
     controls = "".join([
         '<label>search <input type="search" id="case-search" placeholder="id or text" size="24"></label>',
         _select("parser", [row.parser for row in board.rows]),
-        _select("complexity", levels),
+        _select("complexity", levels, ", ".join(dict.fromkeys(item_kinds.get(t.kind).group_title for t in tracks))),
         *(_select(a, values) for a, values in breakdowns.items() if values),
         _select("outcome", outcomes),
         order,
@@ -305,9 +305,10 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
             '<button class="more" id="more" hidden>show more</button>')
 
 
-def _select(name: str, values: Sequence[str]) -> str:
+def _select(name: str, values: Sequence[str], label: str | None = None) -> str:
     options = "".join(f'<option value="{e(v)}">{e(v)}</option>' for v in values)
-    return f'<label>{e(name)} <select data-filter="{e(name)}"><option value="">all</option>{options}</select></label>'
+    return (f'<label>{e(label or name)} <select data-filter="{e(name)}"><option value="">all</option>'
+            f"{options}</select></label>")
 
 
 def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool,
@@ -331,7 +332,7 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
     message += subs
     gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
     outputs, crop_index = evidence
-    shown_evidence = crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
+    shown_evidence = judge_html(r) + crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
     return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '

@@ -68,6 +68,8 @@ article.case .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; 
 .side h4 { margin: 0 0 6px; font-size: 12px; text-transform: uppercase; letter-spacing: .04em;
            color: var(--muted); }
 .rendered { overflow-x: auto; }
+.rendered.formula { overflow-y: hidden; padding: 6px 0; } /* a glyph's ink past the line box: no scrollbar */
+article.case[data-outcome=ok] > .message { background: #eef6ff; color: var(--fg); } /* found: a note, no warning */
 .rendered table { border-collapse: collapse; font-size: 12px; }
 .rendered td, .rendered th { border: 1px solid #c5ced8; padding: 2px 6px; vertical-align: top; }
 .rendered th { background: var(--soft); }

@@ -91,7 +91,7 @@ def merged_meta(runs: list[tuple[str, dict, list[ItemResult]]]) -> dict:
 
     union = [r for _, _, results in runs for r in results]
     counts = run_counts(union)
-    meta["tables"], meta["cases"] = counts["tables"], counts["cases"]
+    meta.update((k, n) for k, n in counts.items() if k != "parsers")  # each kind's count ("tables", "formulas")
     meta["parse_cache"] = cache_summary(union)
     meta["merged_from"] = [f"{file}" + (f" (shard {m['shard']})" if m.get("shard") else "") for file, m, _ in runs]
     return meta

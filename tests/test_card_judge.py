@@ -1,0 +1,36 @@
+"""The judge's own words in a card: its error list beside its score, or why it gave none."""
+
+from __future__ import annotations
+
+import lxml.html
+
+from harness.core.results import ItemResult
+from harness.report.aggregate import leaderboard
+from harness.report.html import render_html
+
+
+def _card(extra: dict, scores: dict) -> lxml.html.HtmlElement:
+    r = ItemResult(parser="p", spec="p", case_set="s", page="001", table=0, complexity="simple", outcome="ok",
+                   gt_latex="", gt_html="<table><tr><td>a</td></tr></table>", scores=scores, extra=extra)
+    (card,) = lxml.html.fromstring(render_html(leaderboard([r]), [r])).xpath("//article[@class='case']")
+    return card
+
+
+def test_the_judges_error_list_is_in_the_card_escaped_and_bounded() -> None:
+    errors = ["a value moved <script>alert(1)</script>", "row 3 lost", *[f"e{i}" for i in range(20)]]
+    card = _card({"judge_errors": errors}, {"teds": 0.9, "judge": 7.0})
+    (box,) = card.xpath(".//div[contains(@class, 'judge-errors')]")
+    items = [li.text_content() for li in box.xpath(".//li")]
+    assert items[:2] == errors[:2] and items[-1] == "… 12 more" and len(items) == 11
+    assert not card.xpath(".//script")
+
+
+def test_a_judge_that_failed_says_why_in_the_card() -> None:
+    card = _card({"judge_error": "judge unreachable: ConnectionError: refused (circuit open)"}, {"teds": 0.9})
+    (line,) = card.xpath(".//p[contains(@class, 'judge-failed')]")
+    assert line.text_content() == "judge failed: judge unreachable: ConnectionError: refused (circuit open)"
+
+
+def test_a_card_without_a_judge_has_no_judge_box() -> None:
+    card = _card({}, {"teds": 0.9})
+    assert not card.xpath(".//*[contains(@class, 'judge')]")

@@ -1,0 +1,49 @@
+"""The failed cases listed once more by id, whole and sorted, whatever order xdist finished them in."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from harness.plugin.summary import natural_key
+from tests.test_plugin import IDS, args, bench, warm_metrics  # noqa: F401 - fixtures
+
+pytest_plugins = ["pytester"]
+LABEL = "a-parser-label-long-enough-that-no-summary-line-fits-in-eighty-columns"
+HEAD = "tablebench failures (5, by id; paste an id after pytest to run that case)"
+
+
+def _listed(out: str) -> list[str]:
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if HEAD in line) + 1
+    return lines[start:start + 5]
+
+
+@pytest.mark.parametrize("mode", [["-p", "no:xdist"], ["-n", "2"]], ids=["serial", "xdist"])
+def test_failed_cases_are_listed_whole_sorted_and_pasteable(pytester: pytest.Pytester, bench: Path, tmp_path: Path,
+                                                            mode: list[str]) -> None:
+    (tmp_path / "none").mkdir()
+    result = pytester.runpytest_subprocess(*args(bench, tmp_path / "cache", f"--parser={LABEL}=dir:{tmp_path / 'none'}",
+                                                 f"--report-dir={tmp_path / 'out'}", *mode))
+    assert result.ret == 1, result.stderr.str()
+    listed = _listed(result.stdout.str())
+    ids = [f"{case}[{LABEL}]" for case in IDS]
+    assert [shlex.split(line)[0] for line in listed] == ids
+    assert all(line.startswith(shlex.quote(i) + "  empty: no ") and len(line) > 80 for line, i in zip(listed, ids))
+    # a listed id, pasted back, runs exactly that case
+    again = pytester.runpytest_subprocess(*args(bench, tmp_path / "cache", f"--parser={LABEL}=dir:{tmp_path / 'none'}",
+                                                f"--report-dir={tmp_path / 'again'}", "-p", "no:xdist",
+                                                *shlex.split(listed[3])[:1]))
+    assert again.ret == 1 and _listed_one(again.stdout.str()) == listed[3]
+
+
+def _listed_one(out: str) -> str:
+    lines = out.splitlines()
+    return lines[next(i for i, line in enumerate(lines) if "tablebench failures (1," in line) + 1]
+
+
+def test_ids_sort_with_numbers_as_numbers() -> None:
+    ids = ["s/p10::t0[a]", "s/p2::t10[a]", "s/p2::t9[a]", "s/p2::t9[b]"]
+    assert sorted(ids, key=natural_key) == ["s/p2::t9[a]", "s/p2::t9[b]", "s/p2::t10[a]", "s/p10::t0[a]"]
