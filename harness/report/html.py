@@ -7,7 +7,9 @@ Everything that comes from a parser or a case set is untrusted. The rules this m
   (`safe_table_html`), never from the markup stored in a result; formulas are typeset only as
   MathML re-serialised through an element and attribute allowlist (`formula_html`);
 - data for the script travels as JSON in a non-executed ``<script type="application/json">``,
-  with ``<``, ``>``, ``&`` and U+2028/2029 escaped (`json_for_script`);
+  with ``<``, ``>``, ``&`` and U+2028/2029 escaped (`json_for_script`); the drill-down's cards are
+  that same escaped markup, deduplicated and compressed in it (`html_data`), put in the page by
+  the script only for the cards shown, through an inert template;
 - no event-handler attributes: the script attaches its listeners itself;
 - a Content-Security-Policy allows only our own script and style (by hash) and no network,
   so even an escaping bug could not run injected code or fetch anything.
@@ -39,12 +41,12 @@ from harness.report.aggregate import (
 from harness.report.crops import TableKey, data_uri
 from harness.report.evidence import cell_diff_html, crop_html, output_html, page_outputs
 from harness.report.html_assets import CSS, JS
+from harness.report.html_data import Card, card_data, pack
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
 _MAX_PRE = 20_000  # characters of matched text / LaTeX shown per table
-_FIRST_SHOWN = 60  # tables laid out at load (the script pages through the rest); as PAGE in the script
 
 
 def e(value: object) -> str:
@@ -82,6 +84,8 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
     if regressions is not None and regressions.comparisons:
         meta.pop("gate", None)  # its lines are the section's table
     outputs, texts = page_outputs(results)
+    unique = {t: i for i, t in enumerate(dict.fromkeys(texts))}  # the same output on two pages: kept once
+    outputs, texts = {k: unique[texts[i]] for k, i in outputs.items()}, list(unique)
     crop_index = {key: i for i, key in enumerate(crops or {})}
     body = "".join([
         f"<h1>{e(title)}</h1>",
@@ -90,9 +94,11 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
         _histograms_html(board, results),
-        _drilldown_html(board, results, more, (outputs, crop_index)),
+        _drilldown_html(board, results, more),
     ])
-    data = json_for_script({**_script_data(board, results), "outputs": texts,
+    data = json_for_script({**_script_data(board, results), "cards": card_data(_cards(board, results, more,
+                                                                                      (outputs, crop_index))),
+                            "outputs": pack(json_for_script(texts)),
                             "crops": [data_uri(webp) for webp in (crops or {}).values()]})
     policy = ""
     if csp:
@@ -253,29 +259,52 @@ def out_of_scale(results: Sequence[ItemResult]) -> dict[str, int]:
     return out
 
 
+_BINS = 10  # histogram bins over a metric's scale, as BINS in the script
+
+
 def _script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
-    """What the histograms need: per parser, the values of every metric and the table count."""
-    hist: dict[str, dict] = {row.parser: {"total": row.total, "values": {m: [] for m in board.metrics}}
-                             for row in board.rows}
+    """What the histograms need, aggregated (not one value per table): per parser and metric, the
+    found tables' count per bin (values outside the scale in its end bins), their count and sum."""
+    hist: dict[str, dict] = {row.parser: {"total": row.total, "bins": {m: [0] * _BINS for m in board.metrics},
+                                          "n": dict.fromkeys(board.metrics, 0),
+                                          "sum": dict.fromkeys(board.metrics, 0.0)} for row in board.rows}
     for r in results:
         if r.outcome != "ok" or r.parser not in hist:
             continue
-        values = hist[r.parser]["values"]
+        h = hist[r.parser]
         for metric, value in r.scores.items():
-            if metric in values and isinstance(value, (int, float)) and math.isfinite(value):
-                values[metric].append(round(float(value), 6))
+            if metric in h["bins"] and isinstance(value, (int, float)) and math.isfinite(value):
+                scale = board.scale.get(metric) or 1
+                h["bins"][metric][max(0, min(_BINS - 1, math.floor(value / scale * _BINS)))] += 1
+                h["n"][metric] += 1
+                h["sum"][metric] += float(value)
     return {"metrics": board.metrics, "primary": board.primary, "scale": board.scale,
             "parsers": [row.parser for row in board.rows], "hist": hist}
 
 
-def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = (),
-                    evidence: tuple[dict, dict] = ({}, {})) -> str:
+def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard],
+           evidence: tuple[dict, dict]) -> list[Card]:
+    """Every case's card in page order (then kind, item, parser rank), as `html_data` stores them."""
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
     ordered = sorted(results, key=lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
                                              rank.get(r.parser, 0), r.parser))
+    primaries = {track.kind: track.primary for track in reversed([board, *more])}
+    cache: dict[str, str] = {}  # every parser repeats the same ground truth: each distinct table rendered once
+    cards = []
+    for r in ordered:
+        primary = primaries.get(r.kind, board.primary)
+        value = r.scores.get(primary) if primary and r.outcome == "ok" else None
+        cards.append(Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {complexity_of(r)}",
+                          values=(r.parser, complexity_of(r), language_of(r), variant_of(r), r.outcome),
+                          score=float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None,
+                          parts=_case_parts(r, primary, cache, evidence)))
+    return cards
+
+
+def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = ()) -> str:
+    """The controls and an empty list: the script lays out the cards shown from the data (`_cards`)."""
     tracks = [board, *more]
-    primaries = {track.kind: track.primary for track in reversed(tracks)}
     levels = list(dict.fromkeys(c for track in tracks for c in track.complexities))
     breakdowns = {a: list(dict.fromkeys(v for track in tracks for v in track.values(a))) for a in ("language", "variant")}
     present = {r.outcome for r in results}
@@ -292,16 +321,12 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
         order,
         '<span class="note" id="case-count"></span>',
     ])
-    gt_cache: dict[str, str] = {}  # every parser repeats the same ground truth: render it once
-    cases = "".join(_case_html(r, primaries.get(r.kind, board.primary), gt_cache, hidden=i >= _FIRST_SHOWN,
-                               evidence=evidence)
-                    for i, r in enumerate(ordered))
     counts = run_counts(results)
     titles = [item_kinds.get(k).title for k in item_kinds.names()]
     items = " + ".join(f"{counts[t]} {t}" for t in titles if t in counts)
     return (f"<h2>Cases ({counts['cases']}: {items} × {counts['parsers']} "
             f"parser{'s' if counts['parsers'] != 1 else ''})</h2>"
-            f'<div class="controls">{controls}</div><div id="cases">{cases}</div>'
+            f'<div class="controls">{controls}</div><div id="cases"></div>'
             '<button class="more" id="more" hidden>show more</button>')
 
 
@@ -310,8 +335,9 @@ def _select(name: str, values: Sequence[str]) -> str:
     return f'<label>{e(name)} <select data-filter="{e(name)}"><option value="">all</option>{options}</select></label>'
 
 
-def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool,
-               evidence: tuple[dict, dict] = ({}, {})) -> str:
+def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
+                evidence: tuple[dict, dict] = ({}, {})) -> list[str]:
+    """A card cut where cards repeat each other: the header, each side, the evidence (`html_data`)."""
     outcome_cls = f"o-{r.outcome}" if r.outcome in OUTCOMES else "o-other"
     headline = {s.headline for s in specs_of(r.kind)} | {JUDGE}
     shown = {k: v for k, v in r.scores.items() if k in headline} or r.scores
@@ -334,13 +360,13 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
     shown_evidence = crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
-    return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
+    return [f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
             f'data-complexity="{e(complexity_of(r))}" '
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
-            f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
-            f'<div class="side"><h4>ground truth</h4>{gt}</div>'
-            f'<div class="side"><h4>extraction</h4>{pred}</div></div>'
-            f'{f"<div class=evidence>{shown_evidence}</div>" if shown_evidence else ""}</article>')
+            f'data-outcome="{e(r.outcome)}" data-score="{score}">{header}{message}',
+            f'<div class="sides"><div class="side"><h4>ground truth</h4>{gt}</div>',
+            f'<div class="side"><h4>extraction</h4>{pred}</div></div>',
+            f'{f"<div class=evidence>{shown_evidence}</div>" if shown_evidence else ""}</article>']
 
 
 def _scores_text(scores: dict) -> str:
@@ -380,7 +406,10 @@ def table_sides(r: ItemResult, gt_cache: dict[str, str]) -> tuple[str, str]:
     if r.gt_latex:
         gt += f"<details><summary>LaTeX source</summary>{_pre(r.gt_latex)}</details>"
     if r.pred_html or r.matched_text:
-        pred = f'<div class="rendered">{safe_table_html(r.pred_html)}</div>'
+        key = f"pred\0{r.pred_html}"  # an extraction repeated (another parser, the same output) renders once
+        if key not in gt_cache:
+            gt_cache[key] = safe_table_html(r.pred_html)
+        pred = f'<div class="rendered">{gt_cache[key]}</div>'
         if r.matched_text is not None:
             pred += matched_html(r)
     else:
