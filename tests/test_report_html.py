@@ -222,3 +222,21 @@ def test_the_regressions_section_escapes_hostile_ids_and_links_only_to_cards() -
     assert PAYLOADS[0] in section.text_content(), "shown as text, not markup"
     md = render_markdown(leaderboard(results), {}, regressions=view)
     assert "<script>" not in md and "<img" not in md and "&lt;script&gt;" in md
+
+
+def test_canonical_table_markup_is_shown_as_parsing_would_show_it_and_nothing_else_passes_unparsed() -> None:
+    """Scored tables are stored as `Table.to_html` wrote them: the report shows such markup without
+    parsing it again, byte for byte what parsing and re-rendering gives; anything else is parsed."""
+    from harness.report import html as report_html
+    from harness.readers.html import table_from_html
+
+    results = sample_results(n_pages=6)
+    markups = {m for r in results for m in (r.gt_html, r.pred_html) if m}
+    assert markups and all(report_html._CANONICAL.fullmatch(m) for m in markups)
+    assert all(safe_table_html(m) == table_from_html(m).to_html(headers=True) for m in markups)
+    near = ['<table><tr><td onclick="x()">a</td></tr></table>', "<table><tr><td>a<img src=x></td></tr></table>",
+            "<table><tr><td>&#60;script&#62;</td></tr></table>", '<table><tr><td colspan="99999">a</td></tr></table>',
+            "<table><tr><td>a</th></tr></table>", "<table></table>", "<table><tr><td>a</td></tr></table><script>",
+            RAW_HOSTILE_HTML]
+    assert not any(report_html._CANONICAL.fullmatch(m) for m in near)
+    assert "<script" not in safe_table_html(near[-2]) and "img" not in safe_table_html(near[1])

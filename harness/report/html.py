@@ -21,6 +21,7 @@ import base64
 import hashlib
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from html import escape
 
@@ -42,10 +43,15 @@ from harness.report.crops import TableKey, data_uri
 from harness.report.evidence import cell_diff_html, crop_html, output_html, page_outputs
 from harness.report.html_assets import CSS, JS
 from harness.report.html_data import Card, card_data, pack
+from harness.report.html_hist import histograms_html, script_data
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
+# canonical table markup: only these tags and span attributes, text with every `<` and `&` escaped;
+# it cannot hold anything but a table, so the report shows it without parsing it again
+_CANONICAL = re.compile(r'<table>(?:<tr>(?:<(t[dh])(?: colspan="[1-9][0-9]{0,2}")?(?: rowspan="[1-9][0-9]{0,2}")?>'
+                        r"(?:[^<&]|&(?:amp|lt|gt);)*</\1>)+</tr>)+</table>")
 _MAX_PRE = 20_000  # characters of matched text / LaTeX shown per table
 
 
@@ -64,6 +70,8 @@ def safe_table_html(markup: str | None) -> str:
     """Our canonical HTML (with <th> headers) of the first table in `markup`, or an escaped fallback."""
     if not markup:
         return '<p class="none">no table</p>'
+    if _CANONICAL.fullmatch(markup):  # written by `Table.to_html` when scored: already what parsing would give
+        return markup
     try:
         return table_from_html(markup).to_html(headers=True)
     except Exception:  # noqa: BLE001 -- untrusted input must never break the report: show it as text
@@ -93,10 +101,10 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         regressions_html(regressions) if regressions is not None else "",
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
-        _histograms_html(board, results),
+        histograms_html(board, results),
         _drilldown_html(board, results, more),
     ])
-    data = json_for_script({**_script_data(board, results), "cards": card_data(_cards(board, results, more,
+    data = json_for_script({**script_data(board, results), "cards": card_data(_cards(board, results, more,
                                                                                       (outputs, crop_index))),
                             "outputs": pack(json_for_script(texts)),
                             "crops": [data_uri(webp) for webp in (crops or {}).values()]})
@@ -230,56 +238,6 @@ def _complexity_html(board: Leaderboard, title: str = "By complexity", unit: str
             f'<p class="note">Mean with missing {unit} as 0 (mean over found {unit}).</p>'
             f'<div class="scroll"><table class="board"><thead><tr>{heads}</tr></thead>'
             f'<tbody class="flat">{"".join(rows)}</tbody></table></div>')
-
-
-def _histograms_html(board: Leaderboard, results: Sequence[ItemResult]) -> str:
-    if not board.metrics:
-        return ""
-    outside = out_of_scale(results)
-    clamp = ""
-    if outside:
-        counts = ", ".join(f"{e(m)}: {n} table{'s' if n != 1 else ''}" for m, n in sorted(outside.items()))
-        clamp = (f" Values outside a metric's scale are drawn in its end bin ({counts} here; TEDS, like its "
-                 "reference, can go slightly below 0); every other number on this page is exact.")
-    return ("<h2>Score distributions</h2>"
-            '<p class="note">Per parser: tables by score (found tables), and the tables without a value '
-            f'(grey). Same vertical scale for every parser.{clamp} <label>metric <select id="hist-metric"></select>'
-            '</label></p><div class="hists" id="hists"></div>')
-
-
-def out_of_scale(results: Sequence[ItemResult]) -> dict[str, int]:
-    """{metric: tables whose value lies outside [0, full scale]} among found tables (display clamps them)."""
-    out: dict[str, int] = {}
-    for r in results:
-        if r.outcome != "ok":
-            continue
-        for metric, value in r.scores.items():
-            if isinstance(value, (int, float)) and math.isfinite(value) and not 0 <= value <= scale_of(metric):
-                out[metric] = out.get(metric, 0) + 1
-    return out
-
-
-_BINS = 10  # histogram bins over a metric's scale, as BINS in the script
-
-
-def _script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
-    """What the histograms need, aggregated (not one value per table): per parser and metric, the
-    found tables' count per bin (values outside the scale in its end bins), their count and sum."""
-    hist: dict[str, dict] = {row.parser: {"total": row.total, "bins": {m: [0] * _BINS for m in board.metrics},
-                                          "n": dict.fromkeys(board.metrics, 0),
-                                          "sum": dict.fromkeys(board.metrics, 0.0)} for row in board.rows}
-    for r in results:
-        if r.outcome != "ok" or r.parser not in hist:
-            continue
-        h = hist[r.parser]
-        for metric, value in r.scores.items():
-            if metric in h["bins"] and isinstance(value, (int, float)) and math.isfinite(value):
-                scale = board.scale.get(metric) or 1
-                h["bins"][metric][max(0, min(_BINS - 1, math.floor(value / scale * _BINS)))] += 1
-                h["n"][metric] += 1
-                h["sum"][metric] += float(value)
-    return {"metrics": board.metrics, "primary": board.primary, "scale": board.scale,
-            "parsers": [row.parser for row in board.rows], "hist": hist}
 
 
 def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard],
