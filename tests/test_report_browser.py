@@ -156,7 +156,8 @@ rendered(function () {
   rendered(function () {
     state.found = shownCards().map(function (a) { return a.id; });
     var target = document.getElementById(TARGET);
-    document.addEventListener("tb-output", function () {
+    target.querySelector(".output button").click();
+    (function () {
       var marks = target.querySelectorAll(".output mark");
       state.marked = Array.prototype.map.call(marks, function (m) { return m.textContent; }).join("");
       state.cropImages = target.querySelectorAll("figure.crop img").length;
@@ -171,8 +172,7 @@ rendered(function () {
         document.querySelector("#regressions a[href='#" + TARGET + "']").click();
       });
       box.value = ""; box.dispatchEvent(new Event("input"));
-    }, {once: true});
-    target.querySelector(".output button").click();
+    })();
   });
   box.value = SEARCH; box.dispatchEvent(new Event("input"));
 });
@@ -212,6 +212,8 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
     assert card.get("hidden") is None
     assert card.xpath(".//figure[@class='crop']/img[starts-with(@src, 'data:image/webp;base64,')]")
     assert card.xpath(".//table[@class='celldiff']//td[@class='d-chg' or @class='d-miss']")
+    matched = card.xpath(".//pre[@class='matched']")  # the matched text: read from the page's output, not stored twice
+    assert len(matched) == 1 and matched[0].text_content() == target.matched_text
 
     driven = tmp_path / "evidence-driven.html"
     script = EVIDENCE_DRIVER.replace("TARGET", json.dumps(anchor)).replace("SEARCH", json.dumps(target.test_id))

@@ -40,9 +40,9 @@ from harness.report.aggregate import (
     variant_of,
 )
 from harness.report.crops import TableKey, data_uri
-from harness.report.evidence import cell_diff_html, crop_html, output_html, page_outputs
+from harness.report.evidence import cell_diff_html, crop_html, output_html, page_key, page_outputs
 from harness.report.html_assets import CSS, JS
-from harness.report.html_data import Card, card_data, pack
+from harness.report.html_data import Card, card_data
 from harness.report.html_hist import histograms_html, script_data
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
@@ -92,8 +92,6 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
     if regressions is not None and regressions.comparisons:
         meta.pop("gate", None)  # its lines are the section's table
     outputs, texts = page_outputs(results)
-    unique = {t: i for i, t in enumerate(dict.fromkeys(texts))}  # the same output on two pages: kept once
-    outputs, texts = {k: unique[texts[i]] for k, i in outputs.items()}, list(unique)
     crop_index = {key: i for i, key in enumerate(crops or {})}
     body = "".join([
         f"<h1>{e(title)}</h1>",
@@ -104,9 +102,8 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         histograms_html(board, results),
         _drilldown_html(board, results, more),
     ])
-    data = json_for_script({**script_data(board, results), "cards": card_data(_cards(board, results, more,
-                                                                                      (outputs, crop_index))),
-                            "outputs": pack(json_for_script(texts)),
+    cards = card_data(_cards(board, results, more, (outputs, crop_index), texts), texts)
+    data = json_for_script({**script_data(board, results), "cards": cards,
                             "crops": [data_uri(webp) for webp in (crops or {}).values()]})
     policy = ""
     if csp:
@@ -241,7 +238,7 @@ def _complexity_html(board: Leaderboard, title: str = "By complexity", unit: str
 
 
 def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard],
-           evidence: tuple[dict, dict]) -> list[Card]:
+           evidence: tuple[dict, dict], texts: Sequence[str] = ()) -> list[Card]:
     """Every case's card in page order (then kind, item, parser rank), as `html_data` stores them."""
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
@@ -256,8 +253,19 @@ def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Lea
         cards.append(Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {complexity_of(r)}",
                           values=(r.parser, complexity_of(r), language_of(r), variant_of(r), r.outcome),
                           score=float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None,
-                          parts=_case_parts(r, primary, cache, evidence)))
+                          parts=_by_reference(_case_parts(r, primary, cache, evidence), r, evidence[0], texts),
+                          outputs=[evidence[0][page_key(r)]] if page_key(r) in evidence[0] else []))
     return cards
+
+
+def _by_reference(parts: list[str], r: ItemResult, outputs: dict, texts: Sequence[str]) -> list[str]:
+    """The matched text, when it is its span of the page's output, as a reference the script fills
+    from that output (stored once per page): not a second, escaped copy in the card."""
+    i, span, text = outputs.get(page_key(r)), r.matched_span, r.matched_text
+    if i is None or not _is_span(span) or text is None or len(text) > _MAX_PRE or texts[i][span[0]:span[1]] != text:
+        return parts
+    ref = f'<pre class="matched" data-span="{span[0]},{span[1]}"></pre>'  # of the card's page output
+    return [*parts[:2], parts[2].replace(_pre(text), ref, 1), *parts[3:]]  # the extraction's side
 
 
 def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = ()) -> str:

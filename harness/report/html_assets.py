@@ -219,7 +219,7 @@ JS = """
   var counter = document.getElementById("case-count"), more = document.getElementById("more");
   var order = document.getElementById("case-order"), search = document.getElementById("case-search");
   var cards = [], ordered = [], byAnchor = new Map(), chunks = [], loads = [], fragText = new Map();
-  var pinned = null, renders = 0, outputs = null;
+  var pinned = null, renders = 0;
   function unpack(b64) {
     var bin = atob(b64), bytes = new Uint8Array(bin.length);
     for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
@@ -232,7 +232,7 @@ JS = """
   }
   function load(list) {  /* decode the chunks holding these cards' fragments (each chunk once) */
     var need = new Set();
-    list.forEach(function (c) { c.frags.forEach(function (id) { need.add(chunkOf(id)); }); });
+    list.forEach(function (c) { c.frags.concat(c.needs).forEach(function (id) { need.add(chunkOf(id)); }); });
     return Promise.all(Array.from(need).map(function (n) {
       if (!loads[n]) loads[n] = unpack(cardsData.chunks[n]).then(function (t) {
         chunks[n] = JSON.parse(t);
@@ -260,6 +260,11 @@ JS = """
     clean(t.content);
     card.el = document.importNode(t.content, true).firstElementChild;
     Array.prototype.forEach.call(card.el.querySelectorAll("figure.crop"), showCrop);
+    Array.prototype.forEach.call(card.el.querySelectorAll("pre.matched"), function (pre) {
+      var text = card.needs.length ? fragment(card.needs[0]) : null;  /* the matched text, in the page's output */
+      var span = (pre.getAttribute("data-span") || "").split(",").map(Number);
+      if (typeof text === "string") pre.textContent = text.slice(span[0], span[1]);
+    });
     return card.el;
   }
   function text(id) {
@@ -320,30 +325,31 @@ JS = """
     pinned = card;
     return apply(function () { card.el.scrollIntoView(); });
   }
+  /* a page's whole output: a fragment decoded with the cards that refer to it */
+  function output(node) {
+    var id = cardsData.outputs[parseInt(node.getAttribute("data-out"), 10)];
+    return id >= 0 ? fragment(id) : null;
+  }
   /* a card's page output, drawn on demand: text nodes with the matched spans in <mark> */
   function showOutput(out) {
-    if (!outputs) outputs = unpack(data.outputs).then(JSON.parse);
-    return outputs.then(function (texts) {
-      var text = texts[parseInt(out.getAttribute("data-out"), 10)];
-      if (typeof text !== "string" || out.querySelector("pre")) return;
-      var spans = (out.getAttribute("data-spans") || "").split(";").filter(Boolean).map(function (s) {
-        return s.split(",").map(function (n) { return parseInt(n, 10); });
-      }).sort(function (a, b) { return a[0] - b[0]; });
-      var pre = el("pre"), at = 0, first = null;
-      spans.forEach(function (s) {
-        var a = Math.max(at, Math.min(s[0], text.length)), b = Math.min(s[1], text.length);
-        if (b <= a) return;
-        pre.appendChild(document.createTextNode(text.slice(at, a)));
-        var m = el("mark", "", text.slice(a, b));
-        pre.appendChild(m);
-        if (!first) first = m;
-        at = b;
-      });
-      pre.appendChild(document.createTextNode(text.slice(at)));
-      out.appendChild(pre);
-      if (first) pre.scrollTop = Math.max(0, first.offsetTop - pre.offsetTop - 40);
-      out.dispatchEvent(new Event("tb-output", {bubbles: true}));
+    var text = output(out);
+    if (typeof text !== "string" || out.querySelector("pre")) return;
+    var spans = (out.getAttribute("data-spans") || "").split(";").filter(Boolean).map(function (s) {
+      return s.split(",").map(function (n) { return parseInt(n, 10); });
+    }).sort(function (a, b) { return a[0] - b[0]; });
+    var pre = el("pre"), at = 0, first = null;
+    spans.forEach(function (s) {
+      var a = Math.max(at, Math.min(s[0], text.length)), b = Math.min(s[1], text.length);
+      if (b <= a) return;
+      pre.appendChild(document.createTextNode(text.slice(at, a)));
+      var m = el("mark", "", text.slice(a, b));
+      pre.appendChild(m);
+      if (!first) first = m;
+      at = b;
     });
+    pre.appendChild(document.createTextNode(text.slice(at)));
+    out.appendChild(pre);
+    if (first) pre.scrollTop = Math.max(0, first.offsetTop - pre.offsetTop - 40);
   }
   if (box) box.addEventListener("click", function (e) {
     var b = e.target.closest ? e.target.closest(".output button") : null;
@@ -365,7 +371,7 @@ JS = """
         fields.forEach(function (f, k) { values[f] = index.values[f][row[2 + k]]; });
         var score = row[2 + fields.length];
         var card = {i: i, anchor: row[0], text: row[1], values: values, v: score === null ? -1 : score,
-                    score: score, frags: row[3 + fields.length], el: null};
+                    score: score, frags: row[3 + fields.length], needs: row[4 + fields.length], el: null};
         byAnchor.set(card.anchor, card);
         return card;
       });
