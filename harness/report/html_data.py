@@ -115,7 +115,8 @@ def decode_cards(page: str) -> list[str]:
 
 
 def decode_index(page: str) -> dict:
-    """The cards' index of a report page: {"fields", "values", "cards": [[anchor, text, *codes, score, frags, outputs]]}."""
+    """The cards' index of a report page: {"fields", "values", "cards": [row]}, each row
+    [anchor, search text, *filter value codes, score, fragment ids, output fragment ids]."""
     match = _DATA.search(page)
     if not match:
         raise ValueError("not a report page: no tb-data script")
