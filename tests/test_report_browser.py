@@ -167,7 +167,14 @@ rendered(function () {
         rendered(function () {
           state.hash = location.hash; state.targetShown = !!document.getElementById(TARGET);
           state.firstShown = shownCards()[0].id;
-          done(state);
+          var link = document.querySelector("#regressions a[href='#" + TARGET + "']");
+          var sel = document.querySelector("select[data-filter=outcome]");
+          rendered(function () {  /* a filter drops the card; its link, clicked again (same location), shows it */
+            state.droppedByFilter = !document.getElementById(TARGET);
+            rendered(function () { state.reopened = !!document.getElementById(TARGET); done(state); });
+            link.click();
+          });
+          sel.value = "timeout"; sel.dispatchEvent(new Event("change"));
         });
         document.querySelector("#regressions a[href='#" + TARGET + "']").click();
       });
@@ -225,6 +232,7 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
     assert state["found"] == [anchor]  # the search box keeps only the card with that id
     assert state["targetAbsentAfterClear"] is True  # cleared: paging again
     assert state["hash"] == f"#{anchor}" and state["targetShown"] is True and state["firstShown"] == anchor
+    assert state["droppedByFilter"] is True and state["reopened"] is True
 
 
 # run after our script (CSP-free variant): what the first render laid out, then a filter, "show

@@ -377,6 +377,10 @@ JS = """
       });
       ordered = cards.slice();
       window.addEventListener("hashchange", reveal);
+      document.addEventListener("click", function (e) {  /* the link to the card the location already names */
+        var a = e.target.closest ? e.target.closest("a[href^='#c-']") : null;
+        if (a && a.getAttribute("href") === location.hash && !document.getElementById(location.hash.slice(1))) reveal();
+      });
       return reveal() || apply();
     });
   } else {

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 
-CHUNK_CHARS = 400_000  # characters of fragments per compressed chunk: what the page decodes at a time
+CHUNK_CHARS = 1_000_000  # characters of fragments per compressed chunk: what the page decodes at a time
 FILTERS = ("parser", "complexity", "language", "variant", "outcome")  # the index's filter fields, in order
 _DATA = re.compile(r'(<script type="application/json" id="tb-data">)(.*?)(</script>)', re.S)
 _CASES = '<div id="cases">'
