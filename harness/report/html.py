@@ -22,7 +22,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 
 from harness.core import kinds as item_kinds
@@ -238,24 +238,26 @@ def _complexity_html(board: Leaderboard, title: str = "By complexity", unit: str
 
 
 def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard],
-           evidence: tuple[dict, dict], texts: Sequence[str] = ()) -> list[Card]:
+           evidence: tuple[dict, dict], texts: Sequence[str] = ()) -> Iterator[Card]:
     """Every case's card in page order (then kind, item, parser rank), as `html_data` stores them."""
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
     ordered = sorted(results, key=lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
                                              rank.get(r.parser, 0), r.parser))
     primaries = {track.kind: track.primary for track in reversed([board, *more])}
-    cache: dict[str, str] = {}  # every parser repeats the same ground truth: each distinct table rendered once
-    cards = []
+    cache: dict[str, str] = {}  # every parser repeats the same ground truth: each table rendered once per page
+    page = None
     for r in ordered:
+        if (r.case_set, r.page) != page:
+            cache.clear()  # a page's tables are done (its cards are adjacent): hold one page's, not the run's
+            page = (r.case_set, r.page)
         primary = primaries.get(r.kind, board.primary)
         value = r.scores.get(primary) if primary and r.outcome == "ok" else None
-        cards.append(Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {complexity_of(r)}",
-                          values=(r.parser, complexity_of(r), language_of(r), variant_of(r), r.outcome),
-                          score=float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None,
-                          parts=_by_reference(_case_parts(r, primary, cache, evidence), r, evidence[0], texts),
-                          outputs=[evidence[0][page_key(r)]] if page_key(r) in evidence[0] else []))
-    return cards
+        yield Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {complexity_of(r)}",
+                   values=(r.parser, complexity_of(r), language_of(r), variant_of(r), r.outcome),
+                   score=float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None,
+                   parts=_by_reference(_case_parts(r, primary, cache, evidence), r, evidence[0], texts),
+                   outputs=[evidence[0][page_key(r)]] if page_key(r) in evidence[0] else [])
 
 
 def _by_reference(parts: list[str], r: ItemResult, outputs: dict, texts: Sequence[str]) -> list[str]:

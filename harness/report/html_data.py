@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import gzip
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -65,22 +66,26 @@ def card_data(cards: Iterable[Card], outputs: Sequence[str] = ()) -> dict:
 
     Fragments are numbered in order of first use, so the cards shown first need the first chunk;
     a chunk closes at CHUNK_CHARS characters. A card's row lists its markup's fragments and, apart,
-    the outputs it needs (decoded with it, not part of its markup)."""
-    ids: dict[str, int] = {}
-    chunks: list[list[str]] = [[]]
+    the outputs it needs (decoded with it, not part of its markup). Held in memory: the packed
+    chunks, the open chunk and a digest per fragment, not every card's markup (`cards` may be a
+    generator)."""
+    ids: dict[bytes, int] = {}
+    packed: list[str] = []
+    chunk: list[str] = []
     starts, size = [0], 0
 
     def intern(text: str) -> int:
-        nonlocal size
-        if text not in ids:
+        nonlocal chunk, size
+        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        if key not in ids:
             if size >= CHUNK_CHARS:
-                chunks.append([])
+                packed.append(pack(_dumps(chunk)))
                 starts.append(len(ids))
-                size = 0
-            ids[text] = len(ids)
-            chunks[-1].append(text)
+                chunk, size = [], 0
+            ids[key] = len(ids)
+            chunk.append(text)
             size += len(text)
-        return ids[text]
+        return ids[key]
 
     values: dict[str, dict[str, int]] = {f: {} for f in FILTERS}
     output_ids = [-1] * len(outputs)
@@ -93,7 +98,9 @@ def card_data(cards: Iterable[Card], outputs: Sequence[str] = ()) -> dict:
         codes = [values[f].setdefault(v, len(values[f])) for f, v in zip(FILTERS, card.values, strict=True)]
         rows.append([card.anchor, card.text.lower(), *codes, card.score, frags, [output_ids[i] for i in card.outputs]])
     index = {"fields": list(FILTERS), "values": {f: list(v) for f, v in values.items()}, "cards": rows}
-    return {"index": pack(_dumps(index)), "chunks": [pack(_dumps(c)) for c in chunks if c], "starts": starts,
+    if chunk:
+        packed.append(pack(_dumps(chunk)))
+    return {"index": pack(_dumps(index)), "chunks": packed, "starts": starts[:len(packed)] or [0],
             "outputs": output_ids}
 
 
