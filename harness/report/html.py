@@ -4,8 +4,10 @@ Everything that comes from a parser or a case set is untrusted. The rules this m
 
 - text goes through `html.escape` for its context (element text or a quoted attribute);
 - tables are rendered only from canonical HTML re-generated here from parsed `Table`s
-  (`safe_table_html`), never from the markup stored in a result; formulas are typeset only as
-  MathML re-serialised through an element and attribute allowlist (`formula_html`);
+  (`safe_table_html`), never from the markup stored in a result unless that markup matches the
+  strict grammar of canonical HTML (table/tr/td/th, digit spans, escaped text: `_CANONICAL`);
+  formulas are typeset only as MathML re-serialised through an element and attribute allowlist
+  (`formula_html`);
 - data for the script travels as JSON in a non-executed ``<script type="application/json">``,
   with ``<``, ``>``, ``&`` and U+2028/2029 escaped (`json_for_script`); the drill-down's cards are
   that same escaped markup, deduplicated and compressed in it (`html_data`), put in the page by
@@ -264,7 +266,8 @@ def _by_reference(parts: list[str], r: ItemResult, outputs: dict, texts: Sequenc
     """The matched text, when it is its span of the page's output, as a reference the script fills
     from that output (stored once per page): not a second, escaped copy in the card."""
     i, span, text = outputs.get(page_key(r)), r.matched_span, r.matched_text
-    if i is None or not _is_span(span) or text is None or len(text) > _MAX_PRE or texts[i][span[0]:span[1]] != text:
+    if (i is None or not _is_span(span) or span[0] < 0 or text is None or len(text) > _MAX_PRE
+            or texts[i][span[0]:span[1]] != text):
         return parts
     ref = f'<pre class="matched" data-span="{span[0]},{span[1]}"></pre>'  # of the card's page output
     return [*parts[:2], parts[2].replace(_pre(text), ref, 1), *parts[3:]]  # the extraction's side
