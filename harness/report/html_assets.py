@@ -363,7 +363,10 @@ JS = """
     img.alt = "page crop"; img.src = uri;
     f.insertBefore(img, f.firstChild);
   }
-  if (box && cardsData) {
+  if (box && cardsData && typeof DecompressionStream === "undefined") {
+    counter.textContent = "This browser cannot decode the cases (it needs DecompressionStream: Chrome 80, " +
+      "Firefox 113, Safari 16.4 or later); results.json holds every one.";
+  } else if (box && cardsData) {
     unpack(cardsData.index).then(function (t) {
       var index = JSON.parse(t), fields = index.fields;
       cards = index.cards.map(function (row, i) {
