@@ -17,6 +17,7 @@ from harness.gating.rules import Gate, floors_for
 from harness.generate.importer import import_bench
 from harness.parse.prefetch import ParsePool
 from harness.report.aggregate import boards
+from harness.report.html_data import expanded_html
 from harness.report.markdown import render_markdown
 from harness.report.terminal import tracks_group
 from harness.report.write import read_results, write_report
@@ -225,7 +226,7 @@ def test_both_tracks_get_their_own_leaderboard_in_every_file(tmp_path: Path) -> 
     md = paths["markdown"].read_text(encoding="utf-8")
     assert "## Formulas" in md and "### Inline / display" in md and "| parser |  | all | inline | display |" in md
     assert "mean with missing formulas as 0" in md
-    html = paths["html"].read_text(encoding="utf-8")
+    html = expanded_html(paths["html"].read_text(encoding="utf-8"))
     assert "<h2>Formula leaderboard</h2>" in html and "<h2>Formulas: inline / display</h2>" in html
     assert "set/p001::f1[pp]" in html and "1 tables + 3 formulas" in html
     assert "&lt;/pre&gt;&lt;script&gt;" in html and "x<y</pre><script>" not in html
@@ -354,7 +355,7 @@ def test_formulas_are_typeset_as_allowlisted_mathml_only() -> None:
 def test_the_drilldown_shows_both_formulas_typeset_and_as_source(tmp_path: Path) -> None:
     results = _results()
     results[1].gt_latex, results[1].matched_text = r"$\frac{1}{2}$", r"\(\frac{1}{2}\)"
-    html = write_report(results, tmp_path)["html"].read_text(encoding="utf-8")
+    html = expanded_html(write_report(results, tmp_path)["html"].read_text(encoding="utf-8"))
     case = html[html.index("set/p001::f0[pp]"):html.index("set/p001::f1[pp]")]
     assert case.count('<div class="rendered formula"><math display="inline">') == 2
     assert case.count("<mfrac>") == 2 and r"<pre>\(\frac{1}{2}\)</pre>" in case

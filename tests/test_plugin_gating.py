@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cases import load_case_set
+from harness.report.html_data import expanded_html
 from tests.test_plugin import args, junit, results_json, warm_metrics  # noqa: F401 — warm_metrics is autouse
 from tests.test_run import break_table, copy_pages, write_outputs
 
@@ -173,6 +174,6 @@ def test_semantic_errors_reach_the_failure_message_and_results(pytester: pytest.
     case = junit(xml, report)[f"bench/p074::t0[dir:{out}]"]
     assert "semantic errors: " in case["failure"] and "9.99" in case["failure"]
     assert case["result"]["semantic_errors"] and any("9.99" in e for e in case["result"]["semantic_errors"])
-    html = (report / "report.html").read_text(encoding="utf-8")
+    html = expanded_html((report / "report.html").read_text(encoding="utf-8"))
     assert "semantic errors" in html
     assert json.dumps(case["result"]["semantic_errors"][0])[1:-1] in (report / "results.json").read_text()

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from harness.cli import main
+from harness.report.html_data import expanded_html
 from tests.ci_cases import case_set, write_pages
 from tests.test_plugin_ci import args, warm_metrics  # noqa: F401  (fixture: score once in this process first)
 
@@ -106,7 +107,7 @@ def test_a_printed_failing_id_pasted_back_runs_exactly_that_case(pytester: pytes
     first = pytester.runpytest_subprocess(*args(cases, tmp_path, *spec, f"--report-dir={tmp_path / 'r1'}"))
     printed = sorted(failed_ids(first.stdout.lines))
     assert len(printed) > 3, first.stdout.str()
-    html = (tmp_path / "r1" / "report.html").read_text()
+    html = expanded_html((tmp_path / "r1" / "report.html").read_text())
     chosen = printed[len(printed) // 2]
     assert chosen in html.replace("&#x27;", "'"), "report.html shows the same id"
     again = pytester.runpytest_subprocess(*args(cases, tmp_path, *spec, chosen, "-v", f"--report-dir={tmp_path / 'r2'}",
@@ -159,7 +160,7 @@ def test_every_report_shows_the_gate_and_the_most_regressed_cases_linked_to_thei
     assert [float(d) for _, _, d in links] == pytest.approx(worst, abs=1e-3)
     assert "- **gate**" not in md, "the gate is the section's table, not a line of facts"
 
-    doc = lxml.html.document_fromstring((report / "report.html").read_text())
+    doc = lxml.html.document_fromstring(expanded_html((report / "report.html").read_text()))
     sections = doc.findall(".//section")
     assert sections and sections[0].get("id") == "regressions"
     assert doc.find(".//h1").getnext() is sections[0], "the first thing after the title"

@@ -1,5 +1,9 @@
 """report.html in a real browser (headless Chromium): injected payloads stay inert, our script works.
 
+The script lays out cards asynchronously (it decodes them from the page's data), so the
+drivers below wait for its "tb-rendered" event, and Chromium runs with a virtual time budget
+(`--virtual-time-budget`: the dump waits until the page is idle, without waiting in real time).
+
 Skipped when no Chromium is installed (Debian: `apt-get install -y chromium`).
 """
 
@@ -16,12 +20,22 @@ import pytest
 
 from harness.report.aggregate import leaderboard
 from harness.report.html import render_html
+from harness.report.html_data import decode_index
 from tests.test_report_samples import sample_results
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# waits for our script's next render of the cards (each change of a filter, the search, the order renders)
+WAIT = """function rendered(fn) { document.addEventListener("tb-rendered", fn, {once: true}); }
+function shownCards() { return Array.prototype.slice.call(document.querySelectorAll("#cases article.case")); }
+function done(state) {
+  var out = document.createElement("pre"); out.id = "driver"; out.textContent = JSON.stringify(state);
+  document.body.appendChild(out);
+}
+"""
 # run after our script in the CSP-free variant: click headers and change filters as a user would
-DRIVER = """<script>
+DRIVER = """<script>""" + WAIT + """
+rendered(function () {
 var th = document.querySelectorAll("table.sortable-table th");
 th[2].click();
 var order1 = Array.prototype.map.call(document.querySelectorAll("table.sortable-table tbody tr td.name"),
@@ -29,22 +43,23 @@ var order1 = Array.prototype.map.call(document.querySelectorAll("table.sortable-
 th[2].click();
 var order2 = Array.prototype.map.call(document.querySelectorAll("table.sortable-table tbody tr td.name"),
   function (td) { return td.textContent; }).join("|");
-var sel = document.querySelector("select[data-filter=outcome]");
+var sel = document.querySelector("select[data-filter=outcome]"), order = document.getElementById("case-order");
+var state = {order1: order1, order2: order2};
+rendered(function () {
+  state.onlyTimeouts = shownCards().every(function (a) { return a.getAttribute("data-outcome") === "timeout"; });
+  state.count = document.getElementById("case-count").textContent;
+  rendered(function () {
+    rendered(function () {
+      state.worst = shownCards()[0].getAttribute("data-score");
+      rendered(function () { state.best = shownCards()[0].getAttribute("data-score"); done(state); });
+      order.value = "best"; order.dispatchEvent(new Event("change"));
+    });
+    order.value = "worst"; order.dispatchEvent(new Event("change"));
+  });
+  sel.value = ""; sel.dispatchEvent(new Event("change"));
+});
 sel.value = "timeout"; sel.dispatchEvent(new Event("change"));
-var hidden = Array.prototype.filter.call(document.querySelectorAll("article.case"), function (a) { return !a.hidden; })
-  .every(function (a) { return a.getAttribute("data-outcome") === "timeout"; });
-var count = document.getElementById("case-count").textContent;
-sel.value = ""; sel.dispatchEvent(new Event("change"));
-function firstScore(how) {
-  var order = document.getElementById("case-order");
-  order.value = how; order.dispatchEvent(new Event("change"));
-  var first = Array.prototype.filter.call(document.querySelectorAll("article.case"), function (a) { return !a.hidden; })[0];
-  return first.getAttribute("data-score");
-}
-var out = document.createElement("pre"); out.id = "driver";
-out.textContent = JSON.stringify({order1: order1, order2: order2, count: count, onlyTimeouts: hidden,
-  worst: firstScore("worst"), best: firstScore("best")});
-document.body.appendChild(out);
+});
 </script></body>"""
 
 
@@ -59,7 +74,8 @@ def _chromium() -> str:
 def _dump_dom(page: Path, tmp_path: Path, fragment: str = "") -> lxml.html.HtmlElement:
     profile = tmp_path / f"profile-{page.stem}"
     url = page.as_uri() + (f"#{fragment}" if fragment else "")
-    proc = subprocess.run([_chromium(), *FLAGS, f"--user-data-dir={profile}", "--dump-dom", url],
+    proc = subprocess.run([_chromium(), *FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=20000",
+                           "--dump-dom", url],
                           capture_output=True, text=True, timeout=90, check=False)
     assert proc.returncode == 0 and proc.stdout.strip(), proc.stderr[-2000:]
     return lxml.html.document_fromstring(proc.stdout)
@@ -116,7 +132,7 @@ def test_a_regression_link_opens_its_card_even_beyond_the_first_page(tmp_path: P
 
     results = sample_results(n_pages=10, payloads=True)
     board = leaderboard(results)
-    last = results[-1]  # laid out hidden: the page shows the first 60 cards at load
+    last = results[-1]  # not laid out at load: the page shows the first 60 cards
     for r in results:
         r.extra["baseline"] = {"metric": "teds", "baseline": 1.0, "now": 0.5, "delta": -0.1, "verdict": "regressed"}
     last.extra["baseline"] = {**last.extra["baseline"], "delta": -0.9}
@@ -124,34 +140,49 @@ def test_a_regression_link_opens_its_card_even_beyond_the_first_page(tmp_path: P
     page.write_text(render_html(board, results, {}, regressions=RegressionView.of(results)), encoding="utf-8")
     link = lxml.html.document_fromstring(page.read_text()).get_element_by_id("regressions").find(".//a")
     assert link.text == last.test_id, "the most regressed case comes first"
-    static = lxml.html.document_fromstring(page.read_text()).get_element_by_id(link.get("href")[1:])
-    assert static.get("hidden") is not None
+    assert 'id="' + link.get("href")[1:] not in page.read_text(), "cards are data until shown"
     dom = _dump_dom(page, tmp_path, link.get("href")[1:])
     card = dom.get_element_by_id(link.get("href")[1:])
     assert card.get("hidden") is None and last.test_id in card.find(".//header").text_content()
+    shown = dom.xpath("//div[@id='cases']/article")
+    assert len(shown) == 61 and shown[0] is card, "the first page, and the card linked to, first"
 
 
-# run after our script (CSP-free variant): open a card's page output, search for the card, follow a regression link
-EVIDENCE_DRIVER = """<script>
-var state = {};
-var target = document.getElementById(TARGET);
-target.querySelector(".output button").click();
-var marks = target.querySelectorAll(".output mark");
-state.marked = Array.prototype.map.call(marks, function (m) { return m.textContent; }).join("");
-state.cropImages = target.querySelectorAll("figure.crop img").length;
-state.diffCells = target.querySelectorAll("table.celldiff td").length;
-var box = document.getElementById("case-search");
-box.value = SEARCH; box.dispatchEvent(new Event("input"));
-state.found = Array.prototype.filter.call(document.querySelectorAll("article.case"), function (a) { return !a.hidden; })
-  .map(function (a) { return a.id; });
-box.value = ""; box.dispatchEvent(new Event("input"));
-state.targetHiddenAfterClear = target.hidden;
-window.addEventListener("hashchange", function () {
-  state.hash = location.hash; state.targetShown = !target.hidden;
-  var out = document.createElement("pre"); out.id = "driver"; out.textContent = JSON.stringify(state);
-  document.body.appendChild(out);
+# run after our script (CSP-free variant): search for the card, open its page output, clear the
+# search, follow its regression link
+EVIDENCE_DRIVER = """<script>""" + WAIT + """
+var state = {}, box = document.getElementById("case-search");
+rendered(function () {
+  rendered(function () {
+    state.found = shownCards().map(function (a) { return a.id; });
+    var target = document.getElementById(TARGET);
+    target.querySelector(".output button").click();
+    (function () {
+      var marks = target.querySelectorAll(".output mark");
+      state.marked = Array.prototype.map.call(marks, function (m) { return m.textContent; }).join("");
+      state.cropImages = target.querySelectorAll("figure.crop img").length;
+      state.diffCells = target.querySelectorAll("table.celldiff td").length;
+      rendered(function () {
+        state.targetAbsentAfterClear = !document.getElementById(TARGET);
+        rendered(function () {
+          state.hash = location.hash; state.targetShown = !!document.getElementById(TARGET);
+          state.firstShown = shownCards()[0].id;
+          var link = document.querySelector("#regressions a[href='#" + TARGET + "']");
+          var sel = document.querySelector("select[data-filter=outcome]");
+          rendered(function () {  /* a filter drops the card; its link, clicked again (same location), shows it */
+            state.droppedByFilter = !document.getElementById(TARGET);
+            rendered(function () { state.reopened = !!document.getElementById(TARGET); done(state); });
+            link.click();
+          });
+          sel.value = "timeout"; sel.dispatchEvent(new Event("change"));
+        });
+        document.querySelector("#regressions a[href='#" + TARGET + "']").click();
+      });
+      box.value = ""; box.dispatchEvent(new Event("input"));
+    })();
+  });
+  box.value = SEARCH; box.dispatchEvent(new Event("input"));
 });
-document.querySelector("#regressions a[href='#" + TARGET + "']").click();
 </script></body>"""
 
 
@@ -181,13 +212,15 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
 
     page = tmp_path / "evidence.html"
     page.write_text(render_html(board, results, {}, regressions=view, crops=crops), encoding="utf-8")
-    static = lxml.html.document_fromstring(page.read_text()).get_element_by_id(anchor)
-    assert static.get("hidden") is not None, "the card should be beyond the first page at load"
+    anchors = [row[0] for row in decode_index(page.read_text())["cards"]]
+    assert anchors.index(anchor) >= 60, "the card should be beyond the first page at load"
     dom = _dump_dom(page, tmp_path, anchor)  # with the CSP: data: images allowed, our script runs
     card = dom.get_element_by_id(anchor)
     assert card.get("hidden") is None
     assert card.xpath(".//figure[@class='crop']/img[starts-with(@src, 'data:image/webp;base64,')]")
     assert card.xpath(".//table[@class='celldiff']//td[@class='d-chg' or @class='d-miss']")
+    matched = card.xpath(".//pre[@class='matched']")  # the matched text: read from the page's output, not stored twice
+    assert len(matched) == 1 and matched[0].text_content() == target.matched_text
 
     driven = tmp_path / "evidence-driven.html"
     script = EVIDENCE_DRIVER.replace("TARGET", json.dumps(anchor)).replace("SEARCH", json.dumps(target.test_id))
@@ -197,5 +230,79 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
     assert state["marked"] == target.matched_text  # the span, highlighted in the whole output
     assert state["cropImages"] == 1 and state["diffCells"] > 0
     assert state["found"] == [anchor]  # the search box keeps only the card with that id
-    assert state["targetHiddenAfterClear"] is True  # cleared: paging again
-    assert state["hash"] == f"#{anchor}" and state["targetShown"] is True
+    assert state["targetAbsentAfterClear"] is True  # cleared: paging again
+    assert state["hash"] == f"#{anchor}" and state["targetShown"] is True and state["firstShown"] == anchor
+    assert state["droppedByFilter"] is True and state["reopened"] is True
+
+
+# run after our script (CSP-free variant): what the first render laid out, then a filter, "show
+# more", a search by id and one by text of a card's markup (beyond the first page both)
+SCALE_DRIVER = """<script>""" + WAIT + """
+var state = {}, box = document.getElementById("case-search");
+var sel = document.querySelector("select[data-filter=parser]"), cases = document.getElementById("cases");
+function search(words, then) {
+  rendered(function () { then(shownCards().map(function (a) { return a.id; })); });
+  box.value = words; box.dispatchEvent(new Event("input"));
+}
+rendered(function () {
+  state.first = shownCards().length; state.decodedFirst = cases.getAttribute("data-decoded");
+  state.count = document.getElementById("case-count").textContent;
+  rendered(function () {
+    state.parsers = shownCards().map(function (a) { return a.getAttribute("data-parser"); });
+    state.filtered = document.getElementById("case-count").textContent;
+    rendered(function () {
+      state.more = shownCards().length;
+      sel.value = ""; sel.dispatchEvent(new Event("change"));
+      /* the markup's text is searched once every chunk is decoded (on the first search): a
+         render from the index first, then one with every card's text; read when the page is idle */
+      box.value = BY_TEXT; box.dispatchEvent(new Event("input"));
+      setTimeout(function () {
+        state.byText = shownCards().map(function (a) { return a.id; });
+        state.decodedAll = cases.getAttribute("data-decoded");
+        search(BY_ID, function (found) { state.byId = found; done(state); });
+      }, 5000);
+    });
+    document.getElementById("more").click();
+  });
+  sel.value = PARSER; sel.dispatchEvent(new Event("change"));
+});
+</script></body>"""
+
+
+def test_hundreds_of_cards_are_laid_out_a_page_at_a_time_and_every_one_is_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """360 cards in small chunks: the first render lays out one page (60 cards) from the first
+    chunks only; a filter, "show more", the search by id and by a word only in a card's markup
+    (its message) reach cards beyond the first page; an anchor opens its card at load."""
+    import harness.report.html_data as html_data
+    from harness.report.regressions import card_anchor
+
+    monkeypatch.setattr(html_data, "CHUNK_CHARS", 20_000)  # several chunks at this size, as at 40,000 cards
+    results = sample_results(n_pages=40)
+    board = leaderboard(results)
+    far, deep = results[-7], results[200]
+    deep.message = "quetzalcoatl wandered here"
+    html = render_html(board, results, csp=False)
+    n_chunks = len(json.loads(html.split('id="tb-data">', 1)[1].split("</script>", 1)[0])["cards"]["chunks"])
+    assert n_chunks > 4
+    order = [row[0] for row in decode_index(html)["cards"]]
+    assert order.index(card_anchor(far.test_id)) >= 60 and order.index(card_anchor(deep.test_id)) >= 60
+    parser = board.rows[-1].parser
+    script = (SCALE_DRIVER.replace("BY_ID", json.dumps(far.test_id)).replace("BY_TEXT", json.dumps("QUETZALCOATL"))
+              .replace("PARSER", json.dumps(parser)))
+    page = tmp_path / "many.html"
+    page.write_text(html.replace("</body>", script, 1), encoding="utf-8")
+    state = json.loads(_dump_dom(page, tmp_path).get_element_by_id("driver").text)
+    assert state["first"] == 60 and state["count"] == f"60 of {len(results)} matching tables shown"
+    decoded, total = map(int, state["decodedFirst"].split("/"))
+    assert total == n_chunks and decoded < total, "the first page needs only the first chunks"
+    n_parser = sum(r.parser == parser for r in results)
+    assert set(state["parsers"]) == {parser} and state["filtered"] == f"60 of {n_parser} matching tables shown"
+    assert state["more"] == min(120, n_parser)
+    assert state["byId"] == [card_anchor(far.test_id)]
+    assert state["byText"] == [card_anchor(deep.test_id)] and state["decodedAll"] == f"{n_chunks}/{n_chunks}"
+
+    linked = tmp_path / "linked.html"
+    linked.write_text(html, encoding="utf-8")
+    dom = _dump_dom(linked, tmp_path, card_anchor(deep.test_id))
+    assert dom.xpath("//div[@id='cases']/article")[0].get("id") == card_anchor(deep.test_id)

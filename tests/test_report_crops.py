@@ -12,6 +12,7 @@ import pytest
 from harness.cases import REPO_CASES, _bbox, load_case_set
 from harness.core.results import ItemResult
 from harness.report.crops import CROPS_FOLDER, DPI, WORST, chosen, page_crops
+from harness.report.html_data import expanded_html
 from harness.report.write import write_report
 
 SYNTH = REPO_CASES / "synth-v1"
@@ -76,5 +77,5 @@ def test_the_report_inlines_chosen_crops_and_the_folder_holds_every_one(tmp_path
     html = out["html"].read_text(encoding="utf-8")
     data = json.loads(html.split('id="tb-data">', 1)[1].split("</script>", 1)[0])
     n_inline = len(chosen(results, "teds", worst=WORST))
-    assert len(data["crops"]) == n_inline and html.count('<figure class="crop"') == n_inline
+    assert len(data["crops"]) == n_inline and expanded_html(html).count('<figure class="crop"') == n_inline
     assert "img-src data:" in html

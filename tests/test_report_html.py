@@ -11,6 +11,7 @@ import pytest
 from harness.report.aggregate import leaderboard
 from harness.report.html import json_for_script, render_html, safe_table_html
 from harness.report.html_assets import CSS, JS
+from harness.report.html_data import decode_cards, expanded_html
 from tests.test_report_samples import PAYLOADS, RAW_HOSTILE_HTML, sample_results
 
 # every tag our page may contain; an injected <img>, <iframe>, <svg>, <object>... fails the test, and so
@@ -33,9 +34,10 @@ URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "data", "srcdo
 
 @pytest.fixture(scope="module")
 def hostile() -> tuple[list, str]:
+    """The results and their page with every card laid out (`expanded_html`: as the script shows them)."""
     results = sample_results(n_pages=4, payloads=True)
-    return results, render_html(leaderboard(results), results, {"case_set": "x</title><script>alert(1)</script>",
-                                                                  "command": "pytest '<img src=x onerror=alert(1)>'"})
+    return results, expanded_html(render_html(leaderboard(results), results, {
+        "case_set": "x</title><script>alert(1)</script>", "command": "pytest '<img src=x onerror=alert(1)>'"}))
 
 
 def test_hostile_results_produce_no_executable_markup(hostile: tuple[list, str]) -> None:
@@ -80,7 +82,10 @@ def test_embedded_data_is_inert_and_round_trips(hostile: tuple[list, str]) -> No
     data = json.loads(raw)
     assert set(data["parsers"]) == {r.parser for r in results}
     ok = [r for r in results if r.parser == data["parsers"][0] and r.outcome == "ok"]
-    assert sorted(data["hist"][data["parsers"][0]]["values"]["teds"]) == sorted(r.scores["teds"] for r in ok)
+    hist = data["hist"][data["parsers"][0]]
+    assert hist["n"]["teds"] == len(ok) and hist["sum"]["teds"] == pytest.approx(sum(r.scores["teds"] for r in ok))
+    assert hist["bins"]["teds"] == [sum(min(9, int(r.scores["teds"] * 10)) == b for r in ok) for b in range(10)]
+    assert len(decode_cards(page)) == len(results)
 
 
 def test_csp_allows_only_our_script_and_style(hostile: tuple[list, str]) -> None:
@@ -117,7 +122,9 @@ def test_tables_are_re_rendered_from_parsed_cells() -> None:
 def test_page_lists_every_result_and_every_parser() -> None:
     results = sample_results(n_pages=6)
     board = leaderboard(results)
-    doc = lxml.html.document_fromstring(render_html(board, results, {"timestamp": "t"}))
+    page = render_html(board, results, {"timestamp": "t"})
+    assert "<article" not in page, "cards travel as data, laid out by the script"
+    doc = lxml.html.document_fromstring(expanded_html(page))
     assert len(doc.xpath("//article[@class='case']")) == len(results)
     board_rows = doc.xpath("//table[contains(@class,'sortable-table')]/tbody/tr")
     assert [r.xpath("./td[2]")[0].text_content() for r in board_rows] == [row.parser for row in board.rows]
@@ -133,7 +140,7 @@ def test_semantic_errors_and_error_cases_are_in_the_drilldown() -> None:
     ok = ItemResult("A", "s", "p1", 0, "simple", "ok", scores={"semantic": 6.0, "teds": 0.7},
                      semantic_errors=["value 2 under (1, b) read as 3", "row 4 missing"])
     err = ItemResult("A", "s", "p1", 1, "simple", "error", message="error: ground truth unreadable (NoTableError: x)")
-    doc = lxml.html.document_fromstring(render_html(leaderboard([ok, err]), [ok, err]))
+    doc = lxml.html.document_fromstring(expanded_html(render_html(leaderboard([ok, err]), [ok, err])))
     articles = {a.get("data-outcome"): a for a in doc.iter("article")}
     assert set(articles) == {"ok", "error"}
     assert [li.text_content() for li in articles["ok"].iter("li")] == ok.semantic_errors
@@ -150,7 +157,9 @@ def test_values_below_zero_are_exact_in_data_and_the_clamping_is_said() -> None:
     page = render_html(leaderboard(rs), rs)
     doc = lxml.html.document_fromstring(page)
     data = json.loads(doc.get_element_by_id("tb-data").text)
-    assert data["hist"]["A"]["values"]["teds"] == [-0.125, 0.5], "the histogram data keeps the exact value"
+    hist = data["hist"]["A"]
+    assert hist["bins"]["teds"] == [1, 0, 0, 0, 0, 1, 0, 0, 0, 0], "below the scale: drawn in the first bin"
+    assert (hist["n"]["teds"], hist["sum"]["teds"]) == (2, 0.375), "the mean over found keeps the exact value"
     note = " ".join(p.text_content() for p in doc.iter("p"))
     assert "drawn in its end bin (teds: 1 table here" in note
     fine = [ItemResult("A", "s", "p1", 0, "simple", "ok", scores={"teds": 0.5})]
@@ -177,7 +186,7 @@ def test_an_item_found_as_fragments_shows_each_span_and_text_escaped() -> None:
                        matched_span=[start, start + len(text)], matched_spans=spans, pred_html="<table></table>")
     whole = ItemResult("A", "s", "p1", 1, "simple", "ok", scores={"semantic": 9.0}, matched_text=one,
                        matched_span=[7, 7 + len(one)], pred_html="<table></table>")  # as a results.json from before
-    doc = lxml.html.document_fromstring(render_html(leaderboard([split, whole]), [split, whole]))
+    doc = lxml.html.document_fromstring(expanded_html(render_html(leaderboard([split, whole]), [split, whole])))
     assert {el.tag for el in doc.iter() if isinstance(el.tag, str)} <= ALLOWED_TAGS
     card_links_only(doc)
     assert len(doc.findall(".//script")) == 2
@@ -203,7 +212,7 @@ def test_the_regressions_section_escapes_hostile_ids_and_links_only_to_cards() -
                        ci_high=-0.4, p_drop=0.01, p_rise=1.0, min_effect=0.01, alpha=0.05, verdict="regression")
             for p in PAYLOADS]
     view = RegressionView.of(results, rows, baseline=PAYLOADS[1])
-    page = render_html(leaderboard(results), results, {}, regressions=view)
+    page = expanded_html(render_html(leaderboard(results), results, {}, regressions=view))
     doc = lxml.html.document_fromstring(page)
     assert {el.tag for el in doc.iter() if isinstance(el.tag, str)} <= ALLOWED_TAGS
     card_links_only(doc)
@@ -213,3 +222,21 @@ def test_the_regressions_section_escapes_hostile_ids_and_links_only_to_cards() -
     assert PAYLOADS[0] in section.text_content(), "shown as text, not markup"
     md = render_markdown(leaderboard(results), {}, regressions=view)
     assert "<script>" not in md and "<img" not in md and "&lt;script&gt;" in md
+
+
+def test_canonical_table_markup_is_shown_as_parsing_would_show_it_and_nothing_else_passes_unparsed() -> None:
+    """Scored tables are stored as `Table.to_html` wrote them: the report shows such markup without
+    parsing it again, byte for byte what parsing and re-rendering gives; anything else is parsed."""
+    from harness.report import html as report_html
+    from harness.readers.html import table_from_html
+
+    results = sample_results(n_pages=6)
+    markups = {m for r in results for m in (r.gt_html, r.pred_html) if m}
+    assert markups and all(report_html._CANONICAL.fullmatch(m) for m in markups)
+    assert all(safe_table_html(m) == table_from_html(m).to_html(headers=True) for m in markups)
+    near = ['<table><tr><td onclick="x()">a</td></tr></table>', "<table><tr><td>a<img src=x></td></tr></table>",
+            "<table><tr><td>&#60;script&#62;</td></tr></table>", '<table><tr><td colspan="99999">a</td></tr></table>',
+            "<table><tr><td>a</th></tr></table>", "<table></table>", "<table><tr><td>a</td></tr></table><script>",
+            RAW_HOSTILE_HTML]
+    assert not any(report_html._CANONICAL.fullmatch(m) for m in near)
+    assert "<script" not in safe_table_html(near[-2]) and "img" not in safe_table_html(near[1])

@@ -11,6 +11,7 @@ import pytest
 from harness.cases import load_case_set
 from harness.evaluate.page import evaluate_page
 from harness.parse.prefetch import ParsePool
+from harness.report.html_data import expanded_html
 from harness.report.write import write_report
 from tests.kinds import keywords
 from tests.test_run import copy_pages, write_outputs
@@ -67,7 +68,7 @@ def test_a_registered_kind_is_read_located_scored_and_reported(keyword_kind, tmp
     assert board["rows"][0]["overall"]["found"] == 2 and board["rows"][0]["overall"]["total"] == 3
     markdown = paths["markdown"].read_text(encoding="utf-8")
     assert "## Keywords" in markdown and "### Every keyword metric" in markdown and "### Keyword outcomes" in markdown
-    html = paths["html"].read_text(encoding="utf-8")
+    html = expanded_html(paths["html"].read_text(encoding="utf-8"))
     assert "Keyword leaderboard" in html and "written as" in html and "k2[dir:" in html
 
 

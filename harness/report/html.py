@@ -4,10 +4,14 @@ Everything that comes from a parser or a case set is untrusted. The rules this m
 
 - text goes through `html.escape` for its context (element text or a quoted attribute);
 - tables are rendered only from canonical HTML re-generated here from parsed `Table`s
-  (`safe_table_html`), never from the markup stored in a result; formulas are typeset only as
-  MathML re-serialised through an element and attribute allowlist (`formula_html`);
+  (`safe_table_html`), never from the markup stored in a result unless that markup matches the
+  strict grammar of canonical HTML (table/tr/td/th, digit spans, escaped text: `_CANONICAL`);
+  formulas are typeset only as MathML re-serialised through an element and attribute allowlist
+  (`formula_html`);
 - data for the script travels as JSON in a non-executed ``<script type="application/json">``,
-  with ``<``, ``>``, ``&`` and U+2028/2029 escaped (`json_for_script`);
+  with ``<``, ``>``, ``&`` and U+2028/2029 escaped (`json_for_script`); the drill-down's cards are
+  that same escaped markup, deduplicated and compressed in it (`html_data`), put in the page by
+  the script only for the cards shown, through an inert template;
 - no event-handler attributes: the script attaches its listeners itself;
 - a Content-Security-Policy allows only our own script and style (by hash) and no network,
   so even an escaping bug could not run injected code or fetch anything.
@@ -19,7 +23,8 @@ import base64
 import hashlib
 import json
 import math
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from html import escape
 
 from harness.core import kinds as item_kinds
@@ -37,14 +42,19 @@ from harness.report.aggregate import (
     variant_of,
 )
 from harness.report.crops import TableKey, data_uri
-from harness.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_outputs
+from harness.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_key, page_outputs
 from harness.report.html_assets import CSS, JS
+from harness.report.html_data import Card, card_data
+from harness.report.html_hist import histograms_html, script_data
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
+# canonical table markup: only these tags and span attributes, text with every `<` and `&` escaped;
+# it cannot hold anything but a table, so the report shows it without parsing it again
+_CANONICAL = re.compile(r'<table>(?:<tr>(?:<(t[dh])(?: colspan="[1-9][0-9]{0,2}")?(?: rowspan="[1-9][0-9]{0,2}")?>'
+                        r"(?:[^<&]|&(?:amp|lt|gt);)*</\1>)+</tr>)+</table>")
 _MAX_PRE = 20_000  # characters of matched text / LaTeX shown per table
-_FIRST_SHOWN = 60  # tables laid out at load (the script pages through the rest); as PAGE in the script
 
 
 def e(value: object) -> str:
@@ -62,6 +72,8 @@ def safe_table_html(markup: str | None) -> str:
     """Our canonical HTML (with <th> headers) of the first table in `markup`, or an escaped fallback."""
     if not markup:
         return '<p class="none">no table</p>'
+    if _CANONICAL.fullmatch(markup):  # written by `Table.to_html` when scored: already what parsing would give
+        return markup
     try:
         return table_from_html(markup).to_html(headers=True)
     except Exception:  # noqa: BLE001 -- untrusted input must never break the report: show it as text
@@ -89,10 +101,11 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         regressions_html(regressions) if regressions is not None else "",
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
-        _histograms_html(board, results),
-        _drilldown_html(board, results, more, (outputs, crop_index)),
+        histograms_html(board, results),
+        _drilldown_html(board, results, more),
     ])
-    data = json_for_script({**_script_data(board, results), "outputs": texts,
+    cards = card_data(_cards(board, results, more, (outputs, crop_index), texts), texts)
+    data = json_for_script({**script_data(board, results), "cards": cards,
                             "crops": [data_uri(webp) for webp in (crops or {}).values()]})
     policy = ""
     if csp:
@@ -226,56 +239,43 @@ def _complexity_html(board: Leaderboard, title: str = "By complexity", unit: str
             f'<tbody class="flat">{"".join(rows)}</tbody></table></div>')
 
 
-def _histograms_html(board: Leaderboard, results: Sequence[ItemResult]) -> str:
-    if not board.metrics:
-        return ""
-    outside = out_of_scale(results)
-    clamp = ""
-    if outside:
-        counts = ", ".join(f"{e(m)}: {n} table{'s' if n != 1 else ''}" for m, n in sorted(outside.items()))
-        clamp = (f" Values outside a metric's scale are drawn in its end bin ({counts} here; TEDS, like its "
-                 "reference, can go slightly below 0); every other number on this page is exact.")
-    return ("<h2>Score distributions</h2>"
-            '<p class="note">Per parser: tables by score (found tables), and the tables without a value '
-            f'(grey). Same vertical scale for every parser.{clamp} <label>metric <select id="hist-metric"></select>'
-            '</label></p><div class="hists" id="hists"></div>')
-
-
-def out_of_scale(results: Sequence[ItemResult]) -> dict[str, int]:
-    """{metric: tables whose value lies outside [0, full scale]} among found tables (display clamps them)."""
-    out: dict[str, int] = {}
-    for r in results:
-        if r.outcome != "ok":
-            continue
-        for metric, value in r.scores.items():
-            if isinstance(value, (int, float)) and math.isfinite(value) and not 0 <= value <= scale_of(metric):
-                out[metric] = out.get(metric, 0) + 1
-    return out
-
-
-def _script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
-    """What the histograms need: per parser, the values of every metric and the table count."""
-    hist: dict[str, dict] = {row.parser: {"total": row.total, "values": {m: [] for m in board.metrics}}
-                             for row in board.rows}
-    for r in results:
-        if r.outcome != "ok" or r.parser not in hist:
-            continue
-        values = hist[r.parser]["values"]
-        for metric, value in r.scores.items():
-            if metric in values and isinstance(value, (int, float)) and math.isfinite(value):
-                values[metric].append(round(float(value), 6))
-    return {"metrics": board.metrics, "primary": board.primary, "scale": board.scale,
-            "parsers": [row.parser for row in board.rows], "hist": hist}
-
-
-def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = (),
-                    evidence: tuple[dict, dict] = ({}, {})) -> str:
+def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard],
+           evidence: tuple[dict, dict], texts: Sequence[str] = ()) -> Iterator[Card]:
+    """Every case's card in page order (then kind, item, parser rank), as `html_data` stores them."""
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
     ordered = sorted(results, key=lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
                                              rank.get(r.parser, 0), r.parser))
+    primaries = {track.kind: track.primary for track in reversed([board, *more])}
+    cache: dict[str, str] = {}  # every parser repeats the same ground truth: each table rendered once per page
+    page = None
+    for r in ordered:
+        if (r.case_set, r.page) != page:
+            cache.clear()  # a page's tables are done (its cards are adjacent): hold one page's, not the run's
+            page = (r.case_set, r.page)
+        primary = primaries.get(r.kind, board.primary)
+        value = r.scores.get(primary) if primary and r.outcome == "ok" else None
+        yield Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {complexity_of(r)}",
+                   values=(r.parser, complexity_of(r), language_of(r), variant_of(r), r.outcome),
+                   score=float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None,
+                   parts=_by_reference(_case_parts(r, primary, cache, evidence), r, evidence[0], texts),
+                   outputs=[evidence[0][page_key(r)]] if page_key(r) in evidence[0] else [])
+
+
+def _by_reference(parts: list[str], r: ItemResult, outputs: dict, texts: Sequence[str]) -> list[str]:
+    """The matched text, when it is its span of the page's output, as a reference the script fills
+    from that output (stored once per page): not a second, escaped copy in the card."""
+    i, span, text = outputs.get(page_key(r)), r.matched_span, r.matched_text
+    if (i is None or not _is_span(span) or span[0] < 0 or text is None or len(text) > _MAX_PRE
+            or texts[i][span[0]:span[1]] != text):
+        return parts
+    ref = f'<pre class="matched" data-span="{span[0]},{span[1]}"></pre>'  # of the card's page output
+    return [*parts[:2], parts[2].replace(_pre(text), ref, 1), *parts[3:]]  # the extraction's side
+
+
+def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = ()) -> str:
+    """The controls and an empty list: the script lays out the cards shown from the data (`_cards`)."""
     tracks = [board, *more]
-    primaries = {track.kind: track.primary for track in reversed(tracks)}
     levels = list(dict.fromkeys(c for track in tracks for c in track.complexities))
     breakdowns = {a: list(dict.fromkeys(v for track in tracks for v in track.values(a))) for a in ("language", "variant")}
     present = {r.outcome for r in results}
@@ -292,16 +292,12 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
         order,
         '<span class="note" id="case-count"></span>',
     ])
-    gt_cache: dict[str, str] = {}  # every parser repeats the same ground truth: render it once
-    cases = "".join(_case_html(r, primaries.get(r.kind, board.primary), gt_cache, hidden=i >= _FIRST_SHOWN,
-                               evidence=evidence)
-                    for i, r in enumerate(ordered))
     counts = run_counts(results)
     titles = [item_kinds.get(k).title for k in item_kinds.names()]
     items = " + ".join(f"{counts[t]} {t}" for t in titles if t in counts)
     return (f"<h2>Cases ({counts['cases']}: {items} × {counts['parsers']} "
             f"parser{'s' if counts['parsers'] != 1 else ''})</h2>"
-            f'<div class="controls">{controls}</div><div id="cases">{cases}</div>'
+            f'<div class="controls">{controls}</div><div id="cases"></div>'
             '<button class="more" id="more" hidden>show more</button>')
 
 
@@ -311,8 +307,9 @@ def _select(name: str, values: Sequence[str], label: str | None = None) -> str:
             f"{options}</select></label>")
 
 
-def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hidden: bool,
-               evidence: tuple[dict, dict] = ({}, {})) -> str:
+def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
+                evidence: tuple[dict, dict] = ({}, {})) -> list[str]:
+    """A card cut where cards repeat each other: the header, each side, the evidence (`html_data`)."""
     outcome_cls = f"o-{r.outcome}" if r.outcome in OUTCOMES else "o-other"
     headline = {s.headline for s in specs_of(r.kind)} | {JUDGE}
     shown = {k: v for k, v in r.scores.items() if k in headline} or r.scores
@@ -335,13 +332,13 @@ def _case_html(r: ItemResult, primary: str | None, gt_cache: dict[str, str], hid
     shown_evidence = judge_html(r) + crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
-    return (f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
+    return [f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
             f'data-complexity="{e(complexity_of(r))}" '
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
-            f'data-outcome="{e(r.outcome)}" data-score="{score}"{" hidden" if hidden else ""}>{header}{message}<div class="sides">'
-            f'<div class="side"><h4>ground truth</h4>{gt}</div>'
-            f'<div class="side"><h4>extraction</h4>{pred}</div></div>'
-            f'{f"<div class=evidence>{shown_evidence}</div>" if shown_evidence else ""}</article>')
+            f'data-outcome="{e(r.outcome)}" data-score="{score}">{header}{message}',
+            f'<div class="sides"><div class="side"><h4>ground truth</h4>{gt}</div>',
+            f'<div class="side"><h4>extraction</h4>{pred}</div></div>',
+            f'{f"<div class=evidence>{shown_evidence}</div>" if shown_evidence else ""}</article>']
 
 
 def _scores_text(scores: dict) -> str:
@@ -381,7 +378,10 @@ def table_sides(r: ItemResult, gt_cache: dict[str, str]) -> tuple[str, str]:
     if r.gt_latex:
         gt += f"<details><summary>LaTeX source</summary>{_pre(r.gt_latex)}</details>"
     if r.pred_html or r.matched_text:
-        pred = f'<div class="rendered">{safe_table_html(r.pred_html)}</div>'
+        key = f"pred\0{r.pred_html}"  # an extraction repeated (another parser, the same output) renders once
+        if key not in gt_cache:
+            gt_cache[key] = safe_table_html(r.pred_html)
+        pred = f'<div class="rendered">{gt_cache[key]}</div>'
         if r.matched_text is not None:
             pred += matched_html(r)
     else:

@@ -1,7 +1,9 @@
 """The static CSS and JavaScript inlined into report.html (kept apart so html.py reads as markup).
 
-The script never builds markup from strings: it reads the embedded JSON, creates elements
+The script builds no markup of its own from strings: it reads the embedded JSON, creates elements
 with createElement / createElementNS and sets text with textContent, so data cannot become code.
+The one markup it parses is the cards' (escaped when the report was written, `html_data`): in an
+inert <template>, with anything that could load or run removed before it joins the page.
 """
 
 CSS = """
@@ -164,19 +166,12 @@ JS = """
   var BINS = 10, W = 330, H = 150, PAD = 22, GAP = 14, BAR = (W - 2 * PAD - GAP) / (BINS + 1);
   var metricSelect = document.getElementById("hist-metric");
   var histBox = document.getElementById("hists");
-  function counts(values, scale) {
-    var c = [];
-    for (var i = 0; i < BINS; i++) c.push(0);
-    values.forEach(function (v) { c[Math.max(0, Math.min(BINS - 1, Math.floor(v / scale * BINS)))] += 1; });
-    return c;
-  }
   function drawHistograms() {
     var metric = metricSelect.value;
     var scale = data.scale[metric] || 1;
     var all = data.parsers.map(function (p) {
-      var h = data.hist[p] || {values: {}, total: 0};
-      var values = h.values[metric] || [];
-      return {parser: p, values: values, missing: h.total - values.length, c: counts(values, scale)};
+      var h = data.hist[p] || {bins: {}, n: {}, sum: {}, total: 0}, n = h.n[metric] || 0;
+      return {parser: p, n: n, mean: n ? h.sum[metric] / n : null, missing: h.total - n, c: h.bins[metric] || []};
     });
     var top = 1;
     all.forEach(function (a) { top = Math.max(top, a.missing, Math.max.apply(null, a.c)); });
@@ -184,9 +179,8 @@ JS = """
     all.forEach(function (a) {
       var card = el("div", "hist");
       card.appendChild(el("h3", "", a.parser));
-      var mean = a.values.length ? a.values.reduce(function (s, v) { return s + v; }, 0) / a.values.length : null;
-      card.appendChild(el("div", "sub", a.values.length + " found, " + a.missing + " without a value" +
-        (mean === null ? "" : ", mean over found " + mean.toFixed(scale === 1 ? 3 : 2))));
+      card.appendChild(el("div", "sub", a.n + " found, " + a.missing + " without a value" +
+        (a.mean === null ? "" : ", mean over found " + a.mean.toFixed(scale === 1 ? 3 : 2))));
       var s = svg("svg", {viewBox: "0 0 " + W + " " + H, role: "img"});
       s.appendChild(svg("title", {}, a.parser + ": " + metric + " histogram"));
       var base = H - PAD;
@@ -219,60 +213,130 @@ JS = """
     drawHistograms();
   }
 
-  /* drill-down: filter by parser / complexity / outcome, show PAGE cases at a time */
-  var PAGE = 60, shown = PAGE;
-  var cases = Array.prototype.slice.call(document.querySelectorAll("article.case"));
-  var original = cases.slice(), caseIndex = new Map();
-  cases.forEach(function (c, i) { caseIndex.set(c, i); });
+  /* drill-down: the cards are data (html_data.py): an index of every card, and its escaped markup
+     in compressed chunks; only the chunks of the cards shown are decoded, only those cards laid out */
+  var PAGE = 60, shown = PAGE, DROP = /^(script|style|iframe|frame|object|embed|link|meta|base|form|img|svg)$/i;
+  var box = document.getElementById("cases"), cardsData = data.cards;
   var filters = Array.prototype.slice.call(document.querySelectorAll("select[data-filter]"));
-  var counter = document.getElementById("case-count");
-  var more = document.getElementById("more");
-  function apply() {
-    var matching = 0;
-    cases.forEach(function (c) {
-      var ok = filters.every(function (f) {
-        return f.value === "" || c.getAttribute("data-" + f.getAttribute("data-filter")) === f.value;
-      }) && searched(c, caseIndex.get(c));
-      if (ok) matching += 1;
-      c.hidden = !(ok && matching <= shown);
+  var counter = document.getElementById("case-count"), more = document.getElementById("more");
+  var order = document.getElementById("case-order"), search = document.getElementById("case-search");
+  var cards = [], ordered = [], byAnchor = new Map(), chunks = [], loads = [], fragText = new Map();
+  var pinned = null, renders = 0;
+  function unpack(b64) {
+    var bin = atob(b64), bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+  }
+  function chunkOf(id) {
+    var lo = 0, hi = cardsData.starts.length - 1;
+    while (lo < hi) { var mid = (lo + hi + 1) >> 1; if (cardsData.starts[mid] <= id) lo = mid; else hi = mid - 1; }
+    return lo;
+  }
+  function load(list) {  /* decode the chunks holding these cards' fragments (each chunk once) */
+    var need = new Set();
+    list.forEach(function (c) { c.frags.concat(c.needs).forEach(function (id) { need.add(chunkOf(id)); }); });
+    return Promise.all(Array.from(need).map(function (n) {
+      if (!loads[n]) loads[n] = unpack(cardsData.chunks[n]).then(function (t) {
+        chunks[n] = JSON.parse(t);
+        box.setAttribute("data-decoded", chunks.filter(Boolean).length + "/" + cardsData.chunks.length);
+      });
+      return loads[n];
+    }));
+  }
+  function fragment(id) { var n = chunkOf(id); return chunks[n][id - cardsData.starts[n]]; }
+  function clean(root) {  /* defence in depth: the markup was escaped when written; drop what could act */
+    Array.prototype.forEach.call(root.querySelectorAll("*"), function (node) {
+      if (DROP.test(node.localName)) { node.remove(); return; }
+      Array.prototype.slice.call(node.attributes).forEach(function (a) {
+        var n = a.name.toLowerCase();
+        if (n.indexOf("on") === 0 || (n === "href" && a.value.charAt(0) !== "#") || /src|action|xlink|style/.test(n)) {
+          node.removeAttribute(a.name);
+        }
+      });
     });
-    counter.textContent = Math.min(matching, shown) + " of " + matching + " matching tables shown";
-    more.hidden = matching <= shown;
   }
-  filters.forEach(function (f) { f.addEventListener("change", function () { shown = PAGE; apply(); }); });
-  var order = document.getElementById("case-order");
-  /* tables without a score (not found) count as the worst; ties keep page order */
-  var keyed = cases.map(function (c, i) {
-    var v = c.getAttribute("data-score");
-    return {el: c, i: i, v: v === "" || v === null ? -1 : parseFloat(v)};
-  });
-  function reorder() {
-    var how = order.value, box = document.getElementById("cases");
-    var sign = how === "best" ? -1 : 1;
-    var sorted = keyed.slice();
-    if (how !== "page") sorted.sort(function (a, b) { return sign * (a.v - b.v) || a.i - b.i; });
-    cases = sorted.map(function (k) { return k.el; });
-    cases.forEach(function (c) { box.appendChild(c); });
-    shown = PAGE; apply();
+  function element(card) {  /* parsed in an inert template: nothing in it loads or runs */
+    if (card.el) return card.el;
+    var t = document.createElement("template");
+    t.innerHTML = card.frags.map(fragment).join("");
+    clean(t.content);
+    card.el = document.importNode(t.content, true).firstElementChild;
+    Array.prototype.forEach.call(card.el.querySelectorAll("figure.crop"), showCrop);
+    Array.prototype.forEach.call(card.el.querySelectorAll("pre.matched"), function (pre) {
+      var text = card.needs.length ? fragment(card.needs[0]) : null;  /* the matched text, in the page's output */
+      var span = (pre.getAttribute("data-span") || "").split(",").map(Number);
+      if (typeof text === "string") pre.textContent = text.slice(span[0], span[1]);
+    });
+    return card.el;
   }
-  if (order) order.addEventListener("change", reorder);
-  if (more) more.addEventListener("click", function () { shown += PAGE; apply(); });
-  if (counter) apply();
-  /* the search box: cards whose id or text holds every word typed (case-insensitive) */
-  var search = document.getElementById("case-search"), texts = null;
-  function searched(c, i) {
+  function text(id) {
+    if (!fragText.has(id)) {
+      fragText.set(id, fragment(id).replace(/<[^>]*>/g, " ").replace(/&lt;/g, "<").replace(/&gt;/g, ">")
+        .replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&amp;/g, "&").toLowerCase());
+    }
+    return fragText.get(id);
+  }
+  /* the search box: cards whose id or text holds every word typed (case-insensitive); the text of
+     cards not yet decoded is searched once every chunk is (decoded on the first search) */
+  var everything = null;
+  function searched(card, words) {
+    return words.every(function (w) {
+      return card.text.indexOf(w) >= 0 || (everything === true && card.frags.some(function (id) {
+        return text(id).indexOf(w) >= 0;
+      }));
+    });
+  }
+  function apply(then) {
     var words = search ? search.value.toLowerCase().split(/\\s+/).filter(Boolean) : [];
-    if (!words.length) return true;
-    if (!texts) texts = original.map(function (x) { return (x.id + " " + x.textContent).toLowerCase(); });
-    var t = texts[i];
-    return words.every(function (w) { return t.indexOf(w) >= 0; });
+    if (words.length && everything === null) {
+      everything = load(cards).then(function () { everything = true; apply(); });
+    }
+    var matching = ordered.filter(function (c) {
+      return filters.every(function (f) {
+        return f.value === "" || c.values[f.getAttribute("data-filter")] === f.value;
+      }) && searched(c, words);
+    });
+    var page = matching.slice(0, shown);
+    if (pinned && page.indexOf(pinned) < 0) page.unshift(pinned);
+    var mine = ++renders;
+    return load(page).then(function () {
+      if (mine !== renders) return;
+      box.replaceChildren.apply(box, page.map(element));
+      counter.textContent = Math.min(matching.length, shown) + " of " + matching.length + " matching tables shown";
+      more.hidden = matching.length <= shown;
+      if (then) then();
+      document.documentElement.setAttribute("data-ready", "1");
+      document.dispatchEvent(new Event("tb-rendered"));
+    });
   }
-  if (search) search.addEventListener("input", function () { shown = PAGE; apply(); });
+  function fresh() { pinned = null; shown = PAGE; apply(); }
+  filters.forEach(function (f) { f.addEventListener("change", fresh); });
+  if (search) search.addEventListener("input", fresh);
+  if (more) more.addEventListener("click", function () { pinned = null; shown += PAGE; apply(); });
+  /* tables without a score (not found) count as the worst; ties keep page order */
+  if (order) order.addEventListener("change", function () {
+    var sign = order.value === "best" ? -1 : 1;
+    ordered = cards.slice();
+    if (order.value !== "page") ordered.sort(function (a, b) { return sign * (a.v - b.v) || a.i - b.i; });
+    fresh();
+  });
+  /* a link to a card (#c-...) shows it, first, even when paging or a filter leaves it out */
+  function reveal() {
+    var card = location.hash ? byAnchor.get(decodeURIComponent(location.hash.slice(1))) : null;
+    if (!card) return null;
+    pinned = card;
+    return apply(function () { card.el.scrollIntoView(); });
+  }
+  /* a page's whole output: a fragment decoded with the cards that refer to it */
+  function output(node) {
+    var id = cardsData.outputs[parseInt(node.getAttribute("data-out"), 10)];
+    return id >= 0 ? fragment(id) : null;
+  }
   /* a card's page output, drawn on demand: text nodes with the matched spans in <mark> */
-  function showOutput(box) {
-    var text = data.outputs[parseInt(box.getAttribute("data-out"), 10)];
-    if (typeof text !== "string" || box.querySelector("pre")) return;
-    var spans = (box.getAttribute("data-spans") || "").split(";").filter(Boolean).map(function (s) {
+  function showOutput(out) {
+    var text = output(out);
+    if (typeof text !== "string" || out.querySelector("pre")) return;
+    var spans = (out.getAttribute("data-spans") || "").split(";").filter(Boolean).map(function (s) {
       return s.split(",").map(function (n) { return parseInt(n, 10); });
     }).sort(function (a, b) { return a[0] - b[0]; });
     var pre = el("pre"), at = 0, first = null;
@@ -286,30 +350,46 @@ JS = """
       at = b;
     });
     pre.appendChild(document.createTextNode(text.slice(at)));
-    box.appendChild(pre);
+    out.appendChild(pre);
     if (first) pre.scrollTop = Math.max(0, first.offsetTop - pre.offsetTop - 40);
   }
-  Array.prototype.forEach.call(document.querySelectorAll(".output button"), function (b) {
-    b.addEventListener("click", function () { showOutput(b.parentNode); });
+  if (box) box.addEventListener("click", function (e) {
+    var b = e.target.closest ? e.target.closest(".output button") : null;
+    if (b) showOutput(b.parentNode);
   });
   /* page crops: one data URI per table in the data block, an <img> per card that shows it */
-  Array.prototype.forEach.call(document.querySelectorAll("figure.crop"), function (f) {
+  function showCrop(f) {
     var uri = data.crops[parseInt(f.getAttribute("data-crop"), 10)];
     if (typeof uri !== "string" || uri.indexOf("data:image/webp;base64,") !== 0) return;
     var img = el("img");
     img.alt = "page crop"; img.src = uri;
     f.insertBefore(img, f.firstChild);
-  });
-  /* a link to a card (#c-...) shows it even when paging or a filter hides it */
-  function reveal() {
-    var target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
-    if (target && target.matches("article.case")) {
-      target.hidden = false;
-      target.scrollIntoView();
-    }
   }
-  window.addEventListener("hashchange", reveal);
-  reveal();
-  document.documentElement.setAttribute("data-ready", "1");
+  if (box && cardsData && typeof DecompressionStream === "undefined") {
+    counter.textContent = "This browser cannot decode the cases (it needs DecompressionStream: Chrome 80, " +
+      "Firefox 113, Safari 16.4 or later); results.json holds every one.";
+  } else if (box && cardsData) {
+    unpack(cardsData.index).then(function (t) {
+      var index = JSON.parse(t), fields = index.fields;
+      cards = index.cards.map(function (row, i) {
+        var values = {};
+        fields.forEach(function (f, k) { values[f] = index.values[f][row[2 + k]]; });
+        var score = row[2 + fields.length];
+        var card = {i: i, anchor: row[0], text: row[1], values: values, v: score === null ? -1 : score,
+                    score: score, frags: row[3 + fields.length], needs: row[4 + fields.length], el: null};
+        byAnchor.set(card.anchor, card);
+        return card;
+      });
+      ordered = cards.slice();
+      window.addEventListener("hashchange", reveal);
+      document.addEventListener("click", function (e) {  /* the link to the card the location already names */
+        var a = e.target.closest ? e.target.closest("a[href^='#c-']") : null;
+        if (a && a.getAttribute("href") === location.hash && !document.getElementById(location.hash.slice(1))) reveal();
+      });
+      return reveal() || apply();
+    });
+  } else {
+    document.documentElement.setAttribute("data-ready", "1");
+  }
 })();
 """

@@ -1,0 +1,70 @@
+"""The score histograms of report.html: their section, and their data as aggregates.
+
+Per parser and metric the page gets the found tables' count per bin, their count and sum, not
+one value per table: the data stays the same size at any number of tables. Values outside a
+metric's scale are counted in its end bins, and the section says how many there are.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+
+from harness.core.metric_specs import scale_of
+from harness.core.results import ItemResult
+from harness.report.aggregate import Leaderboard
+
+
+def e(value: object) -> str:
+    return escape(str(value), quote=True)
+
+
+def histograms_html(board: Leaderboard, results: Sequence[ItemResult]) -> str:
+    if not board.metrics:
+        return ""
+    outside = out_of_scale(results)
+    clamp = ""
+    if outside:
+        counts = ", ".join(f"{e(m)}: {n} table{'s' if n != 1 else ''}" for m, n in sorted(outside.items()))
+        clamp = (f" Values outside a metric's scale are drawn in its end bin ({counts} here; TEDS, like its "
+                 "reference, can go slightly below 0); every other number on this page is exact.")
+    return ("<h2>Score distributions</h2>"
+            '<p class="note">Per parser: tables by score (found tables), and the tables without a value '
+            f'(grey). Same vertical scale for every parser.{clamp} <label>metric <select id="hist-metric"></select>'
+            '</label></p><div class="hists" id="hists"></div>')
+
+
+def out_of_scale(results: Sequence[ItemResult]) -> dict[str, int]:
+    """{metric: tables whose value lies outside [0, full scale]} among found tables (display clamps them)."""
+    out: dict[str, int] = {}
+    for r in results:
+        if r.outcome != "ok":
+            continue
+        for metric, value in r.scores.items():
+            if isinstance(value, (int, float)) and math.isfinite(value) and not 0 <= value <= scale_of(metric):
+                out[metric] = out.get(metric, 0) + 1
+    return out
+
+
+_BINS = 10  # histogram bins over a metric's scale, as BINS in the script
+
+
+def script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
+    """What the histograms need, aggregated (not one value per table): per parser and metric, the
+    found tables' count per bin (values outside the scale in its end bins), their count and sum."""
+    hist: dict[str, dict] = {row.parser: {"total": row.total, "bins": {m: [0] * _BINS for m in board.metrics},
+                                          "n": dict.fromkeys(board.metrics, 0),
+                                          "sum": dict.fromkeys(board.metrics, 0.0)} for row in board.rows}
+    for r in results:
+        if r.outcome != "ok" or r.parser not in hist:
+            continue
+        h = hist[r.parser]
+        for metric, value in r.scores.items():
+            if metric in h["bins"] and isinstance(value, (int, float)) and math.isfinite(value):
+                scale = board.scale.get(metric) or 1
+                h["bins"][metric][max(0, min(_BINS - 1, math.floor(value / scale * _BINS)))] += 1
+                h["n"][metric] += 1
+                h["sum"][metric] += float(value)
+    return {"metrics": board.metrics, "primary": board.primary, "scale": board.scale,
+            "parsers": [row.parser for row in board.rows], "hist": hist}
