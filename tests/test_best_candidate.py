@@ -10,6 +10,7 @@ from harness.evaluate.page import MAX_BEST_TEXT, best_candidate
 from harness.locate.tables import locate_tables
 from harness.report.aggregate import leaderboard
 from harness.report.html import render_html
+from harness.report.html_data import expanded_html
 
 GT = Table([[Cell("Model"), Cell("Accuracy"), Cell("Recall")], [Cell("alpha"), Cell("0.91"), Cell("0.55")],
             [Cell("beta"), Cell("0.87"), Cell("0.61")]])
@@ -50,7 +51,7 @@ def test_a_long_candidate_is_kept_bounded() -> None:
 
 def test_the_card_shows_the_best_candidate_and_highlights_it_in_the_page_output() -> None:
     r = _missing_result(OUTPUT)
-    page = lxml.html.fromstring(render_html(leaderboard([r]), [r]))
+    page = lxml.html.fromstring(expanded_html(render_html(leaderboard([r]), [r])))
     (card,) = page.xpath("//article[@class='case']")
     (best,) = card.xpath(".//details[@class='best']")
     assert "best candidate scored 0.145" in best.text_content()

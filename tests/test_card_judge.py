@@ -7,12 +7,13 @@ import lxml.html
 from harness.core.results import ItemResult
 from harness.report.aggregate import leaderboard
 from harness.report.html import render_html
+from harness.report.html_data import expanded_html
 
 
 def _card(extra: dict, scores: dict) -> lxml.html.HtmlElement:
     r = ItemResult(parser="p", spec="p", case_set="s", page="001", table=0, complexity="simple", outcome="ok",
                    gt_latex="", gt_html="<table><tr><td>a</td></tr></table>", scores=scores, extra=extra)
-    (card,) = lxml.html.fromstring(render_html(leaderboard([r]), [r])).xpath("//article[@class='case']")
+    (card,) = lxml.html.fromstring(expanded_html(render_html(leaderboard([r]), [r]))).xpath("//article[@class='case']")
     return card
 
 

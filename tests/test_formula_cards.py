@@ -57,15 +57,17 @@ def test_a_formula_only_run_merges_with_its_own_count(tmp_path: Path) -> None:
 
 
 PROBE = """<script>
-var boxes = Array.prototype.map.call(document.querySelectorAll(".rendered.formula"), function (el) {
-  var style = getComputedStyle(el);
-  return {scrolls: el.scrollHeight > el.clientHeight && style.overflowY !== "hidden" && style.overflowY !== "visible",
-          height: el.clientHeight};
-});
-var note = document.querySelector("article.case[data-outcome=ok] > p.message");
-var out = document.createElement("pre"); out.id = "probe";
-out.textContent = JSON.stringify({boxes: boxes, note: getComputedStyle(note).backgroundColor});
-document.body.appendChild(out);
+document.addEventListener("tb-rendered", function () {  // the cards are laid out from the page's data first
+  var boxes = Array.prototype.map.call(document.querySelectorAll(".rendered.formula"), function (el) {
+    var style = getComputedStyle(el);
+    return {scrolls: el.scrollHeight > el.clientHeight && style.overflowY !== "hidden" && style.overflowY !== "visible",
+            height: el.clientHeight};
+  });
+  var note = document.querySelector("article.case[data-outcome=ok] > p.message");
+  var out = document.createElement("pre"); out.id = "probe";
+  out.textContent = JSON.stringify({boxes: boxes, note: getComputedStyle(note).backgroundColor});
+  document.body.appendChild(out);
+}, {once: true});
 </script></body>"""
 
 
@@ -76,7 +78,8 @@ def test_one_line_formulas_show_no_scrollbar_and_a_found_as_text_note_is_not_yel
     page = tmp_path / "formulas.html"
     page.write_text(_page(_formulas(), csp=False).replace("</body>", PROBE, 1), encoding="utf-8")
     proc = subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                           f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,900", "--dump-dom",
+                           f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1400,900", "--virtual-time-budget=20000",
+                           "--dump-dom",
                            page.as_uri()], capture_output=True, text=True, timeout=90, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     probe = json.loads(lxml.html.document_fromstring(proc.stdout).get_element_by_id("probe").text_content())
