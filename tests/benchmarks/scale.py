@@ -5,8 +5,9 @@ PDFs linked, nothing committed), the perfect parser is a `dir:` folder holding e
 ground-truth table written back as HTML, and each size is run as a real pytest subprocess,
 serial and with `-n 2`. Per run: wall, wall per table, the controller's and the workers' peak
 RSS and the controller's session-end seconds (`tests.benchmarks.rss_probe`), the size of every
-report file, and (Chromium on PATH) the seconds headless Chromium takes to load report.html
-beyond loading an empty page. Between two sizes, the growth exponent of each figure
+report file, and (Chromium on PATH, `tests.benchmarks.browser_load`) the seconds headless
+Chromium takes beyond an empty page until report.html is usable (leaderboards painted, first
+cards laid out) and then until a search for the last card's id shows it. Between two sizes, the growth exponent of each figure
 (log(y2/y1) / log(N2/N1): 1 is linear).
 
     python -m tests.benchmarks.scale --pages 100 --pages 1000 [--repeat 3] [--json OUT]
@@ -30,15 +31,15 @@ import time
 from pathlib import Path
 
 from harness.cases import load_case_set
+from harness.core.results import case_id
+from tests.benchmarks import browser_load
 from tests.benchmarks.same_results import _stable
 
 REPO = Path(__file__).resolve().parents[2]
 SOURCE = REPO / "cases" / "synth-v1"
 ARTEFACTS = ("results.json", "results.jsonl", "report.html", "leaderboard.md")
 FIGURES = ("wall_s", "ms_per_table", "controller_peak_mb", "loop_peak_mb", "worker_peak_mb", "finish_s",
-           "browser_load_s")
-BROWSER_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+           "browser_load_s", "browser_search_s")
 
 
 def build(folder: Path, pages: int) -> tuple[Path, Path, int]:
@@ -78,24 +79,6 @@ def _probe(path: Path) -> dict:
             "worker_peak_mb": max(workers) if workers else None}
 
 
-def browser_load(page: Path, scratch: Path) -> float | None:
-    """Seconds headless Chromium takes to load and run `page` beyond an empty page; None without Chromium."""
-    chromium = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
-    if chromium is None or not page.exists():
-        return None
-
-    def load(target: Path) -> float:
-        start = time.perf_counter()
-        subprocess.run([chromium, *BROWSER_FLAGS, f"--user-data-dir={scratch / 'profile'}", "--dump-dom",
-                        target.as_uri()], capture_output=True, timeout=600, check=False)
-        return time.perf_counter() - start
-
-    blank = scratch / "blank.html"
-    blank.write_text("<!doctype html><title>blank</title>", encoding="utf-8")
-    load(blank)  # the profile's first start
-    return max(0.0, load(page) - load(blank))
-
-
 def run_once(cases: Path, outputs: Path, tables: int, workers: int, scratch: Path) -> dict:
     """One pytest run of the case set with the perfect parser -> its figures."""
     report, probe = scratch / f"report-n{workers}", scratch / f"probe-n{workers}.jsonl"
@@ -116,8 +99,11 @@ def run_once(cases: Path, outputs: Path, tables: int, workers: int, scratch: Pat
     if scores["outcomes"] != {"ok": tables}:  # the perfect parser finds every table: else this measured nothing
         raise RuntimeError(f"the perfect parser's outcomes are {scores['outcomes']}, expected {tables} ok")
     sizes = {name: (report / name).stat().st_size for name in ARTEFACTS if (report / name).exists()}
+    browser = browser_load.measure(report / "report.html", scratch, wanted=scores["last_id"])
+    if browser and not browser["found"]:
+        raise RuntimeError(f"a search for {scores['last_id']} did not show its card in report.html")
     return {"wall_s": wall, "ms_per_table": 1000 * wall / tables, **_probe(probe),
-            "bytes": sizes, "browser_load_s": browser_load(report / "report.html", scratch),
+            "bytes": sizes, "browser_load_s": browser.get("load_s"), "browser_search_s": browser.get("search_s"),
             "scores": scores}
 
 
@@ -130,7 +116,9 @@ def _scores(path: Path, scratch: Path) -> dict:
     for r in results:
         outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
     stable = json.dumps(_stable(results), sort_keys=True).replace(str(scratch), "SCRATCH").encode()
-    return {"outcomes": outcomes, "n": len(results), "sha256": hashlib.sha256(stable).hexdigest()}
+    last = max(results, key=lambda r: (r["case_set"], r["page"], r["table"]))  # the last card of the report
+    return {"outcomes": outcomes, "n": len(results), "sha256": hashlib.sha256(stable).hexdigest(),
+            "last_id": case_id(last["case_set"], last["page"], last["table"], last["parser"], last.get("kind", "table"))}
 
 
 def measure(pages: int, repeat: int = 1, workers: tuple[int, ...] = (0, 2)) -> dict:
@@ -141,7 +129,7 @@ def measure(pages: int, repeat: int = 1, workers: tuple[int, ...] = (0, 2)) -> d
         row: dict = {"pages": pages, "tables": tables}
         for n in workers:
             runs = [run_once(cases, outputs, tables, n, scratch) for _ in range(repeat)]
-            med = {k: statistics.median(r[k] for r in runs) if runs[0][k] is not None else None
+            med = {k: statistics.median(r[k] for r in runs) if all(r[k] is not None for r in runs) else None
                    for k in FIGURES}
             row[f"n{n}"] = {**med, "bytes": runs[-1]["bytes"], "scores": runs[-1]["scores"]}
         return row
@@ -169,8 +157,8 @@ def _flat(run: dict) -> dict:
 def table(rows: list[dict]) -> str:
     """The figures as a Markdown table (one row per size and mode)."""
     head = ("| pages | tables | workers | wall s | ms/table | controller MB (in loop) | worker MB | session end s "
-            "| results.json MB | report.html MB | leaderboard.md KB | Chromium load s |")
-    lines = [head, "|" + "|".join(["---:"] * 12) + "|"]
+            "| results.json MB | report.html MB | leaderboard.md KB | Chromium load s | search s |")
+    lines = [head, "|" + "|".join(["---:"] * 13) + "|"]
     fmt = lambda v, spec: "-" if v is None else format(v, spec)  # noqa: E731
     for row in rows:
         for mode in (k for k in row if k.startswith("n") and isinstance(row[k], dict)):
@@ -180,7 +168,7 @@ def table(rows: list[dict]) -> str:
                          f"({fmt(r['loop_peak_mb'], '.0f')}) | {fmt(r['worker_peak_mb'], '.0f')} "
                          f"| {fmt(r['finish_s'], '.2f')} | {fmt(mb.get('results.json', 0), '.1f')} "
                          f"| {fmt(mb.get('report.html', 0), '.1f')} | {fmt(mb.get('leaderboard.md', 0) * 1e3, '.1f')} "
-                         f"| {fmt(r['browser_load_s'], '.2f')} |")
+                         f"| {fmt(r['browser_load_s'], '.2f')} | {fmt(r.get('browser_search_s'), '.2f')} |")
     return "\n".join(lines)
 
 
