@@ -240,3 +240,11 @@ def test_canonical_table_markup_is_shown_as_parsing_would_show_it_and_nothing_el
             RAW_HOSTILE_HTML]
     assert not any(report_html._CANONICAL.fullmatch(m) for m in near)
     assert "<script" not in safe_table_html(near[-2]) and "img" not in safe_table_html(near[1])
+
+
+def test_a_leaderboard_without_any_score_says_it_is_not_ranked() -> None:
+    from harness.core.results import ItemResult
+
+    missing = [ItemResult("A", "s", "p1", 0, "simple", "missing", message="not found")]
+    page = render_html(leaderboard(missing), missing)
+    assert "Ranked by <b>None</b>" not in page and "Not ranked: no score was computed" in page

@@ -189,7 +189,8 @@ def _leaderboard_html(board: Leaderboard, title: str = "Leaderboard", unit: str 
         cells += [f'<td data-v="{row.outcomes.get(o, 0)}">{row.outcomes.get(o, 0)}</td>' for o in OUTCOMES[1:]]
         rows.append(f'<tr data-rank="{row.rank}">{"".join(cells)}</tr>')
     return (f"<h2>{e(title)}</h2>"
-            f'<p class="note">Ranked by <b>{e(primary)}</b>. {e(fmt.legend(board))}. Perfect = share of all {unit} '
+            f'<p class="note">{f"Ranked by <b>{e(primary)}</b>" if primary else "Not ranked: no score was computed"}. '
+            f'{e(fmt.legend(board))}. Perfect = share of all {unit} '
             "at full score; median over found tables; seconds and cost per unique page. Click a header to sort.</p>"
             f'<div class="scroll"><table class="board sortable-table"><thead><tr>{"".join(heads)}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
