@@ -10,7 +10,7 @@ import pytest
 
 from harness.core.results import ItemResult
 from harness.report.stream import STREAM_FILE, ResultStream, slim
-from tests.ci_cases import case_set, write_pages
+from tests.ci_cases import case_set, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN
 
 pytest_plugins = ["pytester"]
@@ -97,3 +97,59 @@ def _board(results: list[ItemResult]) -> tuple:
     from harness.report.aggregate import boards
 
     return next(iter(boards(results).values())), results
+
+
+META_HOOK = """
+def pytest_tablebench_update_meta(meta, results):
+    slim = getattr(results, "slim", results)
+    full = list(results)
+    print(f"hook: {len(results)} results, texts in memory {sum(bool(r.gt_html) for r in slim)}, "
+          f"texts read {sum(bool(r.gt_html) for r in full)}")
+"""
+
+
+def test_the_end_of_a_run_writes_the_bytes_the_whole_results_writer_writes(pytester: pytest.Pytester,
+                                                                          tmp_path: Path) -> None:
+    """The end of a run reads each result's texts from results.jsonl as it writes it: results.json
+    (with a baseline change per case and the gate's rows) is byte for byte what one dump of the
+    whole results, aggregated from them, gives; the meta hook sees every text, memory none."""
+    from harness.report.aggregate import boards
+    from harness.report.write import read_comparisons, read_results, results_json
+
+    cases = case_set(tmp_path / "mini", 3)
+    exact = write_pages(tmp_path / "exact", cases)
+    worse = write_pages(tmp_path / "worse", cases, shift_one_char)
+    pytester.makeconftest(META_HOOK)
+    common = [*PLUGIN, f"--cases={cases}", "--metrics=teds", "-p", "no:cacheprovider", "-p", "no:xdist",
+              f"--parse-cache={tmp_path / 'cache'}", "-s"]
+    base = tmp_path / "base.json"
+    assert pytester.runpytest(*common, f"--parser=mine=dir:{exact}", f"--report-dir={tmp_path / 'r0'}",
+                              f"--save-baseline={base}").ret == 0
+    report = tmp_path / "report"
+    run = pytester.runpytest(*common, f"--parser=mine=dir:{worse}", f"--report-dir={report}", f"--baseline={base}",
+                             "--gate=teds", "--baseline-tolerance=teds=1")
+    text = (report / "results.json").read_text(encoding="utf-8")
+    meta, results = read_results(report)
+    assert results and all(r.extra["baseline"]["verdict"] for r in results)
+    tracks = list(boards(results).values())
+    comparisons = read_comparisons(report)
+    assert comparisons
+    assert text == results_json(tracks[0], results, meta, tracks[1:], comparisons)
+    run.stdout.fnmatch_lines([f"*hook: {len(results)} results, texts in memory 0, texts read {len(results)}"])
+
+
+def test_full_results_read_each_result_s_texts_from_the_stream_and_keep_the_slim_one_s_extra(tmp_path: Path) -> None:
+    from harness.report.stream import FullResults
+
+    stream = ResultStream(tmp_path / STREAM_FILE)
+    full = [_result("p001", i, 0.5 + i / 10) for i in range(3)]
+    for r in full:
+        stream.add(r.test_id, json.dumps(r.to_dict(), ensure_ascii=False))
+    kept = [slim(r) for r in reversed(full)]
+    kept[0].extra["baseline"] = {"verdict": "new"}  # what the end of a run adds to the results it keeps
+    results = FullResults(kept, stream.read)
+    assert len(results) == 3 and list(results) == list(results)  # iterated again: read again
+    assert [r.test_id for r in results] == [r.test_id for r in reversed(full)]
+    assert [r.gt_html for r in results] == [r.gt_html for r in full] and results[1] == full[1]
+    assert results[0].extra["baseline"] == {"verdict": "new"} and list(results[1:]) == list(reversed(full[:2]))
+    stream.close()

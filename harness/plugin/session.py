@@ -51,7 +51,7 @@ from harness.plugin.nodes import (
 from harness.report.aggregate import cache_summary, run_counts
 from harness.tex.render import use_render_cache
 from harness.report.finish import FinishPolicy, RunEnd, finish_run
-from harness.report.stream import STREAM_FILE, ResultStream, slim
+from harness.report.stream import STREAM_FILE, FullResults, ResultStream, slim
 
 
 def home_dir(config: pytest.Config) -> Path:
@@ -122,7 +122,7 @@ class BenchSession:
         self._served: dict[tuple[str, str], set[tuple[str, int]]] = {}  # the items of each page handed out
         self.results: dict[str, ItemResult] = {}  # case id -> result without its texts (`slim`), from reports
         self.stream = ResultStream(self.report_dir / STREAM_FILE)  # the full results, on disk as they arrive
-        self.final: list[ItemResult] | None = None  # the full results, read back at the end, in run order
+        self.final: list[ItemResult] | None = None  # the results without their texts at the end, in run order
         self.end: RunEnd | None = None  # what finish_run did
         self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
         self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
@@ -285,9 +285,12 @@ class BenchSession:
         if not self.results:
             self.stream.close()
             return
-        results = self.final = list(self.stream.read(r.test_id for r in self.sorted_results()))
-        self.stream.close()
-        self.end = finish_run(results, self.meta(results), self.policy, comparisons=self.gate.comparisons)
+        results = self.final = self.sorted_results()  # the texts stay on disk: results.json reads them one by one
+        try:
+            self.end = finish_run(FullResults(results, self.stream.read), self.meta(results), self.policy,
+                                  comparisons=self.gate.comparisons)
+        finally:
+            self.stream.close()
         self.notes += self.end.notes
         for line in self.end.errors:
             print(line, file=sys.stderr)
