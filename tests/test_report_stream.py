@@ -153,3 +153,47 @@ def test_full_results_read_each_result_s_texts_from_the_stream_and_keep_the_slim
     assert [r.gt_html for r in results] == [r.gt_html for r in full] and results[1] == full[1]
     assert results[0].extra["baseline"] == {"verdict": "new"} and list(results[1:]) == list(reversed(full[:2]))
     stream.close()
+
+
+WORKER_PIDS = """
+import os, time
+from pathlib import Path
+
+PIDS = Path(os.environ["TB_TEST_PIDS"])
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        with PIDS.open("a") as out:
+            out.write(f"{os.getpid()}\\n")
+
+def _gone(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] in ("Z", "X")
+    except OSError:
+        return True
+
+def pytest_tablebench_update_meta(meta, results):
+    pids = [int(p) for p in PIDS.read_text().split()]
+    deadline = time.monotonic() + 15
+    while not all(map(_gone, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    print(f"workers gone while the report is written: {len(pids)} of {len(pids)}" if all(map(_gone, pids))
+          else "workers still running while the report is written")
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes' states from /proc")
+def test_under_xdist_the_workers_stop_while_the_controller_writes_the_report(pytester: pytest.Pytester,
+                                                                             tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers' exit overlaps the report files (it followed them: their wall time added up)."""
+    cases = case_set(tmp_path / "mini", 2)
+    exact = write_pages(tmp_path / "exact", cases)
+    pytester.makeconftest(WORKER_PIDS)
+    monkeypatch.setenv("TB_TEST_PIDS", str(tmp_path / "pids"))
+    run = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{exact}", "--metrics=teds",
+                                        "-p", "no:cacheprovider", "-n", "2", f"--parse-cache={tmp_path / 'cache'}",
+                                        f"--report-dir={tmp_path / 'report'}", "-s")
+    assert run.ret == 0, run.stdout.str() + run.stderr.str()
+    run.stdout.fnmatch_lines(["*workers gone while the report is written: 2 of 2*"])
+    assert json.loads((tmp_path / "report" / "results.json").read_text(encoding="utf-8"))["results"]

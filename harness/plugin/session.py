@@ -40,6 +40,7 @@ from harness.parse.registry import resolve
 from harness.plugin import summary
 from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
 from harness.plugin.crash import handle_crash
+from harness.plugin.workers import stop_workers
 from harness.plugin.nodes import (
     CaseSetCollector,
     register_page_markers,
@@ -286,11 +287,13 @@ class BenchSession:
             self.stream.close()
             return
         results = self.final = self.sorted_results()  # the texts stay on disk: results.json reads them one by one
+        workers_stopped = stop_workers(self.config)  # their exit overlaps the report files
         try:
             self.end = finish_run(FullResults(results, self.stream.read), self.meta(results), self.policy,
                                   comparisons=self.gate.comparisons)
         finally:
             self.stream.close()
+            workers_stopped()
         self.notes += self.end.notes
         for line in self.end.errors:
             print(line, file=sys.stderr)
