@@ -37,7 +37,6 @@ from harness.gating.baseline import Baseline, load_baseline
 from harness.gating.regressions import gate_of
 from harness.gating.rules import baseline_notes
 from harness.parse.registry import resolve
-from harness.plugin import summary
 from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
 from harness.plugin.crash import handle_crash
 from harness.plugin.workers import stop_workers
@@ -304,6 +303,8 @@ class BenchSession:
         """The leaderboard and the run's notes, then the repeats and the gate's verdict, last."""
         if self.is_worker:
             return
+        from harness.plugin import summary  # rich and the renderers: the controller's alone, not every worker's
+
         results = self.final if self.final is not None else self.sorted_results()
         if results:
             summary.write_run(terminalreporter, results, cases=self.cases, verified=self.verified,

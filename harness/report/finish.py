@@ -42,7 +42,6 @@ from harness.gating.baseline import Baseline, save_baseline
 from harness.gating.regressions import EXTRA_KEY, attach, case_changes, failures
 from harness.gating.rules import Gate
 from harness.report.stream import slim_of
-from harness.report.write import write_report
 
 GATE_FILE = "gate.json"
 
@@ -147,6 +146,8 @@ def finish_run(results: Sequence[ItemResult], meta: Mapping[str, Any], policy: F
 
 def _write_files(end: RunEnd, results: Sequence[ItemResult], policy: FinishPolicy) -> None:
     """The report folder, results.json first; gate.json beside it when a gate ran."""
+    from harness.report.write import write_report  # the renderers: only the process that writes imports them
+
     try:
         end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary,
                                         comparisons=end.comparisons, written=end.written))
