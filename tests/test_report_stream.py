@@ -197,3 +197,27 @@ def test_under_xdist_the_workers_stop_while_the_controller_writes_the_report(pyt
     assert run.ret == 0, run.stdout.str() + run.stderr.str()
     run.stdout.fnmatch_lines(["*workers gone while the report is written: 2 of 2*"])
     assert json.loads((tmp_path / "report" / "results.json").read_text(encoding="utf-8"))["results"]
+
+
+def test_writing_the_report_reads_the_texts_from_disk_once_per_file(tmp_path: Path) -> None:
+    """results.json and report.html each read every result's texts once (report.html walked the
+    results six times, each a pass over the stream)."""
+    from harness.report.stream import FullResults
+    from harness.report.write import write_report
+    from tests.test_report_samples import sample_results
+
+    full = sample_results(n_pages=3)
+    stream = ResultStream(tmp_path / STREAM_FILE)
+    for r in full:
+        stream.add(r.test_id, json.dumps(r.to_dict(), ensure_ascii=False))
+    passes = []
+
+    def read(test_ids):
+        passes.append(1)
+        return stream.read(test_ids)
+
+    write_report(FullResults([slim(r) for r in full], read), tmp_path / "run", {})
+    stream.close()
+    assert len(passes) == 2
+    assert json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))["results"] == \
+        json.loads(json.dumps([r.to_dict() for r in full]).replace("NaN", "null"))
