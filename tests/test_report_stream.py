@@ -4,12 +4,13 @@ holding no result's texts: results.jsonl beside results.json, the same results i
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from harness.core.results import ItemResult
-from harness.report.stream import STREAM_FILE, ResultStream, slim
+from harness.report.stream import STREAM_FILE, ResultStream, slim, with_texts
 from tests.ci_cases import case_set, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN
 
@@ -36,10 +37,16 @@ def test_the_stream_reads_back_each_case_s_latest_result_in_the_order_asked(tmp_
 
 def test_slim_keeps_what_gates_and_summaries_read_and_drops_the_texts() -> None:
     full = _result("p001", 0, 0.5)
+    full.extra = {"page_output": "the page " * 100, "k": 1}
     kept = slim(full)
     assert (kept.gt_latex, kept.gt_html, kept.pred_html, kept.matched_text) == ("", "", None, None)
-    assert (kept.test_id, kept.scores, kept.outcome, kept.semantic_errors, kept.extra) == \
-        (full.test_id, full.scores, full.outcome, full.semantic_errors, full.extra)
+    assert kept.extra == {"page_output": "", "k": 1} and full.extra["page_output"]
+    assert (kept.test_id, kept.scores, kept.outcome, kept.semantic_errors) == \
+        (full.test_id, full.scores, full.outcome, full.semantic_errors)
+    one, two = (replace(_result("p002", i, 0.1), spec="".join(["dir:", "/out"])) for i in (0, 1))
+    assert one.spec is not two.spec and slim(one).spec is slim(two).spec  # one string for every case's facts
+    back = with_texts(kept, full)
+    assert back == full and list(back.extra) == list(full.extra)  # the page's output in its place again
 
 
 CONFTEST = """

@@ -13,27 +13,38 @@ even when the run itself did not finish.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO, overload
 
-from harness.core.results import ItemResult
+from harness.core.results import PAGE_OUTPUT, ItemResult
 
 STREAM_FILE = "results.jsonl"
 TEXTS = ("gt_latex", "gt_html", "pred_html", "matched_text")  # what `slim` drops
 
 
+# the facts every case of a run repeats: one string each in memory, not one per case
+_SHARED = ("parser", "case_set", "complexity", "spec", "kind", "language", "variant", "outcome")
+
+
 def slim(result: ItemResult) -> ItemResult:
-    """`result` without its texts (ground truth, prediction, matched span): what the controller
-    keeps in memory per case; scores, outcome, message and facts stay."""
-    return replace(result, gt_latex="", gt_html="", pred_html=None, matched_text=None)
+    """`result` without its texts (ground truth, prediction, matched span, the page's output in
+    `extra`, kept in its place as ""): what the controller keeps in memory per case; scores,
+    outcome, message and facts stay, the facts every case repeats as one shared string each."""
+    extra = {**result.extra, PAGE_OUTPUT: ""} if PAGE_OUTPUT in result.extra else result.extra
+    shared = {name: sys.intern(value) for name in _SHARED if isinstance(value := getattr(result, name), str)}
+    return replace(result, gt_latex="", gt_html="", pred_html=None, matched_text=None, extra=extra, **shared)
 
 
 def with_texts(result: ItemResult, full: ItemResult) -> ItemResult:
     """`result` (slim) with the texts of `full`, the same case as read from disk: everything
     else (its `extra`, which the end of a run adds the baseline change to) stays `result`'s."""
-    return replace(result, **{name: getattr(full, name) for name in TEXTS})
+    extra = result.extra
+    if PAGE_OUTPUT in extra and PAGE_OUTPUT in full.extra:
+        extra = {**extra, PAGE_OUTPUT: full.extra[PAGE_OUTPUT]}  # the same place among the keys
+    return replace(result, extra=extra, **{name: getattr(full, name) for name in TEXTS})
 
 
 class FullResults(Sequence[ItemResult]):
