@@ -39,6 +39,7 @@ from harness.gating.rules import baseline_notes
 from harness.parse.registry import resolve
 from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
 from harness.plugin.crash import handle_crash
+from harness.plugin.report_facts import SharedFacts
 from harness.plugin.workers import stop_workers
 from harness.plugin.nodes import (
     CaseSetCollector,
@@ -123,6 +124,7 @@ class BenchSession:
         self.results: dict[str, ItemResult] = {}  # case id -> result without its texts (`slim`), from reports
         self.stream = ResultStream(self.report_dir / STREAM_FILE)  # the full results, on disk as they arrive
         self.final: list[ItemResult] | None = None  # the results without their texts at the end, in run order
+        self.facts = SharedFacts()
         self.end: RunEnd | None = None  # what finish_run did
         self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
         self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
@@ -240,6 +242,8 @@ class BenchSession:
         """Keep the result a call report carries (from this process or an xdist worker): in the
         controller, its JSON to the stream and the result without its texts in memory; the
         report (which pytest's terminal keeps to the end) drops the JSON once read."""
+        if not self.is_worker:
+            self.facts.share(report)  # what a case's three reports repeat, once (pytest keeps them to the end)
         result = reported_result(report)
         if result is None:
             return
