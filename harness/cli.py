@@ -220,7 +220,8 @@ def _run_merge(argv: list[str]) -> int:
     if options.save_baseline:
         check_writable(options.save_baseline, "--save-baseline")
     check_writable(args.out, "--out", folder=True)
-    meta, results = merge_runs(args.runs, allow_incomplete=args.allow_incomplete)
+    meta, merged = merge_runs(args.runs, allow_incomplete=args.allow_incomplete)
+    results = merged.slim  # the texts stay in the shards' files until the merged run's are written
     versions, specs = meta.get("parser_versions") or {}, meta.get("parser_specs") or {}
     parsers = {label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()}
     case_set = {"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")}
@@ -233,7 +234,7 @@ def _run_merge(argv: list[str]) -> int:
         groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
         parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
         allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder")
-    end = finish_run(results, meta, policy)
+    end = finish_run(merged, meta, policy)
     completeness = of_meta(meta, len(results))
     Console().print(tracks_group(boards(results, primary=args.primary)))
     if not completeness.complete or not completeness.known:

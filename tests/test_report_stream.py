@@ -4,13 +4,14 @@ holding no result's texts: results.jsonl beside results.json, the same results i
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from harness.core.results import ItemResult
-from harness.report.stream import STREAM_FILE, ResultStream, slim
-from tests.ci_cases import case_set, write_pages
+from harness.report.stream import STREAM_FILE, ResultStream, slim, with_texts
+from tests.ci_cases import case_set, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN
 
 pytest_plugins = ["pytester"]
@@ -36,10 +37,16 @@ def test_the_stream_reads_back_each_case_s_latest_result_in_the_order_asked(tmp_
 
 def test_slim_keeps_what_gates_and_summaries_read_and_drops_the_texts() -> None:
     full = _result("p001", 0, 0.5)
+    full.extra = {"page_output": "the page " * 100, "k": 1}
     kept = slim(full)
     assert (kept.gt_latex, kept.gt_html, kept.pred_html, kept.matched_text) == ("", "", None, None)
-    assert (kept.test_id, kept.scores, kept.outcome, kept.semantic_errors, kept.extra) == \
-        (full.test_id, full.scores, full.outcome, full.semantic_errors, full.extra)
+    assert kept.extra == {"page_output": "", "k": 1} and full.extra["page_output"]
+    assert (kept.test_id, kept.scores, kept.outcome, kept.semantic_errors) == \
+        (full.test_id, full.scores, full.outcome, full.semantic_errors)
+    one, two = (replace(_result("p002", i, 0.1), spec="".join(["dir:", "/out"])) for i in (0, 1))
+    assert one.spec is not two.spec and slim(one).spec is slim(two).spec  # one string for every case's facts
+    back = with_texts(kept, full)
+    assert back == full and list(back.extra) == list(full.extra)  # the page's output in its place again
 
 
 CONFTEST = """
@@ -97,3 +104,127 @@ def _board(results: list[ItemResult]) -> tuple:
     from harness.report.aggregate import boards
 
     return next(iter(boards(results).values())), results
+
+
+META_HOOK = """
+def pytest_tablebench_update_meta(meta, results):
+    slim = getattr(results, "slim", results)
+    full = list(results)
+    print(f"hook: {len(results)} results, texts in memory {sum(bool(r.gt_html) for r in slim)}, "
+          f"texts read {sum(bool(r.gt_html) for r in full)}")
+"""
+
+
+def test_the_end_of_a_run_writes_the_bytes_the_whole_results_writer_writes(pytester: pytest.Pytester,
+                                                                          tmp_path: Path) -> None:
+    """The end of a run reads each result's texts from results.jsonl as it writes it: results.json
+    (with a baseline change per case and the gate's rows) is byte for byte what one dump of the
+    whole results, aggregated from them, gives; the meta hook sees every text, memory none."""
+    from harness.report.aggregate import boards
+    from harness.report.write import read_comparisons, read_results, results_json
+
+    cases = case_set(tmp_path / "mini", 3)
+    exact = write_pages(tmp_path / "exact", cases)
+    worse = write_pages(tmp_path / "worse", cases, shift_one_char)
+    pytester.makeconftest(META_HOOK)
+    common = [*PLUGIN, f"--cases={cases}", "--metrics=teds", "-p", "no:cacheprovider", "-p", "no:xdist",
+              f"--parse-cache={tmp_path / 'cache'}", "-s"]
+    base = tmp_path / "base.json"
+    assert pytester.runpytest(*common, f"--parser=mine=dir:{exact}", f"--report-dir={tmp_path / 'r0'}",
+                              f"--save-baseline={base}").ret == 0
+    report = tmp_path / "report"
+    run = pytester.runpytest(*common, f"--parser=mine=dir:{worse}", f"--report-dir={report}", f"--baseline={base}",
+                             "--gate=teds", "--baseline-tolerance=teds=1")
+    text = (report / "results.json").read_text(encoding="utf-8")
+    meta, results = read_results(report)
+    assert results and all(r.extra["baseline"]["verdict"] for r in results)
+    tracks = list(boards(results).values())
+    comparisons = read_comparisons(report)
+    assert comparisons
+    assert text == results_json(tracks[0], results, meta, tracks[1:], comparisons)
+    run.stdout.fnmatch_lines([f"*hook: {len(results)} results, texts in memory 0, texts read {len(results)}"])
+
+
+def test_full_results_read_each_result_s_texts_from_the_stream_and_keep_the_slim_one_s_extra(tmp_path: Path) -> None:
+    from harness.report.stream import FullResults
+
+    stream = ResultStream(tmp_path / STREAM_FILE)
+    full = [_result("p001", i, 0.5 + i / 10) for i in range(3)]
+    for r in full:
+        stream.add(r.test_id, json.dumps(r.to_dict(), ensure_ascii=False))
+    kept = [slim(r) for r in reversed(full)]
+    kept[0].extra["baseline"] = {"verdict": "new"}  # what the end of a run adds to the results it keeps
+    results = FullResults(kept, stream.read)
+    assert len(results) == 3 and list(results) == list(results)  # iterated again: read again
+    assert [r.test_id for r in results] == [r.test_id for r in reversed(full)]
+    assert [r.gt_html for r in results] == [r.gt_html for r in full] and results[1] == full[1]
+    assert results[0].extra["baseline"] == {"verdict": "new"} and list(results[1:]) == list(reversed(full[:2]))
+    stream.close()
+
+
+WORKER_PIDS = """
+import os, time
+from pathlib import Path
+
+PIDS = Path(os.environ["TB_TEST_PIDS"])
+
+def pytest_configure(config):
+    if hasattr(config, "workerinput"):
+        with PIDS.open("a") as out:
+            out.write(f"{os.getpid()}\\n")
+
+def _gone(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] in ("Z", "X")
+    except OSError:
+        return True
+
+def pytest_tablebench_update_meta(meta, results):
+    pids = [int(p) for p in PIDS.read_text().split()]
+    deadline = time.monotonic() + 15
+    while not all(map(_gone, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    print(f"workers gone while the report is written: {len(pids)} of {len(pids)}" if all(map(_gone, pids))
+          else "workers still running while the report is written")
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes' states from /proc")
+def test_under_xdist_the_workers_stop_while_the_controller_writes_the_report(pytester: pytest.Pytester,
+                                                                             tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers' exit overlaps the report files (it followed them: their wall time added up)."""
+    cases = case_set(tmp_path / "mini", 2)
+    exact = write_pages(tmp_path / "exact", cases)
+    pytester.makeconftest(WORKER_PIDS)
+    monkeypatch.setenv("TB_TEST_PIDS", str(tmp_path / "pids"))
+    run = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{exact}", "--metrics=teds",
+                                        "-p", "no:cacheprovider", "-n", "2", f"--parse-cache={tmp_path / 'cache'}",
+                                        f"--report-dir={tmp_path / 'report'}", "-s")
+    assert run.ret == 0, run.stdout.str() + run.stderr.str()
+    run.stdout.fnmatch_lines(["*workers gone while the report is written: 2 of 2*"])
+    assert json.loads((tmp_path / "report" / "results.json").read_text(encoding="utf-8"))["results"]
+
+
+def test_writing_the_report_reads_the_texts_from_disk_once_per_file(tmp_path: Path) -> None:
+    """results.json and report.html each read every result's texts once (report.html walked the
+    results six times, each a pass over the stream)."""
+    from harness.report.stream import FullResults
+    from harness.report.write import write_report
+    from tests.test_report_samples import sample_results
+
+    full = sample_results(n_pages=3)
+    stream = ResultStream(tmp_path / STREAM_FILE)
+    for r in full:
+        stream.add(r.test_id, json.dumps(r.to_dict(), ensure_ascii=False))
+    passes = []
+
+    def read(test_ids):
+        passes.append(1)
+        return stream.read(test_ids)
+
+    write_report(FullResults([slim(r) for r in full], read), tmp_path / "run", {})
+    stream.close()
+    assert len(passes) == 2
+    assert json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))["results"] == \
+        json.loads(json.dumps([r.to_dict() for r in full]).replace("NaN", "null"))

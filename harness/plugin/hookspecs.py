@@ -7,7 +7,7 @@ only in a benchmark run (`--parser`); tests/test_plugin_hooks.py has a conftest 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
@@ -38,10 +38,12 @@ def pytest_tablebench_result(item: pytest.Item, result: ItemResult) -> None:
 
 
 @pytest.hookspec
-def pytest_tablebench_update_meta(config: pytest.Config, meta: dict, results: list[ItemResult]) -> None:
+def pytest_tablebench_update_meta(config: pytest.Config, meta: dict, results: Sequence[ItemResult]) -> None:
     """Update the run's `meta` in place before the report files are written.
 
     Called once, in the controller, with every result in report order and the meta as it
     will be written (gate lines included); what it holds lands in results.json,
     leaderboard.md and report.html. Keep values JSON-serialisable. Return value ignored.
+    `results` is a read-only sequence: iterating it reads each result's texts from disk again
+    (`harness.report.stream.FullResults`), so iterate it once and keep only what you need.
     """

@@ -38,9 +38,10 @@ from harness.gating.regressions import gate_of
 from harness.gating.rules import baseline_notes
 from harness.parse.directory import naming_hint
 from harness.parse.registry import resolve
-from harness.plugin import summary
 from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
 from harness.plugin.crash import handle_crash
+from harness.plugin.report_facts import SharedFacts
+from harness.plugin.workers import stop_workers
 from harness.plugin.nodes import (
     CaseSetCollector,
     register_page_markers,
@@ -52,7 +53,7 @@ from harness.plugin.nodes import (
 from harness.report.aggregate import cache_summary, run_counts
 from harness.tex.render import use_render_cache
 from harness.report.finish import FinishPolicy, RunEnd, finish_run
-from harness.report.stream import STREAM_FILE, ResultStream, slim
+from harness.report.stream import STREAM_FILE, FullResults, ResultStream, slim
 
 
 def home_dir(config: pytest.Config) -> Path:
@@ -127,7 +128,8 @@ class BenchSession:
         self._served: dict[tuple[str, str], set[tuple[str, int]]] = {}  # the items of each page handed out
         self.results: dict[str, ItemResult] = {}  # case id -> result without its texts (`slim`), from reports
         self.stream = ResultStream(self.report_dir / STREAM_FILE)  # the full results, on disk as they arrive
-        self.final: list[ItemResult] | None = None  # the full results, read back at the end, in run order
+        self.final: list[ItemResult] | None = None  # the results without their texts at the end, in run order
+        self.facts = SharedFacts()
         self.end: RunEnd | None = None  # what finish_run did
         self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
         self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
@@ -245,6 +247,8 @@ class BenchSession:
         """Keep the result a call report carries (from this process or an xdist worker): in the
         controller, its JSON to the stream and the result without its texts in memory; the
         report (which pytest's terminal keeps to the end) drops the JSON once read."""
+        if not self.is_worker:
+            self.facts.share(report)  # what a case's three reports repeat, once (pytest keeps them to the end)
         result = reported_result(report)
         if result is None:
             return
@@ -290,9 +294,14 @@ class BenchSession:
         if not self.results:
             self.stream.close()
             return
-        results = self.final = list(self.stream.read(r.test_id for r in self.sorted_results()))
-        self.stream.close()
-        self.end = finish_run(results, self.meta(results), self.policy, comparisons=self.gate.comparisons)
+        results = self.final = self.sorted_results()  # the texts stay on disk: results.json reads them one by one
+        workers_stopped = stop_workers(self.config)  # their exit overlaps the report files
+        try:
+            self.end = finish_run(FullResults(results, self.stream.read), self.meta(results), self.policy,
+                                  comparisons=self.gate.comparisons)
+        finally:
+            self.stream.close()
+            workers_stopped()
         self.notes += self.end.notes
         for line in self.end.errors:
             print(line, file=sys.stderr)
@@ -303,6 +312,8 @@ class BenchSession:
         """The leaderboard and the run's notes, then the repeats and the gate's verdict, last."""
         if self.is_worker:
             return
+        from harness.plugin import summary  # rich and the renderers: the controller's alone, not every worker's
+
         results = self.final if self.final is not None else self.sorted_results()
         summary.write_failures(terminalreporter, self.results)
         if results:

@@ -16,6 +16,8 @@ xdist's internals, and says clearly when they moved.
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -104,3 +106,22 @@ def worker_queue(config: pytest.Config) -> list[int] | None:
     except Exception as exc:  # noqa: BLE001 -- any failure here means the structure changed
         raise XdistChanged(f"pytest-xdist: the worker queue cannot be read ({type(exc).__name__}: {exc}); "
                            "the parse look-ahead falls back to collection order") from None
+
+
+def stop_workers(config: pytest.Config) -> Callable[[], None]:
+    """Under xdist, in the controller at the session's end: start shutting the workers down now,
+    in a thread, and return the function that waits for it (a no-op elsewhere).
+
+    Why: the workers have finished their items when the session ends, but xdist stops them only
+    after every `pytest_sessionfinish` ran, so their exit (the interpreter's teardown of numba,
+    scipy and the rest, ~0.3-0.6 s) came after the report files were written, on the wall clock.
+    Started first, it overlaps the controller writing them. xdist's own teardown, later, finds
+    nothing left to stop. Reads xdist's `dsession` plugin's `nodemanager`; without it (another
+    xdist), nothing is started and the workers stop as before."""
+    manager = getattr(config.pluginmanager.getplugin("dsession"), "nodemanager", None)
+    teardown = getattr(manager, "teardown_nodes", None)
+    if not callable(teardown):
+        return lambda: None
+    thread = threading.Thread(target=teardown, name="tablebench-stop-workers", daemon=True)
+    thread.start()
+    return thread.join

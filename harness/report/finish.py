@@ -13,6 +13,10 @@
 4. last, the baseline file (`--save-baseline`), refused for an incomplete run (see
    `harness.evaluate.completeness`) unless `policy.allow_incomplete`.
 
+`results` may be a `harness.report.stream.FullResults`: then the gates, the per-case changes,
+the aggregates and the baseline read its slim results (scores, outcomes, facts), and only
+results.json, report.html and the meta hook read the texts, one result at a time from disk.
+
 No write failure loses what was written before it: each is one line in `RunEnd.errors` (and
 `notes`), the steps after it still run, and the caller exits non-zero (the plugin sets the
 session's exit status, the command line returns 1).
@@ -37,7 +41,7 @@ from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate
 from harness.gating.baseline import Baseline, save_baseline
 from harness.gating.regressions import EXTRA_KEY, attach, case_changes, failures
 from harness.gating.rules import Gate
-from harness.report.write import write_report
+from harness.report.stream import slim_of
 
 GATE_FILE = "gate.json"
 
@@ -59,7 +63,7 @@ class FinishPolicy:
     parsers: Mapping[str, Mapping] = field(default_factory=dict)  # label -> {"spec", "version"}, for the baseline file
     case_set: Mapping = field(default_factory=dict)  # {"name", "manifest_sha256"}, for the baseline file
     metrics: Sequence[str] = ()  # for the baseline file
-    update_meta: Callable[[dict, list[ItemResult]], None] | None = None  # last word on the meta before writing
+    update_meta: Callable[[dict, Sequence[ItemResult]], None] | None = None  # last word on the meta before writing
     allow_incomplete: bool = False  # save a baseline from a run that did not finish every item
     rules: Gate | None = None  # the per-case rules (floors, baseline, tolerance): each case's verdict and change
     crop_folder: bool = False  # every page crop also under the report folder's crops/ (--report-crops=folder)
@@ -112,20 +116,21 @@ def gate_verdict(comparisons: Sequence[Comparison], completeness: Completeness |
     return f"gate passed: no significant regression beyond the minimum effect{flag}"
 
 
-def finish_run(results: list[ItemResult], meta: Mapping[str, Any], policy: FinishPolicy,
+def finish_run(results: Sequence[ItemResult], meta: Mapping[str, Any], policy: FinishPolicy,
                comparisons: list[Comparison] | None = None) -> RunEnd:
     """The end of a run (see the module docstring). `comparisons`: the gates already run (None: run them here)."""
+    slim = slim_of(results)
     if comparisons is None:
-        comparisons = run_gates(results, policy) if policy.gates else []
+        comparisons = run_gates(slim, policy) if policy.gates else []
     end = RunEnd(comparisons, dict(meta))
     completeness = of_meta(end.meta, len(results))
     rules = policy.rules
-    for r in results:
+    for r in slim:
         r.extra.pop(EXTRA_KEY, None)  # a change from another run (a shard's) is not this run's
     if rules is not None and (rules.baseline is not None or rules.floors):
-        changes = case_changes(results, rules)
-        attach(results, changes)
-        end.case_failures = failures(results, changes)
+        changes = case_changes(slim, rules)
+        attach(slim, changes)
+        end.case_failures = failures(slim, changes)
     if comparisons:
         end.meta["gate"] = summary_lines(comparisons) + ([] if completeness.complete else
                                                           [gate_verdict(comparisons, completeness)])
@@ -135,13 +140,15 @@ def finish_run(results: list[ItemResult], meta: Mapping[str, Any], policy: Finis
         policy.update_meta(end.meta, results)
     _write_files(end, results, policy)
     if policy.save_baseline:
-        _save_baseline(end, results, policy, completeness)
+        _save_baseline(end, slim, policy, completeness)
     end.notes += end.errors
     return end
 
 
-def _write_files(end: RunEnd, results: list[ItemResult], policy: FinishPolicy) -> None:
+def _write_files(end: RunEnd, results: Sequence[ItemResult], policy: FinishPolicy) -> None:
     """The report folder, results.json first; gate.json beside it when a gate ran."""
+    from harness.report.write import write_report  # the renderers: only the process that writes imports them
+
     try:
         end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary,
                                         comparisons=end.comparisons, written=end.written,
@@ -155,7 +162,7 @@ def _write_files(end: RunEnd, results: list[ItemResult], policy: FinishPolicy) -
                           + (f" (written before it: {done})" if done else ""))
 
 
-def _save_baseline(end: RunEnd, results: list[ItemResult], policy: FinishPolicy, completeness: Completeness) -> None:
+def _save_baseline(end: RunEnd, results: Sequence[ItemResult], policy: FinishPolicy, completeness: Completeness) -> None:
     """--save-baseline, last: refused for an incomplete run unless allowed; a failed write is one line."""
     refused = refusal(completeness, f"--save-baseline {policy.save_baseline}", policy.allow_incomplete)
     if refused:

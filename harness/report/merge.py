@@ -20,6 +20,8 @@ from pathlib import Path
 
 from harness.core.results import ItemResult, run_order
 from harness.evaluate.completeness import combine, of_meta, refusal
+from harness.report.results_file import Shelf, read_slim
+from harness.report.stream import FullResults
 
 # meta keys that must agree across shards: they say what was measured
 # (not `parser_specs`: shards may reach one parser differently, e.g. each its own model server;
@@ -42,16 +44,17 @@ def results_path(path: str | os.PathLike) -> Path:
     return p
 
 
-def merge_runs(paths: Sequence[str | os.PathLike], allow_incomplete: bool = False) -> tuple[dict, list[ItemResult]]:
-    """(meta, results) of the union of shard runs, after every consistency check."""
-    from harness.report.write import read_results
-
+def merge_runs(paths: Sequence[str | os.PathLike], allow_incomplete: bool = False) -> tuple[dict, FullResults]:
+    """(meta, results) of the union of shard runs, after every consistency check. The results
+    hold no texts in memory: each shard's results.json is read one result at a time, and read
+    again, one result at a time, when the merged run's files are written (`FullResults`)."""
     if not paths:
         raise ValueError("report merge: give at least one run folder or results.json")
     runs = []
+    shelf = Shelf()
     for path in paths:
         file = results_path(path)
-        meta, results = read_results(file)
+        meta, results = read_slim(file, shelf)
         runs.append((str(file), meta if isinstance(meta, dict) else {}, results))
     _check_consistent(runs)
     _check_local_specs(runs)
@@ -73,7 +76,7 @@ def merge_runs(paths: Sequence[str | os.PathLike], allow_incomplete: bool = Fals
     parsers = runs[0][1].get("parsers")
     meta = merged_meta(runs)
     meta["completeness"] = combine(parts, flagged=allow_incomplete).to_dict()
-    return meta, run_order(merged, parsers if isinstance(parsers, list) else [])
+    return meta, FullResults(run_order(merged, parsers if isinstance(parsers, list) else []), shelf.read)
 
 
 

@@ -13,20 +13,72 @@ even when the run itself did not finish.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, overload
 
-from harness.core.results import ItemResult
+from harness.core.results import PAGE_OUTPUT, ItemResult
 
 STREAM_FILE = "results.jsonl"
+TEXTS = ("gt_latex", "gt_html", "pred_html", "matched_text")  # what `slim` drops
+
+
+# the facts every case of a run repeats: one string each in memory, not one per case
+_SHARED = ("parser", "case_set", "complexity", "spec", "kind", "language", "variant", "outcome")
 
 
 def slim(result: ItemResult) -> ItemResult:
-    """`result` without its texts (ground truth, prediction, matched span): what the controller
-    keeps in memory per case; scores, outcome, message and facts stay."""
-    return replace(result, gt_latex="", gt_html="", pred_html=None, matched_text=None)
+    """`result` without its texts (ground truth, prediction, matched span, the page's output in
+    `extra`, kept in its place as ""): what the controller keeps in memory per case; scores,
+    outcome, message and facts stay, the facts every case repeats as one shared string each."""
+    extra = {**result.extra, PAGE_OUTPUT: ""} if PAGE_OUTPUT in result.extra else result.extra
+    shared = {name: sys.intern(value) for name in _SHARED if isinstance(value := getattr(result, name), str)}
+    return replace(result, gt_latex="", gt_html="", pred_html=None, matched_text=None, extra=extra, **shared)
+
+
+def with_texts(result: ItemResult, full: ItemResult) -> ItemResult:
+    """`result` (slim) with the texts of `full`, the same case as read from disk: everything
+    else (its `extra`, which the end of a run adds the baseline change to) stays `result`'s."""
+    extra = result.extra
+    if PAGE_OUTPUT in extra and PAGE_OUTPUT in full.extra:
+        extra = {**extra, PAGE_OUTPUT: full.extra[PAGE_OUTPUT]}  # the same place among the keys
+    return replace(result, extra=extra, **{name: getattr(full, name) for name in TEXTS})
+
+
+class FullResults(Sequence[ItemResult]):
+    """The full results of a run without holding them: its slim results in memory, each one's
+    texts read again from disk whenever the sequence is iterated (results.json, report.html and
+    the meta hook read them one at a time; aggregates, gates and baselines read `slim`)."""
+
+    def __init__(self, results: Sequence[ItemResult], read: Callable[[Iterable[str]], Iterator[ItemResult]]) -> None:
+        self.slim = results  # the results without their texts, in the order the sequence gives them
+        self._read = read  # test ids -> their full results, in that order
+
+    def __len__(self) -> int:
+        return len(self.slim)
+
+    def __iter__(self) -> Iterator[ItemResult]:
+        for result, full in zip(self.slim, self._read(r.test_id for r in self.slim), strict=True):
+            yield with_texts(result, full)
+
+    @overload
+    def __getitem__(self, index: int) -> ItemResult: ...
+    @overload
+    def __getitem__(self, index: slice) -> FullResults: ...
+
+    def __getitem__(self, index: int | slice) -> ItemResult | FullResults:
+        if isinstance(index, slice):
+            return FullResults(self.slim[index], self._read)
+        result = self.slim[index]
+        return with_texts(result, next(self._read([result.test_id])))
+
+
+def slim_of(results: Sequence[ItemResult]) -> Sequence[ItemResult]:
+    """What the numbers of a run are computed from: a `FullResults`' slim results, any other
+    sequence as it is (a merge's or a test's results, already in memory)."""
+    return results.slim if isinstance(results, FullResults) else results
 
 
 class ResultStream:

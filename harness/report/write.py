@@ -20,6 +20,7 @@ from harness.report.crops import CROPS_FOLDER, chosen, key_of, page_crops, write
 from harness.report.html import render_html
 from harness.report.markdown import render_markdown
 from harness.report.regressions import RegressionView
+from harness.report.stream import FullResults, slim_of
 
 FILES = {"json": "results.json", "markdown": "leaderboard.md", "html": "report.html"}
 SCHEMA = 1  # bump when the layout of results.json changes
@@ -41,24 +42,26 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     turn, results.json first: a failure (raised) leaves the files before it, each recorded in
     `written` as it lands when given.
     """
-    results = as_results(results)
+    results = results if isinstance(results, FullResults) else as_results(results)
+    slim = slim_of(results)  # the numbers; results.json and report.html read the texts too, one result at a time
     meta = dict(meta or {})
-    view = RegressionView.of(results, comparisons, meta.get("baseline"))
-    tracks = list(boards(results, primary=primary).values())  # one per item kind, tables first
+    view = RegressionView.of(slim, comparisons, meta.get("baseline"))
+    tracks = list(boards(slim, primary=primary).values())  # one per item kind, tables first
     board, more = tracks[0], tracks[1:]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)  # created if needed
-    wanted = chosen(results, board.primary)
+    wanted = chosen(slim, board.primary)
     if crop_folder:
-        every = page_crops(results, meta, board.primary, keys=dict.fromkeys(key_of(r) for r in results))
+        every = page_crops(slim, meta, board.primary, keys=dict.fromkeys(key_of(r) for r in slim))
         write_crops(every, out / CROPS_FOLDER)
         crops = {k: every[k] for k in wanted if k in every}
     else:
-        crops = page_crops(results, meta, board.primary, keys=wanted)
+        crops = page_crops(slim, meta, board.primary, keys=wanted)
     texts = {
         "json": lambda: results_json_pieces(board, results, meta, more, comparisons),
         "markdown": lambda: render_markdown(board, meta, more, regressions=view),
-        "html": lambda: render_html(board, results, meta, more=more, regressions=view, crops=crops),
+        # report.html walks the results several times and sorts them: read from disk once, for it alone
+        "html": lambda: render_html(board, list(results), meta, more=more, regressions=view, crops=crops),
     }
     paths = written if written is not None else {}
     for kind, text in texts.items():
@@ -74,11 +77,16 @@ def results_json(board: Leaderboard, results: list[ItemResult], meta: Mapping[st
     return "".join(results_json_pieces(board, results, meta, more, comparisons))
 
 
-def results_json_pieces(board: Leaderboard, results: list[ItemResult], meta: Mapping[str, object],
+def results_json_pieces(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping[str, object],
                         more: Sequence[Leaderboard] = (), comparisons: Sequence[Comparison] = ()) -> Iterator[str]:
     """`results_json`'s text in pieces, one per result (what `write_report` writes): the same
     bytes as one `json.dumps` of the whole, without the whole file's text, or a copy of every
-    result as a dict, in memory at once."""
+    result as a dict, in memory at once; `results` is iterated once (a `FullResults` reads each
+    result's texts from disk as its piece is written).
+
+    Each result starts on a line of its own, `  {`, and ends on one, `  }` (`  },` before the
+    next): no line inside it is indented less, so `harness.report.results_file` can find one
+    result at a time in the file without parsing all of it."""
     data = {"schema": SCHEMA, "meta": dict(meta), "leaderboard": board.to_dict()}
     for track in more:
         data[f"{track.kind}_leaderboard"] = track.to_dict()
