@@ -219,3 +219,15 @@ def test_the_grid_of_a_table_without_spans_is_the_walked_grid() -> None:
                 for _ in range(rng.randint(0, 6))]
         fast, walked = tlag_grid(Table(rows)), walked_grid(Table(rows))
         assert fast.shape == walked.shape and (fast == walked).all(), rows
+
+
+def test_tabled_psi_is_bit_for_bit_the_computed_psi() -> None:
+    """Short texts read psi from a table by (longest, distance): the same bits as computing it."""
+    rng = random.Random(4)
+    for _ in range(300):
+        a = ["".join(rng.choice("ab1.- x") for _ in range(rng.randint(1, 70))) for _ in range(rng.randint(1, 8))]
+        b = ["".join(rng.choice("ab1.- x") for _ in range(rng.randint(1, 70))) for _ in range(rng.randint(1, 8))]
+        dist = np.array([[Levenshtein.distance(x, y) for y in b] for x in a], dtype=np.int64)
+        longest = np.maximum(np.array([[max(len(x), len(y), 1) for y in b] for x in a], dtype=np.int64), 1)
+        computed = (1.0 - dist / longest) ** 7
+        assert np.array_equal(psi_matrix(a, b).view(np.int64), computed.view(np.int64))

@@ -119,8 +119,8 @@ def _rows(table: etree._Element) -> list[_Row]:
             if loose:
                 out.append((loose, in_head))
                 loose = []
-            if tag == "tr":
-                out.append(([c for c in child if _tag(c) in ("td", "th")], in_head))
+            if tag == "tr":  # the HTML parser's names are lower case: lxml filters them in C
+                out.append((list(child.iterchildren("td", "th")), in_head))
             elif tag in _SECTIONS:
                 walk(child, in_head or tag == "thead", foot if tag == "tfoot" else out)
             elif tag != "table" and tag not in _SKIP:  # stray wrappers such as <form>
@@ -143,9 +143,11 @@ def _read_row(elements: list[etree._Element], in_head: bool, collapse: bool) -> 
             text, raw = el.text or "", None
         if collapse:
             text = " ".join(text.split())
-        get = el.get
-        rowspan, colspan = get("rowspan"), get("colspan")
-        cells.append(Cell(cell_text_form(text), _span(rowspan) if rowspan else 1, _span(colspan) if colspan else 1,
+        if not text.isascii():
+            text = cell_text_form(text)
+        attrib = el.attrib
+        rowspan, colspan = (attrib.get("rowspan"), attrib.get("colspan")) if attrib else (None, None)
+        cells.append(Cell(text, _span(rowspan) if rowspan else 1, _span(colspan) if colspan else 1,
                           in_head or _tag(el) == "th", raw))
     return cells
 

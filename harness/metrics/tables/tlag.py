@@ -123,13 +123,14 @@ def tlag_edges(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _pairs(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    keep = (a >= 0) & (b >= 0) & (a != b)
-    if not keep.any():
+    keep = (a != b) & (np.minimum(a, b) >= 0)
+    source, target = a[keep], b[keep]
+    if not source.size:
         return np.zeros((0, 2), dtype=np.int64)
     # one integer per (source, target), ordered as the pairs are: a 1-D unique, not a row-wise one
-    base = int(b[keep].max()) + 1
-    keys = np.unique(a[keep] * base + b[keep])
-    return np.stack([keys // base, keys % base], axis=1)
+    base = int(target.max()) + 1
+    keys = np.unique(source * base + target)
+    return np.stack(np.divmod(keys, base), axis=1)
 
 
 def psi_matrix(a: list[str], b: list[str], k: int = 7) -> np.ndarray:
@@ -142,7 +143,10 @@ def psi_matrix(a: list[str], b: list[str], k: int = 7) -> np.ndarray:
     dist = cdist(a, b, scorer=Levenshtein.distance, dtype=np.int64)
     longest = np.maximum.outer(np.fromiter(map(len, a), np.int64, len(a)), np.fromiter(map(len, b), np.int64, len(b)))
     longest = np.maximum(longest, 1)
-    sim = (1.0 - dist / longest) ** k
+    if int(longest.max()) <= _TABLED:  # short texts (nearly all cells): psi looked up, not one pow() per pair
+        sim = _psi_table(k)[longest, dist]
+    else:
+        sim = (1.0 - dist / longest) ** k
     null_a = np.array([t == NULL for t in a])
     null_b = np.array([t == NULL for t in b])
     sim[null_a, :] = 0.0
@@ -162,6 +166,20 @@ def max_matching_weight(weight: np.ndarray) -> float:
         return 0.0
     r, c = linear_sum_assignment(weight, maximize=True)
     return float(weight[r, c].sum())
+
+
+_TABLED = 64  # texts up to this length have psi tabled by (longest, distance)
+
+
+@lru_cache(maxsize=8)
+def _psi_table(k: int) -> np.ndarray:
+    """psi for every (longest, distance) with both <= _TABLED, computed as `psi_matrix` computes it
+    (the same float operations on the same values: the same bits), read-only."""
+    longest, dist = np.meshgrid(np.arange(_TABLED + 1, dtype=np.int64), np.arange(_TABLED + 1, dtype=np.int64),
+                                indexing="ij")
+    table = (1.0 - dist / np.maximum(longest, 1)) ** k
+    table.flags.writeable = False
+    return table
 
 
 class TlagDetails(TypedDict):
