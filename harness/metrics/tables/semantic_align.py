@@ -10,7 +10,8 @@ counted as a reader counts mistakes, by cause, not by the cells a cause touches:
   included) differ in the same words (a lost title or group level, a misspelt group header)
   are one cause, costing its largest shortfall; so are the texts of several header cells
   written into one ("Team Coverage Team"); a title read as a group header, or the reverse,
-  is the same path and costs nothing;
+  is the same path and costs nothing; group labels written once over blank cells (what a
+  format that cannot span does to every one of them) are one cause, however many labels;
 - `attached`: rows or columns whose values stand under a label that names another ground-truth
   row or column better, one per displacement (labels shifted by one column over five columns
   are one mistake; two swapped labels are two);
