@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from harness.core.results import ItemResult
-from harness.report.stream import slim
+from harness.report.stream import result_at, slim
 
 _OPEN, _CLOSE = b"  {", (b"  }", b"  },")
 _RESULTS = b' "results": ['
@@ -44,8 +44,7 @@ class Shelf:
                 index, offset, length = self._at[test_id]
                 if index not in files:
                     files[index] = open(self._paths[index], "rb")  # noqa: SIM115 -- closed below
-                files[index].seek(offset)
-                yield ItemResult.from_dict(json.loads(files[index].read(length)))
+                yield result_at(files[index], offset, length)
         finally:
             for file in files.values():
                 file.close()

@@ -81,6 +81,12 @@ def slim_of(results: Sequence[ItemResult]) -> Sequence[ItemResult]:
     return results.slim if isinstance(results, FullResults) else results
 
 
+def result_at(file: BinaryIO, offset: int, length: int) -> ItemResult:
+    """The result whose JSON lies at `offset` in `file` (the stream, or a results.json read as lines)."""
+    file.seek(offset)
+    return ItemResult.from_dict(json.loads(file.read(length)))
+
+
 class ResultStream:
     """Append-only JSON lines of results, with the offset of each case's latest line."""
 
@@ -108,9 +114,7 @@ class ResultStream:
         if self._file is None:
             return
         for test_id in test_ids:
-            offset, length = self._at[test_id]
-            self._file.seek(offset)
-            yield ItemResult.from_dict(json.loads(self._file.read(length)))
+            yield result_at(self._file, *self._at[test_id])
 
     def close(self) -> None:
         if self._file is not None:
