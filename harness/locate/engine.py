@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from harness.core.assignment import linear_sum_assignment
 from harness.core.kinds import Located
 
 Span = tuple[int, int]
@@ -138,8 +139,6 @@ def assign(scores: np.ndarray, min_score: float, *, spans: Sequence[Span] | None
         if not free_g or not free_c:
             break
         sub = scores[np.ix_(free_g, free_c)]
-        from scipy.optimize import linear_sum_assignment  # heavy (~0.5 s): only when a page is located
-
         rows, cols = linear_sum_assignment(-sub)
         picks = sorted(((sub[r, c], free_g[r], free_c[c]) for r, c in zip(rows, cols) if sub[r, c] >= min_score),
                        key=lambda x: (-x[0], x[1]))

@@ -32,7 +32,7 @@ import pytest
 from harness.cases import VARIANTS, variant_marker
 from harness.core import kinds as item_kinds
 from harness.core.options import split_specs
-from harness.plugin import hookspecs
+from harness.plugin import heap, hookspecs
 from harness.plugin.nodes import attach_result
 from harness.plugin.options import add_options, run_options
 from harness.plugin.workers import page_scheduler
@@ -91,6 +91,15 @@ class TablebenchPlugin:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.session.remember_order(session.items)
+        heap.freeze_long_lived()  # the collected cases live until the end
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionstart(self) -> None:
+        heap.freeze_long_lived()  # an xdist controller collects nothing: its start-up heap is what lives
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_unconfigure(self) -> None:
+        heap.freeze_for_exit()
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_make_scheduler(self, config: pytest.Config, log: Any) -> Any:

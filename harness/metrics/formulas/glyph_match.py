@@ -26,8 +26,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
 
+from harness.core.assignment import linear_sum_assignment
 from harness.tex.render import CURRENT, Glyph, RenderError, RunCache, render_glyphs
 from harness.tex.unicode_latex import unicode_to_latex
 

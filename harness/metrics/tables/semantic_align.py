@@ -41,9 +41,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from rapidfuzz.distance import LCSseq
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse import csr_matrix
 
+from harness.core.assignment import linear_sum_assignment
 from harness.metrics.tables.semantic_causes import Cause, level_shown, unattributed_cause, value_causes
 from harness.metrics.tables.semantic_struct import View
 from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, similarity_matrix
@@ -182,6 +181,8 @@ def _shared_cells(g_body: list[list[str]], p_body: list[list[str]]) -> np.ndarra
     """Per (gt row, pred row): the share of the gt row's cells whose text the pred row holds
     exactly. For large tables this stands in for the full cell-by-cell comparison when rows
     are aligned (typos then count as misses there, but not in the aligned cells' scores)."""
+    from scipy.sparse import csr_matrix  # large tables only: 0.1 s of imports a small run need not pay
+
     ids: dict[str, int] = {}
     g_ids = [[ids.setdefault(t.replace(" ", ""), len(ids)) for t in row] for row in g_body]
     p_ids = [[ids.setdefault(t.replace(" ", ""), len(ids)) for t in row] for row in p_body]

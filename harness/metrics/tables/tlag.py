@@ -25,8 +25,8 @@ from typing import TypedDict
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
-from scipy.optimize import linear_sum_assignment
 
+from harness.core.assignment import linear_sum_assignment
 from harness.core.table import MAX_SPAN, Table, TableLike
 from harness.readers.html import as_table
 
