@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
@@ -10,6 +11,25 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TABLEBENCH_SHARED", REPO.parent / "shared"))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before the first in-process pytester run of a process, every metric once: such a run drops
+    the modules it imported when it ends, and numba, imported a second time, fails on its own
+    registrations (whichever test an xdist worker happens to run first)."""
+    if "pytester" in getattr(item, "fixturenames", ()):
+        _warm_metrics()
+
+
+@functools.cache
+def _warm_metrics() -> None:
+    from harness.core.table import Table
+    from harness.metrics import score
+
+    table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
+    score(table, table)
+    score("$x^2$", "$x^2$", kind="formula")
 
 
 def shared_path(*parts: str) -> Path:

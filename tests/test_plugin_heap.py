@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.cases import load_case_set
+from harness.plugin.session import KEEP_PARSED
 from tests.ci_cases import case_set, write_pages
 from tests.test_plugin import PLUGIN
 
@@ -36,3 +38,45 @@ def test_the_heap_is_frozen_before_the_cases_are_scored(pytester: pytest.Pyteste
     results = json.loads((tmp_path / "report" / "results.json").read_text())["results"]
     # a bare interpreter with pytest and numpy tracks tens of thousands of objects: all of them frozen
     assert results and all(r["extra"]["frozen"] > 10_000 for r in results), [r["extra"] for r in results]
+
+
+KEPT = textwrap.dedent("""\
+    import json, os
+
+    from harness.cases import GroundTruthTable
+    from harness.plugin.nodes import RESULT_ATTR
+
+
+    def pytest_sessionfinish(session):
+        terminal = session.config.pluginmanager.get_plugin("terminalreporter")
+        reports = [r for kept in terminal.stats.values() for r in kept]
+        kept = {"reports": len(reports), "with_result": sum(hasattr(r, RESULT_ATTR) for r in reports),
+                "parsed_pages": len({item.page.page_id for item in session.items
+                                     if isinstance(getattr(item, "gt", None), GroundTruthTable)
+                                     and "table" in item.gt.__dict__})}
+        name = os.environ.get("PYTEST_XDIST_WORKER", "serial")
+        with open(os.path.join(os.environ["KEPT_DIR"], name + ".json"), "w") as f:
+            json.dump(kept, f)
+""")
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_a_process_keeps_no_result_json_nor_parsed_ground_truth_of_pages_it_finished(
+        pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: list[str]) -> None:
+    """What grew with the case set in every process: each report's result JSON in pytest's terminal
+    stats, and each page's parsed ground-truth tables (but for the last few pages: two parsers'
+    items of a page come close together, the page is read once)."""
+    cases = case_set(tmp_path / "mini", 2 * KEEP_PARSED + 4)  # each of two workers runs more pages than it keeps
+    exact = write_pages(tmp_path / "exact", cases)
+    pytester.makeconftest(KEPT)
+    monkeypatch.setenv("KEPT_DIR", str(tmp_path))
+    done = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=a=dir:{exact}", f"--parser=b=dir:{exact}",
+                                         "--metrics=teds", "-p", "no:cacheprovider",
+                                         f"--parse-cache={tmp_path / 'cache'}", f"--report-dir={tmp_path / 'report'}",
+                                         *(workers or ["-p", "no:xdist"]))
+    assert done.ret == 0, done.stdout.str() + done.stderr.str()
+    kept = {p.stem: json.loads(p.read_text()) for p in tmp_path.glob("*.json")}
+    processes = ["serial"] if not workers else ["gw0", "gw1"]
+    assert all(kept[p]["with_result"] == 0 and 0 < kept[p]["parsed_pages"] <= KEEP_PARSED for p in processes), kept
+    tables = sum(len(p.tables) for p in load_case_set(cases).pages)
+    assert sum(kept[p]["reports"] for p in processes) == 3 * 2 * tables, kept  # the reports stay, only lighter

@@ -125,6 +125,12 @@ class Page:
         """Benchmark items on the page, of every kind (a page without any is not collected)."""
         return sum(len(items) for items in self.items.values())
 
+    def forget_parsed(self) -> None:
+        """Drop the tables parsed from the ground truth (`GroundTruthTable.table` parses again when
+        asked): a run keeps every page until it ends, and a parsed table is many times its LaTeX."""
+        for gt in self.tables:
+            gt.__dict__.pop("table", None)
+
 
 @dataclass
 class CaseSet:

@@ -40,20 +40,22 @@ from harness.parse.directory import naming_hint
 from harness.parse.registry import resolve
 from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
 from harness.plugin.crash import handle_crash
-from harness.plugin.report_facts import SharedFacts
-from harness.plugin.workers import stop_workers
 from harness.plugin.nodes import (
+    RESULT_ATTR,
     CaseSetCollector,
     register_page_markers,
-    RESULT_ATTR,
     reported_result,
     select_cases,
     take_case_args,
 )
+from harness.plugin.report_facts import SharedFacts
+from harness.plugin.workers import stop_workers
 from harness.report.aggregate import cache_summary, run_counts
-from harness.tex.render import use_render_cache
 from harness.report.finish import FinishPolicy, RunEnd, finish_run
 from harness.report.stream import STREAM_FILE, FullResults, ResultStream, slim
+from harness.tex.render import use_render_cache
+
+KEEP_PARSED = 8  # pages whose parsed ground truth a process keeps (parsing it is ~1 ms per table)
 
 
 def home_dir(config: pytest.Config) -> Path:
@@ -126,6 +128,7 @@ class BenchSession:
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self._pages: dict[tuple[str, str], list[ItemResult]] = {}
         self._served: dict[tuple[str, str], set[tuple[str, int]]] = {}  # the items of each page handed out
+        self._parsed: dict[str, Page] = {}  # the pages whose ground truth was parsed last, oldest first
         self.results: dict[str, ItemResult] = {}  # case id -> result without its texts (`slim`), from reports
         self.stream = ResultStream(self.report_dir / STREAM_FILE)  # the full results, on disk as they arrive
         self.final: list[ItemResult] | None = None  # the results without their texts at the end, in run order
@@ -239,22 +242,35 @@ class BenchSession:
         results = self._pages[key]
         served = self._served.setdefault(key, set())
         served.add((kind, index))
+        found = next(r for r in results if r.kind == kind and r.table == index)
         if len(served) >= len(results):  # the page's last item: its results leave with the reports
             del self._pages[key], self._served[key]
-        return next(r for r in results if r.kind == kind and r.table == index)
+            self._page_done(page)
+        return found
+
+    def _page_done(self, page: Page) -> None:
+        """A page's parsed ground truth stays while it is among the last `KEEP_PARSED` pages done
+        here (another parser's items of it come soon after, and need not parse it again), then goes."""
+        self._parsed.pop(page.page_id, None)
+        self._parsed[page.page_id] = page
+        while len(self._parsed) > KEEP_PARSED:
+            self._parsed.pop(next(iter(self._parsed))).forget_parsed()
 
     def record(self, report: pytest.TestReport) -> None:
         """Keep the result a call report carries (from this process or an xdist worker): in the
         controller, its JSON to the stream and the result without its texts in memory; the
-        report (which pytest's terminal keeps to the end) drops the JSON once read."""
-        if not self.is_worker:
-            self.facts.share(report)  # what a case's three reports repeat, once (pytest keeps them to the end)
+        report (which pytest's terminal keeps to the end) drops the JSON once read. A worker
+        keeps nothing: xdist sent the report before this trylast hook, so the JSON goes at once."""
+        if self.is_worker:
+            if hasattr(report, RESULT_ATTR):
+                delattr(report, RESULT_ATTR)
+            return
+        self.facts.share(report)  # what a case's three reports repeat, once (pytest keeps them to the end)
         result = reported_result(report)
         if result is None:
             return
-        if not self.is_worker:
-            self.stream.add(result.test_id, getattr(report, RESULT_ATTR))
-            delattr(report, RESULT_ATTR)
+        self.stream.add(result.test_id, getattr(report, RESULT_ATTR))
+        delattr(report, RESULT_ATTR)
         self.results[result.test_id] = slim(result)
 
     def case_items(self) -> dict[str, tuple[Page, str, str, int]]:
