@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -168,8 +169,10 @@ def resolve_case_set(spec: str | Path | None, cases_dir: Path = REPO_CASES) -> P
     raise ValueError(f"case set {str(spec)!r} not found (a folder, or one of: {', '.join(known) or 'none'})")
 
 
-def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES) -> CaseSet:
-    """Load a case set by name or path, in either layout; a clear error for anything else."""
+def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES,
+                  only: Collection[str] | None = None) -> CaseSet:
+    """Load a case set by name or path, in either layout; a clear error for anything else.
+    `only` (page ids, "p012"): just those pages, for a reader that needs a few of many."""
     root = resolve_case_set(spec, cases_dir)
     name = root.name
     if (root / "ground_truth").is_dir() and (root / "pdfs").is_dir():
@@ -181,8 +184,10 @@ def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES) 
     else:
         raise ValueError(f"{root}: neither a tablebench case set (manifest.json) nor a pdf-parse-bench "
                          "folder (pdfs/ + ground_truth/)")
+    if only is not None:
+        pairs = [(pdf, gt) for pdf, gt in pairs if f"p{gt.stem}" in only]
     pages = [_load_page(name, pdf, gt) for pdf, gt in pairs]
-    if not pages:
+    if not pages and only is None:
         raise ValueError(f"{root}: no pages found")
     return CaseSet(name=name, root=root, kind=kind, pages=pages)
 

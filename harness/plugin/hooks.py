@@ -62,9 +62,12 @@ def pytest_configure(config: pytest.Config) -> None:
     # imported here: the session loads the metrics (numba), which a run without --parser never needs
     from harness.plugin.session import BenchSession
 
+    heap.pause()  # until the case set is read and collected (`settle`)
+
     try:
         session = BenchSession(config, run_options(config))
     except ValueError as exc:
+        heap.settle()
         raise pytest.UsageError(str(exc)) from None
     if config.args_source != pytest.Config.ArgsSource.ARGS or (session.case_args and not config.args):
         config.args = []  # `pytest --parser=X` (or only case ids) is the benchmark, not the repo's tests too
@@ -91,11 +94,12 @@ class TablebenchPlugin:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.session.remember_order(session.items)
-        heap.freeze_long_lived()  # the collected cases live until the end
+        heap.settle()  # the collected cases live until the end
 
     @pytest.hookimpl(trylast=True)
-    def pytest_sessionstart(self) -> None:
-        heap.freeze_long_lived()  # an xdist controller collects nothing: its start-up heap is what lives
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        if session.config.pluginmanager.has_plugin("dsession"):
+            heap.settle()  # an xdist controller collects nothing: its start-up heap is what lives
 
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self) -> None:

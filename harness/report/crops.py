@@ -66,13 +66,13 @@ def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primar
     root = meta.get("case_set_path") if meta else None
     if not isinstance(root, str) or not Path(root).is_dir() or shutil.which("pdftoppm") is None:
         return {}
+    wanted = list(chosen(results, primary) if keys is None else keys)
     try:
         from harness.cases import load_case_set
 
-        cases = load_case_set(Path(root))
+        cases = load_case_set(Path(root), only={page_id for _, page_id, _ in wanted})  # a few of many pages
     except Exception:  # noqa: BLE001 -- a moved or edited case set: the report goes on without crops
         return {}
-    wanted = list(chosen(results, primary) if keys is None else keys)
     pages = {(p.set_name, p.page_id): p for p in cases.pages}
     by_page: dict[tuple[str, str], list[tuple[int, tuple[float, float, float, float]]]] = {}
     for case_set, page_id, index in wanted:
