@@ -86,6 +86,7 @@ BUILTIN: tuple[MetricSpec, ...] = (
 
 _REGISTRY: dict[str, MetricSpec] = {}
 _EXTERNAL_LOADED: list[bool] = []
+_BY_SCORE: dict[str, MetricSpec] = {}  # score -> its spec, built again after the registry changes
 
 
 def register(spec: MetricSpec) -> MetricSpec:
@@ -94,6 +95,7 @@ def register(spec: MetricSpec) -> MetricSpec:
     if spec.name in known and known[spec.name] != spec:
         raise ValueError(f"metric {spec.name!r} is registered twice")
     _REGISTRY[spec.name] = spec
+    _BY_SCORE.clear()
     return spec
 
 
@@ -102,6 +104,7 @@ def unregister(name: str) -> None:
     if any(s.name == name for s in BUILTIN):
         raise ValueError(f"metric {name!r} is built in")
     _specs().pop(name, None)
+    _BY_SCORE.clear()
 
 
 def _specs() -> dict[str, MetricSpec]:
@@ -141,7 +144,10 @@ def defaults_of(kind: str) -> list[str]:
 
 
 def _by_score() -> dict[str, MetricSpec]:
-    return {score: s for s in _specs().values() for score in s.scores}
+    """score -> its spec (the report asks for each score of each case: built once, not per call)."""
+    if not _BY_SCORE:
+        _BY_SCORE.update({score: s for s in _specs().values() for score in s.scores})
+    return _BY_SCORE
 
 
 def scale_of(score: str) -> float:
