@@ -10,7 +10,8 @@ ground truth and its differences are counted by cause, not by the cells a cause 
 values attached to another row's or column's label, the share of values whose key (row
 path, column path) a reader can no longer recover, the share of facts that agree, and a grid
 lost altogether (a table written as lines of text, which is also read split back into cells as
-a reader splits it, `semantic_split`). Formats that cannot span are read as a reader reads them:
+a reader splits it, `semantic_split`); beyond the size of the rated tables, counts are charged
+as rates (`semantic_size`). Formats that cannot span are read as a reader reads them:
 a value written once over the blank cells it spans (`semantic_struct.fill_written_once`), a
 column's values stacked in one cell a line each (`semantic_stack`). The score combines these seven features:
 
@@ -46,6 +47,7 @@ import numpy as np
 from harness.core.table import NoTableError, TableLike
 from harness.metrics.tables.semantic_align import FEATURES, Cause, Comparison, compare, nothing_read, undelimited
 from harness.metrics.tables.semantic_diff import cell_diff
+from harness.metrics.tables.semantic_size import at_rated_size
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
 from harness.metrics.tables.semantic_stack import unstacked
 from harness.metrics.tables.semantic_struct import (
@@ -143,7 +145,7 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
         s = to_grid(split_lines(g, [row[0] for row in p.shown]))
         out += [undelimited(compare(gv, view(s, h), s.blank_lines - g.blank_lines, key_weight), len(p.cells))
                 for h in _readings(s, gv.header_rows)]
-    return out
+    return [at_rated_size(c) for c in out]
 
 
 def _readings(p: Grid, gt_h: int) -> list[int]:
