@@ -87,13 +87,18 @@ class Table:
                 while (r, c) in occupied:
                     c += 1
                 origins.append((r, c))
-                rs, cs = _clamp(cell.rowspan), _clamp(cell.colspan)
-                for dr in range(rs):
-                    for dc in range(cs):
-                        occupied.setdefault((r + dr, c + dc), cell_id)
-                n_rows = max(n_rows, r + rs)
-                n_cols = max(n_cols, c + cs)
-                c += cs
+                if cell.rowspan == 1 and cell.colspan == 1:  # most cells: one slot, nothing to clamp
+                    occupied.setdefault((r, c), cell_id)
+                    c += 1
+                    n_cols = max(n_cols, c)
+                else:
+                    rs, cs = _clamp(cell.rowspan), _clamp(cell.colspan)
+                    for dr in range(rs):
+                        for dc in range(cs):
+                            occupied.setdefault((r + dr, c + dc), cell_id)
+                    n_rows = max(n_rows, r + rs)
+                    n_cols = max(n_cols, c + cs)
+                    c += cs
                 cell_id += 1
         grid = np.full((n_rows, n_cols), -1, dtype=np.int32)
         for (r, c), i in occupied.items():
@@ -135,9 +140,9 @@ class Table:
             for cell in row:
                 tag = "th" if headers and cell.header else "td"
                 attrs = ""
-                if _clamp(cell.colspan) > 1:
+                if cell.colspan != 1 and _clamp(cell.colspan) > 1:
                     attrs += f' colspan="{_clamp(cell.colspan)}"'
-                if _clamp(cell.rowspan) > 1:
+                if cell.rowspan != 1 and _clamp(cell.rowspan) > 1:
                     attrs += f' rowspan="{_clamp(cell.rowspan)}"'
                 parts.append(f"<{tag}{attrs}>{html.escape(cell.text, quote=False)}</{tag}>")
             parts.append("</tr>")
