@@ -15,10 +15,11 @@ and a `gate.json` beside results.json.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 import warnings
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,8 +80,9 @@ class PageEvaluation:
                 break
         self.pool.prefetch(jobs, cache_dir, timeout, refresh)
 
-    def _upcoming(self, item: pytest.Item) -> list[pytest.Item]:
-        """The items this process runs from `item` on: xdist's queue on a worker, else collection order."""
+    def _upcoming(self, item: pytest.Item) -> Iterator[pytest.Item]:
+        """The items this process runs from `item` on: xdist's queue on a worker, else collection order
+        (read lazily: the look-ahead stops after a few pages, the run may have 100,000 items)."""
         items = item.session.items
         queue = None
         if self._queue_readable:
@@ -90,8 +92,8 @@ class PageEvaluation:
                 self._queue_readable = False
                 warnings.warn(pytest.PytestWarning(f"tablebench: {exc}"), stacklevel=1)
         if queue is not None:
-            return [item, *(items[i] for i in queue if 0 <= i < len(items))]
-        return items[self._order.get(item.nodeid, 0):]
+            return itertools.chain([item], (items[i] for i in queue if 0 <= i < len(items)))
+        return (items[i] for i in range(self._order.get(item.nodeid, 0), len(items)))
 
     def close(self) -> None:
         self.pool.close()
