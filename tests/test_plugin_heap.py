@@ -54,7 +54,8 @@ KEPT = textwrap.dedent("""\
                 "parsed_pages": len({item.page.page_id for item in session.items
                                      if isinstance(getattr(item, "gt", None), GroundTruthTable)
                                      and "table" in item.gt.__dict__})}
-        name = os.environ.get("PYTEST_XDIST_WORKER", "serial")
+        worker = getattr(session.config, "workerinput", None)  # not the environment: an outer xdist run sets it
+        name = worker["workerid"] if worker else "serial"
         with open(os.path.join(os.environ["KEPT_DIR"], name + ".json"), "w") as f:
             json.dump(kept, f)
 """)
@@ -80,3 +81,43 @@ def test_a_process_keeps_no_result_json_nor_parsed_ground_truth_of_pages_it_fini
     assert all(kept[p]["with_result"] == 0 and 0 < kept[p]["parsed_pages"] <= KEEP_PARSED for p in processes), kept
     tables = sum(len(p.tables) for p in load_case_set(cases).pages)
     assert sum(kept[p]["reports"] for p in processes) == 3 * 2 * tables, kept  # the reports stay, only lighter
+
+
+SCHEDULED = textwrap.dedent("""\
+    import json, os
+
+    CONFIG = []
+    most = []
+
+
+    def pytest_configure(config):
+        CONFIG.append(config)
+
+
+    def pytest_runtest_logreport(report):
+        dsession = CONFIG[0].pluginmanager.get_plugin("dsession")
+        if dsession is not None and dsession.sched is not None:  # the controller: the scopes it tracks
+            most.append(sum(len(work) for work in dsession.sched.assigned_work.values()))
+
+
+    def pytest_sessionfinish(session):
+        if session.config.pluginmanager.get_plugin("dsession") is not None:
+            with open(os.path.join(os.environ["KEPT_DIR"], "scheduled.json"), "w") as f:
+                json.dump({"most": max(most), "reports": len(most)}, f)
+""")
+
+
+def test_the_controller_forgets_finished_pages(pytester: pytest.Pytester, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """xdist's scope scheduler counted a worker's pending tests over every page it was ever given,
+    after every test (quadratic in the pages); a finished page leaves the count."""
+    cases = case_set(tmp_path / "mini", 12)
+    exact = write_pages(tmp_path / "exact", cases)
+    pytester.makeconftest(SCHEDULED)
+    monkeypatch.setenv("KEPT_DIR", str(tmp_path))
+    done = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=a=dir:{exact}", "--metrics=teds",
+                                         "-p", "no:cacheprovider", f"--parse-cache={tmp_path / 'cache'}",
+                                         f"--report-dir={tmp_path / 'report'}", "-n", "2")
+    assert done.ret == 0, done.stdout.str() + done.stderr.str()
+    seen = json.loads((tmp_path / "scheduled.json").read_text())
+    assert seen["reports"] > 0 and seen["most"] <= 6, seen  # of 12 pages: those in progress or queued

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-_ITEM_ID = re.compile(r"^(?P<page>[^[]*)::[a-z]+\d+\[(?P<label>.*)\]$", re.S)  # an item of any kind
+_ITEM_ID = re.compile(r"^(?P<page>[^[]*)::[a-z]+\d+\[(?P<label>.*)\]$", re.DOTALL)  # an item of any kind
 
 
 def page_scope(nodeid: str) -> str:
@@ -65,6 +65,16 @@ def page_scheduler(config: pytest.Config, log: Any) -> Any:
 
         def _split_scope(self, nodeid: str) -> str:
             return page_scope(nodeid)
+
+        def mark_test_complete(self, node: Any, item_index: int, duration: float = 0) -> None:
+            """xdist keeps every scope a worker was ever given and counts a worker's pending tests
+            over all of them after each test: quadratic in the pages of a run (at 2,000 pages most
+            of the controller's CPU). A page whose tests are all done is forgotten instead."""
+            super().mark_test_complete(node, item_index, duration)
+            work = self.assigned_work.get(node, {})
+            scope = self._split_scope(self.registered_collections[node][item_index])
+            if scope in work and all(work[scope].values()):
+                del work[scope]
 
         def remove_node(self, node: Any) -> str | None:
             crashed, lost, requeue = split_lost_work(self.assigned_work.pop(node))
