@@ -16,21 +16,17 @@ import pytest
 
 from tests.conftest import SHARED, shared_path
 from tests.perturb.corpus import Corpus, collect
-from tests.perturb.suite import LOSSY_FLOOR, Scored, failures, floor_of, run, sample
+from tests.perturb.suite import Scored, failures, floor_of, run, sample
 from tests.perturb.transforms import DAMAGES, INVARIANCES, TRANSFORMS
 
 FAST_N = 40
 FAST_MIN = 5
 MIN_TABLES = 300
 
-# transformation -> why the semantic score fails it today (issue 19, items 1-3 and 6)
-KNOWN: dict[str, str] = {
-    "plain": (f"judged by the lossy floor ({LOSSY_FLOOR}: raters charge a label written once, "
-              "tests/test_perturb_raters.py); 1 of 656 tables falls below it (5.2): two title lines set flush "
-              "left above the aligned text are not read as its header, so no column has a label"),
-}
+# transformation -> why the semantic score fails it today (none: every transformation passes on all 656 tables)
+KNOWN: dict[str, str] = {}
 # of those, the ones whose failing shapes the fast sample does not reach (they are rare)
-NOT_IN_FAST = {"plain"}
+NOT_IN_FAST: set[str] = set()
 
 
 def _params(transforms: list, fast: bool) -> list:
