@@ -213,3 +213,21 @@ Device & Cheap & Robust \\ \hline a & 1.0 & 2.0 \\ b & 3.0 & 4.0 \\ \end{tabular
     assert loc.text == body  # the span stays the table's own
     (loc,) = locate_tables([gt], f"{PROSE}Table 3: results of the trial.\n\n{body}\n\n{PROSE}")
     assert loc.table.rows[0][0].text == "Device"
+
+
+def test_title_lines_set_above_the_table_join_it_as_its_title_rows() -> None:
+    """A title over a subtitle, set as two lines above the table: both are its title rows (moved,
+    not lost), read upwards from the table to the first line that is no title of it."""
+    gt = read_latex(r"""\begin{tabular}{lr}
+\multicolumn{2}{c}{Annual rainfall} \\
+\multicolumn{2}{c}{coastal stations} \\ \midrule
+Station & mm \\ \midrule
+Harbour & 760 \\
+Lighthouse & 2250 \\
+\end{tabular}""")[0]
+    output = (PROSE + "The figures below are yearly sums.\nAnnual rainfall\ncoastal stations\n\n"
+              "| Station | mm |\n|---|---|\n| Harbour | 760 |\n| Lighthouse | 2250 |\n")
+    (loc,) = locate_tables([gt], output)
+    assert [row[0].text for row in loc.table.rows[:3]] == ["Annual rainfall", "coastal stations", "Station"]
+    assert loc.table.rows[0][0].colspan == 2
+    assert loc.span[0] == output.index("| Station")

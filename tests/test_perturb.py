@@ -16,23 +16,17 @@ import pytest
 
 from tests.conftest import SHARED, shared_path
 from tests.perturb.corpus import Corpus, collect
-from tests.perturb.suite import LOSSY_FLOOR, Scored, failures, floor_of, run, sample
+from tests.perturb.suite import Scored, failures, floor_of, run, sample
 from tests.perturb.transforms import DAMAGES, INVARIANCES, TRANSFORMS
 
 FAST_N = 40
 FAST_MIN = 5
 MIN_TABLES = 300
 
-_LOSSY = ("judged by the lossy floor ({floor}: raters charge a label written once, tests/test_perturb_raters.py); "
-          "{n} of 656 tables fall below it, none below 5.0: a label written once over the last header row's "
-          "blank cells, or header levels lost, leave columns a reader cannot tell apart")
-# transformation -> why the semantic score fails it today (issue 19, items 1-3 and 6)
-KNOWN: dict[str, str] = {
-    "markdown_blank_spans": _LOSSY.format(floor=LOSSY_FLOOR, n=2),
-    "plain": _LOSSY.format(floor=LOSSY_FLOOR, n=5),
-}
+# transformation -> why the semantic score fails it today (none: every transformation passes on all 656 tables)
+KNOWN: dict[str, str] = {}
 # of those, the ones whose failing shapes the fast sample does not reach (they are rare)
-NOT_IN_FAST = {"markdown_blank_spans", "plain"}
+NOT_IN_FAST: set[str] = set()
 
 
 def _params(transforms: list, fast: bool) -> list:

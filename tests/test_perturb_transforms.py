@@ -60,6 +60,19 @@ def test_plain_text_aligns_columns() -> None:
     assert lines[3].index("91.2") == lines[6].index("93.1")
 
 
+def test_plain_text_widens_the_columns_a_wide_span_covers() -> None:
+    """A span wider than its columns widens them, as a typesetter does: every later label still
+    starts over its own column's values, none is pushed over the next column."""
+    t = Table([[Cell("Run", header=True), Cell("Measured over two short runs", colspan=2, header=True),
+                Cell("Load", header=True), Cell("Peak", header=True)],
+               [Cell("a"), Cell("1"), Cell("2"), Cell("30"), Cell("40")],
+               [Cell("b"), Cell("5"), Cell("6"), Cell("70"), Cell("80")]])
+    head, first, _ = plain_table(t).splitlines()
+    assert head.index("Load") == first.index("30") and head.index("Peak") == first.index("40")
+    assert read_tables(plain_table(t))[0].text_grid(fill="")[0] == [
+        "Run", "Measured over two short runs", "Measured over two short runs", "Load", "Peak"]
+
+
 def test_invariances_move_or_rewrite_but_keep_every_text() -> None:
     out = run("title_out")
     assert out.startswith("Results on two tasks\n\n<table>") and out.count("Results on two tasks") == 1

@@ -10,6 +10,7 @@ from harness.metrics.tables.semantic_struct import header_rows, to_grid
 from harness.readers import read_tables
 from harness.readers.cell_lines import cell_lines
 from harness.readers.latex import read_latex
+from tests.perturb.suite import LOSSY_FLOOR
 
 # Sizes span the rows of their models: a value, not a label (`>=7B` reads as a number).
 GROUPED = r"""\begin{tabular}{lllcc}\toprule
@@ -157,3 +158,58 @@ def test_stacked_lines_past_the_metrics_cell_bound_are_not_unstacked() -> None:
     md = ("| A | B |\n|---|---|\n| " + "<br>".join(f"r{i}" for i in range(n)) + " | "
           + "<br>".join(str(i) for i in range(n)) + " |")
     assert unstacked(read_tables(md)[0]) is None
+
+
+# A label over three value columns, spanned in the ground truth, in the table's only header row
+ONE_ROW = ("<table><tr><th>Probe</th><th colspan='3'>Depth readings</th></tr>"
+           "<tr><td>north</td><td>1.25</td><td>2.5</td><td>3.75</td></tr>"
+           "<tr><td>south</td><td>4.25</td><td>5.5</td><td>6.75</td></tr></table>")
+# two groups of three columns, the first group's label over the first column
+GROUPS = ("<table><tr><th colspan='3'>Cold start</th><th colspan='3'>Warm start</th></tr>"
+          "<tr><th>k</th><th>time</th><th>error</th><th>k</th><th>time</th><th>error</th></tr>"
+          "<tr><td>1</td><td>0.52</td><td>0.031</td><td>1</td><td>0.12</td><td>0.011</td></tr>"
+          "<tr><td>2</td><td>0.61</td><td>0.027</td><td>2</td><td>0.19</td><td>0.009</td></tr></table>")
+ONCE = "group header{s} {names} written once over blank cells, not over each column {they}"
+
+
+def test_a_label_written_once_in_the_last_header_row_spans_the_blank_cells_after_it() -> None:
+    md = ("| Probe | Depth readings | | |\n|---|---|---|---|\n| north | 1.25 | 2.5 | 3.75 |\n"
+          "| south | 4.25 | 5.5 | 6.75 |")
+    result = semantic_details(read_tables(ONE_ROW)[0], read_tables(md)[0])
+    assert result.errors == [ONCE.format(s="", names="'Depth readings'", they="it heads")]
+    assert result.score >= LOSSY_FLOOR
+
+
+def test_a_group_label_over_the_first_column_heads_the_columns_up_to_the_next_label() -> None:
+    md = ("| Cold start | | | Warm start | | |\n|---|---|---|---|---|---|\n| k | time | error | k | time | error |\n"
+          "| 1 | 0.52 | 0.031 | 1 | 0.12 | 0.011 |\n| 2 | 0.61 | 0.027 | 2 | 0.19 | 0.009 |")
+    result = semantic_details(read_tables(GROUPS)[0], read_tables(md)[0])
+    assert result.errors == [ONCE.format(s="s", names="'Cold start', 'Warm start'", they="they head")]
+
+
+def test_in_aligned_text_a_label_reaches_past_its_text_up_to_the_next_label() -> None:
+    # "Cold start" covers the k and time columns by its width only: it heads error too
+    text = ("Cold start          Warm start\n"
+            "k   time   error    k   time   error\n"
+            "1   0.52   0.031    1   0.12   0.011\n"
+            "2   0.61   0.027    2   0.19   0.009\n")
+    pred = read_tables(text)[0]
+    assert pred.fmt == "text" and [c.colspan for c in pred.rows[0]][:1] == [2]
+    result = semantic_details(read_tables(GROUPS)[0], pred)
+    assert result.errors == [ONCE.format(s="s", names="'Cold start', 'Warm start'", they="they head")]
+
+
+def test_a_stub_header_at_the_top_of_its_row_span_heads_no_other_column() -> None:
+    from harness.metrics.tables.semantic_struct import view
+
+    # "Model" has nothing under it (its row span written once); "Method" stands in a row that labels
+    # no value column: both name their own column only. "Total" is its own column, not under "b".
+    span = read_tables("| Model | | Suite | |\n|---|---|---|---|\n| | Size | P | R |\n| alpha | 7B | 0.5 | 0.6 |\n"
+                       "| beta | 13B | 0.7 | 0.8 |")[0]
+    stub = read_tables("| Category | Method | | |\n|---|---|---|---|\n| | name | P | R |\n"
+                       "| vision | alpha | 0.5 | 0.6 |\n| text | beta | 0.7 | 0.8 |")[0]
+    group = read_tables("| | Group | | Total |\n|---|---|---|---|\n| Site | a | b | |\n| x | 1.5 | 2.5 | 4.0 |\n"
+                        "| y | 3.5 | 4.5 | 8.0 |")[0]
+    assert view(to_grid(span), 2).col_shown == ["Model", "Size", "Suite / P", "Suite / R"]
+    assert view(to_grid(stub), 2).col_shown[2:] == ["P", "R"]
+    assert view(to_grid(group), 2).col_shown == ["Site", "Group / a", "Group / b", "Total"]

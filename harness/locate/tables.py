@@ -160,18 +160,24 @@ def join_fragments(tables: list[Table], output: str = "", gt: Profile | None = N
 
 
 def _with_title(table: Table, output: str, gt: Profile | None) -> Table:
-    """`table` with the short line right above it as its title row, when the ground truth holds
-    that line and the table does not (a title a parser set as a heading above the table: moved,
-    not lost). The span stays the table's own."""
+    """`table` with the short lines right above it as its title rows, when the ground truth holds
+    each line and the table does not (a title, or a title over a subtitle, that a parser set as
+    lines above the table: moved, not lost). Read upwards from the table, up to the first line
+    that is no such title. The span stays the table's own."""
     if gt is None or not output or table.span is None or not table.rows:
         return table
     before = output[max(0, table.span[0] - TITLE_REACH):table.span[0]].rstrip().rsplit("\n\n", 1)[-1]
-    label = _between_label(before)
-    if not label or not holds_words(gt, label) or any(normalise(c.text) == normalise(label)
-                                                      for row in table.rows for c in row):
+    inside = {normalise(c.text) for row in table.rows for c in row}
+    labels: list[str] = []
+    for line in reversed(before.splitlines()):
+        label = _between_label(line)
+        if not label or not holds_words(gt, label) or normalise(label) in inside:
+            break
+        labels.insert(0, label)
+    if not labels:
         return table
     width = max(sum(c.colspan for c in row) for row in table.rows)
-    return Table([[Cell(label, colspan=width)], *table.rows], fmt=table.fmt, span=table.span)
+    return Table([*([Cell(label, colspan=width)] for label in labels), *table.rows], fmt=table.fmt, span=table.span)
 
 
 def _between_label(text: str) -> str:

@@ -125,11 +125,20 @@ def plain_table(table: Table, gap: int = 3) -> str:
     lay = table.layout()
     n_cols = lay.shape[1]
     width = [1] * n_cols
+    spans = []
     for r, row in enumerate(text):
         for c, t in enumerate(row):
             i = int(lay.grid[r, c])
-            if t and int((lay.grid[r] == i).sum()) == 1:
+            extent = int((lay.grid[r] == i).sum())
+            if t and extent == 1:
                 width[c] = max(width[c], len(" ".join(t.split())))
+            elif t:
+                spans.append((extent, c, len(" ".join(t.split()))))
+    # a span wider than its columns widens the last of them, as a typesetter does: every cell's
+    # text then starts at its own column, and no label is pushed over the next column's values
+    for extent, c, need in sorted(spans):
+        have = sum(width[c:c + extent]) + gap * (extent - 1)
+        width[c + extent - 1] += max(0, need - have)
     lines = []
     for row in text:
         line = ""

@@ -7,10 +7,14 @@ gives the same path as two rows "Task 1" / "Score"; a row span resolved by repea
 value or by empty padding gives the same row key (stub cells are filled downwards).
 A header row whose only label is written once over blank cells (a title or a single group
 header, as Markdown writes a \\multicolumn) heads every column from it to the right: there is
-no other label those columns could stand under. Group labels in an upper header row, each
-written once over blank cells, are read as a reader of Markdown reads them: each covers the
-columns up to the next label. That reading serves to align and attribute; the header *as
-written* (`col_written`) is what is compared as text, so a group label written once costs a
+no other label those columns could stand under. Group labels in any header row, each written
+once over blank cells, are read as a reader of Markdown or aligned text reads them: each covers
+the columns up to the next label, within its own group of the rows above (a blank cell of the
+last header row under another group's label stays that label's column). In aligned text a
+label that crosses a column boundary shows only how far its text reaches, not its extent; a
+label in a stub column heads columns right of it only in a row of group labels, and only with a
+label under it (else it is the stub's header). That reading serves to align and attribute; the
+header *as written* (`col_written`) is what is compared as text, so a group label written once costs a
 header misreading, not the attribution of every value under it. A header row with one label
 over every column (a caption) is the table's title, kept apart from the column paths and
 compared as a level of every column's path: lost, or read as a group header, it is one cause.
@@ -49,6 +53,9 @@ class Grid:
     flagged_rows: int  # leading rows the reader marked as headers
     blank_lines: int = 0  # empty rows and columns dropped: each is one thing a reader sees that is not there
     ids: list[list[int]] | None = None  # the cell covering each slot (a span covers several); None: one per slot
+    # whether a span's slots show its extent: markup declares it; in aligned text a cell covers the
+    # columns its text happens to reach, which says nothing of how far the label reaches
+    extents: bool = True
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -114,7 +121,8 @@ def to_grid(table: Table) -> Grid:
         flagged += 1
     blank = int((~filled.any(axis=1)).sum() + (~filled.any(axis=0)).sum())
     return Grid([[norm[r][c] for c in keep_c] for r in keep_r], [[raw[r][c] for c in keep_c] for r in keep_r],
-                flagged if flagged < len(keep_r) else 0, blank, [[ids[r, c] for c in keep_c] for r in keep_r.tolist()])
+                flagged if flagged < len(keep_r) else 0, blank, [[ids[r, c] for c in keep_c] for r in keep_r.tolist()],
+                "text" not in table.fmt.split("+"))
 
 
 @lru_cache(maxsize=65536)
@@ -195,19 +203,8 @@ def view(grid: Grid, h: int, stub: int | None = None) -> View:
             for r in range(h):
                 cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
     written = [row[:] for row in cells[:h]]  # the header as written, before group labels are spread
-    # group labels over a lower header row, each written once over blank cells (a Markdown \multicolumn);
-    # never over holes (a header row shorter than the body: markup that a renderer breaks), and never
-    # from a label that shows its own extent (spanned, or repeated over its columns)
-    for r in range(h - 1):
-        filled = [c for c in range(n_cols) if cells[r][c] != NULL]
-        if len({ids[r][c] for c in filled}) > 1:
-            label = -1  # the slot of the label being spread
-            for c in range(max(k, 1), n_cols):
-                if written[r][c - 1] != NULL:
-                    label = c - 1
-                once = label >= k and (label == 0 or written[r][label - 1] != written[r][label])
-                if cells[r][c] == NULL and cells[r][c - 1] != NULL and once and ids[r][c] >= 0:
-                    cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
+    for r in range(h):
+        _spread_written_once(cells, shown, written, ids, r, h, k, grid.extents)
     for r in range(h + 1, n_rows):  # row labels written once over padding: spread them down
         for c in range(k):
             if cells[r][c] == NULL and cells[r - 1][c] != NULL and any(t != NULL for t in cells[r][k:]) \
@@ -249,6 +246,38 @@ def view(grid: Grid, h: int, stub: int | None = None) -> View:
                 h, k, title, title_shown, col_written, col_levels, row_levels)
 
 
+def _spread_written_once(cells: list[list[str]], shown: list[list[str]], written: list[list[str]],
+                         ids: list[list[int]], r: int, h: int, k: int, extents: bool) -> None:
+    """Header row `r`'s labels written once over blank cells (a Markdown or plain-text \\multicolumn),
+    each spread over the cells up to the next label, as a reader reads them.
+
+    Within the label's group (columns under the same labels above it), never over holes (a header
+    row shorter than the body: markup that a renderer breaks), and never from a label that shows
+    its own extent (spanned in markup, or repeated over its columns; in aligned text a label only
+    reaches as far as its text). A label in a stub column heads the columns right of it only in a
+    row of group labels (one that labels value columns too) and with a label under it: else it is
+    the stub's own header, written at the top of its row span."""
+    n_cols = len(cells[r])
+    if len({ids[r][c] for c in range(n_cols) if cells[r][c] != NULL}) < 2:
+        return  # no label, or a single one (a title: spread over the row already)
+    grouped = any(written[r][c] != NULL for c in range(k, n_cols))  # the row labels value columns too
+    start = -1  # the first slot of the label being spread
+    for c in range(1, n_cols):
+        if written[r][c - 1] != NULL and (start < 0 or ids[r][c - 1] != ids[r][start]):
+            start = c - 1
+        if cells[r][c] != NULL or start < 0:
+            continue
+        if ids[r][c] < 0 or any(cells[q][c] != cells[q][start] for q in range(r)):
+            start = -1  # a hole, or a column of another group: the label ends here
+            continue
+        slots = sum(1 for i in ids[r] if i == ids[r][start])
+        once = (slots == 1 or not extents) and (start == 0 or written[r][start - 1] != written[r][start])
+        heads = start >= k or (grouped and r + 1 < h and cells[r + 1][start] != NULL
+                               and ids[r + 1][start] != ids[r][start])
+        if once and heads:
+            cells[r][c], shown[r][c] = cells[r][start], shown[r][start]
+
+
 def merge_continuations(grid: Grid, h: int) -> Grid | None:
     """The grid with continuation rows joined into the row above, or None when it has none.
 
@@ -277,7 +306,7 @@ def merge_continuations(grid: Grid, h: int) -> Grid | None:
         cells.append([_joined([grid.cells[r][c] for r in g], [ids[r][c] for r in g]) for c in range(len(ids[g[0]]))])
         shown.append([_joined([grid.shown[r][c] for r in g], [ids[r][c] for r in g], "") for c in range(len(ids[g[0]]))])
         new_ids.append(list(ids[g[0]]))
-    return Grid(cells, shown, grid.flagged_rows, grid.blank_lines, new_ids)
+    return Grid(cells, shown, grid.flagged_rows, grid.blank_lines, new_ids, grid.extents)
 
 
 def fill_written_once(grid: Grid, h: int, *, across: bool = False) -> Grid | None:
@@ -311,7 +340,7 @@ def fill_written_once(grid: Grid, h: int, *, across: bool = False) -> Grid | Non
             if r > h and r - 1 not in section and blank(r, c) and cells[r - 1][c] != NULL:
                 cells[r][c], shown[r][c] = cells[r - 1][c], shown[r - 1][c]
                 changed = True
-    return Grid(cells, shown, grid.flagged_rows, grid.blank_lines, grid.ids) if changed else None
+    return Grid(cells, shown, grid.flagged_rows, grid.blank_lines, grid.ids, grid.extents) if changed else None
 
 
 def _joined(texts: list[str], ids: list[int], blank: str = NULL) -> str:
@@ -333,7 +362,7 @@ def _without_repeated_headers(grid: Grid, h: int) -> Grid:
         return grid
     keep = [r for r in range(len(grid.cells)) if r not in drop]
     return Grid([grid.cells[r] for r in keep], [grid.shown[r] for r in keep], grid.flagged_rows, grid.blank_lines,
-                [grid.ids[r] for r in keep] if grid.ids else None)
+                [grid.ids[r] for r in keep] if grid.ids else None, grid.extents)
 
 
 def _levels(norm: list[str]) -> tuple[str, ...]:
