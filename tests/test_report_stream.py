@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from harness.core.results import ItemResult
-from harness.report.stream import STREAM_FILE, ResultStream, slim, with_texts
+from harness.report.html_data import decode_cards
+from harness.report.stream import STREAM_FILE, FullResults, ResultStream, slim, with_texts
 from tests.ci_cases import case_set, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN
 
@@ -208,7 +209,8 @@ def test_under_xdist_the_workers_stop_while_the_controller_writes_the_report(pyt
 
 def test_writing_the_report_reads_the_texts_from_disk_once_per_file(tmp_path: Path) -> None:
     """results.json and report.html each read every result's texts once (report.html walked the
-    results six times, each a pass over the stream)."""
+    results six times, each a pass over the stream); report.html reads the results that carry a
+    page output once more, first, so that it never holds every result's texts at once."""
     from harness.report.stream import FullResults
     from harness.report.write import write_report
     from tests.test_report_samples import sample_results
@@ -225,7 +227,7 @@ def test_writing_the_report_reads_the_texts_from_disk_once_per_file(tmp_path: Pa
 
     write_report(FullResults([slim(r) for r in full], read), tmp_path / "run", {})
     stream.close()
-    assert len(passes) == 2
+    assert len(passes) == 3
     assert json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))["results"] == \
         json.loads(json.dumps([r.to_dict() for r in full]).replace("NaN", "null"))
 
@@ -243,3 +245,34 @@ def test_a_result_s_dict_is_what_asdict_gives_with_every_container_copied() -> N
     d["extra"]["judge"]["errors"].append("c")
     d["matched_spans"][0][0] = 0
     assert r.extra["judge"]["errors"] == ["a", ("b", 1)] and r.matched_spans[0] == [1, 4]
+
+
+def test_report_html_of_streamed_results_is_the_page_of_the_same_results_in_memory(tmp_path: Path) -> None:
+    """render_html reads a run's texts one result at a time (the page outputs, then the cards in
+    page order) instead of holding every result with its texts: the same page, fewer reads."""
+    from harness.core.results import PAGE_OUTPUT
+    from harness.report.aggregate import boards
+    from harness.report.html import render_html
+
+    full = []
+    for page in ("p002", "p001"):
+        for table in (1, 0):
+            r = _result(page, table, 0.25 + table / 2)
+            if table == 0:
+                r.extra[PAGE_OUTPUT] = f"output of {page}: | a |"
+            full.append(r)
+    stream = ResultStream(tmp_path / STREAM_FILE)
+    for r in full:
+        stream.add(r.test_id, json.dumps(r.to_dict(), ensure_ascii=False))
+    reads: list[str] = []
+
+    def read(ids):
+        for test_id in ids:
+            reads.append(test_id)
+            yield from stream.read([test_id])
+
+    board = next(iter(boards([slim(r) for r in full]).values()))
+    lazy = render_html(board, FullResults([slim(r) for r in full], read), {"case_set": "s"})
+    assert lazy == render_html(board, full, {"case_set": "s"}) and len(decode_cards(lazy)) == 4
+    assert len(reads) == 2 + 4  # the two results with a page output, then each card's result once
+    stream.close()

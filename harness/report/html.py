@@ -47,6 +47,7 @@ from harness.report.html_assets import CSS, JS
 from harness.report.html_data import Card, card_data
 from harness.report.html_hist import histograms_html, script_data
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
+from harness.report.stream import in_order, slim_of, with_page_output
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
@@ -93,7 +94,8 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
     if regressions is not None and regressions.comparisons:
         meta.pop("gate", None)  # its lines are the section's table
-    outputs, texts = page_outputs(results)
+    slim = slim_of(results)  # what needs no text; a run's full results are read from disk, one at a time
+    outputs, texts = page_outputs(with_page_output(results))
     crop_index = {key: i for i, key in enumerate(crops or {})}
     body = "".join([
         f"<h1>{e(title)}</h1>",
@@ -101,11 +103,11 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         regressions_html(regressions) if regressions is not None else "",
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
-        histograms_html(board, results),
-        _drilldown_html(board, results, more),
+        histograms_html(board, slim),
+        _drilldown_html(board, slim, more),
     ])
     cards = card_data(_cards(board, results, more, (outputs, crop_index), texts), texts)
-    data = json_for_script({**script_data(board, results), "cards": cards,
+    data = json_for_script({**script_data(board, slim), "cards": cards,
                             "crops": [data_uri(webp) for webp in (crops or {}).values()]})
     policy = ""
     if csp:
@@ -245,8 +247,8 @@ def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Lea
     """Every case's card in page order (then kind, item, parser rank), as `html_data` stores them."""
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
-    ordered = sorted(results, key=lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
-                                             rank.get(r.parser, 0), r.parser))
+    ordered = in_order(results, lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
+                                           rank.get(r.parser, 0), r.parser))
     primaries = {track.kind: track.primary for track in reversed([board, *more])}
     cache: dict[str, str] = {}  # every parser repeats the same ground truth: each table rendered once per page
     page = None

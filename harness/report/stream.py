@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import BinaryIO, overload
+from typing import Any, BinaryIO, overload
 
 from harness.core.results import PAGE_OUTPUT, ItemResult
 
@@ -63,6 +63,10 @@ class FullResults(Sequence[ItemResult]):
         for result, full in zip(self.slim, self._read(r.test_id for r in self.slim), strict=True):
             yield with_texts(result, full)
 
+    def sorted_by(self, key: Callable[[ItemResult], Any]) -> FullResults:
+        """The same results in the order of `key` (which reads no text), still read one at a time."""
+        return FullResults(sorted(self.slim, key=key), self._read)
+
     @overload
     def __getitem__(self, index: int) -> ItemResult: ...
     @overload
@@ -73,6 +77,19 @@ class FullResults(Sequence[ItemResult]):
             return FullResults(self.slim[index], self._read)
         result = self.slim[index]
         return with_texts(result, next(self._read([result.test_id])))
+
+
+def in_order(results: Sequence[ItemResult], key: Callable[[ItemResult], Any]) -> Sequence[ItemResult]:
+    """`results` sorted by `key`, which reads no text: a `FullResults` stays one (read lazily in that order)."""
+    return results.sorted_by(key) if isinstance(results, FullResults) else sorted(results, key=key)
+
+
+def with_page_output(results: Sequence[ItemResult]) -> Sequence[ItemResult]:
+    """The results that carry their page's output (one per page and parser: `slim` keeps the key),
+    so a reader of the outputs reads those results again, not all of them."""
+    if isinstance(results, FullResults):
+        return FullResults([r for r in results.slim if PAGE_OUTPUT in r.extra], results._read)
+    return results
 
 
 def slim_of(results: Sequence[ItemResult]) -> Sequence[ItemResult]:

@@ -60,8 +60,8 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     texts = {
         "json": lambda: results_json_pieces(board, results, meta, more, comparisons),
         "markdown": lambda: render_markdown(board, meta, more, regressions=view),
-        # report.html walks the results several times and sorts them: read from disk once, for it alone
-        "html": lambda: render_html(board, list(results), meta, more=more, regressions=view, crops=crops),
+        # report.html reads the texts twice (page outputs, then the cards in page order), one result at a time
+        "html": lambda: render_html(board, results, meta, more=more, regressions=view, crops=crops),
     }
     paths = written if written is not None else {}
     for kind, text in texts.items():
