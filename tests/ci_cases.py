@@ -75,3 +75,10 @@ def noisy(seed: int):
         return "".join(out) + html[last:]
 
     return change
+
+
+def bench_args(cases: Path, tmp_path: Path, *parsers: str, report: Path | None = None) -> list[str]:
+    """The options of a small benchmark run of `cases` scored by TEDS alone, each parser spec
+    (`label=dir:FOLDER`) its own `--parser`, the parse cache and the report under `tmp_path`."""
+    return [f"--cases={cases}", *(f"--parser={p}" for p in parsers), "--metrics=teds", "-p", "no:cacheprovider",
+            f"--parse-cache={tmp_path / 'cache'}", f"--report-dir={report or tmp_path / 'report'}"]

@@ -11,7 +11,7 @@ import pytest
 
 from harness.cases import load_case_set
 from harness.plugin.session import KEEP_PARSED
-from tests.ci_cases import case_set, write_pages
+from tests.ci_cases import bench_args, case_set, write_pages
 from tests.test_plugin import PLUGIN
 
 pytest_plugins = ["pytester"]
@@ -31,9 +31,8 @@ def test_the_heap_is_frozen_before_the_cases_are_scored(pytester: pytest.Pyteste
     cases = case_set(tmp_path / "mini", 2)
     exact = write_pages(tmp_path / "exact", cases)
     pytester.makeconftest(CONFTEST)
-    done = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{exact}", "--metrics=teds",
-                                         "-p", "no:cacheprovider", f"--parse-cache={tmp_path / 'cache'}",
-                                         f"--report-dir={tmp_path / 'report'}", *(workers or ["-p", "no:xdist"]))
+    done = pytester.runpytest_subprocess(*PLUGIN, *bench_args(cases, tmp_path, f"mine=dir:{exact}"),
+                                         *(workers or ["-p", "no:xdist"]))
     assert done.ret == 0, done.stdout.str()
     results = json.loads((tmp_path / "report" / "results.json").read_text())["results"]
     # a bare interpreter with pytest and numpy tracks tens of thousands of objects: all of them frozen
@@ -71,9 +70,7 @@ def test_a_process_keeps_no_result_json_nor_parsed_ground_truth_of_pages_it_fini
     exact = write_pages(tmp_path / "exact", cases)
     pytester.makeconftest(KEPT)
     monkeypatch.setenv("KEPT_DIR", str(tmp_path))
-    done = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=a=dir:{exact}", f"--parser=b=dir:{exact}",
-                                         "--metrics=teds", "-p", "no:cacheprovider",
-                                         f"--parse-cache={tmp_path / 'cache'}", f"--report-dir={tmp_path / 'report'}",
+    done = pytester.runpytest_subprocess(*PLUGIN, *bench_args(cases, tmp_path, f"a=dir:{exact}", f"b=dir:{exact}"),
                                          *(workers or ["-p", "no:xdist"]))
     assert done.ret == 0, done.stdout.str() + done.stderr.str()
     kept = {p.stem: json.loads(p.read_text()) for p in tmp_path.glob("*.json")}
@@ -115,9 +112,7 @@ def test_the_controller_forgets_finished_pages(pytester: pytest.Pytester, tmp_pa
     exact = write_pages(tmp_path / "exact", cases)
     pytester.makeconftest(SCHEDULED)
     monkeypatch.setenv("KEPT_DIR", str(tmp_path))
-    done = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=a=dir:{exact}", "--metrics=teds",
-                                         "-p", "no:cacheprovider", f"--parse-cache={tmp_path / 'cache'}",
-                                         f"--report-dir={tmp_path / 'report'}", "-n", "2")
+    done = pytester.runpytest_subprocess(*PLUGIN, *bench_args(cases, tmp_path, f"a=dir:{exact}"), "-n", "2")
     assert done.ret == 0, done.stdout.str() + done.stderr.str()
     seen = json.loads((tmp_path / "scheduled.json").read_text())
     assert seen["reports"] > 0 and seen["most"] <= 6, seen  # of 12 pages: those in progress or queued

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from harness.plugin.report_facts import SharedFacts
-from tests.ci_cases import case_set, write_pages
+from tests.ci_cases import bench_args, case_set, write_pages
 from tests.test_plugin import PLUGIN
 
 pytest_plugins = ["pytester"]
@@ -66,9 +66,8 @@ def test_under_xdist_the_controller_keeps_one_copy_and_junit_keeps_every_propert
     exact = write_pages(tmp_path / "exact", cases)
     pytester.makeconftest(CONFTEST)
     xml = tmp_path / "junit.xml"
-    run = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{exact}", "--metrics=teds",
-                                        "-p", "no:cacheprovider", "-n", "2", f"--parse-cache={tmp_path / 'cache'}",
-                                        f"--report-dir={tmp_path / 'report'}", f"--junitxml={xml}", "-s")
+    run = pytester.runpytest_subprocess(*PLUGIN, *bench_args(cases, tmp_path, f"mine=dir:{exact}"), "-n", "2",
+                                        f"--junitxml={xml}", "-s")
     assert run.ret == 0, run.stdout.str() + run.stderr.str()
     run.stdout.fnmatch_lines(["*cases whose reports share their facts: 12 of 12*"])
     cases_xml = ElementTree.parse(xml).getroot().iter("testcase")

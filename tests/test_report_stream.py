@@ -12,7 +12,7 @@ import pytest
 from harness.core.results import ItemResult
 from harness.report.html_data import decode_cards
 from harness.report.stream import STREAM_FILE, FullResults, ResultStream, slim, with_texts
-from tests.ci_cases import case_set, shift_one_char, write_pages
+from tests.ci_cases import bench_args, case_set, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN
 
 pytest_plugins = ["pytester"]
@@ -72,9 +72,8 @@ def test_a_run_streams_its_results_and_its_reports_keep_none(pytester: pytest.Py
     exact = write_pages(tmp_path / "exact", cases)
     pytester.makeconftest(CONFTEST)
     report = tmp_path / "report"
-    run = pytester.runpytest(*PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{exact}", "--metrics=teds",
-                             "-p", "no:cacheprovider", "-p", "no:xdist", f"--parse-cache={tmp_path / 'cache'}",
-                             f"--report-dir={report}", "-s")
+    run = pytester.runpytest(*PLUGIN, *bench_args(cases, tmp_path, f"mine=dir:{exact}", report=report),
+                             "-p", "no:xdist", "-s")
     assert run.ret == 0, run.stdout.str()
     results = json.loads((report / "results.json").read_text(encoding="utf-8"))["results"]
     streamed = [json.loads(line) for line in (report / STREAM_FILE).read_text(encoding="utf-8").splitlines()]
@@ -199,9 +198,7 @@ def test_under_xdist_the_workers_stop_while_the_controller_writes_the_report(pyt
     exact = write_pages(tmp_path / "exact", cases)
     pytester.makeconftest(WORKER_PIDS)
     monkeypatch.setenv("TB_TEST_PIDS", str(tmp_path / "pids"))
-    run = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{exact}", "--metrics=teds",
-                                        "-p", "no:cacheprovider", "-n", "2", f"--parse-cache={tmp_path / 'cache'}",
-                                        f"--report-dir={tmp_path / 'report'}", "-s")
+    run = pytester.runpytest_subprocess(*PLUGIN, *bench_args(cases, tmp_path, f"mine=dir:{exact}"), "-n", "2", "-s")
     assert run.ret == 0, run.stdout.str() + run.stderr.str()
     run.stdout.fnmatch_lines(["*workers gone while the report is written: 2 of 2*"])
     assert json.loads((tmp_path / "report" / "results.json").read_text(encoding="utf-8"))["results"]
