@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 
 import pytest
 
@@ -20,6 +21,7 @@ from harness.metrics.tables.semantic_struct import (
     view,
 )
 from harness.metrics.tables.semantic_text import NULL, cell_similarity, normalize, numbers, residue
+from harness.readers import markdown
 from harness.readers.html import read_html
 from tests.conftest import shared_path
 
@@ -159,7 +161,7 @@ def test_span_resolution_and_flattened_headers_cost_nothing(pred: Table) -> None
 
 
 def test_markdown_and_html_of_the_same_table_agree() -> None:
-    from harness.readers import markdown
+
     md = ("| Model | | Task 1 Acc | Task 1 F1 | Task 2 Acc | Task 2 F1 |\n|---|---|---|---|---|---|\n"
           "| CNN | ResNet | **91.2** | 0.85 | 88.0 | 0.80 |\n| | VGG | 89.4 | 0.81 | 86.5 | 0.77 |\n"
           "| Transformer | ViT | 93.1 | 0.88 | 90.2 | 0.84 |\n")
@@ -566,3 +568,17 @@ def test_header_texts_merged_into_one_cell_are_one_named_cause() -> None:
 def test_a_misread_label_with_nothing_to_attribute_is_one_error() -> None:
     result = semantic_details(flat(["Name"], [["ResNet"], ["VGG"]]), flat(["Name"], [["ResNet"], ["BERT"]]))
     assert result.features["unattributed"] == 0 and len(result.errors) == 1
+
+
+def test_an_error_names_a_column_whose_header_reads_differently() -> None:
+    """A group of columns losing the same header level may include one that kept it: the words
+    must name one that did not, never a header 'read as' itself."""
+    gt = Table([[Cell("Metric", rowspan=2, header=True), Cell("Local Centroids Number", colspan=4, header=True)],
+                [Cell(t, header=True) for t in ("1", "5", "10", "15")],
+                [Cell("ARI"), Cell("0.16"), Cell("NA"), Cell("NA"), Cell("NA")],
+                [Cell("NMI"), Cell("0.15"), Cell("NA"), Cell("NA"), Cell("NA")]])
+    md = ("| Metric | Local Centroids Number | | |\n|---|---|---|---|\n"
+          "| | 1 | 5 | 10 | 15 |\n| ARI | 0.16 | NA | NA | NA |\n| NMI | 0.15 | NA | NA | NA |")
+    result = semantic_details(gt, markdown.read_markdown(md)[0])
+    lost = [e for e in result.errors if e.startswith("header level lost")]
+    assert lost and all(re.search(r"'([^']*)' read as '\1'", e) is None for e in result.errors), result.errors

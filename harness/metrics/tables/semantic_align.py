@@ -384,7 +384,11 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
         if kind == "merged":
             names = ", ".join(f"'{g.col_shown[k]}'" for k in sorted({c, *merged})[:4])
             words = f"header cells {names} merged into one cell: '{p.full_shown(d)}'"
-        elif lost and not added and len(members) > 1:
+            causes.append(Cause("headers", worst, words))
+            continue
+        # name a column whose header reads differently (a group's first may read alike)
+        c, d = next(((m[0], m[1]) for m in members if g.full_shown(m[0]) != p.full_shown(m[1])), (c, d))
+        if lost and not added and len(members) > 1:
             words = f"header level lost over {len(members)} columns: '{g.full_shown(c)}' read as '{p.full_shown(d)}'"
         else:
             words = f"column header '{g.full_shown(c)}' read as '{p.full_shown(d)}'"
