@@ -77,6 +77,12 @@ def test_emphasis_and_trailing_zeros_do_not_change_a_number(text: str) -> None:
     assert cell_similarity(normalize(text), normalize("91.2")) == 1.0
 
 
+@pytest.mark.parametrize("text", ["7.6426×10⁻³", "7.6426 × 10<sup>−3</sup>", "7.6426 × 10 <sup><u>−3</u></sup>",
+                                  "7.6426 x 10^{-3}", "$7.6426 \\times 10^{-3}$"])
+def test_a_power_of_ten_reads_alike_however_its_exponent_is_written(text: str) -> None:
+    assert normalize(text) == "7.6426e-3"
+
+
 @pytest.mark.parametrize("text", ["—", "N/A", "-", "n.a.", "", "–"])
 def test_null_markers_are_one(text: str) -> None:
     assert normalize(text) == NULL

@@ -112,3 +112,14 @@ def test_a_blank_inside_a_row_shifts_what_follows_as_a_reader_reads_it() -> None
     grouped = Table.from_rows([["Group", "Model", "Acc"], ["CNN", "A", "91.2"], ["", "B", "89.4"]], header_rows=1)
     assert semantic_details(grouped, read_lines("Group Model Acc\nCNN A 91.2\nB 89.4")).score == \
         pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
+
+
+def test_a_cell_whose_subscripts_the_extraction_set_apart_is_still_one_piece() -> None:
+    """"P₁/P₁/P₁" written as "_P_ 1/ _P_ 1/ _P_ 1" has twice the words of the cell: still read as it."""
+    gt = Table.from_rows([["FEM", "L²-norm", "CPU(s)"], ["P₁/P₁/P₁", "7.6426", "77"], ["P₂/P₂/P₂", "8.1175", "219"]],
+                         header_rows=1)
+    lines = ["FEM _L_ <sup>2</sup> -norm CPU(s)", "_P_ 1/ _P_ 1/ _P_ 1 7.6426 77", "_P_ 2/ _P_ 2/ _P_ 2 8.1175 219"]
+    split = split_lines(to_grid(gt), lines)
+    assert [row[1].text for row in split.rows[1:]] == ["7.6426", "8.1175"]
+    result = semantic_details(gt, read_lines("\n".join(lines)))
+    assert result.features["values"] == 0 and result.score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)

@@ -28,7 +28,8 @@ from harness.core.table import Cell, Table
 from harness.metrics.tables.semantic_struct import Grid
 from harness.metrics.tables.semantic_text import NULL, normalize, similarity_matrix
 
-# Pieces longer than this, or longer than the row's longest cell by 2 words or more, are not
+# Pieces longer than this, or than twice the row's longest cell and a word (an extraction may set a
+# subscript apart: "_P_ 1/ _P_ 1" for P₁/P₁), are not
 # compared: they still may take their words, alike to nothing.
 MAX_PIECE_WORDS = 12
 CANDIDATE_ROWS = 2  # ground-truth rows tried per line: those sharing the most words with it
@@ -101,7 +102,7 @@ def _best_splits(words: list[str], rows: list[list[tuple[int, int, str]]]
     """`_best_split` of `words` against each of `rows`, the pieces read and compared once."""
     n = len(words)
     longest = max(len(t.split()) for cells in rows for _, _, t in cells)
-    compared = [(a, b) for a in range(n) for b in range(a + 1, min(a + min(longest + 1, MAX_PIECE_WORDS), n) + 1)]
+    compared = [(a, b) for a in range(n) for b in range(a + 1, min(a + min(2 * longest + 1, MAX_PIECE_WORDS), n) + 1)]
     texts = [normalize(" ".join(words[a:b])) for a, b in compared]
     targets = [t if t else NULL for cells in rows for _, _, t in cells]
     sim = similarity_matrix(texts, targets)

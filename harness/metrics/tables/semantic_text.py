@@ -21,6 +21,7 @@ from rapidfuzz import fuzz, process
 from harness.metrics.tables.semantic_glyphs import fold_glyphs, fold_mark, same_mark
 from harness.readers.textnorm import STYLE_TAGS, tag_pattern
 from harness.tex.latex_math import latex_to_text
+from harness.tex.scripts import to_superscript
 
 NULL = "∅"  # the one form of every "no value here" marker
 
@@ -32,9 +33,10 @@ _VULGAR = re.compile("[¼½¾⅐-⅞]")
 _FRACTION = re.compile("[⁰¹²³⁴-⁹]+⁄[₀-₉]+|[¼½¾⅐-⅞]")  # ¹⁄₈ and ½ are what 1/8 and 1/2 look like
 _TIGHT = re.compile(r"\s+(?=[)\]}%,;:!?↑↓→←°†‡*∗′″])|(?<=[(\[{])\s+")  # "RA ↑", "( 12 )": spacing only
 # 1.2 × 10⁻³, 1.2x10^{-3}, 1.2·10^-3: one number, written as 1.2e-3 (as parsers also write it)
-_SCIENTIFIC = re.compile(r"(\d)\s*[×x·⋅∙*]\s*10(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+_SCIENTIFIC = re.compile(r"(\d)\s*[×x·⋅∙*]\s*10\s*(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
 _FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TAG = re.compile(r"<[^>]{0,200}>")
+_SUP = re.compile(r"<sup>([^<]{1,40})</sup>", re.IGNORECASE)
 _STYLE_TAG = tag_pattern(STYLE_TAGS)  # **<u>x</u>** is plain emphasis once its styling goes
 _MD_EMPH = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
 # _italic_ as parsers write it, also glued to what follows (`_W_mix`), never inside a word (`MAE_AST`)
@@ -66,7 +68,8 @@ def normalize(text: str) -> str:
     markers become `NULL`."""
     t = html.unescape(html.unescape(text)) if "&" in text else text
     if "<" in t:
-        t = _TAG.sub(" ", _STYLE_TAG.sub("", t))  # <sup>1</sup> -> " 1", as a folded superscript reads (see semantic_glyphs)
+        # <sup>1</sup> reads as ¹, then as a folded superscript (" 1", see semantic_glyphs); 10 <sup>−3</sup> as 10⁻³
+        t = _TAG.sub(" ", _SUP.sub(_superscript, _STYLE_TAG.sub("", t)))
     if "\\" in t or "$" in t or "^" in t:
         t = _latex_to_text(t)
     if "*" in t or "_" in t or "`" in t:
@@ -89,6 +92,11 @@ def normalize(text: str) -> str:
     if t.replace(" ", "").casefold() in _NULLS:
         return NULL
     return t
+
+
+def _superscript(m: re.Match[str]) -> str:
+    converted = to_superscript(html.unescape(m.group(1)).strip())
+    return converted if converted is not None else f" {m.group(1)} "
 
 
 def fold_case(t: str) -> str:
