@@ -4,6 +4,7 @@ cells by content, the lost grid charged once, its real errors still counted."""
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -14,6 +15,7 @@ from harness.metrics.tables.semantic import DEFAULT, semantic_details
 from harness.metrics.tables.semantic_align import FEATURES
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
 from harness.metrics.tables.semantic_struct import to_grid
+from harness.metrics.tables.semantic_text import normalize
 from harness.readers.text import read_lines
 
 GT = Table.from_rows([["Soil type", "K [m/d]"], ["Clay", "0.20"], ["Fine sand", "4.15"], ["Coarse sand", "24.12"],
@@ -123,3 +125,19 @@ def test_a_cell_whose_subscripts_the_extraction_set_apart_is_still_one_piece() -
     assert [row[1].text for row in split.rows[1:]] == ["7.6426", "8.1175"]
     result = semantic_details(gt, read_lines("\n".join(lines)))
     assert result.features["values"] == 0 and result.score == pytest.approx(10 * math.exp(-UNDELIMITED), abs=1e-4)
+
+
+def test_emphasis_on_lines_of_a_grouped_table_costs_nothing_and_no_error_reads_as_itself() -> None:
+    """Group labels on one line cover one column each (a reader cannot see their extent): the
+    same lines with bold labels are the same table, and no error names a header 'read as' itself."""
+    gt = Table([[Cell("", header=True), Cell("Components", colspan=2, header=True), Cell("Metrics", colspan=2, header=True)],
+                [Cell(t, header=True) for t in ("#", "Rerank", "Distill.", "RMSE", "AUC")],
+                [Cell("(a)"), Cell("–"), Cell("–"), Cell("2.09"), Cell("0.743")],
+                [Cell("(b)"), Cell("✓"), Cell("✓"), Cell("0.43"), Cell("0.943")]])
+    plain = "Components Metrics\n# Rerank Distill. RMSE AUC\n(a) - - 2.09 0.743\n(b) ✓ ✓ 0.43 0.943"
+    bold = "**Components** **Metrics**\n**#** Rerank Distill. **RMSE** **AUC**\n(a) - - 2.09 0.743\n(b) ✓ ✓ 0.43 **0.943**"
+    a, b = semantic_details(gt, read_lines(plain)), semantic_details(gt, read_lines(bold))
+    assert b.score == a.score < 10 * math.exp(-UNDELIMITED)  # the lost extents cost, the bold does not
+    for e in b.errors:
+        for m in re.finditer(r"'([^']*)'[^']{0,80}? read as '([^']*)'", e):
+            assert normalize(m.group(1)) != normalize(m.group(2)), e

@@ -45,7 +45,7 @@ from rapidfuzz.distance import LCSseq
 from harness.core.assignment import linear_sum_assignment
 from harness.metrics.tables.semantic_causes import Cause, level_shown, unattributed_cause, value_causes
 from harness.metrics.tables.semantic_struct import View
-from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, similarity_matrix
+from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, similarity_matrix
 
 FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "undelimited")
 # Cell pairs (gt body cells x pred body cells) up to which every cell is compared with every
@@ -378,7 +378,9 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
     for (kind, lost, added), members in groups.items():
         c, d, _, merged = members[0]
         worst = 1.0 - min(m[2] for m in members)
-        if kind != "merged" and all(g.full_shown(m[0]) == p.full_shown(m[1]) for m in members):
+        # a column whose header path a reader sees as written in the ground truth: its label was written once
+        seen_alike = [normalize(g.full_shown(m[0])) == normalize(p.full_shown(m[1])) for m in members]
+        if kind != "merged" and all(seen_alike):
             once.append((worst, level_shown(g, c, lost)))
             continue
         if kind == "merged":
@@ -386,8 +388,7 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
             words = f"header cells {names} merged into one cell: '{p.full_shown(d)}'"
             causes.append(Cause("headers", worst, words))
             continue
-        # name a column whose header reads differently (a group's first may read alike)
-        c, d = next(((m[0], m[1]) for m in members if g.full_shown(m[0]) != p.full_shown(m[1])), (c, d))
+        c, d = next((m[0], m[1]) for m, alike in zip(members, seen_alike) if not alike)  # name one seen otherwise
         if lost and not added and len(members) > 1:
             words = f"header level lost over {len(members)} columns: '{g.full_shown(c)}' read as '{p.full_shown(d)}'"
         else:
