@@ -182,3 +182,24 @@ def test_the_semantic_score_is_correlated_by_default(tmp_path, capsys):
     result = json.loads(capsys.readouterr().out)
     assert {"ours:semantic", "ours:teds", "ours:grits", "ours:tlag"} <= set(result), sorted(result)
     assert result["ours:semantic"]["n"] == 12
+
+
+def test_cv_reports_each_stored_judges_bias_per_complexity_beside_ours(tmp_path, capsys):
+    """A judge's scale use per complexity (judge - human, on the same pairs) is printed beside our
+    held-out bias: it tells a judge's slope over complexity from the score's."""
+    path = _ratable_study(tmp_path)
+    data = json.loads(path.read_text())
+    for g, gt in enumerate(data):
+        gt["complexity"] = "complex" if g == 2 else "simple"
+        for ext in gt["extractions"]:
+            human = ext["human_scores"][0]
+            ext["llm_scores"] = [{"judge_model": "strict/judge", "score": human - (2 if g == 2 else 0.5)},
+                                 {"judge_model": "kind/judge", "score": None}]
+    path.write_text(json.dumps(data))
+    result = cross_validate(load_rated_pairs(path), n_boot=20)
+    assert result["complexity"]["simple"]["judges"] == {"judge:strict/judge": pytest.approx(-0.5)}
+    assert result["complexity"]["complex"]["judges"] == {"judge:strict/judge": pytest.approx(-2.0)}
+    assert main(["meta-eval", str(path), "--cv", "--bootstrap", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "stored LLM judges' bias per complexity" in out
+    assert any(line.split() == ["strict/judge", "-0.50", "-2.00"] for line in out.splitlines()), out

@@ -305,7 +305,8 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
         m = np.asarray([p.complexity == name for p in pairs])
         complexity[name] = {"n": int(m.sum()), "human_mean": float(human[m].mean()),
                             "cv_mean": float(held_out[m].mean()), "bias": float((held_out[m] - human[m]).mean()),
-                            "mae": float(np.abs(held_out[m] - human[m]).mean())}
+                            "mae": float(np.abs(held_out[m] - human[m]).mean()),
+                            "judges": _judge_bias([p for p, keep in zip(pairs, m) if keep])}
     return {
         "splits": {name: {"n": int(m.sum()), **_correlations(held_out[m], human[m])}
                    for name, m in split_masks(group_list).items()},
@@ -318,6 +319,16 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
         "folds": folds,
         "scores": held_out.tolist(),
     }
+
+
+def _judge_bias(pairs: list[RatedPair]) -> dict[str, float]:
+    """Each stored LLM judge's mean minus the human mean over the pairs it scored (0-10 both): a
+    judge may use the scale unlike raters, more on some complexities than on others."""
+    out = {}
+    for name in sorted({k for p in pairs for k in p.stored if k.startswith("judge:")}):
+        rated = [(p.stored[name], p.human) for p in pairs if name in p.stored]
+        out[name] = float(np.mean([j - h for j, h in rated]))
+    return out
 
 
 def _finite(value: float | None) -> float | None:

@@ -197,6 +197,15 @@ def cv_report(result: dict) -> str:
     for name, c in result["complexity"].items():
         lines.append(f"  {name:<9} n={c['n']:<4} human {c['human_mean']:.2f}  held-out {c['cv_mean']:.2f}  "
                      f"bias {c['bias']:+.2f}  MAE {c['mae']:.2f}")
+    judges = sorted({j for c in result["complexity"].values() for j in c.get("judges", {})})
+    if judges:  # the study's stored judges on the same pairs: how each uses the scale per complexity
+        names = list(result["complexity"])
+        lines += ["", "stored LLM judges' bias per complexity (judge - human), same pairs:",
+                  f"  {'judge':<38}" + "".join(f"{n:>10}" for n in names)]
+        for j in judges:
+            row = [result["complexity"][n].get("judges", {}).get(j) for n in names]
+            lines.append(f"  {j.removeprefix('judge:'):<38}" + "".join("-".rjust(10) if b is None else f"{b:>+10.2f}"
+                                                                      for b in row))
     lines += ["", f"fit on all tables: key_weight {result['params_all']['key_weight']}, weights "
               f"{result['params_all']['weights']}", "",
               f"{'fold (held-out table)':<22}{'n':>4}{'key_w':>7}{'Pearson':>9}{'MAE':>6}{'bias':>7}{'hum.SD':>7}  weights"]
