@@ -433,6 +433,7 @@ def result_of(pairs: list, stored: str) -> float:
     ["x²", "$x^{2}$", "x<sup>2</sup>", "x2"],
     ["α", "𝛼", "$\\alpha$"],  # mathematical italic: what PDF text of a math font extracts as
     ["2.4%", "_2.4%_", "*2.4%*"],
+    ["⋮", "...", "…", "⋯", "$\\vdots$"],  # an ellipsis elides alike in any direction
 ])
 def test_glyphs_that_print_alike_are_one(variants: list[str]) -> None:
     first = normalize(variants[0])

@@ -46,6 +46,9 @@ _SHAPES = {
     "LEFT SINGLE QUOTATION MARK": "'", "RIGHT SINGLE QUOTATION MARK": "'",
     "LEFT DOUBLE QUOTATION MARK": '"', "RIGHT DOUBLE QUOTATION MARK": '"',
     "TILDE OPERATOR": "~",
+    # an ellipsis elides alike in any direction: a text layer writes the vertical one of a column as "..."
+    "VERTICAL ELLIPSIS": "...", "MIDLINE HORIZONTAL ELLIPSIS": "...", "UP RIGHT DIAGONAL ELLIPSIS": "...",
+    "DOWN RIGHT DIAGONAL ELLIPSIS": "...",
 }
 _SHAPE_WORD = re.compile("|".join(sorted({w for k in _SHAPES for w in k.split()} - {"LEFT", "RIGHT", "SIGN", "MARK",
                                                                                  "MODIFIER", "LETTER", "WHITE"})))
