@@ -269,3 +269,23 @@ def test_emphasis_glued_between_numbers_and_symbols_is_markup(raw, seen):
     from harness.readers.markdown import cell_text
 
     assert cell_text(raw) == seen
+
+
+def test_a_tools_name_for_a_blank_header_cell_reads_blank() -> None:
+    """PyMuPDF names a header cell it found blank `Col<k>`, pandas `Unnamed: <k-1>`: no label a
+    reader sees. Only in the header row and only naming its own column."""
+    md = "|System|EER (%)|Col3|Unnamed: 3|Col2|\n|---|---|---|---|---|\n|Col1|0.92|15.02|1|2|"
+    (table,) = read_markdown(md)
+    assert [c.text for c in table.rows[0]] == ["System", "EER (%)", "", "", "Col2"]
+    assert table.rows[0][2].raw == "Col3" and table.rows[1][0].text == "Col1"
+
+
+def test_a_label_written_once_over_a_placeholder_spans_it_in_the_semantic_score() -> None:
+    from harness.core.table import Cell
+    from harness.metrics.tables.semantic import semantic_details
+    gt = Table([[Cell("System", rowspan=2, header=True), Cell("EER (%)", colspan=2, header=True)],
+                [Cell("Validation", header=True), Cell("Test", header=True)],
+                [Cell("AASIST"), Cell("0.92"), Cell("15.02")], [Cell("ATCA"), Cell("0.10"), Cell("11.28")]])
+    md = "|System|EER (%)|Col3|\n|---|---|---|\n|System|Validation|Test|\n|AASIST|0.92|15.02|\n|ATCA|0.10|11.28|"
+    blank = md.replace("|Col3|", "||", 1)
+    assert semantic_details(gt, read_markdown(md)[0]).score == semantic_details(gt, read_markdown(blank)[0]).score

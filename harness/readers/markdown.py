@@ -94,9 +94,23 @@ def _block_table(block: list[_Line]) -> Table | None:
         return None
     out = [[Cell(cell_text_form(cell_text(raw)), header=has_separator and r == 0, raw=raw.strip()) for raw in row]
            for r, row in enumerate(rows)]
+    if has_separator:
+        out[0] = [Cell("", header=True, raw=cell.raw) if _is_placeholder(cell.text, c) else cell
+                  for c, cell in enumerate(out[0])]
     if not any(cell.text for row in out for cell in row):
         return None
     return Table(out, fmt="markdown", span=(block[0][0], block[-1][1]))
+
+
+# Names tools give a header cell they found blank (a span's covered cell): PyMuPDF's `Col3`, pandas'
+# `Unnamed: 2`, each naming its own column. A reader sees no label there, as in the PDF.
+_PLACEHOLDER = re.compile(r"Col(\d+)|Unnamed: (\d+)(?:_level_\d+)?")
+
+
+def _is_placeholder(text: str, column: int) -> bool:
+    """Whether header text `text` in 0-based `column` is a tool's name for a blank header cell."""
+    m = _PLACEHOLDER.fullmatch(text)
+    return m is not None and (int(m.group(1)) == column + 1 if m.group(1) else int(m.group(2)) == column)
 
 
 # -- what a reader sees of a cell -----------------------------------------------------
