@@ -141,3 +141,16 @@ def test_emphasis_on_lines_of_a_grouped_table_costs_nothing_and_no_error_reads_a
     for e in b.errors:
         for m in re.finditer(r"'([^']*)'[^']{0,80}? read as '([^']*)'", e):
             assert normalize(m.group(1)) != normalize(m.group(2)), e
+
+
+def test_a_value_over_two_columns_written_once_on_a_line_reads_as_its_span() -> None:
+    """A p-value spanning a Mean and a CI column is written once in a line: read as it spans, not as moved."""
+    gt = Table([[Cell("Method", header=True), Cell("AUC", colspan=2, header=True), Cell("Simplicity", colspan=2, header=True)],
+                [Cell("", header=True)] + [Cell(t, header=True) for t in ("Mean", "95% CI", "Mean", "95% CI")],
+                [Cell("DBScan"), Cell("91.8"), Cell("[89.8, 93.7]"), Cell("55.8"), Cell("[46.9, 64.7]")],
+                [Cell("p-values"), Cell("Clustering: <0.001", colspan=2), Cell("Clustering: 0.935", colspan=2)]])
+    lines = "Method AUC Simplicity\nMean 95% CI Mean 95% CI\nDBScan 91.8 [89.8, 93.7] 55.8 [46.9, 64.7]\n" \
+            "p-values Clustering: <0.001 Clustering: 0.935"
+    result = semantic_details(gt, read_lines(lines))
+    assert not any("Clustering" in e for e in result.errors), result.errors
+    assert result.features["values"] == 0 and result.features["attached"] == 0
