@@ -20,6 +20,7 @@ inside a row: the pieces after it are read as the next cells (`_in_reading_order
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
@@ -28,10 +29,11 @@ from harness.core.table import Cell, Table
 from harness.metrics.tables.semantic_struct import Grid
 from harness.metrics.tables.semantic_text import NULL, normalize, similarity_matrix
 
-# Pieces longer than this, or than twice the row's longest cell and a word (an extraction may set a
-# subscript apart: "_P_ 1/ _P_ 1" for P₁/P₁), are not
-# compared: they still may take their words, alike to nothing.
+# Pieces longer than this, or than the row's longest cell and a word, are not compared (they still may
+# take their words, alike to nothing); up to twice that when no wider than the widest cell: an
+# extraction may set a subscript apart ("_P_ 1/ _P_ 1" for P₁/P₁).
 MAX_PIECE_WORDS = 12
+_MARKUP = re.compile(r"<[^>]{0,40}>|[_*]")  # what a word's width as a reader sees it leaves out
 CANDIDATE_ROWS = 2  # ground-truth rows tried per line: those sharing the most words with it
 
 
@@ -102,7 +104,11 @@ def _best_splits(words: list[str], rows: list[list[tuple[int, int, str]]]
     """`_best_split` of `words` against each of `rows`, the pieces read and compared once."""
     n = len(words)
     longest = max(len(t.split()) for cells in rows for _, _, t in cells)
-    compared = [(a, b) for a in range(n) for b in range(a + 1, min(a + min(2 * longest + 1, MAX_PIECE_WORDS), n) + 1)]
+    widest = max(len(t) - t.count(" ") for cells in rows for _, _, t in cells)  # a cell's characters
+    ends = np.cumsum([0] + [len(_MARKUP.sub("", w)) for w in words]).tolist()  # characters a reader sees, cumulated
+    # more words than the longest cell has: only a piece no wider than the widest cell (subscripts set apart)
+    compared = [(a, b) for a in range(n) for b in range(a + 1, min(a + min(2 * longest + 1, MAX_PIECE_WORDS), n) + 1)
+                if b - a <= longest + 1 or ends[b] - ends[a] <= widest]
     texts = [normalize(" ".join(words[a:b])) for a, b in compared]
     targets = [t if t else NULL for cells in rows for _, _, t in cells]
     sim = similarity_matrix(texts, targets)
