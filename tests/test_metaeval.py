@@ -147,6 +147,9 @@ def test_several_files_of_a_study_are_pooled_with_each_files_ground_truths_apart
     result = json.loads(capsys.readouterr().out)
     assert [f["table"] for f in result["folds"]] == pooled_ids and result["cv"]["n"] == 24
     assert set(result["splits"]) == {"dev", "dev2"} and result["splits"]["dev"]["n"] == 12  # held out, per file
+    for part in (result["splits"]["dev"], result["complexity"]["simple"]):  # per split and per complexity, with CIs
+        lo, hi = part["ci95"]["pearson"]
+        assert lo <= part["pearson"] <= hi
     assert all(f["human_sd"] == pytest.approx(3.354, abs=1e-3) for f in result["folds"])  # ratings 10, 7, 4, 1
     assert main(["meta-eval", *files, "--cv", "--bootstrap", "20"]) == 0
     out = capsys.readouterr().out

@@ -303,12 +303,14 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
     complexity = {}
     for name in dict.fromkeys(p.complexity for p in pairs):
         m = np.asarray([p.complexity == name for p in pairs])
+        within = correlate(held_out[m], human[m], n_boot, seed, groups=groups[m].tolist()) if m.sum() >= 3 else {}
         complexity[name] = {"n": int(m.sum()), "human_mean": float(human[m].mean()),
+                            "pearson": _finite(within.get("pearson")), "ci95": within.get("ci95", {}),
                             "cv_mean": float(held_out[m].mean()), "bias": float((held_out[m] - human[m]).mean()),
                             "mae": float(np.abs(held_out[m] - human[m]).mean()),
                             "judges": _judge_bias([p for p, keep in zip(pairs, m) if keep])}
     return {
-        "splits": {name: {"n": int(m.sum()), **_correlations(held_out[m], human[m])}
+        "splits": {name: correlate(held_out[m], human[m], n_boot, seed, groups=groups[m].tolist())
                    for name, m in split_masks(group_list).items()},
         "cv": {**correlate(held_out, human, n_boot, seed, groups=group_list),
                "mae": float(np.mean(np.abs(held_out - human))), "bias": float(np.mean(held_out - human))},

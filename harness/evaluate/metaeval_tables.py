@@ -185,7 +185,8 @@ def cv_report(result: dict) -> str:
         lines.append(f"{label:<34}{r['pearson']:>8.3f} {_ci(r, 'pearson'):>16} {r['spearman']:>9.3f} "
                      f"{_ci(r, 'spearman'):>16} {r['kendall']:>8.3f}")
     for name, s in result.get("splits", {}).items():
-        lines.append(f"  held-out, {name:<26}{s['pearson']:>8.3f} {'':>16} {s['spearman']:>9.3f} {'':>16} "
+        cis = (_ci(s, "pearson"), _ci(s, "spearman")) if "ci95" in s else ("", "")
+        lines.append(f"  held-out, {name:<26}{s['pearson']:>8.3f} {cis[0]:>16} {s['spearman']:>9.3f} {cis[1]:>16} "
                      f"{s['kendall']:>8.3f}  (n={s['n']})")
     varied = [f for f in result["folds"] if f["pearson"] is not None and f.get("human_sd", 0.0) >= VARIED_SD]
     if varied:
@@ -195,8 +196,9 @@ def cv_report(result: dict) -> str:
     cv = result["cv"]
     lines += ["", f"held-out scale use: mean abs. error {cv['mae']:.2f}, bias {cv['bias']:+.2f} (score - human)"]
     for name, c in result["complexity"].items():
+        r = "-" if c.get("pearson") is None else f"{c['pearson']:.3f} {_ci(c, 'pearson')}"
         lines.append(f"  {name:<9} n={c['n']:<4} human {c['human_mean']:.2f}  held-out {c['cv_mean']:.2f}  "
-                     f"bias {c['bias']:+.2f}  MAE {c['mae']:.2f}")
+                     f"bias {c['bias']:+.2f}  MAE {c['mae']:.2f}  Pearson {r}")
     judges = sorted({j for c in result["complexity"].values() for j in c.get("judges", {})})
     if judges:  # the study's stored judges on the same pairs: how each uses the scale per complexity
         names = list(result["complexity"])
