@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.core.table import Table
 from harness.metrics.tables.semantic import semantic_details
-from harness.metrics.tables.semantic_stack import unstacked
+from harness.metrics.tables.semantic_stack import interleaved, unstacked
 from harness.metrics.tables.semantic_struct import header_rows, to_grid
 from harness.readers import read_tables
 from harness.readers.cell_lines import cell_lines
@@ -213,3 +213,51 @@ def test_a_stub_header_at_the_top_of_its_row_span_heads_no_other_column() -> Non
     assert view(to_grid(span), 2).col_shown == ["Model", "Size", "Suite / P", "Suite / R"]
     assert view(to_grid(stub), 2).col_shown[2:] == ["P", "R"]
     assert view(to_grid(group), 2).col_shown == ["Site", "Group / a", "Group / b", "Total"]
+
+
+# Two column pairs side by side (a long list of settings set in two halves)
+PAIRS = r"""\begin{tabular}{lc|lc}\toprule
+Setting & Value & Setting & Value \\ \midrule
+Layers & 12 & Warmup & 500 \\
+Heads & 8 & Epochs & 30 \\
+Dropout & 0.1 & Batch & 64 \\
+Optimizer & AdamW & & \\ \bottomrule
+\end{tabular}"""
+PAIRS_STACKED = ("| Setting Value | Setting Value |\n|---|---|\n"
+                 "| Layers<br>12<br>Heads<br>8<br>Dropout<br>0.1<br>Optimizer<br>AdamW "
+                 "| Warmup<br>500<br>Epochs<br>30<br>Batch<br>64 |")
+
+
+def test_column_pairs_stacked_label_value_in_turn_are_read_as_the_pairs() -> None:
+    # each header cell names two of the ground truth's columns: its cells' lines alternate between them
+    pred = read_tables(PAIRS_STACKED)[0]
+    out = interleaved(pred, {"setting", "value"})
+    assert out is not None and out.text_grid() == [
+        ["Setting", "Value", "Setting", "Value"], ["Layers", "12", "Warmup", "500"], ["Heads", "8", "Epochs", "30"],
+        ["Dropout", "0.1", "Batch", "64"], ["Optimizer", "AdamW", "", ""]]
+    assert semantic_details(_gt(PAIRS), pred).score == 10.0
+    swapped = PAIRS_STACKED.replace("Heads<br>8", "8<br>Heads")  # a label and its value out of turn: an error
+    assert 2.0 < semantic_details(_gt(PAIRS), read_tables(swapped)[0]).score < 9.0
+
+
+def test_a_header_cell_that_names_no_two_labels_keeps_the_ordinary_reading() -> None:
+    pred = read_tables(PAIRS_STACKED.replace("Setting Value | Setting Value", "Setting Value | Notes"))[0]
+    assert interleaved(pred, {"setting", "value"}) is not None  # one column still names two
+    assert interleaved(pred, {"parameter", "value"}) is None  # names the ground truth does not hold
+    assert interleaved(read_tables(PAIRS_STACKED)[0], {"setting value"}) is None  # one label, not two
+
+
+def test_a_stub_beside_a_column_of_two_interleaved_columns_spans_their_rows() -> None:
+    # the stub stacks a line per row; the next column stacks two values per row under two names
+    md = "| Model | Acc F1 |\n|---|---|\n| Alpha<br>Beta | 61.5<br>0.52<br>63.25<br>0.55 |\n| Mean | 62.4<br>0.54 |"
+    out = interleaved(read_tables(md)[0], {"model", "acc", "f1"})
+    assert out is not None and out.text_grid() == [["Model", "Acc", "F1"], ["Alpha", "61.5", "0.52"],
+                                                   ["Beta", "63.25", "0.55"], ["Mean", "62.4", "0.54"]]
+
+
+def test_a_title_row_over_interleaved_columns_spans_them_all() -> None:
+    html = ("<table><tr><td colspan='2'>Training setup</td></tr><tr><th>Setting Value</th><th>Setting Value</th></tr>"
+            "<tr><td>Layers<br/>12</td><td>Warmup<br/>500</td></tr></table>")
+    out = interleaved(read_tables(html)[0], {"setting", "value"})
+    assert out is not None and out.rows[0][0].colspan == 4
+    assert out.text_grid()[1:] == [["Setting", "Value", "Setting", "Value"], ["Layers", "12", "Warmup", "500"]]

@@ -13,7 +13,8 @@ lost altogether (a table written as lines of text, which is also read split back
 a reader splits it, `semantic_split`); beyond the size of the rated tables, counts are charged
 as rates (`semantic_size`). Formats that cannot span are read as a reader reads them:
 a value written once over the blank cells it spans (`semantic_struct.fill_written_once`), a
-column's values stacked in one cell a line each (`semantic_stack`). The score combines these seven features:
+column's values stacked in one cell a line each, or several columns' in turn under a header cell naming
+them (`semantic_stack`). The score combines these seven features:
 
     score = 10 * exp(-sum_k w_k * feature_k),   every w_k >= 0
 
@@ -49,9 +50,10 @@ from harness.metrics.tables.semantic_align import FEATURES, Cause, Comparison, c
 from harness.metrics.tables.semantic_diff import cell_diff
 from harness.metrics.tables.semantic_size import at_rated_size
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
-from harness.metrics.tables.semantic_stack import unstacked
+from harness.metrics.tables.semantic_stack import interleaved, unstacked
 from harness.metrics.tables.semantic_struct import (
     Grid,
+    View,
     fill_written_once,
     header_rows,
     inferred_header_rows,
@@ -136,16 +138,23 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
     # a value spanning rows (or rows and columns) written once over blank cells
     filled = [(h, fill_written_once(p, h, across=across)) for h in heads for across in (False, True)]
     out += [compare(gv, view(f, h), p.blank_lines - g.blank_lines, key_weight) for h, f in filled if f is not None]
-    stacked = unstacked(pred_table)  # a column's values stacked in one cell, a value per line
-    if stacked is not None:
-        u = to_grid(stacked)
-        out += [compare(gv, view(u, h), u.blank_lines - g.blank_lines, key_weight)
-                for h in _readings(u, gv.header_rows)]
+    # a column's values stacked in one cell, a value per line; or several columns' in turn, under
+    # a header cell that names them (label, value, label, value ...)
+    for stacked in (unstacked(pred_table), interleaved(pred_table, _labels(gv))):
+        if stacked is not None:
+            u = to_grid(stacked)
+            out += [compare(gv, view(u, h), u.blank_lines - g.blank_lines, key_weight)
+                    for h in _readings(u, gv.header_rows)]
     if is_flattened(p, g):  # a table written as lines of text: also read as a reader splits them
         s = to_grid(split_lines(g, [row[0] for row in p.shown]))
         out += [undelimited(compare(gv, view(s, h), s.blank_lines - g.blank_lines, key_weight), len(p.cells))
                 for h in _readings(s, gv.header_rows)]
     return [at_rated_size(c) for c in out]
+
+
+def _labels(gv: View) -> set[str]:
+    """The ground truth's column labels, normalised: each header level and each whole path."""
+    return {label for levels in gv.col_levels or [] for label in levels if label} | {k for k in gv.col_keys if k}
 
 
 def _readings(p: Grid, gt_h: int) -> list[int]:

@@ -3,15 +3,20 @@
 Some parsers write a whole column of a table into one cell, one value per line
 (`Al<br>Ti<br>Au | 0.03<br>0.08<br>0.18`). A reader pairs the lines: the i-th label with the
 i-th value, or with the i-th group of values when a cell holds several per row (two columns
-fused into one). This is one more reading of the prediction (the score takes the best), so a
-cell whose lines are one value written over several lines keeps its ordinary reading.
+fused into one). Some write two column pairs of a long list that way, label and value in turn
+(`Parameter Value | Parameter Value` over `A<br>80<br>B<br>1.8 | C<br>0.1<br>...`): a reader
+takes the header's two names as two columns and deals the lines to them (`interleaved`). Each is
+one more reading of the prediction (the score takes the best), so a cell whose lines are one
+value written over several lines keeps its ordinary reading.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 
 from harness.core.table import MAX_SCORED_CELLS, Cell, Table
+from harness.metrics.tables.semantic_text import normalize
 from harness.readers.cell_lines import cell_lines
 
 
@@ -79,3 +84,81 @@ def _share(lines: list[str], k: int) -> list[list[str]]:
         return [lines[j * step:(j + 1) * step] for j in range(k)]
     parts = [[line] for line in lines[:k - 1]] + [[" ".join(lines[k - 1:])] if n >= k else []]
     return parts + [[] for _ in range(k - len(parts))]
+
+
+def interleaved(table: Table, labels: Collection[str]) -> Table | None:
+    """The table with stacked cells read as several columns in turn, or None when none is.
+
+    A column whose header cell names m >= 2 of the ground truth's column labels, one after the
+    other (`Parameter Value`), and whose body cells stack lines, reads as m columns: its lines
+    are dealt m per row in turn (label, value, label, value ...), as a reader pairs them under
+    the header's names. Whether the lines interleave is the header's word, not the cells' look:
+    the reading comes from what the prediction's header says and what the ground truth names
+    (`labels`, normalised). Other columns keep one line per row (one line alone spans the
+    rows). A title row over the whole width stays; other spans keep the ordinary reading."""
+    width = max((sum(c.colspan for c in row) for row in table.rows), default=0)
+    heads = [r for r, row in enumerate(table.rows) if row and all(c.header for c in row) and not _title(row, width)]
+    if not heads or not labels:
+        return None
+    head = heads[-1]
+    body = [r for r in range(head + 1, len(table.rows)) if not _title(table.rows[r], width)]
+    if any(c.rowspan > 1 or c.colspan > 1 for r in [head, *body] for c in table.rows[r]):
+        return None
+    names = [_names(cell.text, labels) for cell in table.rows[head]]
+    parts = [len(n) or 1 for n in names]
+    if max(parts, default=1) < 2 or len(names) != width:
+        return None
+    stacks = {r: [cell_lines(cell) for cell in table.rows[r]] for r in body}
+    if not any(len(lines) > 1 for row in stacks.values() for m, lines in zip(parts, row) if m > 1):
+        return None
+    heights = {r: max([1, *(-(-len(lines) // m) for m, lines in zip(parts, row))]) for r, row in stacks.items()}
+    if (sum(heights.values()) + head + 1) * sum(parts) > MAX_SCORED_CELLS:
+        return None
+    out: list[list[Cell]] = []
+    for r, row in enumerate(table.rows):
+        if _title(row, width):
+            out.append([replace(row[0], colspan=sum(parts))])
+        elif r < head:
+            return None  # a header row above the named one: its spans over the widened columns are unknown
+        elif r == head:
+            out.append([Cell(n, header=True) for cell, ns in zip(row, names) for n in (ns or [cell.text])])
+        else:
+            out += _dealt(row, stacks[r], parts, heights[r])
+    return Table(out, fmt=table.fmt, span=table.span)
+
+
+def _title(row: list[Cell], width: int) -> bool:
+    """A row of one cell over the whole width of a table of several columns (a title or section row)."""
+    return len(row) == 1 and width > 1 and row[0].colspan == width
+
+
+def _names(text: str, labels: Collection[str]) -> list[str]:
+    """`text` as the most labels (each one of `labels` once normalised) it is written of, word by
+    word in order; [] when it is not such a sequence of two or more."""
+    words = text.split()
+    if len(words) < 2 or len(words) > _MAX_HEADER_WORDS:
+        return []
+    best: list[list[str] | None] = [[]] + [None] * len(words)  # best[i]: the longest split of words[:i]
+    for i in range(1, len(words) + 1):
+        pieces = [(j, " ".join(words[j:i])) for j in range(i) if best[j] is not None]
+        best[i] = max(([*best[j], piece] for j, piece in pieces if normalize(piece) in labels),  # type: ignore[misc]
+                      key=len, default=None)
+    split = best[-1]
+    return split if split is not None and len(split) >= 2 else []
+
+
+_MAX_HEADER_WORDS = 24  # a header cell longer than this is prose, not a row of column names
+
+
+def _dealt(row: list[Cell], stacks: list[list[str]], parts: list[int], height: int) -> list[list[Cell]]:
+    """A body row's cells dealt into `height` rows: m lines per row to a column read as m columns."""
+    out: list[list[Cell]] = [[] for _ in range(height)]
+    for cell, lines, m in zip(row, stacks, parts):
+        if m == 1 and len(lines) <= 1:
+            out[0].append(Cell(cell.text, rowspan=height))
+            continue
+        share = _share(lines, height) if m == 1 else [lines[j * m:(j + 1) * m] for j in range(height)]
+        for j in range(height):
+            values = share[j][:m] if m > 1 else [" ".join(share[j])]
+            out[j] += [Cell(v) for v in values] + [Cell("") for _ in range(m - len(values))]
+    return out
