@@ -104,7 +104,8 @@ def interleaved(table: Table, labels: Collection[str]) -> Table | None:
     body = [r for r in range(head + 1, len(table.rows)) if not _title(table.rows[r], width)]
     if any(c.rowspan > 1 or c.colspan > 1 for r in [head, *body] for c in table.rows[r]):
         return None
-    names = [_names(cell.text, labels) for cell in table.rows[head]]
+    longest = max(len(label.split()) for label in labels) + 2  # words of a label as written; normalising may join some
+    names = [_names(cell.text, labels, longest) for cell in table.rows[head]]
     parts = [len(n) or 1 for n in names]
     if max(parts, default=1) < 2 or len(names) != width:
         return None
@@ -132,15 +133,15 @@ def _title(row: list[Cell], width: int) -> bool:
     return len(row) == 1 and width > 1 and row[0].colspan == width
 
 
-def _names(text: str, labels: Collection[str]) -> list[str]:
-    """`text` as the most labels (each one of `labels` once normalised) it is written of, word by
-    word in order; [] when it is not such a sequence of two or more."""
+def _names(text: str, labels: Collection[str], longest: int) -> list[str]:
+    """`text` as the most labels (each one of `labels` once normalised, of at most `longest`
+    words) it is written of, word by word in order; [] when it is not such a sequence of two or more."""
     words = text.split()
     if len(words) < 2 or len(words) > _MAX_HEADER_WORDS:
         return []
     best: list[list[str] | None] = [[]] + [None] * len(words)  # best[i]: the longest split of words[:i]
     for i in range(1, len(words) + 1):
-        pieces = [(j, " ".join(words[j:i])) for j in range(i) if best[j] is not None]
+        pieces = [(j, " ".join(words[j:i])) for j in range(max(0, i - longest), i) if best[j] is not None]
         best[i] = max(([*best[j], piece] for j, piece in pieces if normalize(piece) in labels),  # type: ignore[misc]
                       key=len, default=None)
     split = best[-1]
