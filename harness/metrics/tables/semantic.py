@@ -45,12 +45,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from harness.core.table import NoTableError, TableLike
+from harness.core.table import NoTableError, Table, TableLike
 from harness.metrics.tables.semantic_align import FEATURES, Cause, Comparison, compare, nothing_read, undelimited
 from harness.metrics.tables.semantic_diff import cell_diff
 from harness.metrics.tables.semantic_size import at_rated_size
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
-from harness.metrics.tables.semantic_stack import interleaved, unstacked
+from harness.metrics.tables.semantic_stack import as_written, interleaved, unstacked
 from harness.metrics.tables.semantic_struct import (
     Grid,
     View,
@@ -140,10 +140,13 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
     out += [compare(gv, view(f, h), p.blank_lines - g.blank_lines, key_weight) for h, f in filled if f is not None]
     # a column's values stacked in one cell, a value per line; or several columns' in turn, under
     # a header cell that names them (label, value, label, value ...)
-    for stacked in (unstacked(pred_table), interleaved(pred_table, _labels(gv))):
+    stacks: list[tuple[Table | None, list[str]]] = [(unstacked(pred_table), [])]
+    if (woven := interleaved(pred_table, _labels(gv))) is not None:
+        stacks.append((woven.table, woven.written))
+    for stacked, written in stacks:
         if stacked is not None:
             u = to_grid(stacked)
-            out += [compare(gv, view(u, h), u.blank_lines - g.blank_lines, key_weight)
+            out += [compare(gv, as_written(view(u, h), written), u.blank_lines - g.blank_lines, key_weight)
                     for h in _readings(u, gv.header_rows)]
     if is_flattened(p, g):  # a table written as lines of text: also read as a reader splits them
         s = to_grid(split_lines(g, [row[0] for row in p.shown]))

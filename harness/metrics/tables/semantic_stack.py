@@ -13,9 +13,10 @@ value written over several lines keeps its ordinary reading.
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from harness.core.table import MAX_SCORED_CELLS, Cell, Table
+from harness.metrics.tables.semantic_struct import View
 from harness.metrics.tables.semantic_text import normalize
 from harness.readers.cell_lines import cell_lines
 
@@ -86,7 +87,30 @@ def _share(lines: list[str], k: int) -> list[list[str]]:
     return parts + [[] for _ in range(k - len(parts))]
 
 
-def interleaved(table: Table, labels: Collection[str]) -> Table | None:
+@dataclass(frozen=True, slots=True)
+class Woven:
+    """A table read with interleaved columns, and per column the header cell as the prediction wrote
+    it when that cell named several columns ("" for a column whose header stands as written)."""
+
+    table: Table
+    written: list[str]
+
+
+def as_written(v: View, written: list[str]) -> View:
+    """`v` with each column read from a cell of several names compared under that cell's text: the
+    values stay attributed by the names, and names merged into one cell cost one header misreading
+    (`semantic_align`), as a reader counts it. Columns the view reads under other headers stay."""
+    if len(written) != len(v.col_keys) or not v.header_rows:
+        return v
+    keys = list(v.col_written or v.col_keys)
+    shown = list(v.col_shown)
+    for c, text in enumerate(written):
+        if text and v.col_keys[c] and v.col_levels and len(v.col_levels[c]) == 1:
+            keys[c], shown[c] = normalize(text), " ".join(text.split())
+    return replace(v, col_written=keys, col_shown=shown)
+
+
+def interleaved(table: Table, labels: Collection[str]) -> Woven | None:
     """The table with stacked cells read as several columns in turn, or None when none is.
 
     A column whose header cell names m >= 2 of the ground truth's column labels, one after the
@@ -95,7 +119,8 @@ def interleaved(table: Table, labels: Collection[str]) -> Table | None:
     the header's names. Whether the lines interleave is the header's word, not the cells' look:
     the reading comes from what the prediction's header says and what the ground truth names
     (`labels`, normalised). Other columns keep one line per row (one line alone spans the
-    rows). A title row over the whole width stays; other spans keep the ordinary reading."""
+    rows). A title row over the whole width stays; other spans keep the ordinary reading. The
+    names' cell as written comes along (`Woven.written`): merging them is still a misreading."""
     width = max((sum(c.colspan for c in row) for row in table.rows), default=0)
     heads = [r for r, row in enumerate(table.rows) if row and all(c.header for c in row) and not _title(row, width)]
     if not heads or not labels:
@@ -123,9 +148,10 @@ def interleaved(table: Table, labels: Collection[str]) -> Table | None:
             return None  # a header row above the named one: its spans over the widened columns are unknown
         elif r == head:
             out.append([Cell(n, header=True) for cell, ns in zip(row, names) for n in (ns or [cell.text])])
+            written = [cell.text if ns else "" for cell, ns in zip(row, names) for _ in (ns or [cell.text])]
         else:
             out += _dealt(row, stacks[r], parts, heights[r])
-    return Table(out, fmt=table.fmt, span=table.span)
+    return Woven(Table(out, fmt=table.fmt, span=table.span), written)
 
 
 def _title(row: list[Cell], width: int) -> bool:
