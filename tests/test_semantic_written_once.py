@@ -279,3 +279,14 @@ def test_two_columns_written_in_one_cell_a_line_each_cost_one_merged_header() ->
     assert 8.5 < result.score < 10.0
     swapped = semantic_details(gt, read_tables(md.replace("61.5<br>0.52", "0.52<br>61.5"))[0])
     assert swapped.score < result.score
+
+
+def test_a_title_row_over_a_stacked_column_keeps_the_stacked_reading() -> None:
+    # a title set above the table joins it as a row over its width (the locator): the stacked
+    # lines under it are still read as their rows
+    gt = _gt(PARAMS.replace(r"\toprule", r"\toprule \multicolumn{2}{c}{Model setup} \\ \midrule"))
+    html = ("<table><tr><td colspan='2'>Model setup</td></tr><tr><th>Setting</th><th>Value</th></tr>"
+            "<tr><td>Layers<br/>Heads<br/>Dropout<br/>Optimizer</td><td>12<br/>8<br/>0.1<br/>AdamW</td></tr></table>")
+    out = unstacked(read_tables(html)[0])
+    assert out is not None and out.rows[0][0].colspan == 2 and len(out.rows) == 6
+    assert semantic_details(gt, read_tables(html)[0]).score == 10.0

@@ -28,13 +28,17 @@ def unstacked(table: Table) -> Table | None:
     another of its cells has at least k. A cell of n lines gives each row n // k of them, side by
     side, when k divides n (so its column widens, and the cells above and below span the
     widened column); else one line per row from the top, the last row taking the rest. A cell of
-    one line spans the k rows. Tables with spans of their own keep their reading."""
-    if any(cell.rowspan > 1 or cell.colspan > 1 for row in table.rows for cell in row):
+    one line spans the k rows. A title row over the whole width stays (it spans the widened
+    columns); tables with other spans of their own keep their reading."""
+    full = max((sum(c.colspan for c in row) for row in table.rows), default=0)
+    titles = {r for r, row in enumerate(table.rows) if _title(row, full)}
+    if any(cell.rowspan > 1 or cell.colspan > 1 for r, row in enumerate(table.rows) if r not in titles for cell in row):
         return None
-    stacks = [None if any(cell.header for cell in row) else _stacked(row) for row in table.rows]
+    stacks = [None if r in titles or any(cell.header for cell in row) else _stacked(row)
+              for r, row in enumerate(table.rows)]
     if not any(stacks):
         return None
-    n_cols = max(len(row) for row in table.rows)
+    n_cols = max(len(row) for r, row in enumerate(table.rows) if r not in titles)
     width = [1] * n_cols
     for stack in filter(None, stacks):
         for c, parts in enumerate(stack[1]):
@@ -44,7 +48,10 @@ def unstacked(table: Table) -> Table | None:
     if n_rows * sum(width) > MAX_SCORED_CELLS:  # a few cells may stack more lines than a metric can afford
         return None
     out: list[list[Cell]] = []
-    for row, stack in zip(table.rows, stacks):
+    for r, (row, stack) in enumerate(zip(table.rows, stacks)):
+        if r in titles:
+            out.append([replace(row[0], colspan=sum(width))])
+            continue
         if stack is None:
             out.append([replace(cell, colspan=width[c]) for c, cell in enumerate(row)])
             continue
