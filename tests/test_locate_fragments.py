@@ -231,3 +231,17 @@ Lighthouse & 2250 \\
     assert [row[0].text for row in loc.table.rows[:3]] == ["Annual rainfall", "coastal stations", "Station"]
     assert loc.table.rows[0][0].colspan == 2
     assert loc.span[0] == output.index("| Station")
+
+
+def test_a_page_number_above_the_table_is_no_title_row() -> None:
+    """A bare number set above a table (a page number, a note mark) names nothing, even when its
+    digits occur in the ground truth (here in an exponent): it does not join as a title row."""
+    gt = read_latex(r"""\begin{tabular}{lr}\hline
+Quantity & Value \\ \hline
+Rate [s$^{-1}$] & 0.25 \\
+Mass [kg] & 7 \\ \hline
+\end{tabular}""")[0]
+    body = "| Quantity | Value |\n|---|---|\n| Rate [s-1] | 0.25 |\n| Mass [kg] | 7 |"
+    for mark in ("1", "7", "(1)"):
+        (loc,) = locate_tables([gt], f"{mark}\n\n{body}\n\n{PROSE}")
+        assert loc.table.rows[0][0].text == "Quantity", mark

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.core.table import Table
 from harness.metrics.tables.semantic import semantic_details
-from harness.metrics.tables.semantic_stack import unstacked
+from harness.metrics.tables.semantic_stack import interleaved, unstacked
 from harness.metrics.tables.semantic_struct import header_rows, to_grid
 from harness.readers import read_tables
 from harness.readers.cell_lines import cell_lines
@@ -213,3 +213,80 @@ def test_a_stub_header_at_the_top_of_its_row_span_heads_no_other_column() -> Non
     assert view(to_grid(span), 2).col_shown == ["Model", "Size", "Suite / P", "Suite / R"]
     assert view(to_grid(stub), 2).col_shown[2:] == ["P", "R"]
     assert view(to_grid(group), 2).col_shown == ["Site", "Group / a", "Group / b", "Total"]
+
+
+# Two column pairs side by side (a long list of settings set in two halves)
+PAIRS = r"""\begin{tabular}{lc|lc}\toprule
+Setting & Value & Setting & Value \\ \midrule
+Layers & 12 & Warmup & 500 \\
+Heads & 8 & Epochs & 30 \\
+Dropout & 0.1 & Batch & 64 \\
+Optimizer & AdamW & & \\ \bottomrule
+\end{tabular}"""
+PAIRS_STACKED = ("| Setting Value | Setting Value |\n|---|---|\n"
+                 "| Layers<br>12<br>Heads<br>8<br>Dropout<br>0.1<br>Optimizer<br>AdamW "
+                 "| Warmup<br>500<br>Epochs<br>30<br>Batch<br>64 |")
+
+
+def test_column_pairs_stacked_label_value_in_turn_are_read_as_the_pairs() -> None:
+    # each header cell names two of the ground truth's columns: its cells' lines alternate between them
+    pred = read_tables(PAIRS_STACKED)[0]
+    out = interleaved(pred, {"setting", "value"})
+    assert out is not None and out.table.text_grid() == [
+        ["Setting", "Value", "Setting", "Value"], ["Layers", "12", "Warmup", "500"], ["Heads", "8", "Epochs", "30"],
+        ["Dropout", "0.1", "Batch", "64"], ["Optimizer", "AdamW", "", ""]]
+    assert out.written == ["Setting Value"] * 4
+    # every value attributed; the names written into one cell are one small misreading, named once
+    result = semantic_details(_gt(PAIRS), pred)
+    assert 8.5 < result.score < 10.0
+    assert result.errors == ["header cells 'Setting', 'Value' merged into one cell: 'Setting Value'"]
+    one_wrong = semantic_details(_gt(PAIRS), read_tables(PAIRS_STACKED.replace("<br>12<br>", "<br>13<br>"))[0])
+    swapped = semantic_details(_gt(PAIRS), read_tables(PAIRS_STACKED.replace("Heads<br>8", "8<br>Heads"))[0])
+    assert result.score > one_wrong.score > swapped.score > 2.0  # a label and its value out of turn: worse
+
+
+def test_a_header_cell_that_names_no_two_labels_keeps_the_ordinary_reading() -> None:
+    pred = read_tables(PAIRS_STACKED.replace("Setting Value | Setting Value", "Setting Value | Notes"))[0]
+    assert interleaved(pred, {"setting", "value"}) is not None  # one column still names two
+    assert interleaved(pred, {"parameter", "value"}) is None  # names the ground truth does not hold
+    assert interleaved(read_tables(PAIRS_STACKED)[0], {"setting value"}) is None  # one label, not two
+
+
+def test_a_stub_beside_a_column_of_two_interleaved_columns_spans_their_rows() -> None:
+    # the stub stacks a line per row; the next column stacks two values per row under two names
+    md = "| Model | Acc F1 |\n|---|---|\n| Alpha<br>Beta | 61.5<br>0.52<br>63.25<br>0.55 |\n| Mean | 62.4<br>0.54 |"
+    out = interleaved(read_tables(md)[0], {"model", "acc", "f1"})
+    assert out is not None and out.table.text_grid() == [["Model", "Acc", "F1"], ["Alpha", "61.5", "0.52"],
+                                                   ["Beta", "63.25", "0.55"], ["Mean", "62.4", "0.54"]]
+
+
+def test_a_title_row_over_interleaved_columns_spans_them_all() -> None:
+    html = ("<table><tr><td colspan='2'>Training setup</td></tr><tr><th>Setting Value</th><th>Setting Value</th></tr>"
+            "<tr><td>Layers<br/>12</td><td>Warmup<br/>500</td></tr></table>")
+    out = interleaved(read_tables(html)[0], {"setting", "value"})
+    assert out is not None and out.table.rows[0][0].colspan == 4
+    assert out.table.text_grid()[1:] == [["Setting", "Value", "Setting", "Value"], ["Layers", "12", "Warmup", "500"]]
+
+
+def test_two_columns_written_in_one_cell_a_line_each_cost_one_merged_header() -> None:
+    # header and values of two columns set in one cell per row, a line each: every value is read
+    # under its own name; the merged names are one misreading, not a column of ambiguous values
+    gt = read_tables("<table><tr><th>Model</th><th>Acc</th><th>F1</th></tr><tr><td>Alpha</td><td>61.5</td>"
+                     "<td>0.52</td></tr><tr><td>Beta</td><td>63.25</td><td>0.55</td></tr></table>")[0]
+    md = "| Model | Acc<br>F1 |\n|---|---|\n| Alpha | 61.5<br>0.52 |\n| Beta | 63.25<br>0.55 |"
+    result = semantic_details(gt, read_tables(md)[0])
+    assert result.errors == ["header cells 'Acc', 'F1' merged into one cell: 'Acc F1'"]
+    assert 8.5 < result.score < 10.0
+    swapped = semantic_details(gt, read_tables(md.replace("61.5<br>0.52", "0.52<br>61.5"))[0])
+    assert swapped.score < result.score
+
+
+def test_a_title_row_over_a_stacked_column_keeps_the_stacked_reading() -> None:
+    # a title set above the table joins it as a row over its width (the locator): the stacked
+    # lines under it are still read as their rows
+    gt = _gt(PARAMS.replace(r"\toprule", r"\toprule \multicolumn{2}{c}{Model setup} \\ \midrule"))
+    html = ("<table><tr><td colspan='2'>Model setup</td></tr><tr><th>Setting</th><th>Value</th></tr>"
+            "<tr><td>Layers<br/>Heads<br/>Dropout<br/>Optimizer</td><td>12<br/>8<br/>0.1<br/>AdamW</td></tr></table>")
+    out = unstacked(read_tables(html)[0])
+    assert out is not None and out.rows[0][0].colspan == 2 and len(out.rows) == 6
+    assert semantic_details(gt, read_tables(html)[0]).score == 10.0

@@ -38,6 +38,7 @@ _STRUCTURED = ("html", "latex", "markdown")
 MAX_LABEL = 80  # characters: a line between two fragments longer than this is prose, not a section label
 TITLE_REACH = 200  # characters above a table searched for its title line
 _MARKUP = re.compile(r"<[^>]{0,200}>")
+_PAGE_MARK = re.compile(r"[^\w\s]*\d{1,4}[^\w\s]*")  # a line that is one bare number: a page number or a note mark
 
 
 def candidates(output: str) -> tuple[list[Table], str]:
@@ -163,7 +164,9 @@ def _with_title(table: Table, output: str, gt: Profile | None) -> Table:
     """`table` with the short lines right above it as its title rows, when the ground truth holds
     each line and the table does not (a title, or a title over a subtitle, that a parser set as
     lines above the table: moved, not lost). Read upwards from the table, up to the first line
-    that is no such title. The span stays the table's own."""
+    that is no such title. A line that is one bare number (a page number or a note mark, whose
+    digits the ground truth may hold in any cell) names nothing: it stays outside. The span
+    stays the table's own."""
     if gt is None or not output or table.span is None or not table.rows:
         return table
     before = output[max(0, table.span[0] - TITLE_REACH):table.span[0]].rstrip().rsplit("\n\n", 1)[-1]
@@ -171,7 +174,7 @@ def _with_title(table: Table, output: str, gt: Profile | None) -> Table:
     labels: list[str] = []
     for line in reversed(before.splitlines()):
         label = _between_label(line)
-        if not label or not holds_words(gt, label) or normalise(label) in inside:
+        if not label or _PAGE_MARK.fullmatch(label) or not holds_words(gt, label) or normalise(label) in inside:
             break
         labels.insert(0, label)
     if not labels:

@@ -13,7 +13,8 @@ lost altogether (a table written as lines of text, which is also read split back
 a reader splits it, `semantic_split`); beyond the size of the rated tables, counts are charged
 as rates (`semantic_size`). Formats that cannot span are read as a reader reads them:
 a value written once over the blank cells it spans (`semantic_struct.fill_written_once`), a
-column's values stacked in one cell a line each (`semantic_stack`). The score combines these seven features:
+column's values stacked in one cell a line each, or several columns' in turn under a header cell naming
+them (`semantic_stack`). The score combines these seven features:
 
     score = 10 * exp(-sum_k w_k * feature_k),   every w_k >= 0
 
@@ -44,14 +45,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from harness.core.table import NoTableError, TableLike
+from harness.core.table import NoTableError, Table, TableLike
 from harness.metrics.tables.semantic_align import FEATURES, Cause, Comparison, compare, nothing_read, undelimited
 from harness.metrics.tables.semantic_diff import cell_diff
 from harness.metrics.tables.semantic_size import at_rated_size
 from harness.metrics.tables.semantic_split import is_flattened, split_lines
-from harness.metrics.tables.semantic_stack import unstacked
+from harness.metrics.tables.semantic_stack import as_written, interleaved, unstacked
 from harness.metrics.tables.semantic_struct import (
     Grid,
+    View,
     fill_written_once,
     header_rows,
     inferred_header_rows,
@@ -136,11 +138,16 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
     # a value spanning rows (or rows and columns) written once over blank cells
     filled = [(h, fill_written_once(p, h, across=across)) for h in heads for across in (False, True)]
     out += [compare(gv, view(f, h), p.blank_lines - g.blank_lines, key_weight) for h, f in filled if f is not None]
-    stacked = unstacked(pred_table)  # a column's values stacked in one cell, a value per line
-    if stacked is not None:
-        u = to_grid(stacked)
-        out += [compare(gv, view(u, h), u.blank_lines - g.blank_lines, key_weight)
-                for h in _readings(u, gv.header_rows)]
+    # a column's values stacked in one cell, a value per line; or several columns' in turn, under
+    # a header cell that names them (label, value, label, value ...)
+    stacks: list[tuple[Table | None, list[str]]] = [(unstacked(pred_table), [])]
+    if (woven := interleaved(pred_table, _labels(gv))) is not None:
+        stacks.append((woven.table, woven.written))
+    for stacked, written in stacks:
+        if stacked is not None:
+            u = to_grid(stacked)
+            out += [compare(gv, as_written(view(u, h), written), u.blank_lines - g.blank_lines, key_weight)
+                    for h in _readings(u, gv.header_rows)]
     if is_flattened(p, g):  # a table written as lines of text: also read as a reader splits them
         s = to_grid(split_lines(g, [row[0] for row in p.shown]))
         split_readings = [(h, s) for h in _readings(s, gv.header_rows)]
@@ -150,6 +157,11 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
         out += [undelimited(compare(gv, view(r, h), r.blank_lines - g.blank_lines, key_weight), len(p.cells))
                 for h, r in split_readings]
     return [at_rated_size(c) for c in out]
+
+
+def _labels(gv: View) -> set[str]:
+    """The ground truth's column labels, normalised: each header level and each whole path."""
+    return {label for levels in gv.col_levels or [] for label in levels if label} | {k for k in gv.col_keys if k}
 
 
 def _readings(p: Grid, gt_h: int) -> list[int]:

@@ -384,7 +384,7 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
             once.append((worst, level_shown(g, c, lost)))
             continue
         if kind == "merged":
-            names = ", ".join(f"'{g.col_shown[k]}'" for k in sorted({c, *merged})[:4])
+            names = ", ".join(f"'{n}'" for n in list(dict.fromkeys(g.col_shown[k] for k in sorted({c, *merged})))[:4])
             words = f"header cells {names} merged into one cell: '{p.full_shown(d)}'"
             causes.append(Cause("headers", worst, words))
             continue
