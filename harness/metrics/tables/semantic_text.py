@@ -46,9 +46,8 @@ _MD_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]+?)(?<=\S)_")
 # obligatory: the pattern never matches the empty string.
 _NUMBER = re.compile(r"(?<![\w.])(-?)(?=\.?\d)(\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?: \d{3})+(?!\d)|\d+)?(\.\d+)?"
                      r"(?:e([-+]?\d+))?(?![\w])")
-# one letter, perhaps indexed (a folded sub/superscript follows after a space; a text layer that lost the
-# subscript writes its digits on: X0 for X₀) or primed: N, k₁, X0, T′
-_SYMBOL = re.compile(r"[^\W\d_](?: \w{1,3}|\d{1,3})?['′*]*$")
+# one letter, perhaps indexed (a folded sub/superscript follows after a space) or primed: N, k₁, T′
+_SYMBOL = re.compile(r"[^\W\d_](?: \w{1,3})?['′*]*$")
 
 # μ_B written as text: a one-letter symbol's subscript, read as β₂ reads ("β 2"); MAE_AST stays a name
 _SUBSCRIPT_MARK = re.compile(r"(?<=(?<!\w)[^\W\d_])_(?=\w{1,3}\b)")
