@@ -83,6 +83,13 @@ def test_a_power_of_ten_reads_alike_however_its_exponent_is_written(text: str) -
     assert normalize(text) == "7.6426e-3"
 
 
+@pytest.mark.parametrize(("written", "seen"), [("Cp [J_·_kg−1_·_K−1]", "Cp [J·kg−1·K−1]"),
+                                               ("2π_ ×_ 5.8 kHz", "2π × 5.8 kHz"), ("_a_ + _b_", "a + b")])
+def test_an_italic_symbol_glued_into_a_line_of_text_is_markup(written: str, seen: str) -> None:
+    """Lines outside table markup reach the score as written: their emphasis is read as the cells' is."""
+    assert normalize(written) == normalize(seen)
+
+
 @pytest.mark.parametrize("text", ["—", "N/A", "-", "n.a.", "", "–"])
 def test_null_markers_are_one(text: str) -> None:
     assert normalize(text) == NULL

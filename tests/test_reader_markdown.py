@@ -263,6 +263,9 @@ def test_pipes_without_any_cell_text_are_not_a_table() -> None:
     ("_×_ ✓ 0.8056", "× ✓ 0.8056"),  # an italic symbol first in the cell, then a space
     ("a _×_", "a ×"),
     ("x _(a)_ y", "x (a) y"),
+    ("_20.8%_<br>_60.9%_", "20.8% 60.9%"),  # a whole pair around a number, not half of it
+    ("Cp [J_·_kg−1_·_K−1]", "Cp [J·kg−1·K−1]"),  # an italic symbol glued between words
+    ("1.77_ ×_ 1015 rad/s", "1.77 × 1015 rad/s"),
 ])
 def test_emphasis_glued_between_numbers_and_symbols_is_markup(raw, seen):
     """pymupdf4llm splits emphasis around math: `0.777_±_0.003` shows as 0.777±0.003 in the PDF."""

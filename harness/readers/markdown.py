@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from harness.core.table import Cell, NoTableError, Table
 from harness.readers.cell_markup import EMPHASIS, strip_emphasis, sub_code, sub_math, sub_script
-from harness.readers.textnorm import STYLE_TAGS, cell_text_form, tag_pattern
+from harness.readers.textnorm import GLUED_SYMBOL_ITALIC, STYLE_TAGS, cell_text_form, tag_pattern
 from harness.tex.latex_math import math_to_unicode
 from harness.tex.scripts import to_subscript, to_superscript
 
@@ -133,6 +133,10 @@ _GLUED_EMPHASIS = re.compile(r"(?:(?<=\d)|(?<=[^\w\s])|^)_+(?=[^\w\s])|(?<=[^\w\
 _SYMBOL_EMPHASIS = re.compile(r"(?<!\w)_+([^\w\s\ue000\ue001]+)_+(?!\w)")
 
 
+# A whole `_..._` pair not inside a word (`_2.4%_`): emphasis, taken before a glued half is.
+_UNDERSCORE_PAIR = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_]*?[^\s_])_(?!\w)")
+
+
 def cell_lines(raw: str) -> list[str]:
     """The lines a reader sees in one raw Markdown cell: a `<br>` starts a new line (blank ones left out)."""
     return [line for line in (cell_text_form(cell_text(part)) for part in _BR.split(raw)) if line.strip()]
@@ -161,6 +165,7 @@ def cell_text(raw: str) -> str:
     s = sub_math(s, lambda inner: keep(math_text(inner)))
     s = _ESCAPE.sub(lambda m: keep(m.group(1)), s)
     s = _SYMBOL_EMPHASIS.sub(r"\1", s)
+    s = _UNDERSCORE_PAIR.sub(r"\1", GLUED_SYMBOL_ITALIC.sub(r"\1", s))  # whole pairs first: `_2.4%_`, `J_·_kg`
     s = _GLUED_EMPHASIS.sub("", s)
     s = _BR.sub(" ", s)
     s = sub_script(s, lambda name, inner: keep(_script(name.lower(), inner)))

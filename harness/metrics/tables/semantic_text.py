@@ -19,7 +19,7 @@ import numpy as np
 from rapidfuzz import fuzz, process
 
 from harness.metrics.tables.semantic_glyphs import fold_glyphs, fold_mark, same_mark
-from harness.readers.textnorm import STYLE_TAGS, tag_pattern
+from harness.readers.textnorm import GLUED_SYMBOL_ITALIC, STYLE_TAGS, tag_pattern
 from harness.tex.latex_math import latex_to_text
 from harness.tex.scripts import to_superscript
 
@@ -75,7 +75,7 @@ def normalize(text: str) -> str:
     if "*" in t or "_" in t or "`" in t:
         t = _MD_EMPH.sub(r"\2", t)
         if "_" in t:
-            t = _SUBSCRIPT_MARK.sub(" ", _MD_UNDERSCORE.sub(r"\1", t))
+            t = _SUBSCRIPT_MARK.sub(" ", _MD_UNDERSCORE.sub(r"\1", GLUED_SYMBOL_ITALIC.sub(r"\1", t)))
     t = unicodedata.normalize("NFC", t)
     if "⁄" in t or _VULGAR.search(t):
         t = _FRACTION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)).replace("⁄", "/"), t)
