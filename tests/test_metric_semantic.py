@@ -20,7 +20,7 @@ from harness.metrics.tables.semantic_struct import (
     to_grid,
     view,
 )
-from harness.metrics.tables.semantic_text import NULL, cell_similarity, normalize, numbers, residue
+from harness.metrics.tables.semantic_text import NULL, cell_similarity, normalize, numbers, residue, similarity_matrix
 from harness.readers import markdown
 from harness.readers.html import read_html
 from tests.conftest import shared_path
@@ -596,3 +596,10 @@ def test_an_error_names_a_column_whose_header_reads_differently() -> None:
     result = semantic_details(gt, markdown.read_markdown(md)[0])
     lost = [e for e in result.errors if e.startswith("header level lost")]
     assert lost and all(re.search(r"'([^']*)' read as '\1'", e) is None for e in result.errors), result.errors
+
+
+@pytest.mark.parametrize(("gt", "pred"), [("X₀", "_X_0"), ("T₁", "T1"), ("Q₁₂", "Q12")])
+def test_a_symbol_whose_subscript_a_text_layer_wrote_on_is_the_same_symbol(gt: str, pred: str) -> None:
+    """X₀ keeps its case (a symbol); X0 written on is text, its case folded: the same but for case and spaces."""
+    a, b = normalize(gt), normalize(pred)
+    assert cell_similarity(a, b) == 1.0 and similarity_matrix([a, "N"], [b, "n"]).tolist() == [[1.0, 0.0], [0.0, 0.0]]

@@ -346,6 +346,11 @@ def _unattributed_share(g: View, ri: np.ndarray, ci: np.ndarray, row_loss: np.nd
     return float(lost.mean())
 
 
+def _seen_alike(a: str, b: str) -> bool:
+    """Whether two header paths show a reader the same text (markup and spacing aside)."""
+    return normalize(a).replace(" ", "") == normalize(b).replace(" ", "")
+
+
 def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndarray) -> tuple[float, list[Cause]]:
     """Agreement of aligned column header paths (facts, title included), and their misreadings
     grouped by the words that differ. A header the prediction lacks altogether is an
@@ -379,7 +384,7 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
         c, d, _, merged = members[0]
         worst = 1.0 - min(m[2] for m in members)
         # a column whose header path a reader sees as written in the ground truth: its label was written once
-        seen_alike = [normalize(g.full_shown(m[0])) == normalize(p.full_shown(m[1])) for m in members]
+        seen_alike = [_seen_alike(g.full_shown(m[0]), p.full_shown(m[1])) for m in members]
         if kind != "merged" and all(seen_alike):
             once.append((worst, level_shown(g, c, lost)))
             continue

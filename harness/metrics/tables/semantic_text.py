@@ -147,7 +147,7 @@ def cell_similarity(a: str, b: str) -> float:
     scaled by how alike the surrounding text is; otherwise it is the edit-distance ratio of
     the texts.
     """
-    if a == b or a.replace(" ", "") == b.replace(" ", "") or same_mark(a, b):
+    if a == b or a.replace(" ", "") == b.replace(" ", "") or same_mark(a, b) or _symbol_as_text(a, b):
         return 1.0
     na, nb = numbers(a), numbers(b)
     if na or nb:
@@ -162,6 +162,13 @@ def cell_similarity(a: str, b: str) -> float:
         text = 1.0 if ra == rb else fuzz.ratio(ra, rb) / 100.0
         return common / max(len(na), len(nb)) * (0.5 + 0.5 * text)
     return fuzz.ratio(a, b) / 100.0
+
+
+def _symbol_as_text(a: str, b: str) -> bool:
+    """A symbol (its case kept: X₀ is "X 0") against a text whose case was folded (X0 is "x0", a
+    subscript a text layer wrote on): the same when they agree but for case and spaces."""
+    sa, sb = bool(_SYMBOL.match(a)), bool(_SYMBOL.match(b))
+    return sa != sb and fold_case(a.replace(" ", "")) == fold_case(b.replace(" ", ""))
 
 
 def _multiset_overlap(a: tuple[str, ...], b: tuple[str, ...]) -> int:
@@ -203,6 +210,11 @@ def distinct_similarity(ul_l: list[str], ur_l: list[str]) -> np.ndarray:
     for i, bare in enumerate(left.bare):
         for j in right.by_bare.get(bare, ()):
             sim[i, j] = 1.0
+    for mine, other, flip in ((left, right, False), (right, left, True)):  # `_symbol_as_text`
+        for k, folded in mine.symbols.items():
+            for m in other.by_bare.get(folded, ()):
+                if m not in other.symbols:
+                    sim[(m, k) if flip else (k, m)] = 1.0
     for i in left.marks:  # one-character cells that show the same mark but differ (`same_mark`: 0 and ○)
         for j in right.marks:
             if ul_l[i] != ur_l[j] and same_mark(ul_l[i], ur_l[j]):
@@ -220,6 +232,7 @@ class _Side:
     bare: list[str]  # each text without spaces
     by_bare: dict[str, list[int]]
     marks: list[int]  # the one-character texts
+    symbols: dict[int, str]  # the texts that are symbols (case kept) -> their case-folded bare form
 
 
 @lru_cache(maxsize=16)
@@ -236,7 +249,8 @@ def _side(texts: tuple[str, ...]) -> _Side:
     for i, b in enumerate(bare):
         by_bare.setdefault(b, []).append(i)
     return _Side(nums, np.fromiter(map(bool, nums), bool, len(nums)), by_number, bare, by_bare,
-                 [i for i, t in enumerate(texts) if len(t) == 1])
+                 [i for i, t in enumerate(texts) if len(t) == 1],
+                 {i: fold_case(b) for i, (t, b) in enumerate(zip(texts, bare)) if _SYMBOL.match(t)})
 
 
 def _distinct(values: list[str]) -> tuple[list[str], np.ndarray]:
