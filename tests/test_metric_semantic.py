@@ -603,3 +603,12 @@ def test_a_symbol_whose_subscript_a_text_layer_wrote_on_is_the_same_symbol(gt: s
     """X₀ keeps its case (a symbol); X0 written on is text, its case folded: the same but for case and spaces."""
     a, b = normalize(gt), normalize(pred)
     assert cell_similarity(a, b) == 1.0 and similarity_matrix([a, "N"], [b, "n"]).tolist() == [[1.0, 0.0], [0.0, 0.0]]
+
+
+def test_a_group_label_written_once_with_other_spacing_is_one_written_once_error() -> None:
+    """`X, Y, Z` for `X,Y,Z` over blank cells: the label is written once, not 'read as' its own text."""
+    gt = Table([[Cell("Color", header=True), Cell("Divisions of X,Y,Z", colspan=3, header=True)],
+                [Cell("c0"), Cell("4"), Cell("5"), Cell("6")], [Cell("c1"), Cell("7"), Cell("8"), Cell("9")]])
+    md = "|Color|Divisions of X, Y, Z|Col3|Col4|\n|---|---|---|---|\n|c0|4|5|6|\n|c1|7|8|9|"
+    result = semantic_details(gt, markdown.read_markdown(md)[0])
+    assert result.errors == ["group header 'Divisions of X,Y,Z' written once over blank cells, not over each column it heads"]
