@@ -29,8 +29,8 @@ re-runs that procedure on the other tables for every held-out table. The default
 the procedure's choice on all 15 tables of the table-metric-study dev split, rounded. With the
 reading of title, header, section and continuation rows (`row_roles`) and fragments joined by
 the locator, leave-one-table-out on dev and dev2 together (30 tables, 412 pairs) gives Pearson
-0.939 cross-validated; these shipped constants give 0.941 there in-sample, and the procedure's
-own choice on all 30 tables (0.945) would make one wrong number cost half what it costs now, so
+0.941 cross-validated; these shipped constants give 0.942 there in-sample, and the procedure's
+own choice on all 30 tables (0.947) would make one wrong number cost half what it costs now, so
 they stay. The score's rules were designed looking at these tables, so only tables outside them
 measure how far they generalise. The fit leaves `attached` almost free (0.01): on these
 tables a value under another's label always also counts as unattributed, which carries the
