@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -17,9 +19,11 @@ SHARED = Path(os.environ.get("TABLEBENCH_SHARED", REPO.parent / "shared"))
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """Before the first in-process pytester run of a process, every metric once: such a run drops
     the modules it imported when it ends, and numba, imported a second time, fails on its own
-    registrations (whichever test an xdist worker happens to run first)."""
+    registrations (whichever test an xdist worker happens to run first). And importlib_metadata,
+    before pytester saves sys.meta_path (see `_keep_distribution_finder`)."""
     if "pytester" in getattr(item, "fixturenames", ()):
         _warm_metrics()
+        _keep_distribution_finder()
 
 
 @functools.cache
@@ -30,6 +34,16 @@ def _warm_metrics() -> None:
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table)
     score("$x^2$", "$x^2$", kind="formula")
+
+
+@functools.cache
+def _keep_distribution_finder() -> None:
+    """importlib_metadata (litellm imports it) deletes the standard library's distribution finder and
+    appends its own to sys.meta_path. First imported during a pytester test, its finder is dropped when
+    pytester puts sys.meta_path back, and the process finds no distribution: no entry point, so no
+    built-in parser for the tests after it. Imported here, the finder is part of what pytester restores."""
+    if importlib.util.find_spec("importlib_metadata") is not None:
+        importlib.import_module("importlib_metadata")
 
 
 def shared_path(*parts: str) -> Path:
