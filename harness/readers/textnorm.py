@@ -22,9 +22,10 @@ _PRESENTATION = re.compile("[\ufb50-\ufdff\ufe70-\ufeff]+")
 
 # Inline HTML tags that only style the text they wrap: a reader of the page sees the text alone,
 # so readers and scores drop them without a trace (others, like <sup> or <br>, separate).
-# an italic symbol a converter glued into its words: J_·_kg, 1.77_ ×_ 1015 (a reader sees J·kg, 1.77 × 1015)
-GLUED_SYMBOL_ITALIC = re.compile(r"(?<=[\w)\]])_(\s?[^\w\s\\]{1,3}\s?)_(?=[\s\w(\[])")
 STYLE_TAGS = ("b", "big", "code", "del", "em", "font", "i", "ins", "mark", "s", "small", "span", "strong", "tt", "u")
+
+# An italic symbol a converter glued into its words: J_·_kg, 1.77_ ×_ 1015 (a reader sees J·kg, 1.77 × 1015).
+GLUED_SYMBOL_ITALIC = re.compile(r"(?<=[\w)\]])_(\s?[^\w\s\\]{1,3}\s?)_(?=[\s\w(\[])")
 
 
 def tag_pattern(names: tuple[str, ...]) -> re.Pattern[str]:

@@ -150,10 +150,10 @@ def comparisons(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_
                     for h in _readings(u, gv.header_rows)]
     if is_flattened(p, g):  # a table written as lines of text: also read as a reader splits them
         s = to_grid(split_lines(g, [row[0] for row in p.shown]))
-        split_readings = [(h, s) for h in _readings(s, gv.header_rows)]
+        heads_s = _readings(s, gv.header_rows)
         # lines cannot span either: a value over several columns is written once beside blanks
-        split_readings += [(h, f) for h, _ in split_readings[:] for f in [fill_written_once(s, h, across=True)]
-                           if f is not None]
+        filled_s = [(h, fill_written_once(s, h, across=True)) for h in heads_s]
+        split_readings = [(h, s) for h in heads_s] + [(h, f) for h, f in filled_s if f is not None]
         out += [undelimited(compare(gv, view(r, h), r.blank_lines - g.blank_lines, key_weight), len(p.cells))
                 for h, r in split_readings]
     return [at_rated_size(c) for c in out]

@@ -95,6 +95,7 @@ def normalize(text: str) -> str:
 
 
 def _superscript(m: re.Match[str]) -> str:
+    """A `<sup>` element as the Unicode superscript a reader sees, or its text set apart when it has none."""
     converted = to_superscript(html.unescape(m.group(1)).strip())
     return converted if converted is not None else f" {m.group(1)} "
 
