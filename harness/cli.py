@@ -121,6 +121,7 @@ def _run_report(args: argparse.Namespace) -> int:
     from harness.report.regressions import RegressionView, regressions_rich
     from harness.report.terminal import tracks_group
     from harness.report.merge import results_path
+    from harness.core.files import claim_folder
     from harness.report.write import FILES, read_comparisons, read_results, write_report
 
     meta, results = read_results(args.results)
@@ -134,8 +135,12 @@ def _run_report(args: argparse.Namespace) -> int:
         html = results_path(args.results).parent / FILES["html"]
         Console().print(regressions_rich(view, str(html.resolve()) if html.is_file() else None))
     if args.out:
-        written = write_report(results, args.out, meta, primary=args.primary, comparisons=comparisons,
-                               crop_folder=args.report_crops == "folder")
+        held = claim_folder(args.out, "--out")
+        try:
+            written = write_report(results, args.out, meta, primary=args.primary, comparisons=comparisons,
+                                   crop_folder=args.report_crops == "folder")
+        finally:
+            held.release()
         print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())})")
     return 0
 
@@ -201,14 +206,14 @@ def _run_merge(argv: list[str]) -> int:
 
     from harness.gating.aggregate import summary_lines
     from harness.gating.baseline import load_baseline
-    from harness.core.files import check_writable
+    from harness.core.files import check_writable, claim_folder
     from harness.evaluate.completeness import of_meta
     from harness.gating.options import read_options
     from harness.gating.regressions import gate_of
     from harness.gating.rules import baseline_notes
     from harness.report.aggregate import boards
     from harness.report.finish import FinishPolicy, finish_run, gate_verdict
-    from harness.report.merge import merge_runs
+    from harness.report.merge import merge_runs, results_path
     from harness.report.terminal import tracks_group
     from harness.report.write import FILES
 
@@ -220,6 +225,9 @@ def _run_merge(argv: list[str]) -> int:
     if options.save_baseline:
         check_writable(options.save_baseline, "--save-baseline")
     check_writable(args.out, "--out", folder=True)
+    for run in args.runs:  # the merged files would replace the ones being read, half way through
+        if results_path(run).parent.resolve() == Path(args.out).resolve():
+            raise ValueError(f"--out {args.out} is one of the runs it merges ({run}): give another folder")
     meta, merged = merge_runs(args.runs, allow_incomplete=args.allow_incomplete)
     results = merged.slim  # the texts stay in the shards' files until the merged run's are written
     versions, specs = meta.get("parser_versions") or {}, meta.get("parser_specs") or {}
@@ -234,7 +242,11 @@ def _run_merge(argv: list[str]) -> int:
         groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
         parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
         allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder")
-    end = finish_run(merged, meta, policy)
+    held = claim_folder(args.out, "--out")
+    try:
+        end = finish_run(merged, meta, policy)
+    finally:
+        held.release()
     completeness = of_meta(meta, len(results))
     Console().print(tracks_group(boards(results, primary=args.primary)))
     if not completeness.complete or not completeness.known:
@@ -295,6 +307,8 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--cv", action="store_true",
                    help="cross-validate the semantic score instead: leave one ground-truth table out, choose every "
                         "constant of the score on the other tables, score the held-out one (CIs resample tables)")
+    p.add_argument("--ablation", action="store_true",
+                   help="tables: cross-validate the semantic score without each of its reading rules in turn")
     p.add_argument("--judge", metavar="MODEL", default=None,
                    help="also correlate an LLM judge (litellm model string; keys from the environment)")
     p.add_argument("--judge-variant", default="tuned", choices=("tuned", "tuned_no_cot", "naive"),
@@ -325,6 +339,17 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     kind.check(options)
     pairs = load_pairs(kind, args.files)
     progress = StderrProgress("meta-eval")
+    if args.ablation:
+        if kind is not TABLES:
+            raise ValueError("--ablation is for the table study (the semantic score's reading rules)")
+        from harness.evaluate.metaeval_tables import ablation, ablation_report
+
+        try:
+            rows = ablation(pairs, progress=progress)
+        finally:
+            progress.close()
+        print(json.dumps(rows, indent=2) if args.json else ablation_report(rows))
+        return 0
     try:
         result = meta_eval(kind, pairs, options, progress=progress)
     finally:

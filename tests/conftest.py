@@ -80,11 +80,17 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
+OPT_IN = {"slow": "opt-in heavy check: run with -m slow",
+          "adversarial": "opt-in bomb under a memory limit and a timeout: run with -m adversarial"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """`slow` tests are opt-in: they run only when `-m` names them (e.g. `-m slow`)."""
-    if "slow" in (config.getoption("markexpr") or ""):
-        return
-    skip = pytest.mark.skip(reason="opt-in heavy check: run with -m slow")
-    for item in items:
-        if item.get_closest_marker("slow"):
-            item.add_marker(skip)
+    """`slow` and `adversarial` tests are opt-in: each runs only when `-m` names it (e.g. `-m slow`)."""
+    markexpr = config.getoption("markexpr") or ""
+    for marker, reason in OPT_IN.items():
+        if marker in markexpr:
+            continue
+        skip = pytest.mark.skip(reason=reason)
+        for item in items:
+            if item.get_closest_marker(marker):
+                item.add_marker(skip)

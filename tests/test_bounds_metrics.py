@@ -74,3 +74,26 @@ def test_a_prediction_of_two_huge_cells_is_marked_not_computed() -> None:
                                        specs_of("table"))
     assert set(scoring.extra["not_computed"].values()) == {
         f"not computed: table too large ({sum(len(c.text) for c in pred.cells())} characters > {MAX_SCORED_CHARS})"}
+
+
+def test_scoring_that_outlasts_the_parse_timeout_is_that_tables_timeout(tmp_path: Path) -> None:
+    import time as _time
+
+    from harness.cases import load_case_set
+    from harness.core.metric_specs import MetricSpec, Scored, register, unregister
+    from harness.evaluate.page import evaluate_page
+    from tests.ci_cases import case_set, write_pages
+
+    def slow(gt: object, pred: object) -> Scored:  # a user's metric that never ends on some pair
+        _time.sleep(600)
+        return Scored({"slowmetric": 1.0})
+
+    (page,) = load_case_set(case_set(tmp_path / "set", 1)).pages
+    out = write_pages(tmp_path / "out", tmp_path / "set")
+    register(MetricSpec("slowmetric", "table", ("slowmetric",), "slowmetric", slow, default=False))
+    try:
+        results = evaluate_page(page, f"dir:{out}", ["teds", "slowmetric"], cache_dir=None, timeout=1.0)
+    finally:
+        unregister("slowmetric")
+    assert results and {r.outcome for r in results} == {"timeout"}, [r.message for r in results]
+    assert all(r.message == "timeout: scoring tables took longer than 1 s" for r in results)

@@ -157,3 +157,15 @@ def test_an_old_results_file_without_the_record_still_reads_and_says_unknown(tmp
     write_report(results, tmp_path / "old", {"case_set": "s"})
     assert main(["report", str(tmp_path / "old")]) == 0
     assert "completeness unknown" in capsys.readouterr().out
+
+
+def test_merge_refuses_a_shard_without_the_record_unless_allowed(tmp_path: Path, capsys):
+    results = [ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="simple", outcome="ok",
+                          scores={"teds": 1.0})]
+    write_report(results, tmp_path / "old", {"case_set": "s"})  # no meta.completeness: an older or edited file
+    assert main(["report", "merge", str(tmp_path / "old"), "--out", str(tmp_path / "m")]) == 1
+    err = capsys.readouterr().err
+    assert "report merge:" in err and "no completeness record" in err and "--allow-incomplete" in err
+    assert not (tmp_path / "m").exists()
+    assert main(["report", "merge", str(tmp_path / "old"), "--out", str(tmp_path / "m"), "--allow-incomplete"]) == 0
+    assert "completeness unknown" in capsys.readouterr().out

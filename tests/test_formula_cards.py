@@ -50,7 +50,11 @@ def test_the_group_filter_is_named_for_the_kinds_in_the_run() -> None:
 
 
 def test_a_formula_only_run_merges_with_its_own_count(tmp_path: Path) -> None:
-    write_report(_formulas(), tmp_path / "run", {"formulas": 6, "cases": 6, "parsers": ["p"]})
+    from harness.evaluate.completeness import measure
+
+    ids = [r.test_id for r in _formulas()]
+    write_report(_formulas(), tmp_path / "run", {"formulas": 6, "cases": 6, "parsers": ["p"],
+                                                 "completeness": measure(ids, ids).to_dict()})
     assert main(["report", "merge", str(tmp_path / "run"), "--out", str(tmp_path / "merged")]) == 0
     meta = json.loads((tmp_path / "merged" / "results.json").read_text(encoding="utf-8"))["meta"]
     assert (meta["formulas"], meta["cases"]) == (6, 6) and "tables" not in meta

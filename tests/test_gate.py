@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.core.options import GateSpec, fraction, parse_gate
+from harness.core.options import GateSpec, Tolerance, fraction, parse_gate
 from harness.core.results import ItemResult
 from harness.gating.aggregate import (
     Pair,
@@ -180,3 +180,45 @@ def test_a_significant_drop_below_the_minimum_effect_is_said_so_not_no_change():
     noise = Comparison(group="p", metric="teds", subset=None, min_effect=0.01, alpha=0.05,
                        **compare([0.9, 0.9, 0.9], [0.5, 0.9, 0.9], min_effect=0.01))
     assert noise.line().startswith("no change: teds [p]")
+
+
+def test_a_score_not_computed_now_counts_zero_only_against_a_baseline_that_scored_it():
+    why = "not computed: table too large (300000 characters > 200000)"
+    baseline = {"s/p001::t0[p]": Entry("ok", {"teds": 0.9, "grits_con": 0.8}), "s/p001::t1[p]": Entry("ok", {})}
+
+    class Base:
+        def get(self, key: str) -> Entry | None:
+            return baseline.get(key)
+
+    results = [ItemResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome="ok",
+                          extra={"not_computed": {"teds": why, "grits": why}}) for i in (0, 1)]
+    assert results[0].not_computed()["grits_precision_top"] == why
+    pairs = gate_pairs(results, lambda r: baseline_values(Base(), r))
+    assert [(p.base.get("teds"), p.run.get("teds"), p.run.get("grits_con")) for p in pairs] == \
+        [(0.9, 0.0, 0.0), (None, None, None)]
+    assert [(r.verdict, r.n, r.run_mean) for r in evaluate(pairs, [GateSpec("teds")], breakdown=False)] == \
+        [("no change", 1, 0.0)]  # one table: paired, counted 0, too few to be significant
+
+    from harness.gating.rules import Gate
+
+    verdicts = [Gate(baseline=Base()).check(r) for r in results]  # type: ignore[arg-type]
+    assert (verdicts[0].status, verdicts[1].status) == ("fail", "pass")
+    assert verdicts[0].reasons == [f"teds, grits_con scored in the baseline, {why}"]
+    per_table_off = Gate(baseline=Base(), tolerance=Tolerance(0.01, off=True))  # type: ignore[arg-type]
+    assert per_table_off.check(results[0]).status == "pass", "--baseline-per-table=off: only --gate decides"
+
+
+def test_a_table_lost_with_a_crashed_worker_is_never_a_known_failure():
+    from harness.gating.rules import Gate
+
+    class Base:
+        def get(self, key: str) -> Entry | None:
+            return Entry("error", {})  # an old baseline saved with the crashed page's errors
+
+    def result(message: str) -> ItemResult:
+        return ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="simple", outcome="error",
+                          message=message)
+
+    gate = Gate(baseline=Base())  # type: ignore[arg-type]
+    assert gate.check(result("error: worker crashed (xdist worker gw1 lost)")).status == "fail"
+    assert gate.check(result("error: ground truth unreadable (NoTableError)")).status == "known"

@@ -107,6 +107,43 @@ def test_dir_sidecar_zero_and_integers_are_fine(tmp_path: Path, pdf: Path) -> No
     assert result.outcome == "ok" and (result.meta["seconds"], result.meta["cost"]) == (4.0, 0.0)
 
 
+@pytest.mark.parametrize(("target", "says"), [
+    ("/etc/passwd", "a symlink out of the folder"),
+    ("/proc/self/environ", "a symlink out of the folder"),
+    ("/dev/zero", "a symlink out of the folder"),
+    ("fifo", "not a regular file"),
+    ("../elsewhere.md", "a symlink out of the folder"),
+])
+def test_dir_reads_only_regular_files_inside_its_folder(tmp_path: Path, pdf: Path, target: str, says: str) -> None:
+    import os
+
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    (tmp_path / "elsewhere.md").write_text("| secret | 1 |\n|---|---|\n")
+    if target == "fifo":
+        os.mkfifo(outputs / "page7.md")  # a read would wait for a writer forever
+    else:
+        (outputs / "page7.md").symlink_to(target)
+    (outputs / "page7.txt").write_text("plain text")  # never read instead: the page's output is refused
+    result = parse_pdf(f"dir:{outputs}", pdf)
+    assert (result.outcome, result.message) == ("error", f"ParserError: page7.md: {says} (dir: reads regular files "
+                                                         f"inside {outputs.resolve()})")
+    assert result.text == ""
+
+
+def test_dir_follows_a_symlink_that_stays_in_its_folder_and_refuses_a_sidecar_that_leaves(tmp_path: Path,
+                                                                                         pdf: Path) -> None:
+    outputs = tmp_path / "outputs"
+    (outputs / "runs").mkdir(parents=True)
+    (outputs / "runs" / "a.md").write_text("| 1 |\n|---|\n")
+    (outputs / "page7.md").symlink_to("runs/a.md")
+    assert parse_pdf(f"dir:{outputs}", pdf).text == "| 1 |\n|---|\n"
+    (tmp_path / "meta.json").write_text('{"seconds": 1}')
+    (outputs / "page7.meta.json").symlink_to(tmp_path / "meta.json")
+    result = parse_pdf(f"dir:{outputs}", pdf)
+    assert result.outcome == "error" and "page7.meta.json: a symlink out of the folder" in result.message
+
+
 # -- vlm: against a local OpenAI-compatible server ------------------------------------------
 class FakeModel(BaseHTTPRequestHandler):
     """/v1/chat/completions answering from the server's `script`: a list of (status, content)."""

@@ -179,3 +179,11 @@ def test_tolerances_per_metric_absolute_or_relative_headline_metrics_by_default(
 def test_bad_tolerances_are_one_line_errors(text, says):
     with pytest.raises(ValueError, match=re.escape(says)):
         read_options({"tolerance": text})
+
+
+@pytest.mark.parametrize("outcome", ['"bogus"', '"OK"', "3", "null", '["missing"]'])
+def test_a_baseline_entry_with_an_unknown_outcome_is_refused_not_a_known_failure(tmp_path: Path, outcome: str):
+    (tmp_path / "b.json").write_text('{"format": "tablebench-baseline/3", "cases": {"s/p001::t0[a]": '
+                                     f'{{"outcome": {outcome}, "scores": {{}}}}}}}}')
+    with pytest.raises(ValueError, match=r"^baseline .*b\.json: malformed entry \(unknown outcome .*; one of ok, "):
+        load_baseline(tmp_path / "b.json")

@@ -63,3 +63,34 @@ def test_a_killed_worker_ends_the_run_with_every_item_and_the_lost_ones_as_error
     if dist == "load":  # the page scheduler gives up the rest of the page, not runs it again
         assert {r["table"] for r in lost} == {t for t in range(1, 99) if any(
             x["page"] == "p003" and x["table"] == t for x in results)}
+
+
+def test_a_killed_workers_tables_make_the_run_incomplete_and_never_known_failures(pytester: pytest.Pytester,
+                                                                                 tmp_path: Path):
+    cases = case_set(tmp_path / "cases" / "mini", 4)
+    out = write_pages(tmp_path / "exact", cases)
+    pytester.makepyfile(killer=KILLER)
+    base = tmp_path / "base.json"
+
+    def bench(report: str, outputs: Path, *more: str, killer: bool = True) -> pytest.RunResult:
+        return pytester.runpytest_subprocess(*PLUGIN, *(["-p", "killer"] if killer else []), f"--cases={cases}",
+                                             f"--parser=mine=dir:{outputs}", "--metrics=teds", "-p", "no:cacheprovider",
+                                             f"--parse-cache={tmp_path / 'cache'}", f"--report-dir={tmp_path / report}",
+                                             *more, timeout=120)
+
+    run = bench("r1", out, "-n", "2", f"--save-baseline={base}")
+    record = json.loads((tmp_path / "r1" / "results.json").read_text())["meta"]["completeness"]
+    assert record["crashed"] > 0 and record["complete"] is False, run.stdout.str()
+    assert not base.exists() and "--save-baseline" in run.stderr.str() and "INCOMPLETE" in run.stdout.str()
+    # let through on purpose: what the worker took down is no measurement, so it is left out of the baseline
+    bench("r2", out, "-n", "2", f"--save-baseline={base}", "--allow-incomplete")
+    saved = json.loads(base.read_text())["cases"]
+    crashed = {f"{r['case_set']}/{r['page']}::t{r['table']}[mine]" for r in
+               json.loads((tmp_path / "r2" / "results.json").read_text())["results"] if r["outcome"] == "error"}
+    assert crashed and not crashed & set(saved) and all(e["outcome"] == "ok" for e in saved.values())
+    # a later parser that finds nothing on that page: its tables fail, none is a known failure (xfail)
+    nothing = write_pages(tmp_path / "nothing", cases, lambda page, i, html: "" if page == "p003" else html)
+    later = bench("r3", nothing, "-p", "no:xdist", f"--baseline={base}", killer=False)
+    assert later.ret == 1 and "xfailed" not in later.stdout.str(), later.stdout.str()
+    failed = {line.split()[1] for line in later.stdout.lines if line.startswith("FAILED ")}
+    assert crashed < failed and all(i.startswith("mini/p003::") for i in failed)  # and t0, lost now

@@ -52,6 +52,8 @@ def test_values_are_parsed_once_into_typed_frozen_fields():
     ({"gate_alpha": "nan"}, "--gate-alpha must be a finite number > 0 and <= 0.5, got 'nan'"),
     ({"gate_min_effect": "-1"}, "--gate-min-effect must be a finite number >= 0 and <= 1, got '-1'"),
     ({"repeat": "0"}, "--repeat must be a positive integer, got '0'"),
+    ({"repeat": "99999999999999999999"}, "--repeat must be <= 1000, got '99999999999999999999'"),
+    ({"repeat": "9" * 5000}, "--repeat must be a positive integer, got '99999999"),
     ({"parse_concurrency": "x"}, "--parse-concurrency must be a positive integer, got 'x'"),
     ({"shard": "4/3"}, "--shard '4/3': expected I/N"),
     ({"gates": ["teds:"]}, "--gate 'teds:': expected METRIC[:SUBSET]"),

@@ -177,3 +177,25 @@ def test_every_report_shows_the_gate_and_the_most_regressed_cases_linked_to_thei
     out = capsys.readouterr().out
     assert "Regressions" in out and "REGRESSION" in out
     assert all(test_id.replace("\\", "") in out for test_id, _, _ in links)
+
+
+def huge_cell(page: str, index: int, html: str) -> str:
+    """The corrupt parser's table plus one 300,000-character cell: too large to score now."""
+    return corrupt(page, index, html).replace("</table>", f"<tr><td>{'x' * 300_000}</td></tr></table>")
+
+
+def test_a_table_scored_in_the_baseline_and_not_computed_now_is_a_regression(
+        pytester: pytest.Pytester, cases: Path, baseline: Path, tmp_path: Path):
+    outputs = write_pages(tmp_path / "huge", cases, huge_cell)
+    run = pytester.runpytest(*args(cases, tmp_path, f"--parser=mine=dir:{outputs}", "--gate=teds",
+                                   f"--baseline={baseline}", f"--report-dir={tmp_path / 'r'}"))
+    assert run.ret == pytest.ExitCode.TESTS_FAILED
+    results = json.loads((tmp_path / "r" / "results.json").read_text())["results"]
+    assert results and all(r["outcome"] == "ok" and r["extra"]["not_computed"] for r in results)
+    ids = {f"{r['case_set']}/{r['page']}::t{r['table']}[mine]" for r in results}
+    assert failed_ids(run.stdout.lines) == ids | {"tablebench::gate[teds]"}, "every table fails, never unchanged"
+    assert "teds scored in the baseline, not computed: table too large" in run.stdout.str()
+    changes = [r["extra"]["baseline"] for r in results]
+    assert {(c["verdict"], c["now"]) for c in changes} == {("regressed", 0.0)}
+    gate = json.loads((tmp_path / "r" / "gate.json").read_text())[0]
+    assert (gate["n"], gate["run_mean"], gate["verdict"]) == (len(results), 0.0, "regression"), "each counts 0"

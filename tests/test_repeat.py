@@ -92,3 +92,5 @@ def test_repeats_parse_k_times_once_and_a_rerun_reads_them_all_from_the_cache(tm
 def test_bad_repeat_counts_are_refused():
     with pytest.raises(ValueError, match="--repeat must be a positive integer"):
         evaluate_repeated(None, "pypdf", None, repeat=0)
+    with pytest.raises(ValueError, match="--repeat must be <= 1000"):
+        evaluate_repeated(None, "pypdf", None, repeat=10**20)

@@ -86,7 +86,11 @@ def result(page: str, table: int, teds: float, parser: str = "p") -> ItemResult:
 
 
 def run(folder: Path, results: list[ItemResult], **meta: object) -> Path:
-    write_report(results, folder, {**META, **meta})
+    """A shard's report folder, recorded complete as a finished run records itself."""
+    from harness.evaluate.completeness import measure
+
+    done = measure([r.test_id for r in results], [r.test_id for r in results]).to_dict()
+    write_report(results, folder, {**META, "completeness": done, **meta})
     return folder
 
 
@@ -174,3 +178,13 @@ def test_shards_of_one_label_from_different_local_outputs_are_refused(tmp_path: 
                  parser_specs={"p": "vlm:openai/m?api_base=http://host-b/v1"})
     run(first, [result("p003", 0, 0.5)], shard="1/2", parser_specs={"p": "vlm:openai/m?api_base=http://host-a/v1"})
     assert len(merge_runs([first, served])[1]) == 2  # one model reached through two servers: one parser
+
+
+def test_merge_out_into_one_of_its_inputs_is_refused_in_one_line(tmp_path: Path, capsys):
+    inputs = shards(tmp_path)
+    before = (inputs[0] / "results.json").read_bytes()
+    for out in (inputs[0], inputs[1] / ".." / inputs[1].name):
+        assert main(["report", "merge", *map(str, inputs), "--out", str(out)]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--out" in err and "is one of the runs it merges" in err, err
+    assert (inputs[0] / "results.json").read_bytes() == before, "the input is left as it was"

@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from harness.cases.manifest import MANIFEST, check_case_file, check_case_set
 from harness.cases.pdfbench import formulas_of
 from harness.core import kinds as item_kinds
 from harness.core.files import read_json
@@ -170,15 +171,20 @@ def resolve_case_set(spec: str | Path | None, cases_dir: Path = REPO_CASES) -> P
 
 
 def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES,
-                  only: Collection[str] | None = None) -> CaseSet:
+                  only: Collection[str] | None = None, verify: bool = False) -> CaseSet:
     """Load a case set by name or path, in either layout; a clear error for anything else.
-    `only` (page ids, "p012"): just those pages, for a reader that needs a few of many."""
+    `only` (page ids, "p012"): just those pages, for a reader that needs a few of many. `verify`:
+    a tablebench set's files are checked against its manifest first, before any page is read
+    (`harness.cases.manifest.check_case_set`); every file is checked before it is read either way."""
     root = resolve_case_set(spec, cases_dir)
     name = root.name
     if (root / "ground_truth").is_dir() and (root / "pdfs").is_dir():
         pairs = [(root / "pdfs" / f"{gt.stem}.pdf", gt) for gt in sorted((root / "ground_truth").glob("*.json"))]
         kind = "pdf-parse-bench"
-    elif (root / "manifest.json").is_file():
+    elif (root / MANIFEST).exists() or (root / MANIFEST).is_symlink():
+        check_case_file(root / MANIFEST)
+        if verify:
+            check_case_set(root)
         pairs = [(gt.with_suffix(".pdf"), gt) for gt in sorted(root.glob("[0-9]*.json"))]
         kind = "tablebench"
     else:
@@ -193,9 +199,10 @@ def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES,
 
 
 def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
-    if not pdf.is_file():
+    if not pdf.exists():
         raise ValueError(f"{gt_path}: its PDF {pdf.name} is missing")
-    record = read_json(gt_path)
+    check_case_file(pdf)
+    record = read_json(check_case_file(gt_path))
     blocks = record.get("blocks") if isinstance(record, dict) else record
     if not isinstance(blocks, list) or not all(isinstance(b, dict) for b in blocks):
         raise ValueError(f"{gt_path}: expected a list of blocks ({{\"type\": ..., \"data\": ...}})")

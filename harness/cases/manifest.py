@@ -4,24 +4,57 @@ A page edited by hand, a truncated copy or a stray `NNN.json` would otherwise be
 without a word, and scores from two runs would compare different ground truth. Hashing is
 cheap (synth-v1, 200 files / 9.8 MB: ~30 ms warm), so the plugin verifies on every run;
 `--no-verify` skips it with a warning. pdf-parse-bench folders have no manifest: nothing to check.
+
+A case set comes from anyone, so no file of it is opened before `case_file_problem` passed it: a
+regular file (a symlink is followed, but a symlink to /dev/zero or a FIFO is refused: reading
+one takes gigabytes or forever) no larger than its bound. The manifest check runs before any
+page is read, and the page reader checks each file again (`--no-verify`, pdf-parse-bench folders).
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from harness.core.files import read_json, sha256_file
 
 MANIFEST = "manifest.json"
 FORMAT = "tablebench-caseset/1"
+MAX_CASE_FILE_BYTES = 16 * 1024 * 1024  # a page's JSON or the manifest (real ones: ~20 KB)
+MAX_PDF_BYTES = 256 * 1024 * 1024  # a page's PDF (real ones: ~200 KB; a scan a few MB)
+
+
+def case_file_problem(path: Path | str) -> str | None:
+    """Why the case-set file `path` must not be read ("NAME: not a regular file", "NAME: larger than
+    N bytes"), or None when it may: checked with one `stat`, before anything opens it."""
+    path = Path(path)
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        return f"{path.name}: cannot be read ({exc.strerror or exc})"
+    if not stat.S_ISREG(info.st_mode):
+        return f"{path.name}: not a regular file"
+    limit = MAX_PDF_BYTES if path.suffix.lower() == ".pdf" else MAX_CASE_FILE_BYTES
+    if info.st_size > limit:
+        return f"{path.name}: larger than {limit} bytes"
+    return None
+
+
+def check_case_file(path: Path | str) -> Path:
+    """`path`, or a one-line ValueError naming it when `case_file_problem` finds one."""
+    problem = case_file_problem(path)
+    if problem is not None:
+        raise ValueError(f"{Path(path).parent}/{problem}")
+    return Path(path)
 
 
 def read_manifest(folder: Path | str) -> dict:
     """The manifest of a case-set folder; a one-line ValueError when it is absent, not JSON or not one."""
     path = Path(folder) / MANIFEST
-    if not path.is_file():
+    if not path.exists():
         raise ValueError(f"{folder} is not a case set: {MANIFEST} is missing")
-    manifest = read_json(path)
+    manifest = read_json(check_case_file(path))
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         found = manifest.get("format") if isinstance(manifest, dict) else type(manifest).__name__
         raise ValueError(f"{path}: unknown format {found!r}, expected {FORMAT!r}")
@@ -45,8 +78,11 @@ def verify_files(folder: Path | str) -> list[str]:
     present = {p.name for p in folder.iterdir() if p.suffix in (".pdf", ".json") and p.name != MANIFEST}
     problems = [f"{name}: missing" for name in sorted(set(listed) - present)]
     problems += [f"{name}: not in the manifest" for name in sorted(present - set(listed))]
+    unreadable = {name: problem for name in sorted(set(listed) & present)
+                  if (problem := case_file_problem(folder / name)) is not None}
+    problems += list(unreadable.values())
     problems += [f"{name}: sha256 mismatch" for name in sorted(set(listed) & present)
-                 if sha256_file(folder / name) != listed[name]]
+                 if name not in unreadable and sha256_file(folder / name) != listed[name]]
     return problems
 
 
@@ -62,4 +98,4 @@ def check_case_set(folder: Path | str) -> None:
 def manifest_sha256(folder: Path | str) -> str | None:
     """The sha256 of the set's manifest (which pins every file), or None for a folder without one."""
     path = Path(folder) / MANIFEST
-    return sha256_file(path) if path.is_file() else None
+    return sha256_file(check_case_file(path)) if path.exists() else None

@@ -1,6 +1,8 @@
 """Atomic file writes and per-key locks, shared by every cache and report writer.
 
-Readers never see half a file and a killed run leaves the old one.
+Readers never see half a file and a killed run leaves the old one. A report folder is held by
+one run at a time (`claim_folder`): its results.jsonl grows line by line while the run goes on,
+and a second run writing there would truncate it under the first.
 
 Every cache and report writer uses this one helper (temp file in the same folder, fsync,
 `os.replace`); files get the usual 0644-under-umask mode, not mkstemp's private 0600.
@@ -18,7 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
+from filelock import FileLock, Timeout
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -79,6 +81,40 @@ def locked(path: Path | str) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
     with FileLock(path):
         yield
+
+
+RUN_LOCK = ".tablebench-run.lock"  # in a report folder: held by the run writing there
+MAX_SUFFIX = 1000  # `new_folder` tries NAME, NAME-2, ... NAME-999
+
+
+def claim_folder(folder: Path | str, what: str) -> FileLock:
+    """Create `folder` and hold its run lock until `release()` (or until this process ends, however
+    it ends: the kernel drops the lock of a killed run); a one-line ValueError naming `what` when
+    another run holds it. Non-blocking: a run does not wait hours for another one's folder."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(folder / RUN_LOCK, timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise ValueError(f"{what} {folder}: another tablebench run is writing to it; "
+                         "give this run another folder") from None
+    return lock
+
+
+def new_folder(path: Path | str) -> Path:
+    """`path`, else `path-2`, `path-3`, ...: the first that did not exist, created here. `mkdir`
+    either creates a folder or fails, so two runs started in the same second get two folders."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for n in range(1, MAX_SUFFIX):
+        candidate = path if n == 1 else path.with_name(f"{path.name}-{n}")
+        try:
+            candidate.mkdir()
+        except FileExistsError:
+            continue
+        return candidate
+    raise ValueError(f"{path}: {MAX_SUFFIX - 1} report folders of that name exist already")
 
 
 def read_json(path: Path | str) -> Any:

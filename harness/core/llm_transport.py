@@ -11,8 +11,10 @@ Why apart from `harness.core.llm.complete`: the transport's failure modes (rate 
 - A circuit breaker per endpoint (`harness.core.llm_breaker`): after a few consecutive
   connection failures, requests to that server fail at once with the reason, so an
   unreachable judge or locator costs seconds per run, not retries per table.
-- Keys come from the environment only (litellm's provider variables, or `api_key_env`);
-  they are never part of a cache key or a cache file.
+- Keys come from the environment only (litellm's provider variables, or `api_key_env`, whose
+  value is then a secret whatever the variable's name); they are never part of a cache key or
+  a cache file, and an answer that echoes one is redacted as it arrives (`account`), before
+  it is parsed, cached or kept.
 
 litellm is imported lazily (about 5 s) with `LITELLM_LOCAL_MODEL_COST_MAP=True`, so importing
 this module costs nothing and litellm never fetches a price list.
@@ -30,7 +32,7 @@ from typing import Any
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from harness.core import llm_breaker
-from harness.core.messages import one_line
+from harness.core.messages import declare_secret, one_line, redact
 
 DEFAULT_CONCURRENCY = 4
 CONCURRENCY_ENV = "TABLEBENCH_LLM_CONCURRENCY"
@@ -111,6 +113,7 @@ def _api_key(model: str, transport: Transport) -> str | None:
     (OPENAI_API_KEY, GEMINI_API_KEY, ...); a placeholder only for a custom `api_base` when that
     variable is unset too (local servers want some token)."""
     if transport.api_key_env:
+        declare_secret(transport.api_key_env)
         key = os.environ.get(transport.api_key_env)
         if not key:
             raise LLMError(f"environment variable {transport.api_key_env} (api_key_env) is not set")
@@ -207,12 +210,14 @@ def _message(exc: BaseException) -> str:
 
 
 def account(model: str, response: Any) -> tuple[str, float, str | None, tuple[int, int]]:
-    """(text, cost, note, (prompt_tokens, completion_tokens)) of one litellm response."""
+    """(text, cost, note, (prompt_tokens, completion_tokens)) of one litellm response; the text
+    redacted (a model may echo the key it was sent, in a 200 answer as in a 401)."""
     litellm = litellm_module()
     try:
         text = response.choices[0].message.content or ""
     except (AttributeError, IndexError):
         text = ""
+    text = redact(text) if isinstance(text, str) else text
     usage = getattr(response, "usage", None)
     tokens = (int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0))
     try:

@@ -1,7 +1,12 @@
 """One-line messages: parsers, LLM servers and readers raise multi-line tracebacks and HTML
 pages, while every outcome, report cell and CLI error here is one line, and none of them holds
 a secret: a provider that echoes the API key in its 401 answer must not put it into
-results.json, the report, junit XML or a cache (`redact`)."""
+results.json, the report, junit XML or a cache (`redact`).
+
+A secret is the value of a variable named like one (OPENAI_API_KEY, ..._TOKEN) and of every
+variable a parser or a judge is told to read a key from (`api_key_env=ACME_CREDS`, whatever
+its name: `declare_secret`). The declared names live in the environment (`SECRET_VARS`), so
+every process started after the declaration (xdist workers, parse workers) redacts them too."""
 
 from __future__ import annotations
 
@@ -13,13 +18,24 @@ import re
 _SECRET_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL)S?(_|$)", re.IGNORECASE)
 MIN_SECRET = 8  # shorter values (a "1" in SOME_KEY_ENABLED) are not secrets and would redact everywhere
 REDACTED = "[redacted]"
+SECRET_VARS = "TABLEBENCH_SECRET_VARS"  # comma-separated names of variables declared secret
 # key-shaped strings a provider may echo even when no environment variable holds them
 _KEY_SHAPES = re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_\-]{16,}|\bBearer\s+[A-Za-z0-9._\-]{16,}")
 
 
+def declare_secret(name: str) -> None:
+    """Count the value of environment variable `name` as a secret from now on, in this process
+    and in every process it starts later (a key variable named like nothing secret)."""
+    declared = os.environ.get(SECRET_VARS, "").split(",")
+    if name and name not in declared:
+        os.environ[SECRET_VARS] = ",".join([n for n in declared if n] + [name])
+
+
 def secrets() -> list[str]:
     """The secret values in the environment, longest first (so a key containing another goes first)."""
-    values = {v for k, v in os.environ.items() if _SECRET_NAME.search(k) and len(v.strip()) >= MIN_SECRET}
+    declared = set(os.environ.get(SECRET_VARS, "").split(","))
+    values = {v for k, v in os.environ.items()
+              if (k in declared or _SECRET_NAME.search(k)) and len(v.strip()) >= MIN_SECRET}
     return sorted(values, key=len, reverse=True)
 
 

@@ -25,6 +25,9 @@ DEFAULT_MIN_EFFECT = 0.01  # --gate-min-effect, on the 0-1 scale
 DEFAULT_ALPHA = 0.05  # --gate-alpha
 MAX_ALPHA = 0.5  # a one-sided test above 0.5 would call noise a change
 DEFAULT_REPEAT = 1
+# each repetition parses and scores every page again: 1,000 is far past any spread estimate, and
+# --repeat=99999999999999999999 ran until killed
+MAX_REPEAT = 1_000
 DEFAULT_PARSE_CONCURRENCY = 1
 LOCATORS = ("offline", "llm")  # the first is the default
 # page crops in report.html: inline for the cards opened first only, or also every crop in a folder
@@ -61,14 +64,17 @@ def fraction(option: str, text: object, *, upper: float | None = None, positive:
     return value
 
 
-def positive_int(option: str, text: object) -> int:
-    """`text` as an integer >= 1, or a one-line ValueError."""
+def positive_int(option: str, text: object, *, upper: int | None = None) -> int:
+    """`text` as an integer >= 1 (<= `upper` when given), or a one-line ValueError."""
+    digits = str(text).strip()
     try:
-        value = int(str(text).strip())
+        value = int(digits) if len(digits) <= 30 else 0  # no 5,000-digit int() either
     except ValueError:
         value = 0
     if value < 1:
-        raise ValueError(f"{option} must be a positive integer, got {text!r}")
+        raise ValueError(f"{option} must be a positive integer, got {text!r:.40}")
+    if upper is not None and value > upper:
+        raise ValueError(f"{option} must be <= {upper}, got {text!r:.40}")
     return value
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 
 from harness.core import kinds
+from harness.core.metric_specs import all_specs
 
 # ok = located and scored; missing = not found in the output; parse_error / timeout / empty =
 # the parser failed on the page; error = the harness could not score the table (unreadable
@@ -25,6 +26,8 @@ OUTCOMES = ("ok", "missing", "parse_error", "timeout", "empty", "error")
 
 PAGE_OUTPUT = "page_output"  # the `extra` key of a page's first result holding the parser's whole output
 BEST_CANDIDATE = "best_candidate"  # the `extra` key of a missing item holding its best-scoring candidate
+# the `extra` key of a found item whose metrics were not computed (too large to score): {metric group: why}
+NOT_COMPUTED = "not_computed"
 
 
 @dataclass
@@ -61,6 +64,16 @@ class ItemResult:
         if self.matched_spans:
             return self.matched_spans
         return [self.matched_span] if self.matched_span else []
+
+    def not_computed(self) -> dict[str, str]:
+        """score -> why, for every score of a metric group this result says was not computed.
+
+        Such a score is absent from `scores` but is no "not scored": the gates count it 0 against
+        a baseline that scored it (a table grown too large to score must not hide a regression)."""
+        groups = self.extra.get(NOT_COMPUTED) if isinstance(self.extra, dict) else None
+        if not isinstance(groups, dict) or not groups:
+            return {}
+        return {score: str(groups[s.name]) for s in all_specs() if s.name in groups for score in s.scores}
 
     @property
     def test_id(self) -> str:

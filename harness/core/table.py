@@ -26,6 +26,12 @@ MAX_SCORED_CELLS = 5_000
 # The same for the text the cells hold: a parser may write a whole page into two cells (2 x 300 KB
 # against a 2,000-row table cost ~10 s); real tables hold a few KB.
 MAX_SCORED_CHARS = 200_000
+# Slots (rows x columns after spans) a grid may have for `layout()` to build it. Spans are bounded
+# one by one (`MAX_SPAN`), but 20 cells of rowspan=colspan=1000 make a 20-million-slot grid (3.3 GB
+# and 111 s to lay out); a real table has a few thousand slots. Past this bound `shape` raises
+# `TableTooLarge` from a sweep that never builds the grid (`grid_shape`), and `layout()` before a
+# cell that would pass it claims its slots.
+MAX_GRID_SLOTS = 1_000_000
 
 
 @dataclass(slots=True)
@@ -74,7 +80,8 @@ class Table:
         """Place cells on a grid by the HTML rule: each cell takes the first free slot of its row.
 
         Rows are extended by rowspans that reach past the last row; overlapping spans keep
-        the first cell that claimed a slot.
+        the first cell that claimed a slot. A grid of more than `MAX_GRID_SLOTS` slots raises
+        `TableTooLarge` before a cell that would pass it claims its slots.
         """
         origins: list[tuple[int, int]] = []
         occupied: dict[tuple[int, int], int] = {}
@@ -93,21 +100,60 @@ class Table:
                     n_cols = max(n_cols, c)
                 else:
                     rs, cs = _clamp(cell.rowspan), _clamp(cell.colspan)
+                    n_rows = max(n_rows, r + rs)
+                    n_cols = max(n_cols, c + cs)
+                    if n_rows * n_cols > MAX_GRID_SLOTS:
+                        raise TableTooLarge(f"grid of more than {MAX_GRID_SLOTS} slots")
                     for dr in range(rs):
                         for dc in range(cs):
                             occupied.setdefault((r + dr, c + dc), cell_id)
-                    n_rows = max(n_rows, r + rs)
-                    n_cols = max(n_cols, c + cs)
                     c += cs
                 cell_id += 1
+        if n_rows * n_cols > MAX_GRID_SLOTS:  # ragged rows alone: 1,000 rows under one of 10,000 cells
+            raise TableTooLarge(f"grid of more than {MAX_GRID_SLOTS} slots")
         grid = np.full((n_rows, n_cols), -1, dtype=np.int32)
         for (r, c), i in occupied.items():
             grid[r, c] = i
         return Layout(grid, origins)
 
+    def grid_shape(self, limit: int = MAX_GRID_SLOTS) -> tuple[int, int]:
+        """(rows, columns) of `layout()`'s grid, found without building it; `TableTooLarge` when it
+        has more than `limit` slots.
+
+        Rows are swept in order with the rowspans still reaching down from rows above, each as one
+        column interval: a cell is placed past the intervals covering its column, as `layout()`
+        places it past claimed slots. No two live intervals start in the same column (a cell cannot
+        start on a slot an earlier rowspan covers), so a row costs at most the grid's width, and the
+        sweep stops as soon as rows x columns passes `limit`: about cells + `limit` steps whatever
+        the spans.
+        """
+        n_rows, n_cols = len(self.rows), 0
+        live: list[tuple[int, int, int]] = []  # (first column, end column, end row) of rowspans from above
+        for r, row in enumerate(self.rows):
+            if not row:
+                continue
+            live = sorted(s for s in live if s[2] > r)
+            below: list[tuple[int, int, int]] = []
+            c, k = 0, 0
+            for cell in row:
+                while k < len(live) and live[k][0] <= c:  # sorted by first column: skip those covering c
+                    c = max(c, live[k][1])
+                    k += 1
+                rs = 1 if cell.rowspan == 1 else _clamp(cell.rowspan)
+                cs = 1 if cell.colspan == 1 else _clamp(cell.colspan)
+                if rs > 1:
+                    below.append((c, c + cs, r + rs))
+                n_rows, n_cols = max(n_rows, r + rs), max(n_cols, c + cs)
+                if n_rows * n_cols > limit:
+                    raise TableTooLarge(f"grid of more than {limit} slots")
+                c += cs
+            live += below
+        return n_rows, n_cols
+
     @property
     def shape(self) -> tuple[int, int]:
-        return self.layout().shape
+        """(rows, columns) of the grid (`grid_shape`: `TableTooLarge` past `MAX_GRID_SLOTS`)."""
+        return self.grid_shape()
 
     def text_grid(self, fill: str | None = None) -> list[list[str | None]]:
         """Each slot's text (a spanning cell repeats in every slot it covers); holes get `fill`."""
@@ -164,6 +210,10 @@ _clamp = clamp_span
 
 class NoTableError(ValueError):
     """The input holds no table of the format asked for."""
+
+
+class TableTooLarge(ValueError):
+    """The table's grid has more slots than the caller's bound (`Table.grid_shape`)."""
 
 
 TableLike = Table | str  # what the metrics accept: `harness.readers.html.as_table` makes it a Table

@@ -5,7 +5,10 @@ look like any other unless it says so. Every run records a `Completeness` in its
 (`meta.completeness` of results.json): the items it was asked for (collected, after `-k`, `-m`
 and `--shard` deselection), the items it finished, the missing ones (their ids, the first
 `MAX_LISTED`, and their count), a reason, and how many finished only as "worker crashed"
-errors. Everything that trusts a run to be whole asks it here: the gate, `--save-baseline` and
+errors. A crashed item has a result but no measurement (its process died, perhaps of what the
+parser's page did to it), so a run with one is incomplete too, and no baseline keeps it
+(`is_crashed`): a later run that loses the same item must fail, not pass as a known failure.
+Everything that trusts a run to be whole asks it here: the gate, `--save-baseline` and
 `tablebench report merge` refuse an incomplete run (`refusal`) unless `--allow-incomplete`
 says so, and then flag it. A results.json written before this record reads as "unknown",
 treated as complete, and says so (`line`).
@@ -39,8 +42,9 @@ class Completeness:
 
     @property
     def complete(self) -> bool:
-        """Every expected item finished; an unknown record counts as complete (and `line` says so)."""
-        return not self.known or self.missing_count == 0
+        """Every expected item finished, none with a crashed worker; an unknown record counts as
+        complete (and `line` says so)."""
+        return not self.known or (self.missing_count == 0 and self.crashed == 0)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"expected": self.expected, "finished": self.finished, "complete": self.complete,
@@ -55,12 +59,12 @@ class Completeness:
         """One line for the terminal, the leaderboards and the report."""
         if not self.known:
             return "completeness unknown (written before tablebench recorded it): treated as complete"
-        crashed = f"; {self.crashed} lost with a crashed worker (error)" if self.crashed else ""
         if self.complete:
-            return f"complete: {self.finished} of {self.expected} items finished{crashed}"
+            return f"complete: {self.finished} of {self.expected} items finished"
         why = f" ({self.reason})" if self.reason else ""
-        return (f"INCOMPLETE: {self.finished} of {self.expected} items finished, {self.missing_count} missing"
-                f"{why}{crashed}")
+        missing = f", {self.missing_count} missing{why}" if self.missing_count else ""
+        crashed = f", {self.crashed} lost with a crashed worker (error)" if self.crashed else ""
+        return f"INCOMPLETE: {self.finished} of {self.expected} items finished{missing}{crashed}"
 
     def banner(self) -> str | None:
         """The loud line of an incomplete run; None when complete or unknown."""
@@ -80,7 +84,12 @@ def measure(expected: Iterable[str], finished: Iterable[str], reason: str = "", 
 
 def crashed_count(messages: Iterable[str]) -> int:
     """How many of the results' messages say their worker crashed."""
-    return sum(1 for m in messages if WORKER_CRASHED in (m or ""))
+    return sum(1 for m in messages if is_crashed(m))
+
+
+def is_crashed(message: str | None) -> bool:
+    """Whether a result's message says its process was lost (`WORKER_CRASHED`): an item never measured."""
+    return WORKER_CRASHED in (message or "")
 
 
 def of_meta(meta: Mapping[str, Any] | None, finished: int) -> Completeness:
@@ -116,9 +125,16 @@ def combine(parts: Sequence[Completeness], flagged: bool = False) -> Completenes
                         sum(p.crashed for p in parts))
 
 
-def refusal(completeness: Completeness, what: str, allow: bool) -> str | None:
+def refusal(completeness: Completeness, what: str, allow: bool, record_required: bool = False) -> str | None:
     """The one-line refusal of `what` (e.g. "--save-baseline") for an incomplete run; None when
-    the run is complete or `--allow-incomplete` lets it through."""
-    if completeness.complete or allow:
+    the run is complete or `--allow-incomplete` lets it through. `record_required`: a run without
+    a record (an older or an edited file) is refused too: `report merge` would otherwise make a
+    whole-looking run of a shard that may have stopped half way."""
+    if allow:
+        return None
+    if record_required and not completeness.known:
+        return (f"{what}: refused: no completeness record (written before tablebench recorded it, or edited), "
+                f"so it may not hold every item (pass {ALLOW} to use it)")
+    if completeness.complete:
         return None
     return f"{what}: refused: {completeness.line()} (pass {ALLOW} to use what finished)"

@@ -8,7 +8,8 @@ No pytest here: the plugin, the CLI and plain Python all call `evaluate_page`. A
 failure (error / timeout / empty output) becomes that outcome for every item of the page;
 an item the locator cannot find is "missing"; only found items are scored; an item the
 harness cannot score (unreadable ground truth, a locator or metric that raised) is "error"
-with a one-line reason, and the page's other items are unaffected.
+with a one-line reason, and the page's other items are unaffected. Locating a page's items and
+scoring each item have the parse timeout as their budget (past it: "timeout").
 
 Parser worker processes are expensive to start (a parser imports its library once per
 worker), so runners are kept in a `ParsePool` and reused page after page; the module's
@@ -29,7 +30,7 @@ from harness.core.deadline import BudgetExceeded, time_budget
 from harness.core.kinds import ItemKind, Located
 from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
-from harness.core.results import BEST_CANDIDATE, PAGE_OUTPUT, ItemResult
+from harness.core.results import BEST_CANDIDATE, NOT_COMPUTED, PAGE_OUTPUT, ItemResult
 from harness.core.table import Table
 from harness.evaluate.selection import metric_selection
 from harness.parse.prefetch import ParsePool
@@ -108,7 +109,7 @@ class _Steps:
     def __init__(self, text: str, locator: str, model: str | None, cache_dir: Path | str | None,
                  options: dict[str, Any], judge: str | None, budget: float = DEFAULT_TIMEOUT) -> None:
         self.text, self.locator, self.model, self.options, self.judge = text, locator, model, options, judge
-        self.budget = budget  # seconds for locating, as for parsing: the output is the parser's
+        self.budget = budget  # seconds for locating, and for scoring each item: the output is the parser's
         self.locate_cache = None if cache_dir is None else Path(cache_dir) / "locate"
 
     def run(self, kind: ItemKind, gts: Sequence[Any], results: Sequence[ItemResult], metrics: Sequence[str]) -> None:
@@ -129,7 +130,11 @@ class _Steps:
         for i, item in zip(readable, found):
             result, gt = results[i], gts[i]
             try:
-                _fill(result, kind, gt, item, specs)
+                with time_budget(self.budget, f"scoring {kind.title}"):  # per item, like locating per page
+                    _fill(result, kind, gt, item, specs)
+            except BudgetExceeded as exc:
+                mark_timeout(result, str(exc))
+                continue
             except Exception as exc:  # noqa: BLE001 -- one item's fault stays with that item
                 mark_error(result, f"scoring failed ({describe(exc)})")
                 continue
@@ -263,7 +268,7 @@ def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: 
     result.semantic_errors = [one_line(n, 200) for n in scoring.notes]
     if scoring.extra:
         result.extra.update(scoring.extra)
-        for reason in sorted(set((scoring.extra.get("not_computed") or {}).values())):
+        for reason in sorted(set((scoring.extra.get(NOT_COMPUTED) or {}).values())):
             result.message = f"{result.message}; {reason}" if result.message else reason  # shown, never a silent 0
 
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from copy import deepcopy
 from typing import Any
 
+from harness.core.options import MAX_REPEAT, positive_int
 from harness.core.results import ItemResult
 
 
@@ -80,8 +81,9 @@ def evaluate_repeated(page: Any, spec: str, metrics: Any, *, repeat: int = 1, po
     from harness.evaluate.page import evaluate_page
     from harness.parse.prefetch import ParsePool
 
-    if not isinstance(repeat, int) or repeat < 1:
+    if not isinstance(repeat, int) or isinstance(repeat, bool):
         raise ValueError(f"--repeat must be a positive integer, got {repeat!r}")
+    positive_int("--repeat", repeat, upper=MAX_REPEAT)
     own = pool is None
     pool = ParsePool() if own else pool
     try:

@@ -267,8 +267,10 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
     """Pairs of (baseline, run) values per case, for every metric either side has.
 
     A case not in the baseline is left out (it cannot be compared); a case the baseline
-    (`NOT_FOUND`) or the run has as not found / failed counts 0 (include-missing); a metric a
-    side did not compute is None there (that pair is left out of that metric).
+    (`NOT_FOUND`) or the run has as not found / failed counts 0 (include-missing), and so does a
+    metric the run could not compute (`ItemResult.not_computed`: too large to score), or a table
+    grown too large would drop out of the comparison; any other metric a side did not compute is
+    None there (that pair is left out of that metric).
     """
     pairs = []
     for r in results:
@@ -277,7 +279,8 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
             continue
         run_ok = r.outcome == "ok"
         names = set(base) | set(r.scores)
-        run_values = {m: (_finite(r.scores.get(m)) if run_ok else 0.0) for m in names}
+        lost = r.not_computed() if run_ok else {}
+        run_values = {m: (0.0 if m in lost else _finite(r.scores.get(m))) if run_ok else 0.0 for m in names}
         base_values = {m: (0.0 if base is NOT_FOUND else _finite(base.get(m))) for m in names}
         # the page's language / variant (ItemResult fields); results.json files from before those
         # fields carried the language in `extra`, which therefore comes last

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from harness.core.files import write_atomic
 from harness.core.labels import default_label
-from harness.core.results import ItemResult, current_id
+from harness.core.results import OUTCOMES, ItemResult, current_id
+from harness.evaluate.completeness import is_crashed
 
 FORMAT = "tablebench-baseline/3"
 READABLE = ("tablebench-baseline/1", "tablebench-baseline/2", FORMAT)
@@ -61,12 +62,15 @@ class Baseline:
 
 def save_baseline(results: Iterable[ItemResult], path: Path | str, *, parsers: Mapping[str, Mapping] | None = None,
                   case_set: Mapping | None = None, metrics: Iterable[str] = ()) -> Path:
-    """Write every case's outcome and scores with the run's facts, atomically (a killed run leaves the old file)."""
+    """Write every case's outcome and scores with the run's facts, atomically (a killed run leaves the old file).
+
+    A case lost with a crashed worker is left out: it was never measured, and as a baseline's
+    failure it would make the same loss in a later run a known failure."""
     from harness import __version__
 
     cases = {r.test_id: {"outcome": r.outcome, "scores": {k: v for k, v in sorted(r.scores.items())
                                                          if isinstance(v, (int, float)) and math.isfinite(v)}}
-             for r in sorted(results, key=lambda r: r.test_id)}
+             for r in sorted(results, key=lambda r: r.test_id) if not is_crashed(r.message)}
     data = {"format": FORMAT, "created": datetime.now(UTC).isoformat(timespec="seconds"), "tablebench": __version__,
             "case_set": dict(case_set or {}), "metrics": list(metrics),
             "parsers": {k: dict(v) for k, v in (parsers or {}).items()}, "cases": cases}
@@ -101,10 +105,15 @@ def load_baseline(path: Path | str) -> Baseline:
 
 
 def _entry(case: Mapping) -> Entry:
+    """One entry; a ValueError for scores that are not finite numbers or an outcome that is not one
+    of `OUTCOMES` (a made-up outcome is not ok, so it would pass every later loss as known)."""
     scores = {str(m): float(v) for m, v in case.get("scores", {}).items()}
     if not all(math.isfinite(v) for v in scores.values()):
         raise ValueError("a score is not a finite number")
-    return Entry(str(case.get("outcome", "ok")), scores)
+    outcome = case.get("outcome", "ok")
+    if not isinstance(outcome, str) or outcome not in OUTCOMES:
+        raise ValueError(f"unknown outcome {outcome!r:.40}; one of {', '.join(OUTCOMES)}")
+    return Entry(outcome, scores)
 
 
 def _relabel(key: str) -> str:

@@ -20,6 +20,7 @@ from harness.core.options import (
     LOCATORS,
     MAX_ALPHA,
     MAX_PARSE_TIMEOUT,
+    MAX_REPEAT,
     REPORT_CROPS,
     RunOptions,
     fraction,
@@ -85,7 +86,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "gates": lambda values: tuple(parse_gate(text) for text in values),
     "gate_min_effect": partial(fraction, "--gate-min-effect", upper=1.0),
     "gate_alpha": partial(fraction, "--gate-alpha", upper=MAX_ALPHA, positive=True),
-    "repeat": partial(positive_int, "--repeat"),
+    "repeat": partial(positive_int, "--repeat", upper=MAX_REPEAT),
     "shard": lambda text: parse_shard(text) if text else None,
     "parse_concurrency": partial(positive_int, "--parse-concurrency"),
 }

@@ -9,7 +9,8 @@ both call `case_changes` on their results with one `Gate` (`gate_of`): it return
   verdict: `regressed` / `improved` (moved beyond the metric's tolerance, or lost / found
   since the baseline), `unchanged`, or `new` (not in the baseline).
 
-A case lost now counts 0 against its baseline score (include-missing, as the gate counts it).
+A case lost now, or whose score was not computed now (too large to score), counts 0 against its
+baseline score (include-missing, as the gate counts it).
 """
 
 from __future__ import annotations
@@ -35,10 +36,11 @@ def gate_of(options: RunOptions, baseline: Baseline | None) -> Gate:
 
 
 def ranking_metrics(results: Iterable[ItemResult]) -> dict[str, str]:
-    """kind -> the score its cases are compared on (the kind's leaderboard ranking metric)."""
+    """kind -> the score its cases are compared on (the kind's leaderboard ranking metric); a score
+    a case could not compute counts as present (every table of a run may have grown too large)."""
     present: dict[str, set[str]] = {}
     for r in results:
-        present.setdefault(r.kind, set()).update(r.scores)
+        present.setdefault(r.kind, set()).update(r.scores, r.not_computed())
     return {kind: metric for kind, names in present.items() if (metric := ranking_metric([kind], names))}
 
 
@@ -59,7 +61,8 @@ def _change(r: ItemResult, entry: Entry | None, metric: str | None, gate: Gate) 
     if entry is None:
         return {"metric": metric, "baseline": None, "now": _score(r.outcome, r.scores, metric), "delta": None,
                 "verdict": "new"}
-    old, now = _score(entry.outcome, entry.scores, metric), _score(r.outcome, r.scores, metric)
+    old = _score(entry.outcome, entry.scores, metric)
+    now = _score(r.outcome, r.scores, metric, r.not_computed() if old is not None else None)
     delta = now - old if old is not None and now is not None else None
     # the verdict uses the metric's tolerance even when single cases do not fail on it (per-table off)
     tolerance = replace(gate.tolerance, off=False)  # type: ignore[arg-type]  # Gate makes it a Tolerance
@@ -78,11 +81,13 @@ def _change(r: ItemResult, entry: Entry | None, metric: str | None, gate: Gate) 
             "baseline_outcome": entry.outcome}
 
 
-def _score(outcome: str, scores: Mapping[str, float], metric: str | None) -> float | None:
-    """The case's value on `metric`: 0 when it was not found (include-missing), None when not scored."""
+def _score(outcome: str, scores: Mapping[str, float], metric: str | None,
+           lost: Mapping[str, str] | None = None) -> float | None:
+    """The case's value on `metric`: 0 when it was not found (include-missing) or when `lost` (scores
+    the case could not compute, against a baseline that has one) holds it, None when not scored."""
     if metric is None:
         return None
-    if outcome != "ok":
+    if outcome != "ok" or metric in (lost or {}):
         return 0.0
     value = scores.get(metric)
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None

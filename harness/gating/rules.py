@@ -2,9 +2,9 @@
 
 - A table that is not `ok` (missing, parser failure, harness error) fails, unless the baseline
   has it not `ok` too: then it is a *known* failure (the plugin reports it as xfail), so a
-  baseline gates regressions only.
+  baseline gates regressions only. A table lost with a crashed worker is never a known failure.
 - A located table fails below a `--min-score` floor or below its baseline score by more than
-  the tolerance.
+  the tolerance, or when a metric its baseline scored was not computed now (too large to score).
 - In report-only mode every case passes; outcomes and scores are still recorded.
 
 A failure's message ends with the semantic score's main errors, when there are any: they say
@@ -20,8 +20,9 @@ from harness.core.messages import one_line
 from harness.core.metric_specs import applies_to
 from harness.core.options import DEFAULT_TOLERANCE, Tolerance
 from harness.core.results import ItemResult
+from harness.evaluate.completeness import is_crashed
 from harness.gating.baseline import Baseline
-from harness.gating.thresholds import baseline_failures, min_score_failures
+from harness.gating.thresholds import baseline_failures, min_score_failures, not_computed_failures
 
 SHOWN_ERRORS = 3  # semantic errors quoted in a failure message
 
@@ -55,12 +56,13 @@ class Gate:
         base = self.baseline.get(result.test_id) if self.baseline else None
         if result.outcome != "ok":
             reason = result.message or result.outcome
-            if base is not None and base.outcome != "ok":
+            if base is not None and base.outcome != "ok" and not is_crashed(result.message):
                 return Verdict("known", [f"known failure ({base.outcome} in the baseline): {reason}"])
             return Verdict("fail", [reason])
         reasons = min_score_failures(result.scores, floors_for(self.floors, result.kind), result.extra)
         if base is not None:
             reasons += baseline_failures(result.scores, base.scores, self.tolerance)
+            reasons += not_computed_failures(result.not_computed(), base.scores, self.tolerance)
         if not reasons:
             return Verdict("pass")
         if result.semantic_errors:

@@ -122,6 +122,20 @@ def baseline_failures(scores: Mapping[str, float], base: Mapping[str, float],
     return out
 
 
+def not_computed_failures(lost: Mapping[str, str], base: Mapping[str, float],
+                          tolerance: Tolerance | float) -> list[str]:
+    """'teds, semantic scored in the baseline, not computed: table too large (...)' for the checked
+    scores the baseline has and this run could not compute (`lost`: score -> why, from
+    `ItemResult.not_computed`): such a table is no better known than a lost one, so it fails."""
+    if not isinstance(tolerance, Tolerance):
+        tolerance = Tolerance(tolerance)
+    by_reason: dict[str, list[str]] = {}
+    for name, old in base.items():
+        if name in lost and old is not None and allowed_drop(tolerance, name, old) is not None:
+            by_reason.setdefault(lost[name], []).append(name)
+    return [f"{', '.join(names)} scored in the baseline, {why}" for why, names in by_reason.items()]
+
+
 def _tol_text(tolerance: Tolerance, metric: str, tol: float) -> str:
     """'0.01', or '2% (0.017)' for a relative tolerance."""
     share, relative = tolerance.named.get(metric, (tolerance.default, tolerance.default_relative))

@@ -10,11 +10,12 @@ from typing import Any
 from harness.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
 from harness.core.kinds import ItemKind, Located, Scoring, register
 from harness.core.metric_specs import MetricSpec
-from harness.core.table import MAX_SCORED_CELLS, MAX_SCORED_CHARS, Table
+from harness.core.results import NOT_COMPUTED
+from harness.core.table import MAX_SCORED_CELLS, MAX_SCORED_CHARS, Table, TableTooLarge
 from harness.report.html import table_sides
 
-# the metrics `MAX_SCORED_CELLS` (harness.core.table) bounds: above it, `extra["not_computed"]`,
-# a note and the message say why
+# the metrics `MAX_SCORED_CELLS` (harness.core.table) bounds, in cells and in grid slots: above it,
+# `extra["not_computed"]` (`ItemResult.not_computed`), a note and the message say why
 PAIRWISE = frozenset({"teds", "teds_struct", "grits", "tlag", "semantic"})
 # Locators, metrics and judges are imported where they are used: a run's controller process reads
 # the kinds to report, never to score, and need not import numba, scipy or the LLM client.
@@ -56,7 +57,7 @@ class TableKind(ItemKind):
             return Scoring(scores, notes, pred_html=found.prediction.to_html(headers=True), extra=extra or None)
         return Scoring(scores, [f"{', '.join(m.name for m in skipped)} {reason}", *notes],
                        pred_html=found.prediction.to_html(headers=True),
-                       extra={**extra, "not_computed": {m.name: reason for m in skipped}})
+                       extra={**extra, NOT_COMPUTED: {m.name: reason for m in skipped}})
 
     def judge(self, gt: GroundTruthTable, extraction: str, model: str, **options: Any) -> Any:
         from harness.metrics.judge import judge_table
@@ -64,10 +65,18 @@ class TableKind(ItemKind):
 
 
 def _too_large(gt: Table, pred: Table) -> str | None:
-    """Why the pairwise metrics are not computed for this pair (`MAX_SCORED_CELLS`, `MAX_SCORED_CHARS`), or None."""
+    """Why the pairwise metrics are not computed for this pair (`MAX_SCORED_CELLS`, `MAX_SCORED_CHARS`), or None.
+
+    The grid counts as the cells do: the metrics lay both tables out, and a few cells with large
+    spans make a grid of millions of slots (each span within `MAX_SPAN`)."""
     cells = max(len(gt.cells()), len(pred.cells()))
     if cells > MAX_SCORED_CELLS:
         return f"not computed: table too large ({cells} cells > {MAX_SCORED_CELLS})"
+    try:
+        for table in (gt, pred):
+            table.grid_shape(MAX_SCORED_CELLS)  # stops at the bound: never the cost of a huge grid
+    except TableTooLarge as exc:
+        return f"not computed: table too large ({exc})"
     chars = max(sum(len(c.text) for c in t.cells()) for t in (gt, pred))
     if chars > MAX_SCORED_CHARS:
         return f"not computed: table too large ({chars} characters > {MAX_SCORED_CHARS})"

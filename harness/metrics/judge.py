@@ -27,14 +27,20 @@ import math
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from harness.core.llm import LLMError, complete, concurrency
+from harness.core.messages import one_line
 
 PROMPT_VERSION = "judge-2026.11-1"  # bump on any prompt or schema change: it is part of the cache key
 VARIANTS = ("tuned", "tuned_no_cot", "naive")
 MAX_ERRORS = 5
+# what is kept of an answer's errors: the prompt asks for MAX_ERRORS, a judge may list 20,000 (a 20 MB
+# result for one table); a few more than asked are kept, each as one line of a bounded length
+MAX_KEPT_ERRORS = 10
+MAX_ERROR_CHARS = 300
 EMPTY_ERROR = "The extraction is empty: no table content was produced."
 
 _CRITERIA = """\
@@ -127,7 +133,8 @@ def read_verdict(data: Any, variant: str = "tuned") -> tuple[float, list[str]]:
             raw = [raw]
         if not isinstance(raw, list):
             raise ValueError("'errors' must be a list of strings")
-        errors = [str(e).strip() for e in raw if str(e).strip()]
+        kept = (text for e in raw if (text := str(e)[:10 * MAX_ERROR_CHARS].strip()))
+        errors = [one_line(text, MAX_ERROR_CHARS) for text in islice(kept, MAX_KEPT_ERRORS)]
     return score, errors
 
 

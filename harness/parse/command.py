@@ -1,8 +1,10 @@
 """`command:CLI` — any command-line parser: `{pdf}` is the input, `{out}` an output file.
 
-Without `{out}` the command's stdout is the output. Output goes through a file either
-way, and at most `MAX_BYTES` of it is read, so a runaway command cannot exhaust memory; stderr
-goes to a file too, of which only the last `MAX_BYTES` are read (for its last line).
+Without `{out}` the command's stdout is the output. stdout and stderr are read from pipes as
+the command writes them, never stored in a file: the first `MAX_BYTES` of stdout are kept and
+the rest only counted, and the last `MAX_BYTES` of stderr (for its last line), so a runaway
+command costs neither memory nor disk (a file of it once grew by ~870 MB in 4 s). An `{out}`
+file is read up to `MAX_BYTES` too.
 
 The version (hence the parse-cache key) covers the content of the program and of every
 existing file the command line names (`python my_parser.py {pdf}` keys on my_parser.py,
@@ -17,13 +19,19 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 from harness.parse.fingerprint import digest
 from harness.parse.protocol import ParseOutput, ParserError, output
 
 MAX_BYTES = 8_000_000
+CHUNK = 1 << 16
+# after the command exits, how long its pipes are still read: a process it left in the background
+# may hold them open, and its output after the command's exit is not the command's
+DRAIN_SECONDS = 5.0
 ADAPTER_REVISION = "2"
 PLACEHOLDERS = ("{pdf}", "{out}")
 
@@ -48,33 +56,74 @@ class CommandParser:
         with tempfile.TemporaryDirectory(prefix="tablebench-command-") as tmp:
             out = Path(tmp) / f"{Path(pdf_path).stem}.out"
             argv = [a.replace("{pdf}", str(pdf_path)).replace("{out}", str(out)) for a in self.argv]
-            stdout_path, stderr_path = Path(tmp) / "stdout", Path(tmp) / "stderr"
-            with open(stdout_path, "wb") as stdout, open(stderr_path, "wb") as stderr:
-                try:
-                    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=stdout, stderr=stderr, check=False)
-                except OSError as exc:
-                    raise ParserError(f"cannot run {argv[0]!r}: {exc.strerror or exc}") from None
-            if proc.returncode != 0:
-                lines = _tail(stderr_path).decode("utf-8", errors="replace").strip().splitlines()
-                raise ParserError(f"{argv[0]} exited with code {proc.returncode}" + (f": {lines[-1]}" if lines else ""))
-            source = out if self.uses_out else stdout_path
-            if not source.exists():
-                raise ParserError(f"{argv[0]} exited 0 but wrote no {{out}} file")
-            size = source.stat().st_size
-            with open(source, "rb") as handle:
-                data = handle.read(MAX_BYTES)
+            try:
+                proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE)
+            except OSError as exc:
+                raise ParserError(f"cannot run {argv[0]!r}: {exc.strerror or exc}") from None
+            stdout = _Capture(proc.stdout, keep=0 if self.uses_out else MAX_BYTES)
+            stderr = _Capture(proc.stderr, keep=MAX_BYTES, tail=True)
+            returncode = proc.wait()
+            stdout.finish()
+            stderr.finish()
+            if returncode != 0:
+                lines = stderr.data().decode("utf-8", errors="replace").strip().splitlines()
+                raise ParserError(f"{argv[0]} exited with code {returncode}" + (f": {lines[-1]}" if lines else ""))
+            if self.uses_out:
+                if not out.exists():
+                    raise ParserError(f"{argv[0]} exited 0 but wrote no {{out}} file")
+                size = out.stat().st_size
+                with open(out, "rb") as handle:
+                    data = handle.read(MAX_BYTES)
+            else:
+                size, data = stdout.total, stdout.data()
         meta = {"bytes": size, "message": f"{argv[0]} wrote nothing"}
         if size > MAX_BYTES:
             meta["truncated_bytes"] = size - MAX_BYTES
         return output(data.decode("utf-8", errors="replace"), started, **meta)
 
 
-def _tail(path: Path) -> bytes:
-    """The last `MAX_BYTES` of a file: stderr goes to disk like stdout, and only this much is read."""
-    with open(path, "rb") as handle:
-        size = handle.seek(0, 2)
-        handle.seek(max(0, size - MAX_BYTES))
-        return handle.read(MAX_BYTES)
+class _Capture:
+    """One pipe of the command, read to its end in a thread: the first `keep` bytes kept (the last,
+    with `tail`), every byte counted in `total`."""
+
+    def __init__(self, pipe: IO[bytes] | None, keep: int, tail: bool = False) -> None:
+        self.pipe, self.keep, self.tail = pipe, keep, tail
+        self.total = 0
+        self._chunks: list[bytes] = []
+        self._kept = 0
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        if self.pipe is None:
+            return
+        with self.pipe:
+            while chunk := self.pipe.read1(CHUNK):
+                with self._lock:
+                    self._add(chunk)
+
+    def _add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        if self.tail:
+            self._chunks.append(chunk)
+            self._kept += len(chunk)
+            while self._kept - len(self._chunks[0]) >= self.keep:
+                self._kept -= len(self._chunks.pop(0))
+        elif self._kept < self.keep:
+            self._chunks.append(chunk[: self.keep - self._kept])
+            self._kept += len(self._chunks[-1])
+
+    def finish(self) -> None:
+        """Wait for the pipe's end, at most `DRAIN_SECONDS` after the command exited (a process it
+        left in the background may hold the pipe open: the thread then reads on, and is ignored)."""
+        self._thread.join(DRAIN_SECONDS)
+
+    def data(self) -> bytes:
+        with self._lock:
+            data = b"".join(self._chunks)
+        return data[-self.keep:] if self.tail and self.keep else data[: self.keep]
 
 
 def named_files(argv: list[str], depth: int = 2) -> list[Path]:

@@ -96,26 +96,44 @@ def entry_problem(data: Any) -> str:
     return ""
 
 
+MAX_META_CHARS = 100_000  # of a page's meta as JSON: seconds, cost and format take a few dozen
+MAX_DROPPED_LISTED = 20  # names of dropped meta keys listed (the count is exact)
+_FIRST = ("seconds", "cost", "format", "message")  # kept before anything else claims the room
+
+
 def clean_meta(meta: dict[str, Any]) -> tuple[dict[str, Any], str]:
     """(meta fit for JSON, problem): `seconds` / `cost` must be finite numbers >= 0 (else the
-    problem names them and the page is an error: a NaN cost would poison every total), other
-    keys that JSON cannot hold are dropped and listed under `meta_dropped`."""
+    problem names them and the page is an error: a NaN cost would poison every total); other
+    keys that JSON cannot hold, or that do not fit in `MAX_META_CHARS` with the keys before
+    them, are dropped and named under `meta_dropped` (the first `MAX_DROPPED_LISTED`; their
+    number under `meta_dropped_count`). Why a bound: a parser's 300 MB meta crossed the
+    process boundary whole and landed in the cache (1.19 GB RSS, a 287 MB entry)."""
     for key in ("seconds", "cost"):
         if key in meta:
             try:
                 meta[key] = amount(meta[key], f"parser meta {key}")
             except ValueError as exc:
                 return {}, str(exc)
-    try:
-        return json.loads(json.dumps(meta, allow_nan=False, default=str)), ""
-    except (TypeError, ValueError, RecursionError):
-        pass
     kept: dict[str, Any] = {}
-    for key, value in meta.items():
+    dropped: list[str] = []
+    room = MAX_META_CHARS
+    for key in sorted(meta, key=lambda k: k not in _FIRST):  # stable: the parser's order otherwise
+        name = str(key)
         try:
-            kept[str(key)] = json.loads(json.dumps(value, allow_nan=False, default=str))
+            text = json.dumps(meta[key], allow_nan=False, default=str)
         except (TypeError, ValueError, RecursionError):
-            kept.setdefault("meta_dropped", []).append(str(key))
+            dropped.append(name)
+            continue
+        size = len(text) + len(json.dumps(name)) + 4  # as a member of the object: "name": value,
+        if size > room:
+            dropped.append(name)
+            continue
+        room -= size
+        kept[name] = json.loads(text)
+    if dropped:
+        kept["meta_dropped"] = [one_line(name, 80) for name in dropped[:MAX_DROPPED_LISTED]]
+        if len(dropped) > MAX_DROPPED_LISTED:
+            kept["meta_dropped_count"] = len(dropped)
     return kept, ""
 
 

@@ -20,6 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from harness.core.messages import declare_secret
 from harness.core.raster import RasterError, check_rendered
 from harness.parse.protocol import ParseOutput, ParserError, output
 
@@ -91,6 +92,8 @@ class VlmParser:
         self.max_tokens = _positive_int("max_tokens", max_tokens)
         self.api_base = api_base or None
         self.api_key_env = api_key_env
+        if api_key_env:  # its value is a secret whatever its name, here and in the processes started later
+            declare_secret(api_key_env)
         self.name = f"vlm:{model}"
         self.version = f"p{PROMPT_REVISION}"
         self.config = {"model": model, "dpi": self.dpi, "max_tokens": self.max_tokens, "api_base": api_base}

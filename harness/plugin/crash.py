@@ -17,9 +17,8 @@ from typing import Any
 import pytest
 
 from harness.core.results import ItemResult
+from harness.evaluate.completeness import WORKER_CRASHED
 from harness.plugin.nodes import RESULT_ATTR
-
-WORKER_CRASHED = "worker crashed"
 
 
 def crash_reason(report: pytest.TestReport) -> str:

@@ -103,6 +103,7 @@ class TablebenchPlugin:
 
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self) -> None:
+        self.session.release()
         heap.freeze_for_exit()
 
     @pytest.hookimpl(optionalhook=True)

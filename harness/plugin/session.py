@@ -22,10 +22,10 @@ import pytest
 
 from harness import __version__
 from harness.cases import CaseSet, Page, load_case_set
-from harness.cases.manifest import check_case_set, manifest_sha256
+from harness.cases.manifest import manifest_sha256
 from harness.cases.shard import fingerprint
 from harness.core import kinds as item_kinds
-from harness.core.files import check_writable
+from harness.core.files import check_writable, claim_folder, new_folder
 from harness.core.metric_specs import MetricSpec
 from harness.core.metric_specs import register as register_metric
 from harness.core.options import RunOptions
@@ -79,10 +79,8 @@ class BenchSession:
         # an unknown parser is a usage error, now
         self.parsers = {label: {"spec": spec, "version": str(resolve(spec).version)}
                         for label, spec in options.parsers.items()}
-        self.cases: CaseSet = load_case_set(options.cases)
+        self.cases: CaseSet = load_case_set(options.cases, verify=options.verify)  # checked before it is read
         self.verified = options.verify and self.cases.kind == "tablebench"
-        if self.verified:
-            check_case_set(self.cases.root)
         self.case_set = {"name": self.cases.name, "manifest_sha256": manifest_sha256(self.cases.root)}
         register_page_markers(config, self.cases)
         self.case_args = take_case_args(config, self.cases.name)  # `pytest 'SET/PAGE::tN[LABEL]'`: the cases named
@@ -116,6 +114,11 @@ class BenchSession:
         if options.save_baseline:
             check_writable(options.save_baseline, "--save-baseline")
         check_writable(self.report_dir, "--report-dir", folder=True)
+        self._claim: Any = None  # the report folder's run lock (a FileLock): the controller of a run holds it
+        if not self.is_worker and not (config.option.collectonly or getattr(config.option, "help", False)):
+            if not options.report_dir:  # the default name has second resolution: another run may have it
+                self.report_dir = new_folder(self.report_dir)
+            self._claim = claim_folder(self.report_dir, "--report-dir")
         self.policy = FinishPolicy(
             report_dir=self.report_dir, gates=options.gates, min_effect=options.gate_min_effect,
             alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline, groups=tuple(self.specs),
@@ -299,6 +302,12 @@ class BenchSession:
         return (yield from self.gate.around_loop(session, lambda: list(self.results.values())))
 
     # -- the end ----------------------------------------------------------------------------
+    def release(self) -> None:
+        """Let another run have the report folder (pytest's end, whatever ended the session)."""
+        if self._claim is not None:
+            self._claim.release()
+            self._claim = None
+
     def finish(self, session: pytest.Session, exitstatus: int) -> None:
         """Close the parser pools; in the controller, gates, report files and baseline (`finish_run`).
         A file not written is one line on stderr and a non-zero exit; the rest is still written."""

@@ -95,8 +95,6 @@ def write_ci(tr: Any, results: list[ItemResult], repeat: int, gate: GateStep,
         tr.write_line(f"tablebench repeats: {repeat_summary(results)}")
     if completeness is not None and completeness.banner():
         tr.write_sep("=", f"tablebench {completeness.banner()}", red=True, bold=True)
-    elif completeness is not None and completeness.crashed:
-        tr.write_line(f"tablebench {completeness.line()}", red=True, bold=True)
     if gate.refused:
         tr.write_line(f"tablebench {gate.refused}", red=True, bold=True)
     if gate.skipped:

@@ -5,8 +5,8 @@ as a pytest session ends. A merge is only meaningful when the shards measured th
 line, inputs that differ in what was measured (case set and its fingerprint, parsers and
 their versions, metrics, judge, locator, repeats, tablebench version), a shard given twice or
 missing (`--shard=I/N` runs record "I/N"), a case present in two inputs, or an input that did
-not finish every item it was asked for (`meta.completeness`; `allow_incomplete` merges it and
-the merged run says INCOMPLETE). The merged
+not finish every item it was asked for or does not say (`meta.completeness`; `allow_incomplete`
+merges it and the merged run says INCOMPLETE, or that its completeness is unknown). The merged
 results are ordered as an unsharded run orders them, so the merged results.json lists the
 same tables with the same scores as a run without shards.
 """
@@ -61,7 +61,7 @@ def merge_runs(paths: Sequence[str | os.PathLike], allow_incomplete: bool = Fals
     _check_shards(runs)
     parts = [of_meta(meta, len(results)) for _, meta, results in runs]
     for (file, _, _), part in zip(runs, parts):
-        refused = refusal(part, f"report merge: {file}", allow_incomplete)
+        refused = refusal(part, f"report merge: {file}", allow_incomplete, record_required=True)
         if refused:
             raise ValueError(refused)
     seen: dict[str, str] = {}

@@ -1,0 +1,189 @@
+"""Bombs a hostile parser, case-set author or model server can send, each run in a child process
+under an address-space limit and a timeout, asserting the bound (wall time, peak RSS of the child
+and its children) and the outcome. Opt-in (`-m adversarial`): each costs seconds, and the timed
+asserts are for this suite only. What they guard is also pinned, untimed, in the default suite:
+tests/test_bounds_grid.py, test_cases_hostile.py, test_parsers_generic.py (dir:),
+test_bounds_command.py, test_parse.py (meta), test_judge.py (errors).
+
+Measured on the 2-core machine of issue 32 (before -> after the fixes):
+- 20 cells rowspan=colspan=1000 in a found table: 111 s, 3.3 GB -> 0.8 s, 183 MB;
+- a page JSON symlinked to /dev/zero: 2.7 GB in 3.3 s -> a one-line error; a FIFO: forever -> same;
+- `dir:` output -> /proc/self/environ: the environment in results.json -> a one-line page error;
+- `command:` writing 200 MB to stdout: 200 MB on disk -> none (kept: 8 MB);
+- parser meta of 100 MB: kept whole, cached whole -> at most 100,000 characters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.adversarial
+
+MB = 1024 * 1024
+REPO = Path(__file__).resolve().parents[1]
+
+# what the child prints last: its outcome, and its peak RSS and its children's (ru_maxrss is in KB)
+_EPILOGUE = """
+import json as _json, resource as _resource
+print("\\n" + _json.dumps({"outcome": OUTCOME, "rss": max(_resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss,
+                                                       _resource.getrusage(_resource.RUSAGE_CHILDREN).ru_maxrss)}))
+"""
+
+
+@dataclass
+class Ran:
+    seconds: float
+    peak_mb: float
+    outcome: object
+
+
+def bomb(code: str, *, memory_mb: int, timeout: float, cwd: Path = REPO) -> Ran:
+    """Run `code` (which sets OUTCOME) in a child limited to `memory_mb` of address space; its wall
+    time, its peak RSS (its own or its children's, the larger) and OUTCOME."""
+    limit = memory_mb * MB
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code + _EPILOGUE], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, preexec_fn=limited, check=False)
+    seconds = time.perf_counter() - started
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    last = json.loads(proc.stdout.strip().splitlines()[-1])
+    ran = Ran(seconds, last["rss"] / 1024, last["outcome"])
+    print(f"measured: {ran.seconds:.1f} s, peak RSS {ran.peak_mb:.0f} MB")  # shown with -s
+    return ran
+
+
+def test_a_span_grid_bomb_is_not_computed_in_seconds_and_megabytes(tmp_path: Path) -> None:
+    code = f"""
+from pathlib import Path
+from harness.cases import load_case_set
+from harness.evaluate.page import evaluate_page
+page = load_case_set("synth-v1", only={{"p001"}}).pages[0]
+htmls = [gt.stored_html for gt in page.tables]
+htmls[0] = htmls[0].replace("</table>", "<tr>" + '<td rowspan="1000" colspan="1000">x</td>' * 40 + "</tr></table>")
+Path({str(tmp_path)!r}, "001.html").write_text("\\n<p>text</p>\\n".join(htmls))
+results = evaluate_page(page, "dir:{tmp_path}", None, cache_dir=None)
+OUTCOME = [results[0].outcome, sorted(set(results[0].extra.get("not_computed", {{}}).values()))]
+"""
+    ran = bomb(code, memory_mb=2048, timeout=300)
+    assert ran.outcome == ["ok", ["not computed: table too large (grid of more than 5000 slots)"]]
+    assert ran.seconds < 30 and ran.peak_mb < 600, ran  # before: 111 s and 3.3 GB for 20 such cells
+
+
+@pytest.mark.parametrize("how", ["dev-zero", "fifo"])
+@pytest.mark.parametrize("verify", [True, False])
+def test_a_case_set_page_that_is_dev_zero_or_a_fifo_is_refused_at_once(tmp_path: Path, how: str,
+                                                                       verify: bool) -> None:
+    from harness.generate.importer import import_bench
+    from tests.ci_cases import case_set
+
+    ours = tmp_path / "ours"
+    import_bench(case_set(tmp_path / "src", 2), ours)
+    (ours / "002.json").unlink()
+    if how == "fifo":
+        os.mkfifo(ours / "002.json")
+    else:
+        (ours / "002.json").symlink_to("/dev/zero")
+    code = f"""
+from harness.cases import load_case_set
+try:
+    load_case_set({str(ours)!r}, verify={verify})
+    OUTCOME = "loaded"
+except ValueError as exc:
+    OUTCOME = str(exc)
+"""
+    ran = bomb(code, memory_mb=1024, timeout=120)
+    assert "002.json: not a regular file" in ran.outcome and "\n" not in ran.outcome
+    assert ran.seconds < 30 and ran.peak_mb < 300, ran  # before: 2.7 GB in 3.3 s, or forever
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/proc/self/environ", "fifo"])
+def test_a_dir_output_that_is_a_device_a_fifo_or_leaves_the_folder_fails_its_page_at_once(
+        tmp_path: Path, bench_sample_dir: Path, target: str) -> None:
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    if target == "fifo":
+        os.mkfifo(outputs / "001.md")
+    else:
+        (outputs / "001.md").symlink_to(target)
+    code = f"""
+from pathlib import Path
+from harness.parse.runner import parse_pdf
+result = parse_pdf("dir:{outputs}", Path({str(bench_sample_dir / "pdfs" / "001.pdf")!r}))
+OUTCOME = [result.outcome, result.message, result.text]
+"""
+    ran = bomb(code, memory_mb=1024, timeout=120)
+    assert ran.outcome[0] == "error" and ran.outcome[1].startswith("ParserError: 001.md: ") and ran.outcome[2] == ""
+    assert ran.seconds < 30 and ran.peak_mb < 300, ran
+
+
+def test_a_command_writing_a_gigabyte_to_stdout_costs_no_disk_and_bounded_memory(tmp_path: Path) -> None:
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n")
+    total = 1_000_000_000
+    code = f"""
+import resource
+resource.setrlimit(resource.RLIMIT_FSIZE, (32 * 1024 * 1024, 32 * 1024 * 1024))  # no file of it can grow
+from pathlib import Path
+from harness.parse.command import CommandParser
+out = CommandParser("sh -c 'head -c {total} /dev/zero | tr \\"\\\\\\\\0\\" a' {{pdf}}").parse(Path({str(pdf)!r}))
+OUTCOME = [len(out.text), out.meta["bytes"]]
+"""
+    ran = bomb(code, memory_mb=1024, timeout=300)
+    assert ran.outcome == [8_000_000, total]
+    assert ran.seconds < 120 and ran.peak_mb < 300, ran  # before: the whole gigabyte written to a scratch file
+
+
+def test_a_parser_meta_of_100_mb_is_cut_before_it_leaves_the_worker(tmp_path: Path) -> None:
+    (tmp_path / "bigmeta.py").write_text('''
+from harness.parse.protocol import ParseOutput
+
+class BigMeta:
+    name, version, config = "bigmeta", "1", {}
+
+    def parse(self, pdf_path):
+        return ParseOutput("| a | b |", {"format": "markdown", "notes": "x" * 100_000_000})
+''')
+    pdf = tmp_path / "a.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n")
+    code = f"""
+import sys
+sys.path.insert(0, {str(tmp_path)!r})
+from pathlib import Path
+from bigmeta import BigMeta
+from harness.parse.runner import parse_pdf
+result = parse_pdf(BigMeta(), Path({str(pdf)!r}), Path({str(tmp_path / "cache")!r}), timeout=120)
+sizes = [p.stat().st_size for p in Path({str(tmp_path / "cache")!r}).rglob("*.json")]
+OUTCOME = [result.outcome, result.meta.get("meta_dropped"), max(sizes)]
+"""
+    ran = bomb(code, memory_mb=2048, timeout=300)
+    assert ran.outcome[:2] == ["ok", ["notes"]] and ran.outcome[2] < 200_000
+    assert ran.seconds < 60 and ran.peak_mb < 800, ran  # the worker holds the 100 MB it made, and one copy
+
+
+def test_a_judge_answering_20000_errors_leaves_a_small_result(tmp_path: Path) -> None:
+    from tests.llm_server import LLMServer, Reply
+
+    answer = json.dumps({"errors": [f"error {i}: " + "x" * 1000 for i in range(20_000)], "score": 3})
+    with LLMServer([Reply(content=answer)]) as server:
+        code = f"""
+from harness.metrics.judge import judge_table
+verdict = judge_table("\\\\begin{{tabular}}{{l}}a\\\\\\\\\\\\end{{tabular}}", "| a |", "openai/tiny-judge",
+                      api_base={server.api_base!r})
+OUTCOME = [verdict.score, len(verdict.errors), sum(map(len, verdict.errors))]
+"""
+        ran = bomb(code, memory_mb=2048, timeout=300)
+    assert ran.outcome[:2] == [3.0, 10] and ran.outcome[2] <= 3_000
+    assert ran.seconds < 60, ran
