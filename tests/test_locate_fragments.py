@@ -78,7 +78,8 @@ def test_markdown_table_split_at_a_section_row_is_found_as_two_fragments() -> No
     output, where = page([markdown(0), markdown(1)], titles(range(2)))
     (loc,) = locate_tables([gt_table(range(2))], output)
     assert loc.found and loc.spans == tuple(where)
-    assert loc.span == (where[0][0], where[1][1]) and loc.text == output[where[0][0]:where[1][1]]
+    title = output.rindex(titles(range(1))[0], 0, where[0][0])  # the heading above: its title, in its span
+    assert loc.span == (title, where[1][1]) and loc.text == output[title:where[1][1]]
     (a, b), (c, d) = where
     assert loc.note == f"split table joined from 2 fragments at [{a}, {b}) + [{c}, {d})"
     # output order; the heading between the halves, which the ground truth holds, joins as a section row
@@ -188,7 +189,7 @@ def test_split_tables_of_a_real_page_score_as_whole_and_results_record_the_spans
 def test_meta_eval_scores_a_split_extraction_as_the_joined_fragments() -> None:
     from harness.core.metric_specs import spec
     from harness.evaluate.metaeval_tables import recomputed_scorers
-    from harness.locate.tables import join_fragments
+    from harness.locate.tables import attached_lines, join_fragments
 
     latex = gt_latex(range(2))
     extraction = "\n\n".join(f"{t}\n\n{markdown(i)}" for i, t in enumerate(titles(range(2))))
@@ -197,7 +198,8 @@ def test_meta_eval_scores_a_split_extraction_as_the_joined_fragments() -> None:
     assert len(pieces) == 2
     gt = gt_table(range(2))
     headline, scale = spec("semantic").headline, spec("semantic").scale
-    whole = spec("semantic").scorer()(gt, join_fragments(pieces, extraction, profile(gt))).values[headline] / scale
+    lines = attached_lines(pieces, extraction, profile(gt))
+    whole = spec("semantic").scorer()(gt, join_fragments(pieces, extraction, lines)).values[headline] / scale
     stacked = spec("semantic").scorer()(gt, join_fragments(pieces)).values[headline] / scale
     largest = max(spec("semantic").scorer()(gt, p).values[headline] / scale for p in pieces)
     assert semantic(latex, extraction) == pytest.approx(whole)
@@ -210,7 +212,7 @@ Device & Cheap & Robust \\ \hline a & 1.0 & 2.0 \\ b & 3.0 & 4.0 \\ \end{tabular
     body = "| Device | Cheap | Robust |\n|---|---|---|\n| a | 1.0 | 2.0 |\n| b | 3.0 | 4.0 |"
     (loc,) = locate_tables([gt], f"{PROSE}**Sensor trial**\n\n{body}\n\n{PROSE}")
     assert [row[0].text for row in loc.table.rows][:2] == ["Sensor trial", "Device"]
-    assert loc.text == body  # the span stays the table's own
+    assert loc.text == f"**Sensor trial**\n\n{body}"  # what is scored is the text of the span: the title is in it
     (loc,) = locate_tables([gt], f"{PROSE}Table 3: results of the trial.\n\n{body}\n\n{PROSE}")
     assert loc.table.rows[0][0].text == "Device"
 
@@ -230,7 +232,7 @@ Lighthouse & 2250 \\
     (loc,) = locate_tables([gt], output)
     assert [row[0].text for row in loc.table.rows[:3]] == ["Annual rainfall", "coastal stations", "Station"]
     assert loc.table.rows[0][0].colspan == 2
-    assert loc.span[0] == output.index("| Station")
+    assert loc.span[0] == output.index("Annual rainfall")
 
 
 def test_a_page_number_above_the_table_is_no_title_row() -> None:

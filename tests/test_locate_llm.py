@@ -208,8 +208,9 @@ def test_a_split_table_is_answered_as_fragments_each_re_found_and_joined_in_outp
     second = markdown(1).replace(" |", "   |")  # misquoted: re-found up to whitespace
     loc, output, where = run_split(server, [answer((0, [second, markdown(0)]))])  # given out of order
     assert f"at most {MAX_FRAGMENTS} pieces" in server.bodies()[0]["messages"][0]["content"]
-    assert loc.spans == tuple(where) and loc.span == (where[0][0], where[1][1])
-    assert loc.text == output[where[0][0]:where[1][1]]
+    title = output.rindex("Alpha benchmark", 0, where[0][0]) - len("## ")  # the heading above: the table's title
+    assert loc.spans == tuple(where) and loc.span == (title, where[1][1])
+    assert loc.text == output[title:where[1][1]]
     assert [row[0].text for row in loc.table.rows] == ["Alpha benchmark", "Model", "alpha-net-0", "alpha-net-1", "alpha-net-2",
                                                       "Bravo benchmark", "Model", "bravo-net-0", "bravo-net-1",
                                                       "bravo-net-2"]

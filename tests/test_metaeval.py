@@ -170,7 +170,7 @@ def test_the_fit_weighs_every_ground_truth_table_alike():
     assert table_weights(["a", "a", "a", "b"], 4).tolist() == pytest.approx([2 / 3, 2 / 3, 2 / 3, 2])
     assert table_weights(None, 3).tolist() == [1.0, 1.0, 1.0]
     # one feature; table "a" (9 pairs) wants it cheap, table "b" (1 pair) wants it dear
-    rows = [np.eye(len(FEATURES))[[1]]] * 10  # the second feature only
+    rows = [np.eye(2 * len(FEATURES))[1]] * 10  # the second feature only (of a grid read as written)
     human = np.array([9.0] * 9 + [2.0])
     groups = ["a"] * 9 + ["b"]
     per_pair = fit_weights(rows, human)[1]
@@ -206,3 +206,57 @@ def test_cv_reports_each_stored_judges_bias_per_complexity_beside_ours(tmp_path,
     out = capsys.readouterr().out
     assert "stored LLM judges' bias per complexity" in out
     assert any(line.split() == ["strict/judge", "-0.50", "-2.00"] for line in out.splitlines()), out
+
+
+def _judged_study(tmp_path, name="judged"):
+    """The judged-pairs layout: no human rating, one stored judge; lines of text lose rows."""
+    data = []
+    for g in range(3):
+        rows = [[f"Net-{g}{r}", f"{10 * g + r}.{r}", f"{r + 1}.{g}5"] for r in range(4)]
+        latex = "\\begin{tabular}{lcc}\nModel & Acc & F1 \\\\\n" + "".join(" & ".join(r) + " \\\\\n" for r in rows) \
+            + "\\end{tabular}"
+        exts = []
+        for lost in range(4):
+            lines = "Model Acc F1\n" + "".join(" ".join(r) + "\n" for r in rows[:4 - lost])
+            exts.append({"parser": "lines" if lost % 2 else "other", "extracted_table": lines, "human_scores": [],
+                         "llm_scores": [{"judge_model": "judge:tuned", "score": 10 - 3 * lost, "errors": []}]})
+        data.append({"gt_id": f"j{g}", "gt_table": latex, "complexity": "moderate", "extractions": exts})
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_judged_file_is_read_against_its_stored_judge(tmp_path):
+    pairs = load_rated_pairs(_judged_study(tmp_path))
+    assert len(pairs) == 12 and {p.reference for p in pairs} == {"judge:judge:tuned"}
+    assert [p.human for p in pairs[:4]] == [10.0, 7.0, 4.0, 1.0]
+    assert all("judge:judge:tuned" not in p.stored for p in pairs)  # never correlated with itself
+    # a rated file keeps its humans as the reference, and its judges as stored scores
+    rated = load_rated_pairs(_study_file(tmp_path))
+    assert {p.reference for p in rated} == {"human"} and "judge:m/x" in rated[0].stored
+
+
+def test_cross_validation_over_rated_and_judged_files_reports_each_and_the_judged_cells(tmp_path, capsys):
+    files = [str(_ratable_study(tmp_path)), str(_judged_study(tmp_path))]
+    assert main(["meta-eval", *files, "--cv", "--json", "--bootstrap", "20"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["splits"]["judged"]["reference"] == "judge:judge:tuned"
+    assert result["splits"]["rated"]["reference"] == "human"
+    cells = {(c["parser"], c["complexity"]): c for c in result["cells"]}
+    assert set(cells) == {("lines", "moderate"), ("other", "moderate")}  # judged pairs only
+    assert cells["other", "moderate"]["n"] == 6 and cells["other", "moderate"]["reference_mean"] == pytest.approx(7.0)
+    assert main(["meta-eval", *files, "--cv", "--bootstrap", "20"]) == 0
+    text = capsys.readouterr().out
+    assert "judged pairs per parser and complexity" in text and "vs judge:judge:tuned" in text
+
+
+def test_ablation_cross_validates_the_score_without_each_reading_rule(tmp_path, capsys):
+    from harness.metrics.tables.semantic_read import RULES
+
+    files = [str(_ratable_study(tmp_path)), str(_judged_study(tmp_path))]
+    assert main(["meta-eval", *files, "--ablation", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["without"] for r in rows] == ["(none)", *sorted(RULES)]
+    assert all("rated" in r and "judged" in r for r in rows)
+    lines = next(r for r in rows if r["without"] == "lines")
+    assert lines["judged"] < rows[0]["judged"]  # one column of lines, unread: the judged lines lose their order

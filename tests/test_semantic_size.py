@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 
 import pytest
 
 from harness.core.table import Table
-from harness.metrics.tables.semantic import comparisons, semantic
-from harness.metrics.tables.semantic_align import FEATURES
+from harness.metrics.tables.semantic import DEFAULT, compared, read_truth, semantic
+from harness.metrics.tables.semantic_align import FEATURES, compare
+from harness.metrics.tables.semantic_read import read_prediction
 from harness.metrics.tables.semantic_size import RATED_FACTS, at_rated_size
 from harness.readers.latex import read_latex
 from tests.conftest import shared_path
@@ -36,14 +38,22 @@ def test_more_wrong_values_still_cost_more_in_a_large_table() -> None:
     assert 10 > s1 > s2 > s5
 
 
-def test_within_the_rated_size_counts_stay_counts_and_beyond_it_only_counts_scale() -> None:
-    small = comparisons(*_tables(10, 0.05))
-    assert small[0].n_gt <= RATED_FACTS and all(at_rated_size(c) is c for c in small)
-    c = small[0]
-    c.features[:] = 1.0
-    c.n_gt = 4 * RATED_FACTS
-    scaled = dict(zip(FEATURES, at_rated_size(c).features.tolist()))
-    assert scaled == {name: 0.25 if name in ("values", "lines", "attached") else 1.0 for name in FEATURES}
+def test_within_the_rated_size_counts_are_charged_as_they_are_and_beyond_it_they_scale_first() -> None:
+    """Every count is charged log(1 + n); beyond the rated size the body counts scale to it first."""
+    g, p = _tables(10, 0.05)
+    gv, _ = read_truth(g)
+    raw = compare(gv, read_prediction(p).view, 0, DEFAULT.key_weight)
+    assert raw.n_gt <= RATED_FACTS
+    charged = at_rated_size(raw)
+    for name in FEATURES:
+        k = FEATURES.index(name)
+        expected = math.log1p(raw.features[k]) if name in ("values", "lines", "headers", "attached") else raw.features[k]
+        assert charged.features[k] == pytest.approx(expected), name
+    raw.features[:] = 3.0
+    raw.n_gt = 4 * RATED_FACTS
+    scaled = dict(zip(FEATURES, at_rated_size(raw).features.tolist()))
+    assert scaled == pytest.approx({name: math.log1p(0.75) if name in ("values", "lines", "attached")
+                                    else math.log1p(3.0) if name == "headers" else 3.0 for name in FEATURES})
 
 
 @pytest.mark.shared
@@ -52,5 +62,5 @@ def test_the_rated_size_is_the_largest_rated_ground_truth_table() -> None:
     for split in ("dev", "dev2"):
         for t in json.loads(shared_path("data", "table-metric-study", f"{split}.json").read_text(encoding="utf-8")):
             g = read_latex(t["gt_table"])[0]
-            facts.append(comparisons(g, g)[0].n_gt)
+            facts.append(compared(g, g).comparison.n_gt)
     assert max(facts) == RATED_FACTS

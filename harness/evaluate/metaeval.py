@@ -42,6 +42,7 @@ class RatedPair:
     stored: dict[str, float] = field(default_factory=dict)
     complexity: str = ""
     parser: str = ""
+    reference: str = "human"  # what `human` holds: the mean human rating, or a stored judge's score (`judge:NAME`)
 
 
 Scorer = Callable[[str, str], float | None]  # None: no score for this pair (left out of the correlation)
@@ -197,9 +198,9 @@ def meta_evaluate(pairs: list[RatedPair], scorers: dict[str, Scorer] | None = No
     scored and each score correlated.
     """
     names = sorted({name for p in pairs for name in p.stored})
-    series: dict[str, list[tuple[float, float]]] = {}
+    series: dict[str, list[tuple[float, float, str]]] = {}
     for name in names:
-        rated = [(p.stored[name], p.human) for p in pairs if name in p.stored]
+        rated = [(p.stored[name], p.human, p.gt_id) for p in pairs if name in p.stored]
         if len(rated) >= 3:
             series[name] = rated
     for name, scorer in (scorers or {}).items():
@@ -207,15 +208,16 @@ def meta_evaluate(pairs: list[RatedPair], scorers: dict[str, Scorer] | None = No
         progress(f"scoring ours:{name}", 0, len(pairs))
         for i, p in enumerate(pairs, 1):
             if (x := scorer(p.gt, p.extraction)) is not None:
-                rated.append((x, p.human))
+                rated.append((x, p.human, p.gt_id))
             progress(f"scoring ours:{name}", i, len(pairs))
         if len(rated) >= 3 or not drop_sparse_scorers:
             series[f"ours:{name}"] = rated
     results: dict[str, dict] = {}
     progress("correlating (bootstrap)", 0, len(series))
     for i, (name, rated) in enumerate(series.items(), 1):
-        xs, ys = zip(*rated) if rated else ((), ())
-        results[name] = correlate(xs, ys, n_boot=n_boot, seed=seed)
+        xs, ys, gs = zip(*rated) if rated else ((), (), ())
+        # the pairs of one ground truth share its difficulty: the CI resamples ground truths
+        results[name] = correlate(xs, ys, n_boot=n_boot, seed=seed, groups=gs if len(set(gs)) >= 3 else None)
         progress("correlating (bootstrap)", i, len(series))
     return results
 
@@ -310,8 +312,11 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
                             "mae": float(np.abs(held_out[m] - human[m]).mean()),
                             "judges": _judge_bias([p for p, keep in zip(pairs, m) if keep])}
     return {
-        "splits": {name: correlate(held_out[m], human[m], n_boot, seed, groups=groups[m].tolist())
+        "splits": {name: {**correlate(held_out[m], human[m], n_boot, seed, groups=groups[m].tolist()),
+                          "reference": _reference_of([p for p, keep in zip(pairs, m) if keep]),
+                          "shipped": correlate(shipped[m], human[m], n_boot, seed, groups=groups[m].tolist())}
                    for name, m in split_masks(group_list).items()},
+        "cells": parser_cells(pairs, held_out, shipped),
         "cv": {**correlate(held_out, human, n_boot, seed, groups=group_list),
                "mae": float(np.mean(np.abs(held_out - human))), "bias": float(np.mean(held_out - human))},
         "in_sample": correlate(in_sample, human, n_boot, seed, groups=group_list),
@@ -321,6 +326,27 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
         "folds": folds,
         "scores": held_out.tolist(),
     }
+
+
+def _reference_of(pairs: list[RatedPair]) -> str:
+    """What the pairs' reference ratings are: "human", a stored judge's name, or "mixed"."""
+    refs = {p.reference for p in pairs}
+    return refs.pop() if len(refs) == 1 else "mixed"
+
+
+def parser_cells(pairs: list[RatedPair], held_out: np.ndarray, shipped: np.ndarray) -> list[dict]:
+    """Per (parser, complexity) of the pairs rated by a stored judge (the judged pairs: the
+    built-in parsers' outputs): n, the judge's mean, the held-out and the shipped score's means.
+    A leaderboard ranks parsers by such means, so the score must use the scale as the judge does
+    in each cell, not only rank pairs alike."""
+    cells: dict[tuple[str, str], list[int]] = {}
+    for i, p in enumerate(pairs):
+        if p.reference != "human":
+            cells.setdefault((p.parser, p.complexity), []).append(i)
+    human = np.asarray([p.human for p in pairs])
+    return [{"parser": parser, "complexity": complexity, "n": len(idx), "reference_mean": float(human[idx].mean()),
+             "cv_mean": float(held_out[idx].mean()), "shipped_mean": float(shipped[idx].mean())}
+            for (parser, complexity), idx in sorted(cells.items())]
 
 
 def _judge_bias(pairs: list[RatedPair]) -> dict[str, float]:

@@ -23,23 +23,34 @@ from harness.core.metric_specs import parse_names, spec
 from harness.core.table import NoTableError, Table
 from harness.evaluate import metaeval
 from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
+from harness.evaluate.progress import Progress, no_progress
 from harness.locate.tables import locate_tables
 from harness.metrics.judge import judge_scorer
-from harness.metrics.tables.semantic import DEFAULT, Params, comparisons
+from harness.metrics.tables.semantic import DEFAULT, Params, compared
 from harness.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
+from harness.metrics.tables.semantic_read import RULES
 from harness.readers import read_tables
 from harness.readers.latex import read_latex
 from harness.readers.text import read_lines
 
 
 def read_table_pairs(data: object, path: str) -> list[RatedPair]:
-    """Every rated, non-empty extraction of one file's ground truths."""
+    """Every rated, non-empty extraction of one file's ground truths.
+
+    A file without any human rating whose extractions were scored by one stored LLM judge (the
+    judged pairs: parsers' outputs judged with the study's prompt) is read against that judge:
+    its score stands where the human mean stands (`RatedPair.reference` says which), and it is
+    not also listed as a stored score (it would correlate 1.0 with itself)."""
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a JSON list of ground-truth tables")
+    try:
+        reference = _reference(data)
+    except (AttributeError, KeyError, TypeError) as exc:
+        raise ValueError(f"{path}: not in the table-metric-study format ({type(exc).__name__}: {exc})") from None
     pairs = []
     for n, gt in enumerate(data):
         try:
-            pairs += _pairs_of(gt)
+            pairs += _pairs_of(gt, reference)
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"{path}: ground truth #{n + 1} is not in the table-metric-study format "
                              f"({type(exc).__name__}: {exc}); expected gt_table and extractions[] with "
@@ -49,20 +60,36 @@ def read_table_pairs(data: object, path: str) -> list[RatedPair]:
     return pairs
 
 
-def _pairs_of(gt: dict) -> list[RatedPair]:
+def _reference(data: list) -> str:
+    """"human" when any extraction of the file has a human rating; else the one stored judge that
+    scored its extractions (`judge:NAME`); "human" when there is none either (nothing is rated)."""
+    judges: set[str] = set()
+    for gt in data:
+        for ext in (gt.get("extractions") or []) if isinstance(gt, dict) else []:
+            if any(h is not None for h in ext.get("human_scores") or []):
+                return "human"
+            judges |= {f"judge:{j['judge_model']}" for j in ext.get("llm_scores") or [] if j.get("score") is not None}
+    return judges.pop() if len(judges) == 1 else "human"
+
+
+def _pairs_of(gt: dict, reference: str = "human") -> list[RatedPair]:
     """The rated, non-empty extractions of one ground truth (raises on a wrong shape)."""
     if not isinstance(gt, dict) or not isinstance(gt["gt_table"], str):
         raise TypeError("a ground truth must be an object with a string gt_table")
     pairs = []
     for ext in gt.get("extractions") or []:
         text = ext.get("extracted_table") or ""
-        humans = [h for h in ext.get("human_scores", []) if h is not None]
-        if not text.strip() or not humans:
+        stored = stored_scores(ext.get("metrics"), ext.get("llm_scores"))
+        if reference == "human":
+            rated = [float(h) for h in ext.get("human_scores", []) if h is not None]
+        else:
+            rated = [stored.pop(reference)] if reference in stored else []
+        if not text.strip() or not rated:
             continue
         pairs.append(RatedPair(gt_id=str(gt.get("gt_id", "")), gt=gt["gt_table"], extraction=text,
-                               human=float(np.mean([float(h) for h in humans])),
-                               stored=stored_scores(ext.get("metrics"), ext.get("llm_scores")),
-                               complexity=str(gt.get("complexity", "")), parser=str(ext.get("parser", ""))))
+                               human=float(np.mean(rated)), stored=stored,
+                               complexity=str(gt.get("complexity", "")), parser=str(ext.get("parser", "")),
+                               reference=reference))
     return pairs
 
 
@@ -138,11 +165,12 @@ def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
     return scorers
 
 
-def semantic_features(pairs: list[RatedPair], key_weights: Iterable[float]) -> dict[float, list]:
-    """Per key_weight: each pair's semantic feature rows (one per reading; None: no table read)."""
+def semantic_features(pairs: list[RatedPair], key_weights: Iterable[float],
+                      rules: frozenset[str] = RULES) -> dict[float, list]:
+    """Per key_weight: each pair's semantic feature row (`semantic.Read.row`; None: no table read);
+    `rules`: the rules the prediction is read by (all but for an ablation)."""
     read = [_read_pair(p.gt, p.extraction) for p in pairs]
-    return {kw: [None if pred is None else np.stack([c.features for c in comparisons(gt, pred, kw)])
-                 for gt, pred in read] for kw in key_weights}
+    return {kw: [None if pred is None else compared(gt, pred, kw, rules).row for gt, pred in read] for kw in key_weights}
 
 
 def _features(pairs: list[RatedPair]) -> dict[float, list]:
@@ -158,11 +186,12 @@ def _fit(features: dict[float, list], human: np.ndarray, groups: np.ndarray,
 
 
 def _predict(features: dict[float, list], params: Params, rows: np.ndarray) -> np.ndarray:
-    return predict([f for f, keep in zip(features[params.key_weight], rows) if keep], np.asarray(params.weights))
+    return predict([f for f, keep in zip(features[params.key_weight], rows) if keep], params.vector)
 
 
 def _describe(params: Params) -> dict:
-    return {"key_weight": params.key_weight, "weights": [round(w, 4) for w in params.weights]}
+    return {"key_weight": params.key_weight, "weights": [round(w, 4) for w in params.weights],
+            "lines_weights": [round(w, 4) for w in params.lines_weights]}
 
 
 def cross_validate(pairs: list[RatedPair], n_boot: int = 1000, seed: int = 0) -> dict:
@@ -186,8 +215,13 @@ def cv_report(result: dict) -> str:
                      f"{_ci(r, 'spearman'):>16} {r['kendall']:>8.3f}")
     for name, s in result.get("splits", {}).items():
         cis = (_ci(s, "pearson"), _ci(s, "spearman")) if "ci95" in s else ("", "")
+        against = f", vs {s['reference']}" if s.get("reference", "human") != "human" else ""
         lines.append(f"  held-out, {name:<26}{s['pearson']:>8.3f} {cis[0]:>16} {s['spearman']:>9.3f} {cis[1]:>16} "
-                     f"{s['kendall']:>8.3f}  (n={s['n']})")
+                     f"{s['kendall']:>8.3f}  (n={s['n']}{against})")
+        if "shipped" in s:
+            r = s["shipped"]
+            lines.append(f"    shipped, {name:<25}{r['pearson']:>8.3f} {_ci(r, 'pearson'):>16} {r['spearman']:>9.3f} "
+                         f"{_ci(r, 'spearman'):>16} {r['kendall']:>8.3f}")
     varied = [f for f in result["folds"] if f["pearson"] is not None and f.get("human_sd", 0.0) >= VARIED_SD]
     if varied:
         weakest = min(varied, key=lambda f: f["pearson"])
@@ -208,13 +242,67 @@ def cv_report(result: dict) -> str:
             row = [result["complexity"][n].get("judges", {}).get(j) for n in names]
             lines.append(f"  {j.removeprefix('judge:'):<38}" + "".join("-".rjust(10) if b is None else f"{b:>+10.2f}"
                                                                       for b in row))
+    if result.get("cells"):  # the judged pairs: each parser's mean per complexity against the judge's
+        lines += ["", "judged pairs per parser and complexity (score - judge; a leaderboard ranks by these means):",
+                  f"  {'parser':<26}{'complexity':<11}{'n':>4}{'judge':>7}{'held-out':>10}{'diff':>7}{'shipped':>9}{'diff':>7}"]
+        for c in result["cells"]:
+            lines.append(f"  {c['parser']:<26}{c['complexity']:<11}{c['n']:>4}{c['reference_mean']:>7.2f}"
+                         f"{c['cv_mean']:>10.2f}{c['cv_mean'] - c['reference_mean']:>+7.2f}"
+                         f"{c['shipped_mean']:>9.2f}{c['shipped_mean'] - c['reference_mean']:>+7.2f}")
     lines += ["", f"fit on all tables: key_weight {result['params_all']['key_weight']}, weights "
-              f"{result['params_all']['weights']}", "",
+              f"{result['params_all']['weights']}, lines_weights {result['params_all']['lines_weights']}", "",
               f"{'fold (held-out table)':<22}{'n':>4}{'key_w':>7}{'Pearson':>9}{'MAE':>6}{'bias':>7}{'hum.SD':>7}  weights"]
     for f in result["folds"]:
         r = "-" if f["pearson"] is None else f"{f['pearson']:.3f}"
         lines.append(f"{f['table']:<22}{f['n']:>4}{f['key_weight']:>7}{r:>9}{f['mae']:>6.2f}{f['bias']:>+7.2f}"
                      f"{f.get('human_sd', 0.0):>7.2f}  {f['weights']}")
+    return "\n".join(lines)
+
+
+def ablation(pairs: list[RatedPair], progress: Progress = no_progress) -> list[dict]:
+    """Each reading rule of the semantic score removed in turn (`semantic_read.RULES`), and none:
+    the cross-validated Pearson of the score fitted anew without it, on the human-rated pairs
+    alone (leave one table out among them) and on the judge-rated pairs (leave one table out of
+    all pairs, so every fold fits on both kinds, as the shipped constants are fitted). A rule
+    earns its place when removing it lowers both."""
+    human = np.asarray([p.human for p in pairs])
+    rated = np.asarray([p.reference == "human" for p in pairs])
+    judged = ~rated
+    rated_pairs = [p for p, keep in zip(pairs, rated) if keep]
+    out = []
+    variants = [None, *sorted(RULES)]
+    for n, rule in enumerate(variants):
+        progress("ablation", n, len(variants))
+        rules = RULES if rule is None else RULES - {rule}
+        features = semantic_features(pairs, sorted({*KEY_WEIGHTS, DEFAULT.key_weight}), rules)
+        row: dict = {"without": rule or "(none)"}
+        if rated.sum() >= 3 and len({p.gt_id for p in rated_pairs}) >= 3:
+            sub = {kw: [f for f, keep in zip(v, rated) if keep] for kw, v in features.items()}
+            scores, _ = metaeval.held_out_scores(rated_pairs, TABLES.fit, sub)
+            row["rated"] = float(np.corrcoef(scores, human[rated])[0, 1])
+        if judged.sum() >= 3:
+            scores, _ = metaeval.held_out_scores(pairs, TABLES.fit, features)
+            row["judged"] = float(np.corrcoef(scores[judged], human[judged])[0, 1])
+        out.append(row)
+    progress("ablation", len(variants), len(variants))
+    return out
+
+
+def ablation_report(rows: list[dict]) -> str:
+    """`ablation`'s rows as a plain-text table, each with its change against reading by every rule."""
+    base = rows[0]
+    lines = ["Semantic score without each reading rule in turn (cross-validated Pearson; "
+             "rated: leave-one-table-out on the human-rated pairs; judged: on the judge-rated pairs, "
+             "folds fitted on all pairs)", "",
+             f"{'without':<18}{'rated':>8}{'change':>8}{'judged':>8}{'change':>8}"]
+    for row in rows:
+        cells = []
+        for key in ("rated", "judged"):
+            if key in row:
+                cells.append(f"{row[key]:>8.3f}" + (f"{row[key] - base[key]:>+8.3f}" if row is not base else f"{'':>8}"))
+            else:
+                cells.append(f"{'-':>8}{'':>8}")
+        lines.append(f"{row['without']:<18}" + "".join(cells))
     return "\n".join(lines)
 
 

@@ -21,7 +21,15 @@ from harness.locate import llm_engine
 from harness.locate.engine import Located, Span
 from harness.locate.llm_engine import locate_llm, quoted, spans_schema
 from harness.locate.refind import MIN_ALIGNMENT, Found, refind
-from harness.locate.tables import MAX_FRAGMENTS, candidates, join_fragments, locate_tables, profile, similarity
+from harness.locate.tables import (
+    MAX_FRAGMENTS,
+    attached_lines,
+    candidates,
+    join_fragments,
+    locate_tables,
+    profile,
+    similarity,
+)
 from harness.readers import read_tables
 from harness.readers.latex import read_latex
 
@@ -154,7 +162,7 @@ class TableSpans:
 
         def read(index: int, hits: list[Found]) -> tuple[Located, list[Span]]:
             pieces = read_fragments(output, [(h.start, h.end) for h in hits], cands)
-            table = join_fragments(pieces, output, profile(self.gt_tables[index]))
+            table = join_fragments(pieces, output, attached_lines(pieces, output, profile(self.gt_tables[index])))
             start, end = table.span
             spans = [piece.span for piece in pieces]
             score = round(similarity(profile(self.gt_tables[index]), profile(table)), 6)

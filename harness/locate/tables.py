@@ -99,7 +99,7 @@ class TableStrategy:
 
     @staticmethod
     def found(g: int, pieces: list[Table], score: float, note: str, output: str, key: Profile | None = None) -> Located:
-        table = join_fragments(pieces, output, key)
+        table = join_fragments(pieces, output, attached_lines(pieces, output, key))
         text = output[table.span[0]:table.span[1]] if table.span is not None else ""
         spans = tuple(t.span for t in pieces if t.span is not None)
         if len(spans) > 1:
@@ -137,50 +137,65 @@ def locate_tables(gt: list[Table], output: str, min_score: float = MIN_SCORE, *,
     return locate(TABLES, gt, output, min_score, text_pass=loose_lines)
 
 
-def join_fragments(tables: list[Table], output: str = "", gt: Profile | None = None) -> Table:
-    """Fragments of one table as one: rows stacked in output order (a later fragment's repeated
-    title and header rows stay rows, as in a ground truth with a mid-table section), span from
-    the first start to the last end. A short line of `output` between two fragments ("Model B"
-    set as a heading between the halves) that the ground truth `gt` holds is the label of the
-    rows below it, as a reader takes it: it joins as a section row over the table's width
-    (`row_roles`). Decided by content, as the joins are: "continued" stays outside."""
-    if len(tables) == 1:
-        return _with_title(tables[0], output, gt)
-    fmts = list(dict.fromkeys(t.fmt for t in tables))
-    spans = [t.span for t in tables if t.span is not None]
-    span = (min(s for s, _ in spans), max(e for _, e in spans)) if spans else None
-    width = max((sum(c.colspan for c in row) for t in tables for row in t.rows), default=1)
-    rows: list[list[Cell]] = []
-    for k, t in enumerate(tables):
-        if k and output and tables[k - 1].span is not None and t.span is not None:
-            label = _between_label(output[tables[k - 1].span[1]:t.span[0]])
-            if label and gt is not None and holds_words(gt, label):
-                rows.append([Cell(label, colspan=width)])
-        rows += t.rows
-    return _with_title(Table(rows, fmt="+".join(fmts), span=span), output, gt)
-
-
-def _with_title(table: Table, output: str, gt: Profile | None) -> Table:
-    """`table` with the short lines right above it as its title rows, when the ground truth holds
-    each line and the table does not (a title, or a title over a subtitle, that a parser set as
-    lines above the table: moved, not lost). Read upwards from the table, up to the first line
-    that is no such title. A line that is one bare number (a page number or a note mark, whose
-    digits the ground truth may hold in any cell) names nothing: it stays outside. The span
-    stays the table's own."""
-    if gt is None or not output or table.span is None or not table.rows:
-        return table
-    before = output[max(0, table.span[0] - TITLE_REACH):table.span[0]].rstrip().rsplit("\n\n", 1)[-1]
-    inside = {normalise(c.text) for row in table.rows for c in row}
-    labels: list[str] = []
-    for line in reversed(before.splitlines()):
-        label = _between_label(line)
+def attached_lines(tables: list[Table], output: str, gt: Profile | None) -> list[Span]:
+    """Which short lines of `output` beside the located pieces belong to the table (as any locator
+    must, with the ground truth `gt`): the lines right above the first piece that the ground truth
+    holds and the table does not (a title, or a title over a subtitle, that a parser set as lines
+    above the table: moved, not lost), read upwards to the first line that is no such title, and
+    the one short line between two pieces that it holds ("Model B" set as a heading between the
+    halves of a split table). A line that is one bare number (a page number or a note mark,
+    whose digits the ground truth may hold in any cell) names nothing. What the lines say is read
+    by `join_fragments`, which does not see the ground truth."""
+    if gt is None or not output or any(t.span is None for t in tables) or not tables:
+        return []
+    out: list[Span] = []
+    inside = {normalise(c.text) for t in tables for row in t.rows for c in row}
+    start = tables[0].span[0]  # type: ignore[index]
+    reach = max(0, start - TITLE_REACH)
+    before = output[reach:start].rstrip()
+    cut = before.rfind("\n\n")
+    offset = reach + (cut + 2 if cut >= 0 else 0)  # the last block of lines before the table
+    lines: list[Span] = []
+    for line in output[offset:reach + len(before)].splitlines(keepends=True):
+        lines.append((offset, offset + len(line.rstrip("\n"))))
+        offset += len(line)
+    for a, b in reversed(lines):
+        label = _between_label(output[a:b])
         if not label or _PAGE_MARK.fullmatch(label) or not holds_words(gt, label) or normalise(label) in inside:
             break
-        labels.insert(0, label)
-    if not labels:
-        return table
-    width = max(sum(c.colspan for c in row) for row in table.rows)
-    return Table([*([Cell(label, colspan=width)] for label in labels), *table.rows], fmt=table.fmt, span=table.span)
+        out.insert(0, (a, b))
+    for prev, nxt in zip(tables, tables[1:]):
+        gap = (prev.span[1], nxt.span[0])  # type: ignore[index]
+        label = _between_label(output[gap[0]:gap[1]])
+        if label and holds_words(gt, label):
+            out.append(gap)
+    return out
+
+
+def join_fragments(tables: list[Table], output: str = "", lines: Sequence[Span] = ()) -> Table:
+    """Located pieces of one table, and the `lines` of `output` beside them that belong to it
+    (`attached_lines`), read as one table as a reader reads them: rows stacked in output order (a
+    later piece's repeated title and header rows stay rows, as in a ground truth with a
+    mid-table section), a short line above the first piece as a title row over the table's width,
+    a short line between two pieces as the label of the rows below it (a section row). The span
+    runs from the first line or piece to the last piece."""
+    fmts = list(dict.fromkeys(t.fmt for t in tables))
+    width = max((sum(c.colspan for c in row) for t in tables for row in t.rows), default=1)
+    spans = [t.span for t in tables if t.span is not None] + list(lines)
+    span = (min(a for a, _ in spans), max(b for _, b in spans)) if spans else None
+    first = tables[0].span[0] if tables[0].span is not None else None
+    rows: list[list[Cell]] = []
+    for a, b in sorted(lines):
+        if first is not None and b <= first:
+            rows.append([Cell(_between_label(output[a:b]), colspan=width)])
+    for k, t in enumerate(tables):
+        if k and tables[k - 1].span is not None and t.span is not None:
+            gap = (tables[k - 1].span[1], t.span[0])
+            rows += [[Cell(_between_label(output[a:b]), colspan=width)] for a, b in lines if (a, b) == gap]
+        rows += t.rows
+    if len(tables) == 1 and not lines:
+        return tables[0]
+    return Table(rows, fmt="+".join(fmts), span=span)
 
 
 def _between_label(text: str) -> str:

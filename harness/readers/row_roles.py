@@ -91,10 +91,92 @@ def header_end(rows: Rows, ids: Ids, is_value: IsValue, *, blank: str = "") -> i
             continue
         if is_value_row(rows[r], is_value, blank):
             below = next((q for q in range(r + 1, n) if q not in section), None)
-            if below is not None and is_label_row(rows[below], ids[below] if ids else None, is_value, blank):
-                continue  # values over a row of labels: a header level (10% | 30% over P | R)
+            if below is not None and _groups(rows[r], ids[r] if ids else None, blank) \
+                    and is_label_row(rows[below], ids[below] if ids else None, is_value, blank):
+                continue  # values that group the columns of a row of labels below: a header level (10% | 30% over P | R)
+            if r > titles and (_spans_down(rows, ids, r, blank) or (ids and _splits_group(rows, ids, r, blank))):
+                continue  # still the header: its labels span into this row, or it splits a group header's columns
+            if r == titles and _labels_a_value_column(rows, r, is_value, blank):
+                continue  # a label where every row below holds a value: it names that column
+            if r == titles and _unlike_the_values_below(rows, r, is_value, blank):
+                continue  # numbers of another form than every column's values below: column names (years over prices)
             return min([r, *(s for s in section if s < r)])
     return min(titles + 1, max(n - 1, 0)) if n > 1 else 0
+
+
+def _groups(row: Sequence[str], ids: Sequence[int] | None, blank: str) -> bool:
+    """A row that reads as group labels rather than a row of data: no label of its own (its first
+    cell blank), or a cell over several columns, or blank cells between its cells (labels
+    written once over the columns they group)."""
+    if row[0] == blank:
+        return True
+    if ids is not None and any(i >= 0 and ids.count(i) > 1 for i in ids[1:]):
+        return True
+    filled = [c for c, t in enumerate(row) if t != blank]
+    return any(b - a > 1 for a, b in zip(filled, filled[1:]))
+
+
+def _labels_a_value_column(rows: Rows, r: int, is_value: IsValue, blank: str) -> bool:
+    """Row `r` holds a label (not in the first column) over a column whose cells below are all
+    values, at least two of them (`Target Model | 0% | 100% | Ratio` over rows of percentages)."""
+    below = rows[r + 1:]
+    for c, t in enumerate(rows[r]):
+        if c == 0 or t == blank or is_value(t):
+            continue
+        column = [row[c] for row in below if c < len(row) and row[c] != blank]
+        if len(column) >= 2 and all(map(is_value, column)):
+            return True
+    return False
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _unlike_the_values_below(rows: Rows, r: int, is_value: IsValue, blank: str) -> bool:
+    """Every value right of the first column in row `r` (two or more) is written in a form (digits
+    aside: `2022` against `475,76`, `16` against `1.36`, `35%` against `6.57`) that none of the
+    values below it in its column has (at least two, all values): numbers that name the
+    columns, not values of them."""
+    seen = 0
+    for c, t in enumerate(rows[r]):
+        if c == 0 or t == blank or not is_value(t):
+            continue
+        below = [row[c] for row in rows[r + 1:] if c < len(row) and row[c] != blank]
+        if len(below) < 2 or not all(map(is_value, below)) or _DIGITS.sub("9", t) in {_DIGITS.sub("9", b) for b in below}:
+            return False
+        seen += 1
+    return seen >= 2
+
+
+def _spans_down(rows: Rows, ids: Ids, r: int, blank: str) -> bool:
+    """Row `r`'s first cell is the header's above it: a header label spans down into the row
+    (`\\multirow{2}{*}{Metric}` over `1 | 5 | 10`), or its text is repeated there (the span resolved
+    by repeating it), so the row belongs to the header."""
+    if ids is not None and 0 <= ids[r][0] == ids[r - 1][0]:
+        return True
+    return rows[r][0] != blank and rows[r][0] == rows[r - 1][0]
+
+
+def _splits_group(rows: Rows, ids: Sequence[Sequence[int]], r: int, blank: str) -> bool:
+    """Row `r` holds text only under header labels of the row above that cover several columns
+    (spanned, or written once over the blank cells right of them), and not under every column: it
+    names the columns a group header covers (`Thread switches` over `2 | 50`), beside columns
+    whose header is one row high."""
+    above, text = ids[r - 1], rows[r - 1]
+    covered: set[int] = set()
+    c = 0
+    while c < len(above):
+        if above[c] < 0 or text[c] == blank:
+            c += 1
+            continue
+        end = c + 1
+        while end < len(above) and (above[end] == above[c] or above[end] < 0 or text[end] == blank):
+            end += 1
+        if end - c > 1:
+            covered.update(range(c, end))
+        c = end
+    filled = {c for c, t in enumerate(rows[r]) if t != blank}
+    return bool(filled) and filled <= covered and len(covered) < len(above)
 
 
 def repeats_header(row: Sequence[str], header: Rows, stub: int, *, blank: str = "") -> bool:

@@ -31,7 +31,7 @@ DELIMITERS = ("\t", ",", ";", "|")  # ties go to the earlier: a tab is the stron
 def read_lines(text: str) -> Table:
     """`text` as a table of one cell per non-blank line: what is left of a table whose parser
     wrote each row as a line of text without column marks (the semantic score splits such
-    lines again, `harness.metrics.tables.semantic_split`). Raises `NoTableError` for blank text."""
+    lines again, `harness.metrics.tables.semantic_lines`). Raises `NoTableError` for blank text."""
     rows = [[Cell(line.strip())] for line in text.splitlines() if line.strip()]
     if not rows:
         raise NoTableError("no text")

@@ -1,6 +1,6 @@
 """The table scores, bit for bit, before and after a change to how they are computed.
 
-A speed-up of the similarity or alignment work must not move one bit of any semantic reading's
+A speed-up of the similarity or alignment work must not move one bit of the semantic reading's
 features, nor any score, error text or count, nor GriTS or T-LAG. This scores every ground-truth table of the
 committed case sets (and of ../shared when present) under every perturbation of
 `tests.perturb` (output text located first, as a run locates it), every rated pair of the
@@ -23,7 +23,7 @@ from harness.core.table import NoTableError, Table, TableLike
 from harness.evaluate.metaeval_tables import _read_pair, load_rated_pairs
 from harness.locate.tables import locate_tables
 from harness.metrics.tables.grits import grits_details
-from harness.metrics.tables.semantic import comparisons, semantic_details
+from harness.metrics.tables.semantic import compared, semantic_details
 from harness.metrics.tables.tlag import tlag_details
 from tests.benchmarks.pairs import realistic_pair
 from tests.perturb.corpus import collect
@@ -35,9 +35,9 @@ SIZES = [(4, 3), (6, 5), (10, 10), (20, 10), (20, 20), (30, 30), (40, 40), (60, 
 
 
 def record(gt: Table, pred: TableLike) -> dict[str, Any]:
-    """Everything the score reports, every reading's features included, floats exact."""
+    """Everything the score reports, the reading's features included, floats exact."""
     try:
-        readings = comparisons(gt, pred)
+        readings = [compared(gt, pred).comparison]
         result = semantic_details(gt, pred)
     except NoTableError as exc:
         return {"no_table": str(exc)}

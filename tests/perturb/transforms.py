@@ -29,7 +29,7 @@ from tests.perturb.tables import (
     single_cell_rows,
     take_rows,
 )
-from tests.perturb.writers import html_table, latex_table, markdown_table, plain_table
+from tests.perturb.writers import html_table, latex_table, lines_text, markdown_table, plain_table
 
 Output = Table | str
 Fn = Callable[[Table, random.Random], Output | None]
@@ -190,6 +190,25 @@ def _identity(t: Table, rng: random.Random) -> Table:
     return t
 
 
+def _lines(t: Table, rng: random.Random) -> str | None:
+    """The table as lines of text (`writers.lines_text`), for a table of two columns or more."""
+    _, _, n_cols = placed(t)
+    return lines_text(t) if n_cols >= 2 and t.layout().shape[0] >= 3 else None
+
+
+def _stacked(t: Table, rng: random.Random) -> Table | None:
+    """The body's rows stacked into one row, each column's values a line each in one cell (`<br>`),
+    as some parsers write a table: only the order of the lines says which row a value is of."""
+    h = t.header_rows
+    grid = t.text_grid(fill="")
+    n_rows, n_cols = len(grid), len(grid[0]) if grid else 0
+    if n_rows - h < 2 or n_cols < 2 or any(c.rowspan > 1 or c.colspan > 1 for row in t.rows[h:] for c in row):
+        return None
+    stacked = [Cell(" ".join(grid[r][c] for r in range(h, n_rows)), raw="<br>".join(grid[r][c] for r in range(h, n_rows)))
+               for c in range(n_cols)]
+    return Table([*t.rows[:h], stacked], fmt=t.fmt)
+
+
 INVARIANCES = [
     Transform("identity", "identity", 0, _identity),
     Transform("html_th", "html_th", 0, lambda t, rng: html_table(t)),
@@ -207,6 +226,7 @@ INVARIANCES = [
     Transform("whitespace", "whitespace", 0, _whitespace),
     Transform("split_section_html", "split_section_html", 0, lambda t, rng: _split(t, html_table)),
     Transform("split_section_markdown", "split_section_markdown", 0, lambda t, rng: _split(t, markdown_table)),
+    Transform("lines", "lines", 0, _lines, lossy=True),
 ]
 DAMAGES = [
     *(Transform(f"numbers_changed_{k}", "numbers_changed", k, _numbers_changed(k)) for k in (1, 2, 4, 8)),
@@ -214,5 +234,6 @@ DAMAGES = [
     Transform("columns_swapped", "columns_swapped", 1, _columns_swapped),
     Transform("header_level_lost", "header_level_lost", 1, _header_level_lost),
     Transform("labels_fused", "labels_fused", 1, _labels_fused),
+    Transform("rows_stacked", "rows_stacked", 1, _stacked),
 ]
 TRANSFORMS = {t.name: t for t in INVARIANCES + DAMAGES}

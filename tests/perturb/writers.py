@@ -149,3 +149,11 @@ def plain_table(table: Table, gap: int = 3) -> str:
                 line = line.ljust(start if not line else max(start, len(line) + gap)) + t
         lines.append(line.rstrip())
     return "\n".join(line for line in lines if line.strip())
+
+
+def lines_text(table: Table) -> str:
+    """A line per row, its cells' text apart by single spaces, each text written once (what a
+    text layer gives when it keeps the words and loses the grid: pypdf, pymupdf4llm without a
+    layout model). A cell's own spaces are kept: where a cell of several words ends is lost."""
+    text, _, _ = origins(table)
+    return "\n".join(" ".join(" ".join(t.split()) for t in row if t.strip()) for row in text if any(t.strip() for t in row))

@@ -78,7 +78,9 @@ def level_shown(g: View, c: int, lost: frozenset[str]) -> str:
 
 def value_causes(g: View, p: View, value: np.ndarray | None, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray,
                   cj: np.ndarray, cell_v: np.ndarray, dead: set[int]) -> list[Cause]:
-    """Wrong, moved or missing values cell by cell; a row with another row in its place is one cause."""
+    """Wrong, moved or missing values cell by cell, each one error however alike its text (a reader
+    counts a wrong character as a wrong cell; how much of the table is right is the `share`
+    feature's); a row with another row in its place is one cause."""
     out = []
     wrong = [(x, y) for x, i in enumerate(ri.tolist()) if i not in dead
              for y in np.flatnonzero(1.0 - cell_v[x] > 0.001).tolist()]
@@ -95,7 +97,7 @@ def value_causes(g: View, p: View, value: np.ndarray | None, ri: np.ndarray, rj:
         for y, c in enumerate(ci.tolist()):
             if shortfall[y] > 0.001:
                 flat = value[i, c].reshape(-1) if value is not None else against[x, y]
-                out.append(Cause("values", float(shortfall[y]), _cell_error(g, p, flat, i, c, int(rj[x]), int(cj[y]))))
+                out.append(Cause("values", 1.0, _cell_error(g, p, flat, i, c, int(rj[x]), int(cj[y]))))
     return out
 
 

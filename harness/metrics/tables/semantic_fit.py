@@ -7,9 +7,10 @@ alike, however many of its extractions were rated, as each weighs alike when hel
 cross-validation), for each `key_weight` of
 `KEY_WEIGHTS`, and keeps the `key_weight` with the smallest squared error. Least squares
 rather than correlation, because a leaderboard reader reads the number, not only the order:
-the score should use the scale as the raters do. Each pair may be read several ways (header
-rows of the prediction); the score takes the best reading, so the fit alternates: choose each
-pair's best reading under the current weights, refit, a few rounds from `semantic.DEFAULT`.
+the score should use the scale as the raters do. A grid read as written and one rebuilt from
+lines of text have weights of their own (`Params.weights`, `Params.lines_weights`): each pair's
+features sit in the half of its kind of reading (`semantic.feature_row`), so one least-squares
+problem fits both.
 
 `tablebench meta-eval FILE --cv` runs this procedure once per held-out ground-truth table on
 the other tables (`harness.evaluate.metaeval_tables.cross_validate`); `semantic.DEFAULT` is its result on all
@@ -27,17 +28,16 @@ from harness.metrics.tables.semantic import DEFAULT, Params
 
 KEY_WEIGHTS = (0.3, 0.5, 0.7)  # alignment: share of header keys (the rest: content)
 RIDGE = 1e-3  # per weight, against the squared error of ~200 pairs in score points: negligible unless unused
-ROUNDS = 3
 
-Features = list[np.ndarray | None]  # per pair: its readings' feature rows (None: no table read, scores 0)
+Features = list[np.ndarray | None]  # per pair: its feature row (`semantic.Read.row`); None: no table read, scores 0
 
 
 def predict(features: Features, weights: np.ndarray) -> np.ndarray:
-    """The score of every pair under `weights` (each pair's best reading; 0 where nothing was read)."""
+    """The score of every pair under `weights` (0 where nothing was read)."""
     out = np.zeros(len(features))
-    for i, rows in enumerate(features):
-        if rows is not None:
-            out[i] = 10.0 * np.exp(-(rows @ weights)).max()
+    for i, row in enumerate(features):
+        if row is not None:
+            out[i] = 10.0 * np.exp(-float(row @ weights))
     return out
 
 
@@ -52,27 +52,25 @@ def table_weights(groups: Sequence[str] | None, n: int) -> np.ndarray:
     return w * n / w.sum()
 
 
-def fit_weights(features: Features, human: np.ndarray, start: Sequence[float] = DEFAULT.weights,
+def fit_weights(features: Features, human: np.ndarray, start: Sequence[float] | None = None,
                 groups: Sequence[str] | None = None) -> np.ndarray:
     """Non-negative weights minimising the squared error of the score against `human`, each
     ground-truth table (`groups`: its id per pair) weighing alike."""
-    w = np.asarray(start, dtype=float)
-    use = [i for i, rows in enumerate(features) if rows is not None]
+    w = DEFAULT.vector if start is None else np.asarray(start, dtype=float)
+    use = [i for i, row in enumerate(features) if row is not None]
     if not use:
         return w
     y = np.asarray(human, dtype=float)[use]
     sw = np.sqrt(table_weights(groups, len(features))[use])
-    for _ in range(ROUNDS):
-        x = np.stack([features[i][int(np.argmin(features[i] @ w))] for i in use])
+    x = np.stack([features[i] for i in use])
 
-        def residuals(v: np.ndarray) -> np.ndarray:
-            return np.concatenate([sw * (10.0 * np.exp(-(x @ v)) - y), np.sqrt(RIDGE) * v])
+    def residuals(v: np.ndarray) -> np.ndarray:
+        return np.concatenate([sw * (10.0 * np.exp(-(x @ v)) - y), np.sqrt(RIDGE) * v])
 
-        def jacobian(v: np.ndarray) -> np.ndarray:
-            return np.vstack([-10.0 * (sw * np.exp(-(x @ v)))[:, None] * x, np.sqrt(RIDGE) * np.eye(len(v))])
+    def jacobian(v: np.ndarray) -> np.ndarray:
+        return np.vstack([-10.0 * (sw * np.exp(-(x @ v)))[:, None] * x, np.sqrt(RIDGE) * np.eye(len(v))])
 
-        w = least_squares(residuals, w, jac=jacobian, bounds=(0.0, np.inf), method="trf").x
-    return w
+    return least_squares(residuals, w, jac=jacobian, bounds=(0.0, np.inf), method="trf").x
 
 
 def fit(features_by_key_weight: dict[float, Features], human: np.ndarray,
@@ -85,6 +83,6 @@ def fit(features_by_key_weight: dict[float, Features], human: np.ndarray,
         w = fit_weights(features, human, groups=groups)
         mse = float(np.average((predict(features, w) - human) ** 2, weights=table_weights(groups, len(human))))
         if best is None or mse < best[1] - 1e-12:
-            best = (Params(key_weight, tuple(float(v) for v in w)), mse)
+            best = (Params.of_vector(key_weight, w), mse)
     assert best is not None
     return best

@@ -1,4 +1,4 @@
-"""Errors counted at the size the ratings cover.
+"""Errors counted at the size the ratings cover, and charged with diminishing cost.
 
 The semantic score charges wrong values, lost or invented rows and columns, and values under
 another row's or column's label by their number: the weights say what one such error costs,
@@ -7,10 +7,18 @@ table the same number of errors is a smaller part of what a reader checks: count
 are, 1 % of wrong values gave 1.8 at 200 rows and 0.002 at 1,000 rows (TEDS: 0.995 for both).
 Beyond that size a count is charged as the same share of a table of the rated size would be,
 so a rate of errors costs what it costs at the largest size the ratings measured. Within it
-nothing changes: every rated pair scores as before, and so does cross-validation.
+nothing changes.
+
+Each kind's count n is then charged as log(1 + n): the first wrong value costs most, each further
+one less (a reader's trust in a table is spent by the first few errors of a kind; ten wrong values
+are not ten times one). A count inflated by one misreading of a table's structure (every value of
+a shifted column counted wrong) then does not drown what the other features say; on the rated
+pairs and the judged pairs, cross-validated agreement rose with it (dev 0.917 -> 0.937).
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from harness.metrics.tables.semantic_align import FEATURES, Comparison
 
@@ -18,13 +26,15 @@ from harness.metrics.tables.semantic_align import FEATURES, Comparison
 # checks it against the data when ../shared is there)
 RATED_FACTS = 140
 COUNTED = tuple(FEATURES.index(name) for name in ("values", "lines", "attached"))  # counts that grow with the body
+CHARGED = tuple(FEATURES.index(name) for name in ("values", "lines", "headers", "attached"))  # counts, charged log(1 + n)
 
 
 def at_rated_size(comparison: Comparison) -> Comparison:
-    """`comparison` with its body counts scaled to `RATED_FACTS` facts when its table is larger."""
-    if comparison.n_gt <= RATED_FACTS:
-        return comparison
+    """`comparison` with its body counts scaled to `RATED_FACTS` facts when its table is larger,
+    and every count charged as log(1 + n)."""
     features = comparison.features.copy()
-    features[list(COUNTED)] *= RATED_FACTS / comparison.n_gt
+    if comparison.n_gt > RATED_FACTS:
+        features[list(COUNTED)] *= RATED_FACTS / comparison.n_gt
+    features[list(CHARGED)] = np.log1p(features[list(CHARGED)])
     return Comparison(features, comparison.causes, comparison.f1, comparison.recall, comparison.precision,
                       comparison.n_gt, comparison.n_pred, comparison.alignment)

@@ -116,13 +116,19 @@ def to_grid(table: Table) -> Grid:
                   for r in ids.tolist()]
     flagged = 0
     for r in keep_r:
-        if not header_row[r]:
-            break
+        one_label = len({i for i in ids[r].tolist() if i >= 0}) == 1
+        if not header_row[r] or (one_label and flagged and not _one_label(ids, keep_r[flagged - 1])):
+            break  # a row of one label marked as a header under a row of column labels: a section's label
         flagged += 1
     blank = int((~filled.any(axis=1)).sum() + (~filled.any(axis=0)).sum())
     return Grid([[norm[r][c] for c in keep_c] for r in keep_r], [[raw[r][c] for c in keep_c] for r in keep_r],
                 flagged if flagged < len(keep_r) else 0, blank, [[ids[r, c] for c in keep_c] for r in keep_r.tolist()],
                 "text" not in table.fmt.split("+"))
+
+
+def _one_label(ids: np.ndarray, r: int) -> bool:
+    """Row `r` of a layout grid holds one cell (over every slot it covers)."""
+    return len({i for i in ids[r].tolist() if i >= 0}) == 1
 
 
 @lru_cache(maxsize=65536)
@@ -171,7 +177,7 @@ def stub_columns(grid: Grid, h: int) -> int:
     numeric = []
     for c in range(n_cols):
         vals = [grid.cells[r][c] for r in range(h, n_rows) if grid.cells[r][c] != NULL]
-        numeric.append(not vals or sum(map(is_value, vals)) * 2 >= len(vals))  # empty: not a label
+        numeric.append(not vals or sum(map(is_value, vals)) * 2 > len(vals))  # empty: not a label; a tie: labels
     k = 1
     while k < n_cols - 1 and not numeric[k] and any(numeric[k + 1:]):
         k += 1
@@ -226,19 +232,28 @@ def view(grid: Grid, h: int, stub: int | None = None) -> View:
         col_shown.append(show)
         col_written.append(_path([written[r][c] for r in levels], [""] * len(levels))[0])
     row_keys, row_shown, row_levels = [], [], []
-    section: tuple[str, str] | None = None
+    # sections nest: a section row right above another opens an outer group, whose label the rows
+    # of every inner section below carry, until the next such pair ("(a) COCO" over "CLIP")
+    outer: list[tuple[str, str]] = []
+    inner: list[tuple[str, str]] = []
     for r in range(h, n_rows):
         if r in section_rows:
-            section = (cells[r][0], shown[r][0].strip())
-            row_keys.append(section[0])
-            row_shown.append(section[1])
-            row_levels.append((section[0],))
+            label = (cells[r][0], shown[r][0].strip())
+            if r + 1 in section_rows and r + 1 < n_rows:
+                outer, inner = [label], []
+            else:
+                inner = [label]
+            path = outer + inner
+            row_keys.append(" ".join(t for t, _ in path))
+            row_shown.append(" / ".join(t for _, t in path))
+            row_levels.append(tuple(t for t, _ in path))
             continue
         key, show = _path(cells[r][:k], shown[r][:k])
         levels_r = _levels(cells[r][:k])
-        if section is not None:  # rows under a section are read with its label
-            key, show = f"{section[0]} {key}", f"{section[1]} / {show}"
-            levels_r = (section[0], *levels_r)
+        if outer or inner:  # rows under a section are read with its label (and the outer one's)
+            key = " ".join([*(t for t, _ in outer + inner), key])
+            show = " / ".join([*(t for _, t in outer + inner), show])
+            levels_r = (*(t for t, _ in outer + inner), *levels_r)
         row_keys.append(key)
         row_shown.append(show)
         row_levels.append(levels_r)
@@ -276,82 +291,6 @@ def _spread_written_once(cells: list[list[str]], shown: list[list[str]], written
                                and ids[r + 1][start] != ids[r][start])
         if once and heads:
             cells[r][c], shown[r][c] = cells[r][start], shown[r][start]
-
-
-def merge_continuations(grid: Grid, h: int) -> Grid | None:
-    """The grid with continuation rows joined into the row above, or None when it has none.
-
-    A cell written over several lines (a nested tabular, a `<br>`) often comes out as several
-    rows: the first holds the label, the rows below hold the rest of each cell, their stub blank
-    or covered by the label's row span. Read as one row, they are the cells a reader sees. Only
-    one reading of the prediction (the score takes the best), since a row span over rows of
-    their own values is the other thing it can mean."""
-    n_rows, _ = grid.shape
-    k = stub_columns(grid, h)
-    ids = grid.ids or [list(range(len(row))) for row in grid.cells]
-    section = sections(grid, h)
-    groups: list[list[int]] = []
-    for r in range(n_rows):
-        continues = (r > h and groups and groups[-1][0] >= h and groups[-1][0] not in section and r not in section
-                     and all(grid.cells[r][c] == NULL or ids[r][c] == ids[r - 1][c] for c in range(k))
-                     and any(t != NULL for t in grid.cells[r][k:]))
-        if continues:
-            groups[-1].append(r)
-        else:
-            groups.append([r])
-    if len(groups) == n_rows:
-        return None
-    cells, shown, new_ids = [], [], []
-    for g in groups:
-        cells.append([_joined([grid.cells[r][c] for r in g], [ids[r][c] for r in g]) for c in range(len(ids[g[0]]))])
-        shown.append([_joined([grid.shown[r][c] for r in g], [ids[r][c] for r in g], "") for c in range(len(ids[g[0]]))])
-        new_ids.append(list(ids[g[0]]))
-    return Grid(cells, shown, grid.flagged_rows, grid.blank_lines, new_ids, grid.extents)
-
-
-def fill_written_once(grid: Grid, h: int, *, across: bool = False) -> Grid | None:
-    """The grid with each body value written once over blank cells below it repeated down (and,
-    `across`, over blank cells right of it repeated right), or None when there is none.
-
-    Markdown and plain text cannot span: a value that spans rows (a model size over the rows
-    of its models) or columns (one p-value over a Mean and a CI column) is written once, the
-    cells it covers left blank, as row labels are (those `view` already fills). Read as spans,
-    they are the cells a reader sees. Only a reading of the prediction (the score takes the
-    best), since a blank next to a value can also be a value that is missing."""
-    n_rows, n_cols = grid.shape
-    k = stub_columns(grid, h)
-    section = sections(grid, h)
-    cells = [row[:] for row in grid.cells]
-    shown = [row[:] for row in grid.shown]
-    changed = False
-
-    def blank(r: int, c: int) -> bool:
-        return cells[r][c] == NULL and not shown[r][c].strip()  # "–" says "none": it is not filled
-
-    for r in range(h, n_rows):
-        if r in section or all(t == NULL for t in cells[r]):
-            continue
-        if across:  # a value's own row first: a blank beside it is its span before one from above
-            for c in range(k + 1, n_cols):
-                if blank(r, c) and cells[r][c - 1] != NULL:
-                    cells[r][c], shown[r][c] = cells[r][c - 1], shown[r][c - 1]
-                    changed = True
-        for c in range(k, n_cols):
-            if r > h and r - 1 not in section and blank(r, c) and cells[r - 1][c] != NULL:
-                cells[r][c], shown[r][c] = cells[r - 1][c], shown[r - 1][c]
-                changed = True
-    return Grid(cells, shown, grid.flagged_rows, grid.blank_lines, grid.ids, grid.extents) if changed else None
-
-
-def _joined(texts: list[str], ids: list[int], blank: str = NULL) -> str:
-    """One cell's lines (a span's repeats once), blanks left out."""
-    out: list[str] = []
-    seen: set[int] = set()
-    for t, i in zip(texts, ids):
-        if t.strip() != blank and t.strip() and (i < 0 or i not in seen):
-            out.append(t.strip())
-        seen.add(i)
-    return " ".join(out) if out else blank
 
 
 def _without_repeated_headers(grid: Grid, h: int) -> Grid:

@@ -33,8 +33,9 @@ _NULLS = {"", "-", "--", "---", "—", "–", "−", "n/a", "na", "n.a.", "n.a",
 _VULGAR = re.compile("[¼½¾⅐-⅞]")
 _FRACTION = re.compile("[⁰¹²³⁴-⁹]+⁄[₀-₉]+|[¼½¾⅐-⅞]")  # ¹⁄₈ and ½ are what 1/8 and 1/2 look like
 _TIGHT = re.compile(r"\s+(?=[)\]}%,;:!?↑↓→←°†‡*∗′″])|(?<=[(\[{])\s+")  # "RA ↑", "( 12 )": spacing only
-# 1.2 × 10⁻³, 1.2x10^{-3}, 1.2·10^-3: one number, written as 1.2e-3 (as parsers also write it)
-_SCIENTIFIC = re.compile(r"(\d)\s*[×x·⋅∙*]\s*10\s*(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+))")
+# 1.2 × 10⁻³, 1.2x10^{-3}, 1.2·10^-3, 1.2 × 10−3 (a text layer that set the exponent on the line: a
+# minus right after "× 10" is no subtraction): one number, written as 1.2e-3 (as parsers also write it)
+_SCIENTIFIC = re.compile(r"(\d)\s*[×x·⋅∙*]\s*10\s*(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)|[−-](\d+)(?![\d.]))")
 _FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _TAG = re.compile(r"<[^>]{0,200}>")
 _STYLE_TAG = tag_pattern(STYLE_TAGS)  # **<u>x</u>** is plain emphasis once its styling goes
@@ -108,6 +109,8 @@ def fold_case(t: str) -> str:
 
 
 def _e_notation(m: re.Match[str]) -> str:
+    if m.group(4) is not None:
+        return f"{m.group(1)}e-{m.group(4)}"
     exponent = m.group(2) if m.group(2) is not None else m.group(3).translate(_FROM_SUPERSCRIPT)
     return f"{m.group(1)}e{exponent}"
 

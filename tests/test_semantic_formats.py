@@ -1,11 +1,12 @@
-"""Shapes of formats that cannot span: a value spanning rows written once over blank cells, a
-column's values stacked in one cell (`<br>`), a multi-column stub, and what each costs."""
+"""Shapes of formats that cannot span, read as a reader of the extraction alone reads them: a
+label written once over blank cells (in the header it heads the columns up to the next label; in
+the body a blank is a blank), a column's values stacked in one cell (`<br>`: damage, only the
+order of the lines would place them), a multi-column stub, and what each costs."""
 
 from __future__ import annotations
 
 from harness.core.table import Table
 from harness.metrics.tables.semantic import semantic_details
-from harness.metrics.tables.semantic_stack import interleaved, unstacked
 from harness.metrics.tables.semantic_struct import header_rows, to_grid
 from harness.readers import read_tables
 from harness.readers.cell_lines import cell_lines
@@ -41,9 +42,13 @@ def _gt(latex: str) -> Table:
     return read_latex(latex)[0]
 
 
-def test_a_value_spanning_rows_written_once_is_read_as_the_span() -> None:
+def test_a_value_spanning_rows_written_once_reads_as_blanks_under_it() -> None:
+    """`≥7B` over two models, written once: a reader of the Markdown sees a blank beside Beta, as
+    likely a value that is missing as the one above; the score reads the blank and charges it,
+    but every value there is read where it stands."""
     result = semantic_details(_gt(GROUPED), read_tables(WRITTEN_ONCE)[0])
-    assert result.score == 10.0, result.errors
+    assert 5.0 < result.score < 10.0, result.errors
+    assert all(("missing" in e or "moved" in e) for e in result.errors), result.errors
 
 
 def test_a_dash_saying_none_is_not_filled_from_the_row_above() -> None:
@@ -57,27 +62,16 @@ def test_the_data_starts_at_the_first_row_of_values_right_of_a_wide_stub() -> No
     assert header_rows(grid) == 1
 
 
-def test_a_column_stacked_in_one_cell_is_read_as_its_rows() -> None:
+def test_a_column_stacked_in_one_cell_is_damage() -> None:
+    """A column's values a line each in one cell: only the lines' order says which row a value is
+    of. A reader cannot attribute them from the extraction: the stacked cell reads as one cell."""
     stacked = "| Setting | Value |\n|---|---|\n| Layers<br>Heads<br>Dropout<br>Optimizer | 12<br>8<br>0.1<br>AdamW |"
     pred = read_tables(stacked)[0]
     assert [cell_lines(c) for c in pred.rows[1]] == [["Layers", "Heads", "Dropout", "Optimizer"],
                                                    ["12", "8", "0.1", "AdamW"]]
-    assert semantic_details(_gt(PARAMS), pred).score == 10.0
-    shifted = stacked.replace("12<br>8", "8<br>12")  # the lines pair up: swapping two values is an error
-    assert semantic_details(_gt(PARAMS), read_tables(shifted)[0]).score < 8.0
-
-
-def test_two_columns_stacked_in_one_cell_widen_it() -> None:
-    html = ("<table><tr><th>Model</th><th>Acc F1</th></tr>"
-            "<tr><td>Alpha<br/>Beta</td><td>61.5<br/>0.52<br/>63.25<br/>0.55</td></tr></table>")
-    out = unstacked(read_tables(html)[0])
-    assert out is not None
-    assert out.text_grid() == [["Model", "Acc F1", "Acc F1"], ["Alpha", "61.5", "0.52"], ["Beta", "63.25", "0.55"]]
-
-
-def test_a_label_over_two_lines_keeps_its_ordinary_reading() -> None:
-    md = "| Setting | Value |\n|---|---|\n| Layers<br>(encoder) | 12 |\n| Heads | 8 |"
-    assert unstacked(read_tables(md)[0]) is None  # no other cell holds two lines: nothing is stacked
+    rows = "| Setting | Value |\n|---|---|\n| Layers | 12 |\n| Heads | 8 |\n| Dropout | 0.1 |\n| Optimizer | AdamW |"
+    assert semantic_details(_gt(PARAMS), read_tables(rows)[0]).score == 10.0
+    assert semantic_details(_gt(PARAMS), pred).score < 5.0
 
 
 # A group label spanned over three of four value columns; the last column stands under nothing.
@@ -122,19 +116,21 @@ def test_a_value_moved_between_two_columns_of_one_name_says_which() -> None:
     assert any("the extraction's body row 1, column 2, not body row 1, column 3" in e for e in moved), moved
 
 
-def test_a_value_spanning_columns_written_once_is_read_as_the_span() -> None:
+def test_a_value_spanning_columns_written_once_reads_as_a_blank_beside_it() -> None:
     gt = read_tables("<table><tr><th>Method</th><th>Mean</th><th>CI</th></tr>"
                      "<tr><td>Alpha</td><td>91.8</td><td>[89.8, 93.7]</td></tr>"
                      "<tr><td>p-value</td><td colspan='2'>&lt;0.001</td></tr>"
                      "<tr><td>Beta</td><td>84.3</td><td>[79.5, 89.2]</td></tr></table>")[0]
     pred = read_tables("| Method | Mean | CI |\n|---|---|---|\n| Alpha | 91.8 | [89.8, 93.7] |\n"
                        "| p-value | <0.001 | |\n| Beta | 84.3 | [79.5, 89.2] |")[0]
-    assert semantic_details(gt, pred).score == 10.0
+    result = semantic_details(gt, pred)
+    assert 8.0 < result.score < 10.0
+    assert result.errors == ["value '<0.001' under (p-value, CI) moved to (p-value, Mean)"]
 
 
-def test_a_column_of_value_like_labels_is_read_with_the_ground_truths_stub_too() -> None:
-    # "Size" holds as many value-like labels (<7B) as plain ones (Base) in the prediction, more of
-    # the plain ones in the ground truth: the near vote must not turn the row keys into values
+def test_a_column_of_as_many_value_like_labels_as_plain_ones_is_read_as_labels() -> None:
+    # "Size" holds as many value-like labels (<7B) as plain ones (Base) in the prediction: a tie
+    # reads as labels (a stub column), so the row keys stay keys, as in the ground truth
     rows = [["Family", "Size", "Model", "Acc"], ["Dense", "<7B", "Alpha", "61.5"], ["Dense", "<7B", "Beta", "63.2"],
             ["Dense", "Base", "Gamma", "58.7"], ["Dense", "Base", "Delta", "57.5"], ["Dense", "Base", "Eps", "55.1"]]
     gt = Table.from_rows(rows, header_rows=1)
@@ -142,22 +138,6 @@ def test_a_column_of_value_like_labels_is_read_with_the_ground_truths_stub_too()
     result = semantic_details(gt, pred)
     assert result.errors and all("missing" in e for e in result.errors), result.errors
     assert result.score > 6.0
-
-
-def test_a_one_line_cell_beside_stacked_ones_spans_their_rows() -> None:
-    stacked = "| Setting | Value | Note |\n|---|---|---|\n| Layers<br>Heads | 12<br>8 | same |"
-    out = unstacked(read_tables(stacked)[0])
-    assert out is not None and out.text_grid() == [["Setting", "Value", "Note"], ["Layers", "12", "same"],
-                                                    ["Heads", "8", "same"]]
-
-
-def test_stacked_lines_past_the_metrics_cell_bound_are_not_unstacked() -> None:
-    from harness.core.table import MAX_SCORED_CELLS
-
-    n = MAX_SCORED_CELLS  # two columns of n lines: 2n cells once unstacked
-    md = ("| A | B |\n|---|---|\n| " + "<br>".join(f"r{i}" for i in range(n)) + " | "
-          + "<br>".join(str(i) for i in range(n)) + " |")
-    assert unstacked(read_tables(md)[0]) is None
 
 
 # A label over three value columns, spanned in the ground truth, in the table's only header row
@@ -228,65 +208,17 @@ PAIRS_STACKED = ("| Setting Value | Setting Value |\n|---|---|\n"
                  "| Warmup<br>500<br>Epochs<br>30<br>Batch<br>64 |")
 
 
-def test_column_pairs_stacked_label_value_in_turn_are_read_as_the_pairs() -> None:
-    # each header cell names two of the ground truth's columns: its cells' lines alternate between them
-    pred = read_tables(PAIRS_STACKED)[0]
-    out = interleaved(pred, {"setting", "value"})
-    assert out is not None and out.table.text_grid() == [
-        ["Setting", "Value", "Setting", "Value"], ["Layers", "12", "Warmup", "500"], ["Heads", "8", "Epochs", "30"],
-        ["Dropout", "0.1", "Batch", "64"], ["Optimizer", "AdamW", "", ""]]
-    assert out.written == ["Setting Value"] * 4
-    # every value attributed; the names written into one cell are one small misreading, named once
-    result = semantic_details(_gt(PAIRS), pred)
-    assert 8.5 < result.score < 10.0
-    assert result.errors == ["header cells 'Setting', 'Value' merged into one cell: 'Setting Value'"]
-    one_wrong = semantic_details(_gt(PAIRS), read_tables(PAIRS_STACKED.replace("<br>12<br>", "<br>13<br>"))[0])
-    swapped = semantic_details(_gt(PAIRS), read_tables(PAIRS_STACKED.replace("Heads<br>8", "8<br>Heads"))[0])
-    assert result.score > one_wrong.score > swapped.score > 2.0  # a label and its value out of turn: worse
+def test_column_pairs_stacked_label_value_in_turn_are_damage() -> None:
+    """Two columns' labels and values in turn in one cell, under a header cell naming both: which
+    line is which column only their order says; a reader of the extraction cannot attribute them."""
+    result = semantic_details(_gt(PAIRS), read_tables(PAIRS_STACKED)[0])
+    assert result.score < 3.0, result.errors
 
 
-def test_a_header_cell_that_names_no_two_labels_keeps_the_ordinary_reading() -> None:
-    pred = read_tables(PAIRS_STACKED.replace("Setting Value | Setting Value", "Setting Value | Notes"))[0]
-    assert interleaved(pred, {"setting", "value"}) is not None  # one column still names two
-    assert interleaved(pred, {"parameter", "value"}) is None  # names the ground truth does not hold
-    assert interleaved(read_tables(PAIRS_STACKED)[0], {"setting value"}) is None  # one label, not two
-
-
-def test_a_stub_beside_a_column_of_two_interleaved_columns_spans_their_rows() -> None:
-    # the stub stacks a line per row; the next column stacks two values per row under two names
-    md = "| Model | Acc F1 |\n|---|---|\n| Alpha<br>Beta | 61.5<br>0.52<br>63.25<br>0.55 |\n| Mean | 62.4<br>0.54 |"
-    out = interleaved(read_tables(md)[0], {"model", "acc", "f1"})
-    assert out is not None and out.table.text_grid() == [["Model", "Acc", "F1"], ["Alpha", "61.5", "0.52"],
-                                                   ["Beta", "63.25", "0.55"], ["Mean", "62.4", "0.54"]]
-
-
-def test_a_title_row_over_interleaved_columns_spans_them_all() -> None:
-    html = ("<table><tr><td colspan='2'>Training setup</td></tr><tr><th>Setting Value</th><th>Setting Value</th></tr>"
-            "<tr><td>Layers<br/>12</td><td>Warmup<br/>500</td></tr></table>")
-    out = interleaved(read_tables(html)[0], {"setting", "value"})
-    assert out is not None and out.table.rows[0][0].colspan == 4
-    assert out.table.text_grid()[1:] == [["Setting", "Value", "Setting", "Value"], ["Layers", "12", "Warmup", "500"]]
-
-
-def test_two_columns_written_in_one_cell_a_line_each_cost_one_merged_header() -> None:
-    # header and values of two columns set in one cell per row, a line each: every value is read
-    # under its own name; the merged names are one misreading, not a column of ambiguous values
+def test_two_columns_written_in_one_cell_a_line_each_are_damage() -> None:
     gt = read_tables("<table><tr><th>Model</th><th>Acc</th><th>F1</th></tr><tr><td>Alpha</td><td>61.5</td>"
                      "<td>0.52</td></tr><tr><td>Beta</td><td>63.25</td><td>0.55</td></tr></table>")[0]
     md = "| Model | Acc<br>F1 |\n|---|---|\n| Alpha | 61.5<br>0.52 |\n| Beta | 63.25<br>0.55 |"
-    result = semantic_details(gt, read_tables(md)[0])
-    assert result.errors == ["header cells 'Acc', 'F1' merged into one cell: 'Acc F1'"]
-    assert 8.5 < result.score < 10.0
-    swapped = semantic_details(gt, read_tables(md.replace("61.5<br>0.52", "0.52<br>61.5"))[0])
-    assert swapped.score < result.score
-
-
-def test_a_title_row_over_a_stacked_column_keeps_the_stacked_reading() -> None:
-    # a title set above the table joins it as a row over its width (the locator): the stacked
-    # lines under it are still read as their rows
-    gt = _gt(PARAMS.replace(r"\toprule", r"\toprule \multicolumn{2}{c}{Model setup} \\ \midrule"))
-    html = ("<table><tr><td colspan='2'>Model setup</td></tr><tr><th>Setting</th><th>Value</th></tr>"
-            "<tr><td>Layers<br/>Heads<br/>Dropout<br/>Optimizer</td><td>12<br/>8<br/>0.1<br/>AdamW</td></tr></table>")
-    out = unstacked(read_tables(html)[0])
-    assert out is not None and out.rows[0][0].colspan == 2 and len(out.rows) == 6
-    assert semantic_details(gt, read_tables(html)[0]).score == 10.0
+    apart = "| Model | Acc | F1 |\n|---|---|---|\n| Alpha | 61.5 | 0.52 |\n| Beta | 63.25 | 0.55 |"
+    assert semantic_details(gt, read_tables(apart)[0]).score == 10.0
+    assert semantic_details(gt, read_tables(md)[0]).score < 6.0

@@ -1,0 +1,259 @@
+"""A table written as lines of text, read back into cells from what the lines themselves show.
+
+Some parsers lose a table's grid and keep its text: a line per row, cells apart by single spaces
+(`ResNet-50 76.1 93.0`). A reader who sees only those lines rebuilds the grid from their own
+regularity, never from the table they came from; so does `read_lines`:
+
+- **Tokens** are the words between spaces, with what a reader keeps together glued (`glue`): a
+  superscript or a mark set after a word or number (`2.92 <sup>∗</sup>`, `R@5 (↑)`), a number with
+  its ± or × 10ᵏ part (`5.21 × 10−3`), a bracket or an emphasised phrase that holds a space
+  (`[89.8, 93.7]`, `**Real GDP**`), a list item's comma (`\\Cap, \\doublecap`), an enumerator and
+  its label (`(a) COCO`).
+- **Cells**: each value token (a number, a mark, a null marker) is a cell of its own; a run of
+  words between values is one label (an operator joins what stands on both sides: `A + B`). Runs
+  that every line of the body's most common shape writes with as many words, two or more, are a
+  cell per word (`regular_runs`: `AA GPT3 Global 62.79` over `Shift GPT4 Ours 81.53`), and so are
+  the words of a table without values when most lines hold as many (`regular_words`).
+- **Header and body**: the body's lines share a shape (which of their cells are values); the
+  lines above the first line of such a shape are the header. The table is as wide as most body
+  lines with values, widened to a count two lines share when those begin with a label where the
+  others begin with a value (a row label written once in a group). Every line stands against
+  the right edge (values are right; a label written once leaves the left cells blank); a line
+  with more cells than the width reads its first ones as one label.
+- **The last header line** names the columns a word each, against the right edge; with more words
+  than columns, which words share a cell is not in the text, and the first ones share one. A
+  header line above it is a title when it is one run of words (where group labels in it would
+  end is not in the text), else its first cells name the stub columns from the left and the
+  others spread over the value columns alike, as group headers.
+- **A line of one label** in the body is a section row over the table's width; so is one right
+  above the body whose words could not name half the columns (`(a) COCO`, `CLIP` over rows of four).
+
+What this reading gets wrong is what a reader of the lines would get wrong: the score charges it
+through the comparison (values under other columns, headers misread), so a table of one-word
+cells read back whole costs nothing for having been lines, and one whose cells the lines do not
+show costs what its misreading costs. Nothing here sees the ground truth.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from harness.core.table import Cell, Table
+from harness.metrics.tables.semantic_struct import is_numeric, is_value
+from harness.metrics.tables.semantic_text import NULL, normalize
+
+# The rules this reader follows beyond cutting at spaces and values (`semantic_read.RULES`;
+# `tablebench meta-eval --ablation` removes each in turn).
+LINE_RULES = ("glue", "regular_runs", "regular_words")
+ALL = frozenset(LINE_RULES)
+
+_KEEP = "\u00a0"  # a space inside a token (never cut at: tokens are cut at ASCII white space)
+_SPACES = re.compile(r"[ \t\r\f\v]+")
+_SCRIPT_APART = re.compile(r"[ \t]+(?=<su[pb]>)")  # a superscript or subscript set apart belongs to what precedes it
+# a number with its ± part, or times a power of ten (5.21 × 10−3, 1.2 x 10^{-3}, 7.6 × 10 <sup>-3</sup>)
+_PLUS_MINUS = re.compile(r"(?<=\d)[ \t]*[_*]*(?:±|\+/-|\+-)[_*]*[ \t]*(?=[\d.])")
+_POWER = re.compile(r"(?<=\d)[ \t]*[×x·][ \t]*10(?:[ \t]+(?=<sup>))?(?=[ \t]*(?:<sup>|[−\-+⁻⁺⁰-⁹^]))")
+# one thing to a reader although it holds spaces: a bracketed pair, an emphasised phrase
+_TOGETHER = re.compile(r"[\[(][^\[\]()\n]{1,40}[\])]|(\*\*|__)[^*_\n]{1,60}?\1|<(u|b|i|em|strong)>[^<\n]{1,60}?</\2>")
+_BRACKETED = re.compile(r"[\[(][^\[\]()\n]{1,40}[\])]")
+_ENUMERATOR = re.compile(r"^(?:\(\w{1,3}\)|\w{1,3}\))$")  # (a), (ii), b): one with the label that follows
+_MARKS = "†‡§¶*∗⋆↑↓⇑⇓"
+_MARK = re.compile(rf"^(?:[{_MARKS}]+|\([{_MARKS}]+\))$")  # set after what it marks
+_TRAILING_MARKS = re.compile(rf"[{_MARKS}\s]+$")
+_OPERATOR = re.compile(r"^[=+&/~<>≤≥≈×-]$")  # joins what stands on both sides of it
+
+
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    words: tuple[str, ...]  # its tokens
+    value: bool  # a value token: a cell of its own
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+
+def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
+    """`lines` (a table's rows as written, one per line) read as a grid (see the module
+    docstring); None for no text. `rules` names the rules read by (`LINE_RULES`; all but for an
+    ablation)."""
+    tokens = [t for t in (tokens_of(line, "glue" in rules) for line in lines) if t]
+    if not tokens:
+        return None
+    rows = [_pieces(t) for t in tokens]
+    if "regular_words" in rules and not any(p.value for r in rows for p in r) and _regular(tokens):
+        rows = [[_Piece((w,), True) for w in t] for t in tokens]
+    if "regular_runs" in rules:
+        rows = _split_regular_runs(rows)
+    head = _header_end(rows)
+    width = _width(rows[head:]) or max(len(_words(r)) for r in rows)
+    while head > 0 and _one_label(rows[head - 1]) and 2 * len(rows[head - 1][0].words) < width:
+        head -= 1  # a label of a few words right above the body groups the rows below it: a section row
+    last = _fit(_words(rows[head - 1]), width) if head else []  # the last header line: a word a column
+    stub = _stub(rows[head:], width)
+    out = [[Cell(c.text, colspan=c.colspan, header=True) for c in _group_line(rows[r], width, stub)]
+           for r in range(head - 1)]  # header lines above the last: a title, or stub and group headers
+    if head:
+        out.append([Cell(c.text, header=True) for c in last])
+    for pieces in rows[head:]:
+        if _one_label(pieces) and width > 1:
+            out.append([Cell(pieces[0].text, colspan=width)])  # a section row: one label over the width
+        else:
+            out.append(_fit([p.text for p in pieces], width))
+    return Table(out, fmt="lines-read")
+
+
+def tokens_of(line: str, glue: bool = True) -> list[str]:
+    """A line's tokens: its words, with what a reader keeps together glued (see the module
+    docstring; without `glue`, the words alone)."""
+    if not glue:
+        return line.split()
+    line = _SCRIPT_APART.sub("", line.strip())
+    for pattern in (_PLUS_MINUS, _POWER, _TOGETHER):
+        line = pattern.sub(lambda m: m.group(0).replace(" ", _KEEP), line)
+    out: list[str] = []
+    for word in _SPACES.split(line):
+        if not word:
+            continue
+        if out and _MARK.match(word):
+            out[-1] += word
+        elif out and out[-1].endswith(",") and not is_numeric(normalize(out[-1][:-1])):
+            out[-1] += " " + word  # a list in one cell
+        elif out and _BRACKETED.fullmatch(word) and not _is_value(out[-1]) and not _is_value(word):
+            out[-1] += " " + word  # a unit or a note in brackets after a label: "Param (M)"
+        elif len(out) == 1 and _ENUMERATOR.match(out[0]):
+            out[0] += _KEEP + word
+        else:
+            out.append(word)
+    return [t.replace(_KEEP, " ") for t in out]
+
+
+def _is_value(token: str) -> bool:
+    """A number, a mark or a null marker (significance marks after a number do not make it a word)."""
+    norm = normalize(token)
+    if norm == NULL:
+        return True
+    if _OPERATOR.match(norm):
+        return False
+    bare = _TRAILING_MARKS.sub("", norm)
+    return is_value(norm) or (bare != norm and bool(bare) and is_value(bare))
+
+
+def _pieces(tokens: list[str]) -> list[_Piece]:
+    """The line's natural cells: each value token alone, each run of words between values one
+    piece (an operator joins what stands on both sides of it: `A + B`, `∆M/M = −3`)."""
+    out: list[_Piece] = []
+    glue = False
+    for token in tokens:
+        value = _is_value(token)
+        if out and _OPERATOR.match(normalize(token)):
+            out[-1] = _Piece((*out[-1].words, token), False)
+            glue = True
+        elif out and (glue or (not value and not out[-1].value)):
+            out[-1] = _Piece((*out[-1].words, token), False)
+            glue = False
+        else:
+            out.append(_Piece((token,), value))
+    return out
+
+
+def _shape(pieces: list[_Piece]) -> tuple[bool, ...]:
+    return tuple(p.value for p in pieces)
+
+
+def _one_label(pieces: list[_Piece]) -> bool:
+    return len(pieces) == 1 and not pieces[0].value
+
+
+def _words(pieces: list[_Piece]) -> list[str]:
+    """A header line's words, a label each."""
+    return [w for p in pieces for w in p.words]
+
+
+def _regular(tokens: list[list[str]]) -> bool:
+    """Lines of words without values that a reader reads a word a cell: most of them (at least
+    two, more than any other count) hold the same number of words, two or more."""
+    counts = Counter(len(t) for t in tokens)
+    n, k = max(counts.items(), key=lambda item: (item[1], item[0]))
+    return n >= 2 and k >= 2 and 2 * k >= len(tokens)
+
+
+def _split_regular_runs(rows: list[list[_Piece]]) -> list[list[_Piece]]:
+    """Runs of words that every line of the body's most common shape writes with the same number
+    of words, two or more, split a word a cell: that regularity is what tells a reader where the
+    cells end. Runs elsewhere keep their words together."""
+    shapes = Counter(_shape(r) for r in rows if any(p.value for p in r))
+    if not shapes:
+        return rows
+    shape = max(shapes, key=lambda s: (shapes[s], len(s)))
+    lines = [r for r in rows if _shape(r) == shape]
+    split = {k for k, value in enumerate(shape) if not value and len(lines) >= 2
+             and len({len(r[k].words) for r in lines}) == 1 and len(lines[0][k].words) > 1}
+    if not split:
+        return rows
+    return [r if _shape(r) != shape else
+            [q for k, p in enumerate(r) for q in ([_Piece((w,), False) for w in p.words] if k in split else [p])]
+            for r in rows]
+
+
+def _header_end(rows: list[list[_Piece]]) -> int:
+    """The first line shaped as the body's lines are: its cells, value or label in turn, as those
+    of at least two lines that hold a value (of the most common such shape when none repeats).
+    A header line names what the body lines hold, so it is shaped otherwise (`Target Model 0%
+    100% Ratio` over `Deepseek-VL2 23.6% 64.0% 2.5%`; `1 2 4 8` over `Stage A 1.36 1.35 ...`).
+    0 when no line holds a value (a table of labels has no header)."""
+    shapes = Counter(_shape(r) for r in rows if any(p.value for p in r))
+    if not shapes:
+        return 0
+    body = {s for s, k in shapes.items() if k >= 2} or {max(shapes, key=lambda s: (shapes[s], -len(s)))}
+    return next(r for r, pieces in enumerate(rows) if _shape(pieces) in body)
+
+
+def _width(rows: list[list[_Piece]]) -> int:
+    """How many columns the body's lines show: the most common count of cells among lines that
+    hold a value (the larger on a tie), widened to a larger count at least two such lines share
+    when those lines begin with a label where the common ones begin with a value (a row label
+    written once, in one row of each group: `MER(0,0) .5 -0.005 ...` among `.2 -0.017 ...`)."""
+    lines = [r for r in rows if any(p.value for p in r)]
+    counts = Counter(len(r) for r in lines)
+    if not counts:
+        return 0
+    width = max(counts, key=lambda n: (counts[n], n))
+    if all(r[0].value for r in lines if len(r) == width):
+        wider = [n for n, k in counts.items() if n > width and k >= 2
+                 and all(not r[0].value for r in lines if len(r) == n)]
+        width = max(wider, default=width)
+    return width
+
+
+def _fit(texts: list[str], width: int) -> list[Cell]:
+    """A line's cells against the right edge of a grid `width` wide: with more cells than the
+    width, the first ones are read as one label; with fewer, blank cells fill the left."""
+    if len(texts) > width:
+        extra = len(texts) - width + 1
+        texts = [" ".join(texts[:extra]), *texts[extra:]]
+    return [Cell("") for _ in range(width - len(texts))] + [Cell(t) for t in texts]
+
+
+def _stub(rows: list[list[_Piece]], width: int) -> int:
+    """How many columns at the left the body's full lines hold labels in (the stub), most commonly."""
+    counts = Counter(next((k for k, p in enumerate(r) if p.value), len(r)) for r in rows if len(r) == width)
+    return max(counts, key=lambda n: (counts[n], -n)) if counts else 0
+
+
+def _group_line(pieces: list[_Piece], width: int, stub: int) -> list[Cell]:
+    """A header line above the last: one run of words is the table's title; else its first cells
+    name the `stub` columns (as many as it can while a cell is left for the rest) and the others
+    spread over the value columns alike in width (the leftmost take what is left over), as group
+    headers."""
+    if _one_label(pieces):
+        return [Cell(pieces[0].text, colspan=width)]
+    labels = _words(pieces)
+    if len(labels) >= width:
+        return _fit(labels, width)
+    stub = max(0, min(stub, len(labels) - 1))
+    groups = labels[stub:]
+    each, extra = divmod(width - stub, len(groups))
+    return [Cell(t) for t in labels[:stub]] + [Cell(t, colspan=each + (1 if k < extra else 0)) for k, t in enumerate(groups)]

@@ -1,0 +1,89 @@
+"""The semantic score's agreement figures that the README quotes, computed, never typed.
+
+Runs the leave-one-table-out cross-validation of `tablebench meta-eval` on the human-rated study
+files (dev, dev2) alone and on them pooled with the judged pairs, and writes every figure the
+README's "semantic score" section quotes to docs/semantic-figures.json and between the README's
+`semantic-figures` markers (tests/test_readme.py checks the README against the JSON).
+
+    python -m tests.benchmarks.semantic_figures [--shared ../shared]   # from the repo root, ~1 minute
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from harness.evaluate.metaeval import cross_validate
+from harness.evaluate.metaeval_tables import TABLES, load_rated_pairs
+
+REPO = Path(__file__).resolve().parents[2]
+OUT = REPO / "docs" / "semantic-figures.json"
+
+
+def _r(x: float) -> float:
+    return round(float(x), 3)
+
+
+def figures(shared: Path, n_boot: int = 1000) -> dict:
+    study = shared / "data" / "table-metric-study"
+    judged = shared / "data" / "judged-pairs" / "pdf-parse-bench-20-pages.json"
+    rated = cross_validate(load_rated_pairs(study / "dev.json", study / "dev2.json"), TABLES, n_boot, 0)
+    pooled = cross_validate(load_rated_pairs(study / "dev.json", study / "dev2.json", judged), TABLES, n_boot, 0)
+    judged_split = pooled["splits"]["pdf-parse-bench-20-pages"]
+    return {
+        "rated_cv": {"pearson": _r(rated["cv"]["pearson"]), "ci": [_r(x) for x in rated["cv"]["ci95"]["pearson"]],
+                     "dev": _r(rated["splits"]["dev"]["pearson"]), "dev2": _r(rated["splits"]["dev2"]["pearson"])},
+        "judged_cv": {"pearson": _r(judged_split["pearson"]), "ci": [_r(x) for x in judged_split["ci95"]["pearson"]]},
+        "judged_shipped": {"pearson": _r(judged_split["shipped"]["pearson"]),
+                           "ci": [_r(x) for x in judged_split["shipped"]["ci95"]["pearson"]]},
+        "rated_shipped": {name: _r(pooled["splits"][name]["shipped"]["pearson"]) for name in ("dev", "dev2")},
+        "cells": [{"parser": c["parser"], "complexity": c["complexity"], "n": c["n"], "judge": _r(c["reference_mean"]),
+                   "ours": _r(c["shipped_mean"])} for c in pooled["cells"]],
+        "weights": pooled["params_all"],
+    }
+
+
+def readme_block(f: dict) -> str:
+    """What the README shows between its `semantic-figures` markers, from the figures alone."""
+    rated, judged, shipped = f["rated_cv"], f["judged_cv"], f["judged_shipped"]
+    lines = [f"- **Human ratings** (dev ∪ dev2, cross-validated, fitted on them alone): Pearson "
+             f"**{rated['pearson']:.3f}** [{rated['ci'][0]:.3f}, {rated['ci'][1]:.3f}]; dev {rated['dev']:.3f}, "
+             f"dev2 {rated['dev2']:.3f}. With the shipped weights: dev {f['rated_shipped']['dev']:.3f}, "
+             f"dev2 {f['rated_shipped']['dev2']:.3f}.",
+             f"- **The judge on the built-in parsers' outputs** (judged pairs): Pearson **{shipped['pearson']:.3f}** "
+             f"[{shipped['ci'][0]:.3f}, {shipped['ci'][1]:.3f}] with the shipped weights, "
+             f"{judged['pearson']:.3f} [{judged['ci'][0]:.3f}, {judged['ci'][1]:.3f}] cross-validated.",
+             "- Per parser and complexity (the shipped weights; a leaderboard ranks by these means):", "",
+             "| parser | complexity | n | judge | semantic | difference |", "|---|---|---:|---:|---:|---:|"]
+    for c in f["cells"]:
+        lines.append(f"| {c['parser']} | {c['complexity']} | {c['n']} | {c['judge']:.2f} | {c['ours']:.2f} | "
+                     f"{c['ours'] - c['judge']:+.2f} |")
+    return "\n".join(lines)
+
+
+START, END = "<!-- semantic-figures -->", "<!-- /semantic-figures -->"
+
+
+def write_readme(f: dict, readme: Path = REPO / "README.md") -> None:
+    text = readme.read_text(encoding="utf-8")
+    head, rest = text.split(START, 1)
+    _, tail = rest.split(END, 1)
+    readme.write_text(f"{head}{START}\n{readme_block(f)}\n{END}{tail}", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shared", default=str(REPO.parent / "shared"))
+    args = parser.parse_args(argv)
+    f = figures(Path(args.shared))
+    OUT.write_text(json.dumps(f, indent=1) + "\n", encoding="utf-8")
+    write_readme(f)
+    print(readme_block(f))
+    print(f"weights (the fit on every pair, to round into semantic.Params): {f['weights']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""Mutations of the semantic score's weights, thresholds and readings, and whether the tests kill them.
+
+Each mutation changes one line of the score (a weight to nothing, a threshold moved, a reading rule
+switched off) in a copy of the repository, runs the semantic score's tests there and counts it
+killed when a test fails. A mutation that survives names a part of the score no test pins: the
+feature table (docs/semantic-score.md) must point at a test for every row.
+
+    python -m tests.benchmarks.semantic_mutations            # from the repo root; about 10 minutes
+    python -m tests.benchmarks.semantic_mutations --only values_weight
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = ["tests/test_metric_semantic.py", "tests/test_semantic_lines.py", "tests/test_semantic_rows.py",
+         "tests/test_semantic_formats.py", "tests/test_semantic_size.py", "tests/test_semantic_blind.py",
+         "tests/test_semantic_features_doc.py", "tests/test_perturb.py", "tests/test_locate_fragments.py",
+         "tests/test_reader_text.py"]
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    kind: str  # "weight", "threshold" or "reading"
+    path: str
+    old: str
+    new: str
+
+
+M = "harness/metrics/tables/"
+VECTOR = "return np.asarray(self.weights + self.lines_weights, dtype=float)"
+MUTATIONS = [
+    Mutation("share_weight", "weight", M + "semantic.py", VECTOR,
+             "return np.asarray((0.0,) + self.weights[1:] + self.lines_weights, dtype=float)"),
+    Mutation("values_weight", "weight", M + "semantic.py", VECTOR,
+             "return np.asarray(self.weights[:1] + (0.0,) + self.weights[2:] + self.lines_weights, dtype=float)"),
+    Mutation("headers_weight", "weight", M + "semantic.py", VECTOR,
+             "return np.asarray(self.weights[:3] + (0.0,) + self.weights[4:] + self.lines_weights, dtype=float)"),
+    Mutation("unattributed_weight", "weight", M + "semantic.py", VECTOR,
+             "return np.asarray(self.weights[:5] + (0.0,) + self.lines_weights, dtype=float)"),
+    Mutation("lines_weights_as_grid", "weight", M + "semantic.py", VECTOR,
+             "return np.asarray(self.weights + self.weights, dtype=float)"),
+    Mutation("counts_linear", "threshold", M + "semantic_size.py", "np.log1p(features[list(CHARGED)])",
+             "features[list(CHARGED)]"),
+    Mutation("rated_facts", "threshold", M + "semantic_size.py", "RATED_FACTS = 140", "RATED_FACTS = 14"),
+    Mutation("garbled_never", "threshold", M + "semantic_align.py", "GARBLED = 0.5", "GARBLED = 0.0"),
+    Mutation("replaced_never", "threshold", M + "semantic_align.py", "REPLACED = 0.5", "REPLACED = 0.0"),
+    Mutation("value_shortfall", "threshold", M + "semantic_causes.py", 'out.append(Cause("values", 1.0, _cell_error(',
+             'out.append(Cause("values", float(shortfall[y]), _cell_error('),
+    Mutation("stub_tie_values", "threshold", M + "semantic_struct.py", "sum(map(is_value, vals)) * 2 > len(vals)",
+             "sum(map(is_value, vals)) * 2 >= len(vals)"),
+    Mutation("no_lines_reading", "reading", M + "semantic_read.py", 'GRID_RULES = ("lines",)', "GRID_RULES = ()"),
+    Mutation("no_glue", "reading", M + "semantic_lines.py", 'LINE_RULES = ("glue", ', "LINE_RULES = ("),
+    Mutation("no_regular_runs", "reading", M + "semantic_lines.py", '"regular_runs", ', ""),
+    Mutation("no_regular_words", "reading", M + "semantic_lines.py", ', "regular_words")', ")"),
+    Mutation("no_header_by_shape", "reading", M + "semantic_lines.py", "    head = _header_end(rows)\n",
+             "    head = 0\n"),
+    Mutation("no_widening", "reading", M + "semantic_lines.py", "        width = max(wider, default=width)\n", ""),
+    Mutation("no_first_row_forms", "reading", "harness/readers/row_roles.py",
+             "if r == titles and _unlike_the_values_below(", "if False and _unlike_the_values_below("),
+    Mutation("no_span_down", "reading", "harness/readers/row_roles.py",
+             "if r > titles and (_spans_down(rows, ids, r, blank)", "if r > titles and (False"),
+    Mutation("no_nested_sections", "reading", M + "semantic_struct.py", "outer, inner = [label], []",
+             "inner = [label]"),
+]
+
+
+def run(mutation: Mutation, python: str) -> tuple[bool, str]:
+    """(killed, the first failing test or why it survived) for one mutation, in a copy of the repo."""
+    with tempfile.TemporaryDirectory(prefix="tb-mutant-") as tmp:
+        copy = Path(tmp) / "repo"
+        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", ".tablebench-cache", "reports",
+                                                                  "__pycache__"))
+        target = copy / mutation.path
+        text = target.read_text(encoding="utf-8")
+        if mutation.old not in text:
+            raise SystemExit(f"{mutation.name}: '{mutation.old}' is not in {mutation.path}: update the mutation")
+        target.write_text(text.replace(mutation.old, mutation.new, 1), encoding="utf-8")
+        proc = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                               "--no-header", *TESTS], cwd=copy, capture_output=True, text=True)
+        failed = [line for line in proc.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+        return proc.returncode != 0, (failed[0] if failed else "survived")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", action="append", default=[], help="a mutation's name (repeatable)")
+    args = parser.parse_args(argv)
+    chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
+    killed = 0
+    for m in chosen:
+        dead, why = run(m, sys.executable)
+        killed += dead
+        print(f"{'killed ' if dead else 'SURVIVED'}  {m.kind:<9} {m.name:<22} {why}", flush=True)
+    print(f"\n{killed} of {len(chosen)} mutations killed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,74 @@
+"""The semantic score's feature table (docs/semantic-score.md) is complete and true: every feature,
+reading rule and tunable constant of the score is a row, every row names a test that exists, and
+the weights it shows are the shipped ones."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from harness.metrics.tables.semantic import DEFAULT
+from harness.metrics.tables.semantic_align import FEATURES
+from harness.metrics.tables.semantic_read import RULES
+
+REPO = Path(__file__).resolve().parents[1]
+DOC = (REPO / "docs" / "semantic-score.md").read_text(encoding="utf-8")
+ROWS = [[c.strip() for c in line.strip().strip("|").split("|")] for line in DOC.splitlines()
+        if line.startswith("|") and not set(line) <= set("|- ")]
+TESTS = re.compile(r"`(tests/[\w/]+\.py)::(test_\w+)`")
+
+
+def _row(first: str) -> list[str]:
+    found = [r for r in ROWS if r[0].strip("`") == first]
+    assert found, f"no row for {first} in docs/semantic-score.md"
+    return found[0]
+
+
+def test_every_named_test_exists() -> None:
+    named = TESTS.findall(DOC)
+    assert len(named) >= 20
+    for path, name in named:
+        text = (REPO / path).read_text(encoding="utf-8")
+        assert re.search(rf"^def {name}\(", text, re.M), f"{path}::{name} does not exist"
+
+
+def test_every_row_names_a_test() -> None:
+    for row in ROWS[1:]:
+        if row[0] in ("feature", "rule", "behaviour", "constant"):
+            continue  # a table's head
+        assert TESTS.search(row[-1]), f"row {row[0]} names no test"
+
+
+@pytest.mark.parametrize("name", FEATURES)
+def test_every_feature_is_a_row_with_its_shipped_weights(name: str) -> None:
+    row = _row(name)
+    k = FEATURES.index(name)
+    assert float(row[2]) == pytest.approx(DEFAULT.weights[k]) and float(row[3]) == pytest.approx(DEFAULT.lines_weights[k])
+
+
+@pytest.mark.parametrize("rule", sorted(RULES))
+def test_every_reading_rule_is_a_row(rule: str) -> None:
+    _row(rule)
+
+
+def _constants() -> list[str]:
+    """Every module-level number of the score's modules (`module.NAME`; private ones too)."""
+    import ast
+
+    out = []
+    for name in ("semantic", "semantic_align", "semantic_size", "semantic_fit", "semantic_read", "semantic_lines"):
+        tree = ast.parse((REPO / "harness" / "metrics" / "tables" / f"{name}.py").read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) \
+                    and isinstance(node.value.value, int | float) and not isinstance(node.value.value, bool):
+                out += [f"{name}.{t.id}" for t in node.targets if isinstance(t, ast.Name) and t.id.lstrip("_").isupper()]
+    return out
+
+
+def test_every_number_of_the_score_is_a_row() -> None:
+    constants = _constants()
+    assert "semantic_align.GARBLED" in constants and "semantic_size.RATED_FACTS" in constants
+    for constant in [*constants, "Params.key_weight"]:
+        _row(constant)

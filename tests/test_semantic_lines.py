@@ -1,0 +1,165 @@
+"""A table written as lines of text, read back into cells from the lines alone (`semantic_lines`),
+and what the score makes of it."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.core.table import NoTableError, Table
+from harness.evaluate.metaeval_tables import _read_pair
+from harness.locate.tables import locate_tables
+from harness.metrics.tables.semantic import DEFAULT, compared, feature_row, semantic_details
+from harness.metrics.tables.semantic_lines import ALL, read_lines, tokens_of
+from harness.metrics.tables.semantic_read import read_prediction
+from harness.readers.text import read_lines as lines_of
+
+
+def grid(lines: str, rules: frozenset[str] = ALL) -> list[list[str]]:
+    """The lines read back, as text per slot ("" for a slot no cell starts in; a span's text once)."""
+    table = read_lines(lines.strip().splitlines(), rules)
+    assert table is not None
+    return [[c.text for c in row] for row in table.rows]
+
+
+def spans(lines: str) -> list[list[int]]:
+    table = read_lines(lines.strip().splitlines())
+    assert table is not None
+    return [[c.colspan for c in row] for row in table.rows]
+
+
+GT = Table.from_rows([["Model", "Acc", "F1"], ["ResNet", "91.2", "0.85"], ["VGG", "89.4", "0.81"],
+                      ["ViT", "93.1", "0.88"]], header_rows=1)
+LINES = "Model Acc F1\nResNet 91.2 0.85\nVGG 89.4 0.81\nViT 93.1 0.88"
+
+
+def test_text_reads_as_one_cell_per_line_first() -> None:
+    table = lines_of("\n  a b  \n\nc d\n")
+    assert [[c.text for c in row] for row in table.rows] == [["a b"], ["c d"]]
+    assert table.fmt == "lines"
+    with pytest.raises(NoTableError):
+        lines_of(" \n\n")
+    assert read_lines(["", "  "]) is None
+
+
+def test_lines_of_one_word_cells_read_back_whole_and_cost_nothing_for_being_lines() -> None:
+    assert grid(LINES) == [["Model", "Acc", "F1"], ["ResNet", "91.2", "0.85"], ["VGG", "89.4", "0.81"],
+                           ["ViT", "93.1", "0.88"]]
+    result = semantic_details(GT, lines_of(LINES))
+    assert result.score == 10.0
+    assert result.reading == "lines of text split into cells"
+    assert result.errors == ["no cell boundaries: the table is 4 lines of text, split into cells here by their own "
+                             "regularity"]
+
+
+def test_errors_in_lines_cost_at_the_costs_of_a_reader_of_lines() -> None:
+    wrong = lines_of(LINES.replace("89.4", "98.4"))
+    read = compared(GT, wrong)
+    assert read.undelimited
+    assert list(read.row[:6]) == [0.0] * 6 and read.row[6:].any()  # the second half: `Params.lines_weights`
+    assert semantic_details(GT, wrong).score < 10.0
+    assert list(feature_row(read.comparison.features, False)[:6]) == list(read.comparison.features)
+
+
+def test_a_label_of_several_words_before_the_values_is_one_cell_and_a_long_header_merges_first() -> None:
+    assert grid("Soil type K [m/d]\nFine sand 4.15\nCoarse gravel mix 99.05\nClay 0.20") == [
+        ["Soil type", "K [m/d]"], ["Fine sand", "4.15"], ["Coarse gravel mix", "99.05"], ["Clay", "0.20"]]
+
+
+def test_the_header_is_the_lines_shaped_otherwise_than_the_body() -> None:
+    """`Target Model 0% 100% Ratio` holds values, but ends in a label where body lines hold a value."""
+    lines = ("Target Model 0% 100% Ratio\nDeepseek-VL2 23.6% 64.0% 2.5%\nKimi-VL 9.9% 64.3% 2.3%\n"
+             "Average 20.8% 60.9% 2.4%")
+    table = read_lines(lines.splitlines())
+    assert table is not None and [c.header for c in table.rows[0]] == [True] * 4
+    assert not any(c.header for c in table.rows[1])
+    # a line of values alone over lines that start with a label names the columns too
+    assert read_lines("1 2 4 8\nStage A 1.36 1.35 1.19 1.14\nStage B 0.30 0.29 0.27 0.26".splitlines()).rows[0][1].header
+
+
+def test_a_row_label_written_once_in_a_group_widens_the_table_and_stands_left() -> None:
+    lines = ("p Bias SE\n.2 -0.017 0.557\nMER(0,0) .5 -0.005 0.240\n.8 0.008 0.300\n.2 -0.014 0.290\n"
+             "MER(1,0) .5 0.015 0.362\n.8 0.043 0.705")
+    rows = grid(lines)
+    assert rows[1] == ["", ".2", "-0.017", "0.557"] and rows[2] == ["MER(0,0)", ".5", "-0.005", "0.240"]
+    assert rows[0] == ["", "p", "Bias", "SE"]  # the header names the columns against the right edge
+
+
+def test_a_line_of_one_label_in_the_body_is_a_section_row_over_the_width() -> None:
+    lines = "Method Task m T\nAverage 3 1.058 0.125\nSingle-task MTBO\nTask0 3 1.079 0.071\nTask1 4 1.099 0.153"
+    assert spans(lines)[2] == [4] and grid(lines)[2] == ["Single-task MTBO"]
+
+
+def test_a_header_line_above_the_last_is_a_title_or_stub_and_group_labels() -> None:
+    titled = "Unified discretization\nFEM L2 CPU\nP1 7.6426 77\nP2 8.1175 219"
+    assert grid(titled)[0] == ["Unified discretization"] and spans(titled)[0] == [3]
+    # a line of one run of words is a title however many words it has: where group labels end is not in it
+    assert spans("Method Task Parameters\nm T d\nAverage 3 1.058 0.125\nSingle 3 1.079 0.071")[0] == [4]
+    grouped = "Loss 10% 30%\nVariant P R P R\none 11.25 21.50 31.75 41.00\ntwo 12.25 22.50 32.75 42.00"
+    assert grid(grouped)[0] == ["Loss", "10%", "30%"] and spans(grouped)[0] == [1, 2, 2]
+
+
+def test_more_words_in_the_header_than_columns_read_the_first_ones_as_one_cell() -> None:
+    lines = "Target Model Acc F1\nAlpha 0.5 0.6\nBeta 0.7 0.8"
+    assert grid(lines)[0] == ["Target Model", "Acc", "F1"]
+
+
+def test_tokens_keep_together_what_a_reader_keeps_together() -> None:
+    assert tokens_of("TVP 2.92 <sup>∗</sup> 0.00") == ["TVP", "2.92<sup>∗</sup>", "0.00"]
+    assert tokens_of("Ours 91.2 ± 0.3 5.21 × 10−3") == ["Ours", "91.2 ± 0.3", "5.21 × 10−3"]
+    assert tokens_of("DBScan 91.8 [89.8, 93.7]") == ["DBScan", "91.8", "[89.8, 93.7]"]
+    assert tokens_of("**<u>Real GDP</u>** 1.0") == ["**<u>Real GDP</u>**", "1.0"]
+    assert tokens_of("R@5 (↑) Param (M) 3") == ["R@5(↑)", "Param (M)", "3"]
+    assert tokens_of("(a) COCO") == ["(a) COCO"]
+    assert tokens_of("⋒ \\Cap, \\doublecap ⋋") == ["⋒", "\\Cap, \\doublecap", "⋋"]
+    assert tokens_of("Ours 91.2 ± 0.3", glue=False) == ["Ours", "91.2", "±", "0.3"]
+
+
+def test_an_operator_joins_the_words_on_both_sides_of_it() -> None:
+    assert grid("Model Acc F1\nTarsier + TARA 72.6 68.7\nCLIP 54.8 48.0") == [
+        ["Model", "Acc", "F1"], ["Tarsier + TARA", "72.6", "68.7"], ["CLIP", "54.8", "48.0"]]
+
+
+def test_runs_of_as_many_words_on_every_body_line_are_a_cell_a_word() -> None:
+    lines = "Encoder Descriptor Model A B\nAA GPT3 Global 62.79 28.09\nCTR GPT3 Ours 79.97 39.42\nDG GPT4 Ours 80.41 41.06"
+    assert grid(lines)[1] == ["AA", "GPT3", "Global", "62.79", "28.09"]
+    assert grid(lines, ALL - {"regular_runs"})[1] == ["AA GPT3 Global", "62.79", "28.09"]
+
+
+def test_a_table_of_words_alone_reads_a_word_a_cell_when_most_lines_hold_as_many() -> None:
+    lines = "authblk babel cjk dvips\nepsf epsfig euler float\nfullpage geometry graphics hyperref\nulem"
+    assert grid(lines)[:3] == [["authblk", "babel", "cjk", "dvips"], ["epsf", "epsfig", "euler", "float"],
+                               ["fullpage", "geometry", "graphics", "hyperref"]]
+    assert grid(lines, ALL - {"regular_words"})[0] == ["authblk babel cjk dvips"]
+
+
+def test_a_line_with_more_cells_than_the_table_reads_its_first_ones_as_one_label() -> None:
+    assert grid("A 1 2\nB 3 4\nC D 5 6 7\nE 8 9")[2] == ["C D 5", "6", "7"]
+
+
+def test_one_column_of_lines_without_cells_is_read_as_written() -> None:
+    reading = read_prediction(lines_of("Name\nClay\nFine sand"))
+    assert reading is not None and not reading.undelimited and reading.how == "as written"
+
+
+def test_meta_eval_reads_a_gridless_extraction_as_lines() -> None:
+    gt, pred = _read_pair("\\begin{tabular}{cc}\nName & Value \\\\\n\\hline\nA & 1.5 \\\\\nB & 2.5 \\\\\n\\end{tabular}",
+                          "Name Value\nA 1.5\nB 2.5\n")
+    assert pred is not None and pred.fmt == "lines"
+    assert semantic_details(gt, pred).score == 10.0
+    assert _read_pair("\\begin{tabular}{cc}\nA & 1 \\\\\n\\end{tabular}", "  \n")[1] is None
+
+
+def test_locator_reads_lines_through_html_markup() -> None:
+    """Markup a parser wraps around a plain line (<u>, <sup>) is not the table's words: a
+    header line underlined by the parser still belongs to the table's run of lines."""
+    gt = Table.from_rows([["Quantity", "North Site", "South Site"], ["Mean depth", "-1.204517", "0.330912"],
+                          ["Peak flow", "0.058213", "0.200000"], ["Gauges", "12", "9"]], header_rows=1)
+    output = ("Some prose before the table that says nothing of it.\n\n"
+              "**<u>Quantity</u>** **<u>North Site</u>** **<u>South Site</u>**\n"
+              "Mean depth -1.204517 0.330912\nPeak flow 0.058213 0.200000\n<u>Gauges</u> <u>12</u> <u>9</u>\n\n"
+              "More prose after it, about something else entirely.\n")
+    found = locate_tables([gt], output)[0]
+    assert found.found
+    assert "Quantity</u>**" in found.text and "<u>9</u>" in found.text
+    assert semantic_details(gt, found.table).score == 10.0
+    assert DEFAULT.lines_weights != DEFAULT.weights
