@@ -557,6 +557,18 @@ def test_one_label_given_to_two_columns_the_table_tells_apart_attributes_neither
     assert result.score < 7  # every value unattributable: three points and more, however right the values
 
 
+def test_a_label_garbled_beyond_half_names_nothing() -> None:
+    """`Laxxxxx` is nearer to Latency than to any other column, but shares less than half of it:
+    a reader cannot tell which column it names, so all of its values are unattributed (not the
+    part of a header path a shortened label loses)."""
+    head, body = ["Model", "Accuracy", "Latency"], [["ResNet", "76.1", "12.3"], ["VGG", "71.5", "20.8"],
+                                                     ["ViT", "81.2", "15.0"]]
+    gt = Table.from_rows([head, *body], header_rows=1)
+    result = semantic_details(gt, Table.from_rows([["Model", "Accuracy", "Laxxxxx"], *body], header_rows=1))
+    assert result.features["unattributed"] == 0.5  # one of the two value columns, wholly
+    assert "column 'Latency' read as 'Laxxxxx': its values cannot be attributed" in " ".join(result.errors)
+
+
 def test_params_are_validated_and_change_the_score() -> None:
     from harness.metrics.tables.semantic import DEFAULT, Params
 

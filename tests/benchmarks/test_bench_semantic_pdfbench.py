@@ -14,7 +14,9 @@ is the output the judge figures describe, `layout=on` the default one, which no 
 judge figure describes.
 
 Prints the means with missing tables as 0 (as the judge figures count them) and over the
-located tables only. Parser outputs are cached under `.tablebench-cache/` (pass
+located tables only; for the classic export, also beside the judged pairs of the same tables
+(`../shared/data/judged-pairs`: the same parser's located tables, each judged by an LLM judge),
+table by table where both exist. Parser outputs are cached under `.tablebench-cache/` (pass
 `TABLEBENCH_BENCH_CACHE` to put them elsewhere), so a rerun only scores again.
 
 Run: .venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable -s \\
@@ -23,6 +25,7 @@ Run: .venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable 
 
 from __future__ import annotations
 
+import json
 import os
 from collections import defaultdict
 from pathlib import Path
@@ -36,6 +39,21 @@ from harness.parse.prefetch import ParsePool
 
 JUDGE = {"simple": 6.45, "moderate": 4.29, "complex": 2.97, "overall": 4.66}  # published, full 100-page set
 REPO = Path(__file__).resolve().parents[2]
+
+
+def judged_means(results: list[ItemResult], judged_file: Path, parser: str) -> dict[str, dict[str, float]]:
+    """Per complexity, over the tables this run located that the judged pairs hold for `parser`:
+    our mean semantic score and the judge's mean."""
+    judge = {f"{t['gt_id']}": (t["complexity"], e["llm_scores"][0]["score"])
+             for t in json.loads(judged_file.read_text(encoding="utf-8"))
+             for e in t["extractions"] if e["parser"] == parser}
+    groups: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for r in results:
+        key = f"{r.page}_t{r.table}"
+        if r.outcome == "ok" and key in judge:
+            groups[judge[key][0]].append((r.scores["semantic"], judge[key][1]))
+    return {name: {"n": len(pairs), "ours": sum(o for o, _ in pairs) / len(pairs),
+                   "judge": sum(j for _, j in pairs) / len(pairs)} for name, pairs in groups.items()}
 
 
 def per_complexity(results: list[ItemResult]) -> dict[str, dict[str, float]]:
@@ -75,4 +93,16 @@ def test_bench_pymupdf4llm_semantic_by_complexity(benchmark, bench_sample_dir: P
             if row:
                 print(f"{name:<10} {row['n']:>6} {row['found']:>5} {row['as_zero']:>9.2f} {row['located']:>8.2f} "
                       f"{JUDGE[name]:>6.2f}")
+    judged_file = REPO.parent / "shared" / "data" / "judged-pairs" / "pdf-parse-bench-20-pages.json"
+    if spec == "pymupdf4llm?layout=off" and judged_file.is_file():
+        judged = judged_means(results, judged_file, spec)
+        benchmark.extra_info["judged_pairs_by_complexity"] = judged
+        with capsys.disabled():
+            print(f"{spec} on the judged tables of the same pages (this run's located tables; the judge's score of the same table)")
+            print(f"{'complexity':<10} {'tables':>6} {'semantic':>8} {'judge':>6} {'diff':>6}")
+            for name in ("simple", "moderate", "complex"):
+                row = judged.get(name)
+                if row:
+                    print(f"{name:<10} {row['n']:>6} {row['ours']:>8.2f} {row['judge']:>6.2f} "
+                          f"{row['ours'] - row['judge']:>+6.2f}")
     assert table["overall"]["n"] == 91

@@ -103,9 +103,16 @@ def _script(name: str, inner: str) -> str:
     return f" {inner} "
 
 
+_GREEK_RUN = re.compile("([\u0370-\u03ff]+)")
+
+
 def fold_case(t: str) -> str:
-    """Case folded as in a text of several words; Greek keeps its case (Γ ≠ γ, Ω ≠ ω)."""
-    return "".join(ch if "\u0370" <= ch <= "\u03ff" else ch.casefold() for ch in t)
+    """Case folded as in a text of several words; Greek keeps its case (Γ ≠ γ, Ω ≠ ω). Case folding
+    maps character by character, so folding the runs between Greek letters is folding each."""
+    parts = _GREEK_RUN.split(t)
+    if len(parts) == 1:
+        return t.casefold()
+    return "".join(part if i % 2 else part.casefold() for i, part in enumerate(parts))
 
 
 def _e_notation(m: re.Match[str]) -> str:
