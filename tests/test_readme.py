@@ -7,6 +7,8 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
@@ -28,3 +30,25 @@ def test_every_path_the_readme_installs_from_exists() -> None:
     assert paths, "the README shows how to install the example parser package"
     for path in paths:
         assert (README.parent / path).is_dir(), path
+
+
+def test_the_semantic_figures_are_what_their_script_last_wrote() -> None:
+    """The README quotes the semantic score's agreement figures only from
+    `python -m tests.benchmarks.semantic_figures` (docs/semantic-figures.json)."""
+    import json
+
+    from tests.benchmarks.semantic_figures import END, OUT, START, readme_block
+
+    block = README.read_text(encoding="utf-8").split(START, 1)[1].split(END, 1)[0].strip()
+    assert block == readme_block(json.loads(OUT.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("name", ["leaderboard", "i18n"])
+def test_the_leaderboards_are_what_their_script_last_wrote(name: str) -> None:
+    """The README's leaderboards come only from `python -m tests.benchmarks.leaderboard_figures`
+    (docs/NAME.md)."""
+    from tests.benchmarks.leaderboard_figures import markers, out_file
+
+    start, end = markers(name)
+    block = README.read_text(encoding="utf-8").split(start, 1)[1].split(end, 1)[0].strip()
+    assert block and block == out_file(name).read_text(encoding="utf-8").strip()

@@ -13,8 +13,9 @@ features sit in the half of its kind of reading (`semantic.feature_row`), so one
 problem fits both.
 
 `tablebench meta-eval FILE --cv` runs this procedure once per held-out ground-truth table on
-the other tables (`harness.evaluate.metaeval_tables.cross_validate`); `semantic.DEFAULT` is its result on all
-of the dev split, rounded.
+the other tables (`harness.evaluate.metaeval_tables.cross_validate`); `semantic.DEFAULT` is its result on
+every rated pair (dev, dev2) and judged pair (data/judged-pairs), rounded
+(`python -m tests.benchmarks.semantic_figures` prints it).
 """
 
 from __future__ import annotations

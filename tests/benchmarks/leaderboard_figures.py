@@ -1,0 +1,115 @@
+"""The README's leaderboards, computed, never typed.
+
+Runs the benchmark as a user would (one pytest session, two processes): every built-in parser on
+the default case set, and pymupdf4llm on the multilingual set; then writes the leaderboard and the
+primary score per complexity between the README's `leaderboard` markers, and the primary score
+per language between its `i18n` markers, and both blocks to docs/ (tests/test_readme.py checks
+that the README shows what this script last wrote).
+
+    python -m tests.benchmarks.leaderboard_figures [--cache DIR]   # from the repo root, ~7 min cold
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from harness.report import fmt
+from harness.report.aggregate import Leaderboard, leaderboard
+from harness.report.markdown import leaderboard_md, md_text
+
+REPO = Path(__file__).resolve().parents[2]
+PARSERS = "pymupdf4llm,pdfplumber,camelot,pypdf,tesseract"
+RUNS = {  # block name -> the benchmark's arguments
+    "leaderboard": [f"--parser={PARSERS}"],
+    "i18n": ["--parser=pymupdf4llm", "--cases=i18n-v1"],
+}
+
+
+def out_file(name: str) -> Path:
+    return REPO / "docs" / f"{name}.md"
+
+
+def markers(name: str) -> tuple[str, str]:
+    return f"<!-- {name} -->", f"<!-- /{name} -->"
+
+
+def command(name: str) -> str:
+    return " ".join([".venv/bin/pytest", *RUNS[name], "-n 2 --report-only"])
+
+
+def run(name: str, report_dir: Path, cache: Path | None) -> tuple[float, float]:
+    """The benchmark run of block `name`, into `report_dir`: its wall time in seconds and the
+    machine's load average when it started (times measured on a busy machine say so)."""
+    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *RUNS[name], "-n", "2",
+            "--report-only", "-q", f"--report-dir={report_dir}"]
+    if cache is not None:
+        args.append(f"--parse-cache={cache}")
+    load = os.getloadavg()[0]
+    started = time.perf_counter()
+    subprocess.run(args, check=True, cwd=REPO, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started, load
+
+
+def by_md(board: Leaderboard, attribute: str) -> str:
+    """The primary score per `attribute` (complexity, language), one row per parser
+    (include-missing mean, found-only mean)."""
+    levels = board.values(attribute)
+    lines = ["| parser | all | " + " | ".join(md_text(c) for c in levels) + " |",
+             "|---|" + "---:|" * (len(levels) + 1)]
+    for row in board.rows:
+        groups = [row.overall] + [row.by(attribute).get(c) for c in levels]
+        cells = [fmt.pair(g.metrics.get(board.primary), board.primary) if g else fmt.DASH for g in groups]
+        lines.append(f"| {md_text(row.parser)} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def block(name: str, results: list[dict], wall_seconds: float, load: float, cold: bool) -> str:
+    """What the README shows between block `name`'s markers."""
+    board = leaderboard(results)
+    n = sum(row.total for row in board.rows) // max(len(board.rows), 1)
+    when = "cold parse caches" if cold else "warm parse caches"
+    head = (f"Measured with `{command(name)}` ({n} tables, {wall_seconds / 60:.1f} min with {when}, "
+            f"load average {load:.1f} at the start)")
+    if name == "i18n":
+        return "\n".join([f"{head}; {board.primary} by language (mean with missing tables as 0; in brackets, "
+                          "over found tables):", "", by_md(board, "language")])
+    return "\n".join([
+        f"{head}:", "", leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", "",
+        f"{board.primary} by complexity (mean with missing tables as 0; in brackets, over found tables):", "",
+        by_md(board, "complexity")])
+
+
+def write_readme(name: str, text: str, readme: Path = REPO / "README.md") -> None:
+    start, end = markers(name)
+    content = readme.read_text(encoding="utf-8")
+    head, rest = content.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache", help="parse cache folder (default: a new one, so parse times are cold)")
+    parser.add_argument("--only", choices=sorted(RUNS), help="one block only")
+    args = parser.parse_args(argv)
+    for name in [args.only] if args.only else list(RUNS):
+        with tempfile.TemporaryDirectory(prefix="tablebench-leaderboard-") as tmp:
+            cache = Path(args.cache) if args.cache else Path(tmp) / "cache"
+            wall, load = run(name, Path(tmp) / "report", cache)
+            results = json.loads((Path(tmp) / "report" / "results.json").read_text(encoding="utf-8"))["results"]
+        text = block(name, results, wall, load, cold=not args.cache)
+        out_file(name).write_text(text + "\n", encoding="utf-8")
+        write_readme(name, text)
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
