@@ -76,6 +76,21 @@ def test_the_header_is_the_lines_shaped_otherwise_than_the_body() -> None:
     assert read_lines("1 2 4 8\nStage A 1.36 1.35 1.19 1.14\nStage B 0.30 0.29 0.27 0.26".splitlines()).rows[0][1].header
 
 
+def test_labels_too_few_to_name_the_value_columns_make_the_line_below_a_header() -> None:
+    """`Speckle noise Patchy noise` (4 words) cannot name six value columns: they group them, and
+    the line below, although shaped as the body is, names them (`Method 35% ... 40%`)."""
+    lines = ("Speckle noise Patchy noise\nMethod 35% 45% 65% 10% 20% 40%\n"
+             "SNAPHU 6.57 9.34 14.67 2.74 4.19 8.50\nOurs 1.25 1.27 1.34 1.28 1.34 1.66")
+    table = read_lines(lines.splitlines())
+    assert [c.header for c in table.rows[1]] == [True] * 7 and table.rows[1][0].text == "Method"
+    assert not any(c.header for c in table.rows[2])
+    without = read_lines(lines.splitlines(), ALL - {"sub_header"})
+    assert not any(c.header for c in without.rows[1])  # the rule, not the shape, decides it
+    # labels enough to name every value column stay the header alone
+    named = read_lines("Acc F1\nResNet 76.1 93.0\nVGG 71.5 90.1\nViT 81.2 95.3".splitlines())
+    assert not any(c.header for c in named.rows[1])
+
+
 def test_a_row_label_written_once_in_a_group_widens_the_table_and_stands_left() -> None:
     lines = ("p Bias SE\n.2 -0.017 0.557\nMER(0,0) .5 -0.005 0.240\n.8 0.008 0.300\n.2 -0.014 0.290\n"
              "MER(1,0) .5 0.015 0.362\n.8 0.043 0.705")

@@ -51,7 +51,7 @@ class Params:
 
     key_weight: float = 0.3
     weights: tuple[float, ...] = (0.52, 0.2, 0.1, 0.35, 0.08, 0.42)  # per semantic_align.FEATURES
-    lines_weights: tuple[float, ...] = (0.68, 0.02, 0.11, 0.03, 0.11, 0.23)  # per semantic_align.FEATURES
+    lines_weights: tuple[float, ...] = (0.9, 0.0, 0.04, 0.02, 0.04, 0.25)  # per semantic_align.FEATURES
 
     def __post_init__(self) -> None:
         if (len(self.weights) != len(FEATURES) or len(self.lines_weights) != len(FEATURES)
