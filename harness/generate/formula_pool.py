@@ -38,7 +38,7 @@ from harness.generate.pool_file import Rejected, read_pool_lines, vetted_pool
 from harness.tex.runner import run_pdflatex
 
 REFERENCE = PageLayout()  # where pool formulas are compiled for vetting
-VET_VERSION = "2"  # bump when vetting rules change: cached outcomes are then redone
+VET_VERSION = "3"  # bump when vetting rules change: cached outcomes are then redone
 CHUNK = 128
 VET_BUDGET = 300.0  # seconds for all the compiles of one vetting (a bisected timeout cost 8 x 60 s)
 COMPILE_TIMEOUT = 60.0

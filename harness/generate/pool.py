@@ -42,7 +42,7 @@ REFERENCE = PageLayout()  # 10 pt Latin Modern article: where pool sizes are mea
 # the widest one-column text block the layout sampler draws (Letter, 20 mm side margins)
 WIDEST_TEXT_PT = (PAPERS["letter"][0] - 2 * 20.0) * 72.27 / 25.4
 TALLEST_TEXT_PT = (PAPERS["a4"][1] - 18.0 - 15.0) * 72.27 / 25.4
-VET_VERSION = "3"  # bump when vetting rules change: cached outcomes are then redone
+VET_VERSION = "4"  # bump when vetting rules change: cached outcomes are then redone
 CHUNK = 64  # tables per measuring run (a broken one is isolated by bisection in measure.py)
 
 _TABULAR = re.compile(r"\\begin\{tabular\*?\}")
