@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from harness.cli import main
-from harness.generate import formula_pool
+from harness.generate import formula_pool, measure
 from harness.generate.caseset import write_caseset
 from harness.generate.formula_builtin import DISPLAY_FAMILIES, MULTILINE_FAMILIES, builtin_formula
 from harness.generate.formula_harvest import extract_formulas, find_formulas
@@ -128,7 +128,7 @@ def test_vetting_stops_compiling_when_its_time_budget_is_spent() -> None:
     runs.clear()
     spent = bisect_batch(list(range(8)), run, str, deadline=time.monotonic())
     assert runs == [] and spent == ["not compiled: the time budget of this vetting was spent"] * 8
-    assert formula_pool.VET_BUDGET <= 300 and formula_pool.COMPILE_TIMEOUT <= 60
+    assert formula_pool.VET_BUDGET <= 300 and measure.COMPILE_TIMEOUT <= 60
 
 
 def test_a_page_refuses_an_unsafe_formula_before_compiling() -> None:

@@ -9,7 +9,8 @@ failure (error / timeout / empty output) becomes that outcome for every item of 
 an item the locator cannot find is "missing"; only found items are scored; an item the
 harness cannot score (unreadable ground truth, a locator or metric that raised) is "error"
 with a one-line reason, and the page's other items are unaffected. Locating a page's items and
-scoring each item have the parse timeout as their budget (past it: "timeout").
+scoring each item have the parse timeout as their budget (past it: "timeout"); the formula renders
+of all the page's items together have it too (past it: `glyph_f1` not computed, saying why).
 
 Parser worker processes are expensive to start (a parser imports its library once per
 worker), so runners are kept in a `ParsePool` and reused page after page; the module's
@@ -35,6 +36,7 @@ from harness.core.table import Table
 from harness.evaluate.selection import metric_selection
 from harness.parse.prefetch import ParsePool
 from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult
+from harness.tex.render import render_budget
 
 # harness.parse outcome -> result outcome for every item of the page
 PARSE_OUTCOMES = {"error": "parse_error", "timeout": "timeout", "empty": "empty"}
@@ -92,8 +94,9 @@ def evaluate_page(
     if cache_dir is not None:
         options.setdefault("cache_dir", Path(cache_dir) / "judge")
     steps = _Steps(parsed.text, locator, locator_model, cache_dir, options, judge, timeout)
-    for kind, kind_results in per_kind:
-        steps.run(kind, page.items_of(kind.name), kind_results, selection[kind.name])
+    with render_budget(timeout, "this page's"):  # metrics that typeset (glyph_f1) share the page's budget
+        for kind, kind_results in per_kind:
+            steps.run(kind, page.items_of(kind.name), kind_results, selection[kind.name])
     if results:  # once per page, not per item: the report highlights every item's span in it
         results[0].extra[PAGE_OUTPUT] = parsed.text[:MAX_PAGE_OUTPUT]
     return results

@@ -47,10 +47,11 @@ class FormulaKind(ItemKind):
         return [_found(loc, note, output) for loc, note in zip(located, notes, strict=True)]
 
     def score(self, gt: GroundTruthFormula, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
-        from harness.metrics.score import score_pair
-        scores, notes = score_pair(gt.latex, found.prediction or "", metrics)
-        extra = {"scored_latex": found.prediction} if found.prediction != found.text else None
-        return Scoring(scores, notes, extra=extra)
+        from harness.metrics.score import score_details
+        scores, notes, extra = score_details(gt.latex, found.prediction or "", metrics)
+        if found.prediction != found.text:
+            extra["scored_latex"] = found.prediction
+        return Scoring(scores, notes, extra=extra or None)
 
     def judge(self, gt: GroundTruthFormula, extraction: str, model: str, **options: Any) -> Any:
         from harness.metrics.judge import judge_formula
