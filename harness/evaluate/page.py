@@ -8,9 +8,10 @@ No pytest here: the plugin, the CLI and plain Python all call `evaluate_page`. A
 failure (error / timeout / empty output) becomes that outcome for every item of the page;
 an item the locator cannot find is "missing"; only found items are scored; an item the
 harness cannot score (unreadable ground truth, a locator or metric that raised) is "error"
-with a one-line reason, and the page's other items are unaffected. Locating a page's items and
-scoring each item have the parse timeout as their budget (past it: "timeout"); the formula renders
-of all the page's items together have it too (past it: `glyph_f1` not computed, saying why).
+with a one-line reason, and the page's other items are unaffected. Locating a page's items (offline,
+or every request of the LLM locator together) and scoring each item have the parse timeout as
+their budget (past it: "timeout"); the formula renders of all the page's items together have it
+too (past it: `glyph_f1` not computed, saying why).
 
 Parser worker processes are expensive to start (a parser imports its library once per
 worker), so runners are kept in a `ParsePool` and reused page after page; the module's
@@ -152,12 +153,12 @@ class _Steps:
 
     def _locate(self, kind: ItemKind, gts: list[Any]) -> list[Located]:
         """The items found in the output, in ground-truth order, offline or by an LLM."""
-        if self.locator == "offline":
-            with time_budget(self.budget, f"locating {kind.title} in the output"):
+        with time_budget(self.budget, f"locating {kind.title} in the output"):  # the model's requests too
+            if self.locator == "offline":
                 found = kind.locate(gts, self.text)
-        else:
-            found = kind.locate_llm(gts, self.text, str(self.model), cache_dir=self.locate_cache,
-                                    api_base=self.options.get("api_base"))
+            else:  # each request also has the budget as its timeout (bounded where no alarm can be armed)
+                found = kind.locate_llm(gts, self.text, str(self.model), cache_dir=self.locate_cache,
+                                        api_base=self.options.get("api_base"), timeout=min(self.budget, 120.0))
         found = sorted(found, key=lambda f: f.gt_index)
         if [f.gt_index for f in found] != list(range(len(gts))):
             raise RuntimeError(f"locator returned indices {[f.gt_index for f in found]} for {len(gts)} {kind.title}")

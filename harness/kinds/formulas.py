@@ -39,9 +39,9 @@ class FormulaKind(ItemKind):
         return [_found(loc, "", output) for loc in located]
 
     def locate_llm(self, gts: Sequence[GroundTruthFormula], output: str, model: str, *, cache_dir: Path | None,
-                   api_base: str | None = None) -> list[Located]:
+                   api_base: str | None = None, timeout: float | None = None) -> list[Located]:
         from harness.locate.llm_formulas import locate_formulas_llm
-        options = {} if api_base is None else {"api_base": api_base}
+        options = {key: value for key, value in (("api_base", api_base), ("timeout", timeout)) if value is not None}
         located, notes = locate_formulas_llm([(gt.latex, gt.kind) for gt in gts], output, model,
                                              cache_dir=cache_dir, **options)
         return [_found(loc, note, output) for loc, note in zip(located, notes, strict=True)]
