@@ -28,6 +28,7 @@ __all__ = ["OUTCOMES", "ParseCache", "ParseResult", "ParseRunner", "cache_key", 
            "settle", "sha256_file"]
 
 DEFAULT_TIMEOUT = 120.0  # seconds per page
+STARTUP_ALLOWANCE = 10.0  # seconds a worker has beyond the page timeout to start Python and import the parser
 
 
 class ParseRunner:
@@ -38,8 +39,8 @@ class ParseRunner:
     reused, so a hanging parser does not hang again, unless the limit grew. `refresh`
     ignores every cached result (a rebuilt parser, a suspicious cache) and overwrites it.
 
-    A worker process gets `startup_timeout` (default: the page timeout) to start and run the
-    parser's `prepare()`. When that fails or hangs, it would again: every later page of this
+    A worker process gets `startup_timeout` (default: the page timeout plus STARTUP_ALLOWANCE) to
+    start, import the parser and run its `prepare()`. When that fails or hangs, it would again: every later page of this
     runner gets the same outcome and one-line message at once, without a new process.
     """
 
@@ -64,7 +65,8 @@ class ParseRunner:
         self.timeout = float(timeout)
         self.refresh = refresh
         self.max_chars = max_chars
-        self.startup_timeout = self.timeout if startup_timeout is None else float(startup_timeout)
+        self.startup_timeout = (self.timeout + STARTUP_ALLOWANCE if startup_timeout is None
+                                else float(startup_timeout))
         self._idle: list[Worker] = []
         self._lock = threading.Lock()
         self._broken: tuple[str, str] | None = None  # (outcome, message) of a prepare() that failed or hung

@@ -164,8 +164,8 @@ class Worker:
         except Exception as exc:  # a parser that cannot be pickled
             self.kill()
             raise WorkerGone("error", one_line(f"parser cannot be sent to a worker process: {exc}")) from None
-        status, message = self._answer(startup_timeout, f"parser did not start: prepare() took longer than "
-                                                        f"{startup_timeout:g} s (parser killed)")
+        status, message = self._answer(startup_timeout, f"parser did not start: its process and prepare() took "
+                                                        f"longer than {startup_timeout:g} s (parser killed)")
         if status == "broken":
             self.kill()
             raise WorkerGone("error", message)
