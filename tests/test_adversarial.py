@@ -10,7 +10,11 @@ Measured on the 2-core machine of issue 32 (before -> after the fixes):
 - a page JSON symlinked to /dev/zero: 2.7 GB in 3.3 s -> a one-line error; a FIFO: forever -> same;
 - `dir:` output -> /proc/self/environ: the environment in results.json -> a one-line page error;
 - `command:` writing 200 MB to stdout: 200 MB on disk -> none (kept: 8 MB);
-- parser meta of 100 MB: kept whole, cached whole -> at most 100,000 characters.
+- parser meta of 100 MB: kept whole, cached whole -> at most 100,000 characters;
+- a formula pool of `\\sqrt[3]`, `\\boldsymbol`, `\\overrightarrow` nested 12 deep: 2 min 04 s of
+  compiles -> refused before compiling, about a second;
+- a prediction `\\boldsymbol{\\boldsymbol{..}}` (161 s a compile) scored with glyph_f1: 30 s a formula
+  outside any budget -> the page's 5 s budget, then "not computed".
 """
 
 from __future__ import annotations
@@ -187,3 +191,40 @@ OUTCOME = [verdict.score, len(verdict.errors), sum(map(len, verdict.errors))]
         ran = bomb(code, memory_mb=2048, timeout=300)
     assert ran.outcome[:2] == [3.0, 10] and ran.outcome[2] <= 3_000
     assert ran.seconds < 60, ran
+
+
+def test_a_formula_pool_of_typesetting_bombs_is_refused_without_compiling(tmp_path: Path) -> None:
+    """`\\sqrt[3]`, `\\boldsymbol`, `\\overrightarrow` nested 12 deep: each compile ran to its 60 s
+    timeout (a 424-byte pool: 2 min 04 s) -> refused by the nesting bound before any compile."""
+    bombs = ["\\sqrt[3]{", "\\boldsymbol{", "\\overrightarrow{"]
+    lines = [json.dumps({"latex": "$" + b * 12 + "x" + "}" * 12 + "$"}) for b in bombs] + [json.dumps({"latex": "$x^2$"})]
+    Path(tmp_path, "pool.jsonl").write_text("\n".join(lines) + "\n")
+    code = f"""
+from harness.generate.formula_pool import FormulaPool
+pool = FormulaPool.from_jsonl({str(tmp_path / "pool.jsonl")!r})
+OUTCOME = [len(pool.formulas), sorted({{r.reason for r in pool.rejected}})]
+"""
+    ran = bomb(code, memory_mb=2048, timeout=300)
+    assert ran.outcome == [1, ["unsafe nesting"]]
+    assert ran.seconds < 20 and ran.peak_mb < 400
+
+
+def test_a_prediction_that_renders_for_minutes_costs_glyph_f1_the_pages_budget_only(tmp_path: Path) -> None:
+    """`\\boldsymbol{\\boldsymbol{..}}` with bm loaded compiles for 161 s: scored with glyph_f1 it
+    cost 30 s a formula outside any budget -> the page's renders share the page's budget (5 s here)."""
+    code = f"""
+from pathlib import Path
+from harness.cases import load_case_set
+from harness.evaluate.page import evaluate_page
+from harness.tex.render import use_render_cache
+use_render_cache({str(tmp_path / "cache")!r})
+page = load_case_set("formulas-v1").pages[0]
+out = [gt.latex.strip("$") for gt in page.items_of("formula")]
+out = ["$$" + body + " \\\\boldsymbol{{\\\\boldsymbol{{x}}}}$$" for body in out]
+Path({str(tmp_path)!r}, "001.md").write_text("\\n\\nSome text.\\n\\n".join(out))
+results = evaluate_page(page, "dir:{tmp_path}", "formula_score,glyph_f1", cache_dir=None, timeout=5.0)
+OUTCOME = sorted({{r.outcome + " " + str(r.not_computed().get("glyph_f1", ""))[:60] for r in results}})
+"""
+    ran = bomb(code, memory_mb=2048, timeout=300)
+    assert any("not computed: formula not rendered: this page's 5 s" in o for o in ran.outcome), ran.outcome
+    assert ran.seconds < 40 and ran.peak_mb < 500

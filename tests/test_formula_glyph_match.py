@@ -109,3 +109,59 @@ def test_the_old_name_cdm_like_says_where_it_went() -> None:
 
     with pytest.raises(ValueError, match=r"cdm_like is now glyph_f1"):
         parse_names("cdm_like", "formula")
+
+
+# `\boldsymbol` over `\boldsymbol` with bm loaded (the render preamble loads it): 161 s of
+# compiling, then "TeX capacity exceeded". Two levels deep, no nesting bound can refuse it.
+SLOW = "$\\boldsymbol{\\boldsymbol{x}}$"
+
+
+def _children_named(name: str) -> list[int]:
+    """Our own child processes called `name` (running or not yet reaped)."""
+    import os
+    out = []
+    for entry in Path("/proc").iterdir():
+        try:
+            status = (entry / "status").read_text()
+        except (OSError, ValueError):
+            continue
+        fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+        if fields.get("Name", "").strip() == name and fields.get("PPid", "").strip() == str(os.getpid()):
+            out.append(int(entry.name))
+    return out
+
+
+@needs_tex
+def test_a_render_the_budget_has_no_time_for_is_not_computed_and_not_cached(tmp_path: Path) -> None:
+    from harness.metrics.formulas.registry import score_glyph_f1
+    from harness.tex.render import RenderSkipped, render_budget
+
+    with render_budget(0.0, "this page's"), pytest.raises(RenderSkipped) as skipped:
+        glyph_match("$x^2$", "$x^2$", tmp_path)
+    assert str(skipped.value) == "formula not rendered: this page's 0 s budget for rendering formulas is spent"
+    assert list(tmp_path.rglob("*.json")) == []  # nothing cached: the formula was never tried
+    with render_budget(0.0, "this page's"):
+        scored = score_glyph_f1("$x^2$", "$x^2$")
+    reason = "not computed: formula not rendered: this page's 0 s budget for rendering formulas is spent"
+    assert scored.values == {} and scored.extra == {"not_computed": {"glyph_f1": reason}}
+
+
+@needs_tex
+def test_a_slow_render_is_cut_at_the_budget_and_leaves_no_pdflatex_behind(tmp_path: Path) -> None:
+    from harness.tex.render import RenderSkipped, render_budget
+
+    with render_budget(1.0, "this page's"), pytest.raises(RenderSkipped):
+        render_glyphs(SLOW, tmp_path)
+    assert list(tmp_path.rglob("*.json")) == []
+    assert _children_named("pdflatex") == []
+
+
+@needs_tex
+def test_a_compile_interrupted_by_a_callers_deadline_is_killed() -> None:
+    from harness.core.deadline import BudgetExceeded, time_budget
+    from harness.tex.render import formula_source
+    from harness.tex.runner import run_pdflatex
+
+    with pytest.raises(BudgetExceeded), time_budget(1.0, "scoring formulas"):
+        run_pdflatex(formula_source(SLOW), timeout=60.0)
+    assert _children_named("pdflatex") == []

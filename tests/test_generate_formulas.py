@@ -12,7 +12,7 @@ from collections import Counter
 import pytest
 
 from harness.cli import main
-from harness.generate import formula_pool
+from harness.generate import formula_pool, measure
 from harness.generate.caseset import write_caseset
 from harness.generate.formula_builtin import DISPLAY_FAMILIES, MULTILINE_FAMILIES, builtin_formula
 from harness.generate.formula_harvest import extract_formulas, find_formulas
@@ -69,6 +69,11 @@ UNSAFE = [
     ("\\begin{filecontents}{a}x\\end{filecontents}", "unsafe \\begin{filecontents}"),
     # a typesetting bomb without definitions: each level typesets its argument 4 times (13 deep: > 60 s a compile)
     ("\\text{\\ensuremath{" * 13 + "x" + "}}" * 13, "unsafe nesting"),
+    # the same through commands no list names: 12 deep each compile ran to its 60 s timeout
+    ("\\sqrt[3]{" * 12 + "x" + "}" * 12, "unsafe nesting"),
+    ("\\boldsymbol{" * 12 + "x" + "}" * 12, "unsafe nesting"),
+    ("\\overrightarrow{" * 12 + "x" + "}" * 12, "unsafe nesting"),
+    ("\\sqrt[" * 8 + "3]{x}" * 8, "unsafe nesting"),  # nested through the optional argument
     ("\\rule{\\maxdimen}{\\maxdimen}", "unsafe \\maxdimen"),  # no page could hold it: generate gave up
     ("x\\kern\\maxdimen y", "unsafe \\maxdimen"),
     ("a \\rule{2000pt}{1pt}", "unsafe \\rule"),
@@ -103,7 +108,9 @@ def test_ordinary_sizes_and_nesting_still_pass() -> None:
     from harness.generate.formula_item import formula_unsafe
 
     for body in ("\\text{if $\\phantom{x}\\boxed{\\text{a}}$}", "\\rule{0.5\\linewidth}{0.4pt}\\kern 2pt x",
-                 "\\hspace{1cm} 1500mm", "\\frac{" * 12 + "x" + "}{y}" * 12, "a \\newline b"):
+                 "\\hspace{1cm} 1500mm", "a \\newline b",
+                 "1 + \\cfrac{1}{" * 6 + "x" + "}" * 6,  # a continued fraction 6 deep: at the bound
+                 "\\left[\\left[" * 10 + "x" + "\\right]\\right]" * 10, "[0, 1]" * 20 + "{" * 30 + "x" + "}" * 30):
         assert formula_unsafe(body) == [], body
 
 
@@ -121,7 +128,7 @@ def test_vetting_stops_compiling_when_its_time_budget_is_spent() -> None:
     runs.clear()
     spent = bisect_batch(list(range(8)), run, str, deadline=time.monotonic())
     assert runs == [] and spent == ["not compiled: the time budget of this vetting was spent"] * 8
-    assert formula_pool.VET_BUDGET <= 300 and formula_pool.COMPILE_TIMEOUT <= 60
+    assert formula_pool.VET_BUDGET <= 300 and measure.COMPILE_TIMEOUT <= 60
 
 
 def test_a_page_refuses_an_unsafe_formula_before_compiling() -> None:

@@ -86,6 +86,22 @@ def test_unsafe_tables_never_reach_pdflatex(monkeypatch) -> None:
     assert r"\write18: runs a command" in rejected[0].detail
 
 
+def test_table_vetting_has_one_time_budget_for_all_its_compiles(monkeypatch) -> None:
+    """A pool of tables that each compile to the 60 s timeout cost an hour per 64 lines: vetting
+    now stops compiling when its budget is spent, and what it did not compile is refused saying so."""
+    from harness.generate import pool
+
+    def no_compile(*_a, **_k):
+        raise AssertionError("pdflatex must not run past the budget")
+
+    monkeypatch.setattr(measure, "run_pdflatex", no_compile)
+    monkeypatch.setattr(pool, "VET_BUDGET", 0.0)
+    kept, rejected = vet_tables([(GOOD.replace("Base", "Budget"), None, "a"), (SPANNED.replace("Base", "Budget"), None, "b")])
+    assert kept == []
+    assert [(r.source, r.reason, r.detail) for r in rejected] == [
+        (s, "compile failure", "not compiled: the time budget of this vetting was spent") for s in "ab"]
+
+
 # Tables that pass the lexical checks of safety.py but print something else than their ground
 # truth, or never finish (issue 13, item 14): refused before any compile.
 DIVERGING = {

@@ -84,3 +84,15 @@ def test_every_reason_is_listed_once_in_order() -> None:
     assert got == [r"\input: reads a file", r"\openout: writes a file", r"\catcode: changes how TeX reads input"]
     with pytest.raises(UnsafeLatexError, match=r"\(\+2 more\)"):
         check_latex(r"\input a \input b \openout1 \catcode 1")
+
+
+def test_nesting_is_bounded_for_the_arguments_of_any_command() -> None:
+    from harness.tex.safety import MAX_NESTING, unsafe_reasons
+
+    def nested(command: str, depth: int) -> str:
+        return command + "{" + (nested(command, depth - 1) if depth > 1 else "x") + "}"
+
+    for command in ("\\sqrt[3]", "\\boldsymbol", "\\overrightarrow", "\\frac{1}", "\\mycommand"):
+        assert unsafe_reasons(nested(command, MAX_NESTING)) == [], command
+        assert unsafe_reasons(nested(command, MAX_NESTING + 1)) == [
+            f"nesting: arguments of commands nested {MAX_NESTING + 1} deep (at most {MAX_NESTING})"], command

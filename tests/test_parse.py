@@ -100,6 +100,17 @@ class NeedsMissing(Echo):
         require("tablebench_no_such_module")
 
 
+class PrepareHangs(Echo):
+    """A parser whose prepare() (a model download that never ends, say) hangs; logs each start."""
+
+    name = "prepare-hangs"
+
+    def prepare(self) -> None:
+        with open(self.log, "a") as handle:
+            handle.write(f"{os.getpid()}\n")
+        time.sleep(3600)
+
+
 def _pdfs(tmp_path: Path, *names: str) -> list[Path]:
     """Files that stand in for PDFs: the fake parsers never read them, the cache hashes them."""
     paths = []
@@ -192,6 +203,17 @@ def test_settle_outcomes() -> None:
     assert (outcome, text[:3], meta["control_chars_removed"]) == ("ok", "abc", 2)
     assert settle(b"caf\xc3\xa9")[1] == "café"
     assert settle("lone \ud800 surrogate, kept \ufffd")[1] == "lone  surrogate, kept \ufffd"
+
+
+def test_a_hanging_prepare_has_the_page_timeout_once_and_later_pages_fail_at_once(tmp_path: Path) -> None:
+    """It cost 120 s a page whatever the page timeout, and hung again on every page."""
+    log = tmp_path / "prepare.log"
+    pdfs = _pdfs(tmp_path, "a", "b", "c")
+    with ParseRunner(PrepareHangs(log=str(log)), timeout=1.0) as runner:
+        results = [runner.run(pdf) for pdf in pdfs]
+    message = "parser did not start: its process and prepare() took longer than 11 s (parser killed)"
+    assert [(r.outcome, r.message) for r in results] == [("timeout", message)] * 3
+    assert len(log.read_text().splitlines()) == 1  # prepare() ran in one worker, once
 
 
 def test_missing_dependency_fails_every_page_with_one_line_naming_the_extra(tmp_path: Path) -> None:

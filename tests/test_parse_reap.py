@@ -75,3 +75,21 @@ def test_a_run_that_crashes_with_live_workers_leaves_no_scratch_folder(tmp_path:
     while list(systmp.iterdir()) and time.time() < deadline:
         time.sleep(0.1)
     assert [p.name for p in systmp.iterdir()] == []
+
+
+@needs_proc
+@pytest.mark.parametrize("ending", ["timeout", "exit"])
+def test_a_double_forked_grandchild_without_our_environment_ends_with_the_run(tmp_path: Path, ending: str) -> None:
+    """`(setsid env -i sleep 300 &)`: a new session, no token, its parent gone (re-parented):
+    it survived the run, both when the command timed out and when it exited at once."""
+    pidfile = tmp_path / "daemon.pid"
+    rest = "exec sleep 600" if ending == "timeout" else "echo done"
+    spec = f"command:sh -c '(setsid env -i sleep 300 >/dev/null 2>&1 & echo $! > {pidfile}); {rest}' {{pdf}}"
+    result = parse_pdf(spec, _pdf(tmp_path), timeout=2.0)
+    assert result.outcome == ("timeout" if ending == "timeout" else "ok")
+    pid = int(pidfile.read_text())
+    try:
+        assert _gone(pid, 5), f"double-forked env -i grandchild {pid} survived the run"
+    finally:
+        if not _gone(pid, 0.1):
+            os.kill(pid, 9)

@@ -94,3 +94,42 @@ def test_a_killed_workers_tables_make_the_run_incomplete_and_never_known_failure
     assert later.ret == 1 and "xfailed" not in later.stdout.str(), later.stdout.str()
     failed = {line.split()[1] for line in later.stdout.lines if line.startswith("FAILED ")}
     assert crashed < failed and all(i.startswith("mini/p003::") for i in failed)  # and t0, lost now
+
+
+# Both first workers die at their first benchmark item, seconds apart; the first one's replacement
+# is slow to collect, so the second loss comes after it said it is ready but before its collection.
+TWO_KILLERS = '''
+import os, signal, time
+
+def pytest_collection(session):
+    if getattr(session.config, "workerinput", {}).get("workerid") not in (None, "gw0", "gw1"):
+        time.sleep(8.0)
+
+def pytest_runtest_call(item):
+    worker = getattr(item.config, "workerinput", {}).get("workerid")
+    if worker in ("gw0", "gw1") and "::t" in item.nodeid:
+        time.sleep(4.0 if worker == "gw1" else 0.0)
+        os.kill(os.getpid(), signal.SIGKILL)
+'''
+
+
+def test_two_workers_lost_in_quick_succession_end_the_run_with_every_item(pytester: pytest.Pytester,
+                                                                          tmp_path: Path) -> None:
+    """xdist's LoadScopeScheduling gave work to a replacement worker before its collection
+    arrived (`registered_collections[node]`): INTERNALERROR KeyError, the run crashed."""
+    cases = case_set(tmp_path / "cases" / "mini", 6)
+    out = write_pages(tmp_path / "exact", cases)
+    pytester.makepyfile(killers=TWO_KILLERS)
+    report = tmp_path / "report"
+    run = pytester.runpytest_subprocess(*PLUGIN, "-p", "killers", f"--cases={cases}", f"--parser=mine=dir:{out}",
+                                        "--metrics=teds", "-p", "no:cacheprovider",
+                                        f"--parse-cache={tmp_path / 'cache'}", f"--report-dir={report}", "-n", "2",
+                                        timeout=180)
+    text = run.stdout.str() + run.stderr.str()
+    assert "INTERNALERROR" not in text and run.ret == 1, text[-3000:]
+    from harness.cases import load_case_set
+
+    results = json.loads((report / "results.json").read_text())["results"]
+    assert len(results) == load_case_set(cases).count("table"), text[-3000:]
+    lost = [r for r in results if r["outcome"] == "error"]
+    assert len({r["page"] for r in lost}) == 2 and all("worker crashed" in r["message"] for r in lost)

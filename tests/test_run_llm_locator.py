@@ -48,3 +48,17 @@ def test_unknown_locator_is_a_clear_error(cases, pool, tmp_path):  # noqa: F811
     out = write_outputs(tmp_path / "out", cases)
     with pytest.raises(ValueError, match="locator"):
         evaluate_page(cases.pages[0], f"dir:{out}", "teds", cache_dir=tmp_path / "cache", pool=pool, locator="psychic")
+
+
+def test_a_slow_model_costs_the_llm_locator_the_pages_budget_only(cases, pool, tmp_path):  # noqa: F811
+    """A model that never answers cost 7 min 38 s a page at a 20 s page budget (each request its
+    own 120 s, retried): the page's requests now share the page's budget, as offline locating does."""
+    out = write_outputs(tmp_path / "out", cases)
+    page = cases.pages[0]
+    with LLMServer([Reply(content="{}", delay=3600)]) as server:
+        results = evaluate_page(page, f"dir:{out}", "teds", cache_dir=tmp_path / "cache", pool=pool, timeout=3.0,
+                                locator="llm", locator_model="openai/tiny-locator",
+                                judge_options={"api_base": server.api_base})
+        assert len(server.requests) == 1
+    assert [(r.outcome, r.message) for r in results] == [
+        ("timeout", "timeout: locating tables in the output took longer than 3 s")] * len(page.tables)

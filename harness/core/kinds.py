@@ -116,8 +116,9 @@ class ItemKind:
         raise NotImplementedError
 
     def locate_llm(self, gts: Sequence[Any], output: str, model: str, *, cache_dir: Path | None,
-                   api_base: str | None = None) -> list[Located]:
-        """The same with an LLM quoting each item's span (re-found literally in the output)."""
+                   api_base: str | None = None, timeout: float | None = None) -> list[Located]:
+        """The same with an LLM quoting each item's span (re-found literally in the output);
+        `timeout`: seconds at most for each request to the model."""
         raise NotImplementedError(f"no LLM locator for {self.title}")
 
     def score(self, gt: Any, found: Located, metrics: Sequence[Any]) -> Scoring:

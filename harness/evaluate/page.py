@@ -8,8 +8,10 @@ No pytest here: the plugin, the CLI and plain Python all call `evaluate_page`. A
 failure (error / timeout / empty output) becomes that outcome for every item of the page;
 an item the locator cannot find is "missing"; only found items are scored; an item the
 harness cannot score (unreadable ground truth, a locator or metric that raised) is "error"
-with a one-line reason, and the page's other items are unaffected. Locating a page's items and
-scoring each item have the parse timeout as their budget (past it: "timeout").
+with a one-line reason, and the page's other items are unaffected. Locating a page's items (offline,
+or every request of the LLM locator together) and scoring each item have the parse timeout as
+their budget (past it: "timeout"); the formula renders of all the page's items together have it
+too (past it: `glyph_f1` not computed, saying why).
 
 Parser worker processes are expensive to start (a parser imports its library once per
 worker), so runners are kept in a `ParsePool` and reused page after page; the module's
@@ -35,6 +37,7 @@ from harness.core.table import Table
 from harness.evaluate.selection import metric_selection
 from harness.parse.prefetch import ParsePool
 from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult
+from harness.tex.render import render_budget
 
 # harness.parse outcome -> result outcome for every item of the page
 PARSE_OUTCOMES = {"error": "parse_error", "timeout": "timeout", "empty": "empty"}
@@ -92,8 +95,9 @@ def evaluate_page(
     if cache_dir is not None:
         options.setdefault("cache_dir", Path(cache_dir) / "judge")
     steps = _Steps(parsed.text, locator, locator_model, cache_dir, options, judge, timeout)
-    for kind, kind_results in per_kind:
-        steps.run(kind, page.items_of(kind.name), kind_results, selection[kind.name])
+    with render_budget(timeout, "this page's"):  # metrics that typeset (glyph_f1) share the page's budget
+        for kind, kind_results in per_kind:
+            steps.run(kind, page.items_of(kind.name), kind_results, selection[kind.name])
     if results:  # once per page, not per item: the report highlights every item's span in it
         results[0].extra[PAGE_OUTPUT] = parsed.text[:MAX_PAGE_OUTPUT]
     return results
@@ -149,12 +153,12 @@ class _Steps:
 
     def _locate(self, kind: ItemKind, gts: list[Any]) -> list[Located]:
         """The items found in the output, in ground-truth order, offline or by an LLM."""
-        if self.locator == "offline":
-            with time_budget(self.budget, f"locating {kind.title} in the output"):
+        with time_budget(self.budget, f"locating {kind.title} in the output"):  # the model's requests too
+            if self.locator == "offline":
                 found = kind.locate(gts, self.text)
-        else:
-            found = kind.locate_llm(gts, self.text, str(self.model), cache_dir=self.locate_cache,
-                                    api_base=self.options.get("api_base"))
+            else:  # each request also has the budget as its timeout (bounded where no alarm can be armed)
+                found = kind.locate_llm(gts, self.text, str(self.model), cache_dir=self.locate_cache,
+                                        api_base=self.options.get("api_base"), timeout=min(self.budget, 120.0))
         found = sorted(found, key=lambda f: f.gt_index)
         if [f.gt_index for f in found] != list(range(len(gts))):
             raise RuntimeError(f"locator returned indices {[f.gt_index for f in found]} for {len(gts)} {kind.title}")

@@ -33,15 +33,14 @@ from harness.generate.formula_item import (
     split_delimiters,
 )
 from harness.generate.layouts import PageLayout
-from harness.generate.measure import bisect_batch, logged_sizes
+from harness.generate.measure import bisect_batch, logged_sizes, run_timeout
 from harness.generate.pool_file import Rejected, read_pool_lines, vetted_pool
 from harness.tex.runner import run_pdflatex
 
 REFERENCE = PageLayout()  # where pool formulas are compiled for vetting
-VET_VERSION = "2"  # bump when vetting rules change: cached outcomes are then redone
+VET_VERSION = "3"  # bump when vetting rules change: cached outcomes are then redone
 CHUNK = 128
 VET_BUDGET = 300.0  # seconds for all the compiles of one vetting (a bisected timeout cost 8 x 60 s)
-COMPILE_TIMEOUT = 60.0
 MIXED_TABLES = (1, 3)  # built-in tables per page on the "mixed" track
 # preamble lines every formula page (and the vetting run) adds to the layout's preamble
 PACKAGES = "\\usepackage{mathtools}\n\\usepackage[version=4]{mhchem}\n"
@@ -58,8 +57,7 @@ def _compile_sizes(formulas: list[Formula], deadline: float) -> list[tuple[float
     """Natural (width, height, depth) per formula in one run, or the error of a formula that
     does not compile (a failing batch is halved until the culprit is alone), all by `deadline`."""
     def measure(batch: list[Formula]) -> list[tuple[float, float, float]]:
-        timeout = max(1.0, min(COMPILE_TIMEOUT, deadline - time.monotonic()))
-        return logged_sizes(run_pdflatex(_vet_document(batch), timeout=timeout), len(batch), "formulas")
+        return logged_sizes(run_pdflatex(_vet_document(batch), timeout=run_timeout(deadline)), len(batch), "formulas")
 
     return bisect_batch(formulas, measure, str, deadline)
 

@@ -6,7 +6,9 @@ run in the page's font and size, each into a box whose width/height/depth go to 
 and which is shipped as a page of its own, sized to the box, so its printed text can be
 checked against the ground truth (`rendered.py`, done by `pool.vet_tables`).
 If that batch fails, it is halved until the broken tables are isolated (`bisect_batch`, and
-`logged_sizes` reading the sizes, serve the formula vetting of `formula_pool` too). Sizes are
+`logged_sizes` reading the sizes, serve the formula vetting of `formula_pool` too). A `deadline`
+bounds all the runs of one measuring together: each run gets what is left of it (at most the
+60 s pdflatex timeout), and tables not compiled by then are refused with that reason. Sizes are
 cached per (table, font, size) in-process, so a pool table is measured once per font setup.
 """
 
@@ -99,8 +101,18 @@ def bisect_batch(items: list[Item], run: Callable[[list[Item]], list[Out]], fail
     return bisect_batch(items[:mid], run, failed, deadline) + bisect_batch(items[mid:], run, failed, deadline)
 
 
-def _run(tables: list[str], layout: PageLayout) -> list[TableSize]:
-    res = run_pdflatex(_document(tables, layout))
+COMPILE_TIMEOUT = 60.0  # one measuring run at most
+
+
+def run_timeout(deadline: float | None) -> float:
+    """Seconds one run may take: COMPILE_TIMEOUT, or less when `deadline` (time.monotonic) is near."""
+    if deadline is None:
+        return COMPILE_TIMEOUT
+    return max(1.0, min(COMPILE_TIMEOUT, deadline - time.monotonic()))
+
+
+def _run(tables: list[str], layout: PageLayout, deadline: float | None = None) -> list[TableSize]:
+    res = run_pdflatex(_document(tables, layout), timeout=run_timeout(deadline))
     sizes = logged_sizes(res, len(tables), "tables")
     pages = pdf_page_texts(res.pdf or b"")
     if len(pages) != len(tables) + 1:  # one page per table, then the document's own page
@@ -112,8 +124,10 @@ def _failed(error: str) -> TableSize:
     return TableSize(error=error)
 
 
-def measure_tables(tables: list[str], layout: PageLayout | None = None) -> list[TableSize]:
-    """Sizes (or refusal reasons) of `tables` in `layout`'s font; cached; unsafe ones never compile."""
+def measure_tables(tables: list[str], layout: PageLayout | None = None,
+                   deadline: float | None = None) -> list[TableSize]:
+    """Sizes (or refusal reasons) of `tables` in `layout`'s font; cached; unsafe ones never compile;
+    past `deadline` (time.monotonic) none is compiled."""
     layout = layout or PageLayout()
     out: list[TableSize | None] = []
     todo: list[int] = []
@@ -130,7 +144,8 @@ def measure_tables(tables: list[str], layout: PageLayout | None = None) -> list[
         out.append(None)
         todo.append(i)
     if todo:
-        sizes = bisect_batch([tables[i] for i in todo], lambda batch: _run(batch, layout), _failed)
+        sizes = bisect_batch([tables[i] for i in todo], lambda batch: _run(batch, layout, deadline), _failed,
+                             deadline)
         for i, size in zip(todo, sizes, strict=True):
             out[i] = size
             if size.ok:

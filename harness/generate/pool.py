@@ -10,7 +10,8 @@ unreadable by our LaTeX reader (the ground truth needs its canonical HTML), comp
 too wide even after moderate scaling, too tall, and "renders differently": a word of the
 ground truth (the reader's cell texts) missing from the table's printed text (`rendered.py`).
 Survivors are measured in one batched pdflatex run (`measure.py`) in a
-reference layout; the size lets a page pick only tables that fit its column. The outcome is
+reference layout, all runs of one vetting within VET_BUDGET seconds (tables not compiled by then
+are refused with that reason); the size lets a page pick only tables that fit its column. The outcome is
 cached on disk per pool content (`from_jsonl(cache_dir=...)`), so a pool is measured once.
 
 How pages use a pool (`draw`): each table slot of the page planner keeps its complexity
@@ -22,6 +23,7 @@ still gives balanced pages). Same seed + same pool file -> same pages.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,7 +44,8 @@ REFERENCE = PageLayout()  # 10 pt Latin Modern article: where pool sizes are mea
 # the widest one-column text block the layout sampler draws (Letter, 20 mm side margins)
 WIDEST_TEXT_PT = (PAPERS["letter"][0] - 2 * 20.0) * 72.27 / 25.4
 TALLEST_TEXT_PT = (PAPERS["a4"][1] - 18.0 - 15.0) * 72.27 / 25.4
-VET_VERSION = "3"  # bump when vetting rules change: cached outcomes are then redone
+VET_VERSION = "4"  # bump when vetting rules change: cached outcomes are then redone
+VET_BUDGET = 300.0  # seconds for all the compiles of one vetting (a bisected timeout costs 60 s a run)
 CHUNK = 64  # tables per measuring run (a broken one is isolated by bisection in measure.py)
 
 _TABULAR = re.compile(r"\\begin\{tabular\*?\}")
@@ -117,9 +120,10 @@ def vet_tables(
             continue
         kept_idx.append(i)
     sizes = []
+    deadline = time.monotonic() + VET_BUDGET
     for start in range(0, len(kept_idx), CHUNK):
         chunk = kept_idx[start : start + CHUNK]
-        sizes += measure_tables([candidates[i][0] for i in chunk], REFERENCE)
+        sizes += measure_tables([candidates[i][0] for i in chunk], REFERENCE, deadline)
     kept: list[PoolTable] = []
     for i, size in zip(kept_idx, sizes, strict=True):
         latex, complexity, source = candidates[i]

@@ -39,18 +39,19 @@ class FormulaKind(ItemKind):
         return [_found(loc, "", output) for loc in located]
 
     def locate_llm(self, gts: Sequence[GroundTruthFormula], output: str, model: str, *, cache_dir: Path | None,
-                   api_base: str | None = None) -> list[Located]:
+                   api_base: str | None = None, timeout: float | None = None) -> list[Located]:
         from harness.locate.llm_formulas import locate_formulas_llm
-        options = {} if api_base is None else {"api_base": api_base}
+        options = {key: value for key, value in (("api_base", api_base), ("timeout", timeout)) if value is not None}
         located, notes = locate_formulas_llm([(gt.latex, gt.kind) for gt in gts], output, model,
                                              cache_dir=cache_dir, **options)
         return [_found(loc, note, output) for loc, note in zip(located, notes, strict=True)]
 
     def score(self, gt: GroundTruthFormula, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
-        from harness.metrics.score import score_pair
-        scores, notes = score_pair(gt.latex, found.prediction or "", metrics)
-        extra = {"scored_latex": found.prediction} if found.prediction != found.text else None
-        return Scoring(scores, notes, extra=extra)
+        from harness.metrics.score import score_details
+        scores, notes, extra = score_details(gt.latex, found.prediction or "", metrics)
+        if found.prediction != found.text:
+            extra["scored_latex"] = found.prediction
+        return Scoring(scores, notes, extra=extra or None)
 
     def judge(self, gt: GroundTruthFormula, extraction: str, model: str, **options: Any) -> Any:
         from harness.metrics.judge import judge_formula

@@ -42,9 +42,9 @@ class TableKind(ItemKind):
         return locate_tables([gt.table for gt in gts], output)
 
     def locate_llm(self, gts: Sequence[GroundTruthTable], output: str, model: str, *, cache_dir: Path | None,
-                   api_base: str | None = None) -> list[Located]:
+                   api_base: str | None = None, timeout: float | None = None) -> list[Located]:
         from harness.locate.llm import locate_tables_llm
-        options = {} if api_base is None else {"api_base": api_base}
+        options = {key: value for key, value in (("api_base", api_base), ("timeout", timeout)) if value is not None}
         return locate_tables_llm([gt.latex for gt in gts], output, model, gt_tables=[gt.table for gt in gts],
                                  cache_dir=cache_dir, **options)
 

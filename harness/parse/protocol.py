@@ -3,7 +3,8 @@
 A parser is anything with `name`, `version` and `parse(pdf_path) -> ParseOutput`. Optional
 attributes tune how `harness.parse.runner` runs it: `config` (a JSON-able dict that, with name,
 version and the content of the parser's code -- `harness.parse.fingerprint` -- keys the cache),
-`prepare()` (import heavy modules once per worker, outside the per-page timeout),
+`prepare()` (import heavy modules once per worker, before the first page, with a limit of its own:
+the page timeout plus 10 s; a prepare() that failed or hung fails every later page at once),
 `cacheable` / `in_process` (False / True for parsers that only read files) and
 `concurrency` (how many pages may run at once). README "Write your own parser" walks
 through a complete example package (examples/parser-package).

@@ -8,8 +8,8 @@ cgroups, two facts still find such a process:
 - it carries the worker's token in its environment (children inherit it), which finds it also
   after its parent exited (re-parented to init) and after the worker itself is gone.
 
-(The worker is not made a child subreaper: orphans re-parented to a long-lived worker would stay
-zombies page after page.) Every process found is stopped first (a stopped process cannot fork),
+A process that also lost the token (`env -i`) after its parent exited is found through the
+keeper (`harness.parse.keeper`), the child subreaper above the worker that adopts it. Every process found is stopped first (a stopped process cannot fork),
 the search repeats until it finds nothing new, then all are killed. Off Linux (no /proc) only
 the group is killed.
 """

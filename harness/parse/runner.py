@@ -28,7 +28,7 @@ __all__ = ["OUTCOMES", "ParseCache", "ParseResult", "ParseRunner", "cache_key", 
            "settle", "sha256_file"]
 
 DEFAULT_TIMEOUT = 120.0  # seconds per page
-STARTUP_TIMEOUT = 120.0  # seconds for a worker to import its parser (prepare())
+STARTUP_ALLOWANCE = 10.0  # seconds a worker has beyond the page timeout to start Python and import the parser
 
 
 class ParseRunner:
@@ -38,6 +38,10 @@ class ParseRunner:
     rate limit or a crash of the moment: the next run tries again); a cached timeout is
     reused, so a hanging parser does not hang again, unless the limit grew. `refresh`
     ignores every cached result (a rebuilt parser, a suspicious cache) and overwrites it.
+
+    A worker process gets `startup_timeout` (default: the page timeout plus STARTUP_ALLOWANCE) to
+    start, import the parser and run its `prepare()`. When that fails or hangs, it would again: every later page of this
+    runner gets the same outcome and one-line message at once, without a new process.
     """
 
     def __init__(
@@ -48,7 +52,7 @@ class ParseRunner:
         *,
         refresh: bool = False,
         max_chars: int = MAX_CHARS,
-        startup_timeout: float = STARTUP_TIMEOUT,
+        startup_timeout: float | None = None,
     ) -> None:
         if isinstance(parser, str):
             from harness.parse.registry import resolve
@@ -61,10 +65,11 @@ class ParseRunner:
         self.timeout = float(timeout)
         self.refresh = refresh
         self.max_chars = max_chars
-        self.startup_timeout = startup_timeout
+        self.startup_timeout = (self.timeout + STARTUP_ALLOWANCE if startup_timeout is None
+                                else float(startup_timeout))
         self._idle: list[Worker] = []
         self._lock = threading.Lock()
-        self._broken = ""  # prepare() failed: every page gets this error without a respawn
+        self._broken: tuple[str, str] | None = None  # (outcome, message) of a prepare() that failed or hung
         self._code = code_stamp(parser) if self.cache is not None else ""
 
     def __enter__(self) -> ParseRunner:
@@ -136,8 +141,8 @@ class ParseRunner:
             return "error", "", one_line(f"{type(exc).__name__}: {exc}"), {}
 
     def _isolated(self, pdf: Path) -> tuple[str, str, str, dict[str, Any]]:
-        if self._broken:
-            return "error", "", self._broken, {}
+        if self._broken is not None:
+            return self._broken[0], "", self._broken[1], {}
         with self._lock:
             worker = self._idle.pop() if self._idle else None
         try:
@@ -145,8 +150,7 @@ class ParseRunner:
                 try:
                     worker = Worker(self.parser, self.max_chars, self.startup_timeout)
                 except WorkerGone as gone:
-                    if gone.outcome == "error":
-                        self._broken = str(gone)  # prepare() or spawn failed: it would again
+                    self._broken = (gone.outcome, str(gone))  # prepare() or spawn failed or hung: it would again
                     raise
             answer = worker.ask(pdf, self.timeout)
         except WorkerGone as gone:

@@ -10,7 +10,8 @@ worker gets its own TMPDIR, removed by this process whenever the worker ends, by
 when this process drops the connection without stopping it (a crash), at this process's exit,
 and by a detached cleaner when this process itself is killed.
 
-A kill reaches what left the worker's session too (`harness.parse.reap`).
+A kill reaches what left the worker's session too (`harness.parse.reap`), and what the parser
+orphaned (`harness.parse.keeper`: on Linux the spawned process is a keeper above the worker).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.core.messages import one_line
+from harness.parse.keeper import become_worker
 from harness.parse.protocol import Parser
 from harness.parse.reap import TOKEN_ENV, kill_tree
 from harness.parse.result import settle
@@ -60,6 +62,7 @@ def worker_entry(fd: int, scratch: str = "") -> None:
     """Child process entry: receive the pickled parser, prepare it, then serve pages."""
     from multiprocessing.connection import Connection
 
+    become_worker(close_in_keeper=fd)  # a keeper above this process adopts what the parser orphans
     conn = Connection(fd)
     threading.Thread(target=_watch_parent, args=(os.getppid(), scratch), daemon=True).start()
     try:
@@ -164,7 +167,8 @@ class Worker:
         except Exception as exc:  # a parser that cannot be pickled
             self.kill()
             raise WorkerGone("error", one_line(f"parser cannot be sent to a worker process: {exc}")) from None
-        status, message = self._answer(startup_timeout, f"parser did not start within {startup_timeout:g} s")
+        status, message = self._answer(startup_timeout, f"parser did not start: its process and prepare() took "
+                                                        f"longer than {startup_timeout:g} s (parser killed)")
         if status == "broken":
             self.kill()
             raise WorkerGone("error", message)

@@ -137,6 +137,7 @@ class BenchSession:
         self.final: list[ItemResult] | None = None  # the results without their texts at the end, in run order
         self.facts = SharedFacts()
         self.end: RunEnd | None = None  # what finish_run did
+        self.unwritable = ""  # why results.jsonl could not be written (a full disk): the run stopped
         self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
         self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
         self.stop_reason = ""  # why the run ended early, set by the end of the session
@@ -272,7 +273,12 @@ class BenchSession:
         result = reported_result(report)
         if result is None:
             return
-        self.stream.add(result.test_id, getattr(report, RESULT_ATTR))
+        try:
+            self.stream.add(result.test_id, getattr(report, RESULT_ATTR))
+        except OSError as exc:  # a full disk: stop here, with what was written whole
+            self.unwritable = f"results not written to {self.stream.path}: {exc.strerror or exc}"
+            pytest.exit(f"tablebench: {self.unwritable} (the run stops; the {len(self.stream)} results "
+                        "before it are kept whole)")
         delattr(report, RESULT_ATTR)
         self.results[result.test_id] = slim(result)
 
@@ -315,7 +321,7 @@ class BenchSession:
         self.pages.close()
         if self.is_worker:
             return
-        self.stop_reason = stop_reason(session, exitstatus)
+        self.stop_reason = f"stopped: {self.unwritable}" if self.unwritable else stop_reason(session, exitstatus)
         if not self.results:
             self.stream.close()
             return

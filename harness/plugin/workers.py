@@ -9,7 +9,8 @@ running is not sent to another worker (it would likely kill that one too): its u
 are handed to `pytest_handlecrashitem` as lost (`PageScheduling.lost`), and only the other pages
 the worker held go back to the queue. xdist's own `remove_node` re-queues every unit the worker
 held, finished ones too, and sends a finished unit as an empty batch that no worker ever answers:
-the run hung. The queue has no public way in: `worker_queue` is the one function that reads
+the run hung. `_reschedule` waits for a replacement worker's collection (xdist's own scheduler
+raised KeyError when a second worker was lost meanwhile). The queue has no public way in: `worker_queue` is the one function that reads
 xdist's internals, and says clearly when they moved.
 """
 
@@ -75,6 +76,16 @@ def page_scheduler(config: pytest.Config, log: Any) -> Any:
             scope = self._split_scope(self.registered_collections[node][item_index])
             if scope in work and all(work[scope].values()):
                 del work[scope]
+
+        def _reschedule(self, node: Any) -> None:
+            """Work only for a worker whose collection arrived. xdist's own `schedule` and
+            `remove_node` give work to every worker it added, and a replacement for a lost worker
+            is added when it is ready, before it collected: when a second worker is lost (or a
+            second replacement is still collecting), `registered_collections[node]` raised
+            KeyError, an INTERNALERROR that ended the run (pytest-xdist 3.8's own bug). A worker
+            skipped here gets its work when its collection arrives (xdist calls `schedule` then)."""
+            if node in self.registered_collections:
+                super()._reschedule(node)
 
         def remove_node(self, node: Any) -> str | None:
             crashed, lost, requeue = split_lost_work(self.assigned_work.pop(node))

@@ -12,7 +12,9 @@ even when the run itself did not finish.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -116,14 +118,24 @@ class ResultStream:
         return len(self._at)
 
     def add(self, test_id: str, data: str) -> None:
-        """One result's JSON (one line: JSON text never holds a raw newline), flushed to disk."""
+        """One result's JSON (one line: JSON text never holds a raw newline), on disk when this returns.
+        A write that fails (a full disk) is cut off again and raises `OSError`: the file keeps only
+        whole lines. Unbuffered, so no failed line waits in a buffer to be written at close."""
         if self._file is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.path, "w+b")  # noqa: SIM115 -- open for the session, closed by close()
+            self._file = open(self.path, "w+b", buffering=0)  # noqa: SIM115 -- open for the session, closed by close()
         line = data.encode("utf-8")
         offset = self._file.seek(0, 2)
-        self._file.write(line + b"\n")
-        self._file.flush()
+        try:
+            rest = memoryview(line + b"\n")
+            while rest:
+                written = self._file.write(rest)
+                if not written:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                rest = rest[written:]
+        except OSError:
+            self._file.truncate(offset)
+            raise
         self._at[test_id] = (offset, len(line))
 
     def read(self, test_ids: Iterable[str]) -> Iterator[ItemResult]:

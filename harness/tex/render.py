@@ -8,12 +8,20 @@ The glyphs (character + box, in pt from the page's top left; fraction bars and r
 overlines, which pdfTeX draws as rules, come as the character "rule") are cached as JSON
 (`harness.core.cache`) under a key that is the sha256 of the full LaTeX source: the same
 formula is compiled once.
+
+A compile takes at most RENDER_TIMEOUT seconds (an ordinary formula renders in under one; the
+safety check refuses typesetting bombs before any compile). A caller can bound all the renders
+of a block of work together (`render_budget`: the evaluator gives one page's renders the page's
+budget): past it a render raises `RenderSkipped`, which says what was skipped and is never cached.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,8 +53,29 @@ _BLANK_LINES = re.compile(r"\n\s*\n")
 _DISALLOWED_ENV = re.compile(r"^\\begin\{([^}]*)\}: environment not allowed")
 
 
+RENDER_TIMEOUT = 10.0  # seconds for one compile
+_budget: tuple[float, float, str] | None = None  # (deadline on time.monotonic, seconds, whose) of `render_budget`
+
+
 class RenderError(ValueError):
     """The formula could not be typeset: unsafe, or pdflatex failed (one line)."""
+
+
+class RenderSkipped(RenderError):
+    """Not rendered: the budget of the work it belongs to was spent. Says nothing of the formula,
+    so it is never cached and never scored as a formula that does not compile."""
+
+
+@contextmanager
+def render_budget(seconds: float, whose: str) -> Iterator[None]:
+    """Let the renders inside the block compile for `seconds` in all; past that each raises
+    `RenderSkipped` ("formula not rendered: `whose` 120 s budget for rendering formulas is spent")."""
+    global _budget
+    previous, _budget = _budget, (time.monotonic() + seconds, seconds, whose)
+    try:
+        yield
+    finally:
+        _budget = previous
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,10 +170,20 @@ def _decode(data: dict) -> list[Glyph]:
 
 
 def _render(source: str) -> dict:
-    """Compile and extract; compile errors become a cacheable {"error": ...}."""
+    """Compile and extract; compile errors become a cacheable {"error": ...}; a compile the
+    budget (`render_budget`) has no time for, or that it cut short, raises `RenderSkipped`."""
+    timeout = RENDER_TIMEOUT
+    if _budget is not None:
+        deadline, seconds, whose = _budget
+        skipped = RenderSkipped(f"formula not rendered: {whose} {seconds:g} s budget for rendering formulas is spent")
+        if deadline - time.monotonic() < 0.05:
+            raise skipped
+        timeout = min(timeout, deadline - time.monotonic())
     try:
-        result = run_pdflatex(source, timeout=30.0)
+        result = run_pdflatex(source, timeout=timeout)
     except LatexError as exc:
+        if timeout < RENDER_TIMEOUT and "timed out" in str(exc):
+            raise skipped from None
         return {"error": str(exc)}
     return {"glyphs": [list(g) for g in glyphs_of_pdf(result.pdf or b"")]}
 

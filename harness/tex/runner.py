@@ -157,6 +157,10 @@ def run_pdflatex(source: str, *, timeout: float = 60.0, check: bool = True, engi
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             raise LatexError(f"{engine} timed out after {timeout:g} s") from None
+        except BaseException:  # a caller's budget (SIGALRM) or ^C: the compile must not run on alone
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise
         log_text = _read_log(Path(tmp, "page.log"))
         pdf_path = Path(tmp, "page.pdf")
         pdf = pdf_path.read_bytes() if pdf_path.exists() else None

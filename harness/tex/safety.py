@@ -137,13 +137,19 @@ _SIZED = re.compile(r"\\(?:(kern|mkern|hskip|vskip|mskip|raise|lower|moveleft|mo
                     r"(hspace\*?|vspace\*?|rule|raisebox|makebox|framebox|parbox|resizebox)(?![A-Za-z@])"
                     r"((?:\s*(?:\[[^\[\]{}]*\]|\{[^{}]*\}))*))")
 _FACTOR = re.compile(r"(\d+(?:\.\d*)?)\s*\\(?:text|line|column|paper)(?:width|height)|(\d+(?:\.\d*)?)\s*\\[hv]size")
-# Commands that typeset their argument once per math style (4 times): nested, the work is 4^depth
-# (`\text{\ensuremath{..}}` 13 deep: each compile ran past its 60 s timeout).
-_MULTIPLIERS = re.compile(r"\\(text|mathchoice|mathpalette|phantom|hphantom|vphantom|smash|mathllap|mathrlap|"
-                          r"mathclap|boxed|textrm|textbf|textit|textsf|texttt|textnormal|"
-                          r"operatorname|intertext|shortintertext)(?![A-Za-z@])")
-MAX_NESTING = 6  # of those commands (4^6 = 4096 copies); 40 brace levels of anything
+# Nested arguments. Many commands typeset their argument once per math style (`\text`, `\sqrt[3]`,
+# `\boldsymbol`, `\overrightarrow`, anything built on \mathchoice or \mathpalette): nested, the work is
+# about 4^depth (`\sqrt[3]{` 10 deep: 19 s a compile; 12 deep: past the 60 s timeout). Which commands
+# do so depends on packages, so the bound holds for the arguments of any command: 6 levels (4^6 = 4096
+# copies, about 2 s at worst), and 40 levels of braces of any kind.
+MAX_NESTING = 6
 MAX_BRACES = 40
+_WORD = re.compile(r"\\([A-Za-z@]+)\s*")
+# after these a bracket is a delimiter, not an optional argument
+_DELIMITER_SIZERS = frozenset(
+    "left right middle big Big bigg Bigg bigl bigr Bigl Bigr biggl biggr Biggl Biggr bigm Bigm biggm Biggm".split())
+
+
 # Commands whose printed text our reader cannot know: the PDF would differ from the ground truth.
 _UNKNOWABLE = re.compile(
     r"\\(romannumeral|number|the|string|meaning|detokenize|unexpanded|expandafter|noexpand|"
@@ -179,32 +185,38 @@ def _oversized(latex: str) -> list[str]:
 
 
 def _nesting(latex: str) -> list[str]:
-    """Too deep: commands that typeset their argument per math style nested > MAX_NESTING, or braces > MAX_BRACES."""
-    stack: list[bool] = []  # per open brace: was it opened as a multiplying command's argument
-    pending = deepest = braces = 0
+    """Too deep: arguments of commands (`{..}` or `[..]` right after a command name or after
+    another of its arguments) nested > MAX_NESTING, or braces of any kind > MAX_BRACES."""
+    stack: list[tuple[str, bool]] = []  # per open group: its closing character, is it a command's argument
+    after_command = False  # the last thing read was a command name or a command's argument
+    deepest = braces = 0
     i, n = 0, len(latex)
     while i < n:
         c = latex[i]
         if c == "\\":
-            m = _MULTIPLIERS.match(latex, i)
+            m = _WORD.match(latex, i)
             if m:
-                pending, i = 1, m.end()
-                continue
-            i += 2
+                after_command = m.group(1) not in _DELIMITER_SIZERS
+                i = m.end()
+            else:
+                after_command, i = False, i + 2
             continue
-        if c == "{":
-            stack.append(bool(pending))
-            pending = 0
-            braces = max(braces, len(stack))
-            deepest = max(deepest, sum(stack))
-        elif c == "}" and stack:
-            stack.pop()
-        elif not c.isspace() and c != "[":
-            pending = 0 if c != "]" else pending
+        if c == "{" or (c == "[" and after_command):
+            stack.append(("}" if c == "{" else "]", after_command))
+            braces = max(braces, sum(1 for close, _ in stack if close == "}"))
+            deepest = max(deepest, sum(1 for _, arg in stack if arg))
+            after_command = False
+        elif c in "}]" and stack and c in (close for close, _ in stack):
+            while stack:  # a brace closes any bracket left open inside it
+                close, arg = stack.pop()
+                if close == c:
+                    break
+            after_command = arg
+        elif not c.isspace():
+            after_command = False
         i += 1
     if deepest > MAX_NESTING:
-        return [f"nesting: {deepest} commands that typeset their argument per math style, nested "
-                f"(at most {MAX_NESTING})"]
+        return [f"nesting: arguments of commands nested {deepest} deep (at most {MAX_NESTING})"]
     if braces > MAX_BRACES:
         return [f"nesting: {braces} levels of braces (at most {MAX_BRACES})"]
     return []

@@ -22,7 +22,7 @@ class PlainTextParser:
         self.config = {"mode": mode}  # JSON-able; part of the cache key
 
     def prepare(self) -> None:
-        """Optional: runs once per worker process, outside the per-page timeout."""
+        """Optional: runs once per worker process, before the first page (limit: the page timeout + 10 s)."""
         import pypdf  # noqa: F401 — heavy imports here keep `--help` and collection fast
 
     def parse(self, pdf_path: Path) -> ParseOutput:

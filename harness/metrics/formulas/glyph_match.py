@@ -18,7 +18,9 @@ pairs) its Pearson is 0.52, and with the human ratings 0.33 (the stored CDM: 0.3
 
 Unicode math symbols (plain-text extractions: `ν ∈ ℝ`) are set as their LaTeX macros first
 (`unicode_latex`), so they typeset. A prediction that does not compile scores 0 (nothing
-rendered); a ground truth that does not compile gives None (no score). Tolerances are fixed, not fitted to any rating.
+rendered); a ground truth that does not compile gives None (no score). A render its budget had
+no time for (`RenderSkipped`) is raised: it says nothing of either formula. Tolerances are fixed,
+not fitted to any rating.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from harness.core.assignment import linear_sum_assignment
-from harness.tex.render import CURRENT, Glyph, RenderError, RunCache, render_glyphs
+from harness.tex.render import CURRENT, Glyph, RenderError, RenderSkipped, RunCache, render_glyphs
 from harness.tex.unicode_latex import unicode_to_latex
 
 DX, DY, EM = 0.1, 0.5, 10.0
@@ -66,10 +68,14 @@ def glyph_match(gt: str, pred: str, cache_dir: Path | str | RunCache | None = CU
     """Rendered glyph-match F1 of two formulas (LaTeX, any delimiters); None if the GT does not render."""
     try:
         gt_glyphs = render_glyphs(unicode_to_latex(gt), cache_dir)
+    except RenderSkipped:
+        raise
     except RenderError:
         return None
     try:
         pred_glyphs = render_glyphs(unicode_to_latex(pred), cache_dir)
+    except RenderSkipped:
+        raise
     except RenderError:
         return 0.0
     return glyph_f1(gt_glyphs, pred_glyphs)

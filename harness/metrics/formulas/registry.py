@@ -1,10 +1,11 @@
 """The formula metrics' scorers, as `harness.core.metric_specs` names them: (gt LaTeX, predicted
 formula) -> `Scored`. `glyph_f1` needs pdflatex and pymupdf; without a renderable ground
-truth it yields nothing."""
+truth it yields nothing; when the renders' budget is spent it is "not computed", saying so."""
 
 from __future__ import annotations
 
 from harness.core.metric_specs import Scored
+from harness.core.results import NOT_COMPUTED
 from harness.metrics.formulas.glyph_match import glyph_match
 from harness.metrics.formulas.score import explained, token_edit_similarity
 
@@ -19,5 +20,10 @@ def score_token_edit(gt: str, pred: str) -> Scored:
 
 
 def score_glyph_f1(gt: str, pred: str) -> Scored:
-    value = glyph_match(gt, pred)
+    from harness.tex.render import RenderSkipped
+    try:
+        value = glyph_match(gt, pred)
+    except RenderSkipped as exc:
+        reason = f"not computed: {exc}"
+        return Scored({}, (f"glyph_f1 {reason}",), extra={NOT_COMPUTED: {"glyph_f1": reason}})
     return Scored({} if value is None else {"glyph_f1": value})
