@@ -121,6 +121,7 @@ def _run_report(args: argparse.Namespace) -> int:
     from harness.report.regressions import RegressionView, regressions_rich
     from harness.report.terminal import tracks_group
     from harness.report.merge import results_path
+    from harness.report.verdicts import failed_rich
     from harness.core.files import claim_folder
     from harness.report.write import FILES, read_comparisons, read_results, write_report
 
@@ -131,9 +132,12 @@ def _run_report(args: argparse.Namespace) -> int:
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")
     view = RegressionView.of(results, comparisons, meta.get("baseline"))
+    html = results_path(args.results).parent / FILES["html"]
+    html_path = str(html.resolve()) if html.is_file() else None
     if view is not None:
-        html = results_path(args.results).parent / FILES["html"]
-        Console().print(regressions_rich(view, str(html.resolve()) if html.is_file() else None))
+        Console().print(regressions_rich(view, html_path))
+    if (failed := failed_rich(results, html_path)) is not None:
+        Console(soft_wrap=True).print(failed)
     if args.out:
         held = claim_folder(args.out, "--out")
         try:
@@ -194,6 +198,7 @@ def _merge_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-incomplete", action="store_true",
                    help="merge (gate, save a baseline from) runs that did not finish every item; the merged run "
                         "is flagged INCOMPLETE")
+    p.add_argument("--junitxml", metavar="FILE", help="also write the merged run as junit XML (one test case per case)")
     return p
 
 
@@ -215,6 +220,7 @@ def _run_merge(argv: list[str]) -> int:
     from harness.report.finish import FinishPolicy, finish_run, gate_verdict
     from harness.report.merge import merge_runs, results_path
     from harness.report.terminal import tracks_group
+    from harness.report.verdicts import failed_rich
     from harness.report.write import FILES
 
     args = _merge_parser().parse_args(argv)
@@ -225,6 +231,8 @@ def _run_merge(argv: list[str]) -> int:
     if options.save_baseline:
         check_writable(options.save_baseline, "--save-baseline")
     check_writable(args.out, "--out", folder=True)
+    if args.junitxml:
+        check_writable(args.junitxml, "--junitxml")
     for run in args.runs:  # the merged files would replace the ones being read, half way through
         if results_path(run).parent.resolve() == Path(args.out).resolve():
             raise ValueError(f"--out {args.out} is one of the runs it merges ({run}): give another folder")
@@ -241,7 +249,8 @@ def _run_merge(argv: list[str]) -> int:
         alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline,
         groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
         parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
-        allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder")
+        allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder",
+        decide=baseline is not None or bool(options.min_scores))  # else each case keeps its shard's verdict
     held = claim_folder(args.out, "--out")
     try:
         end = finish_run(merged, meta, policy)
@@ -258,8 +267,16 @@ def _run_merge(argv: list[str]) -> int:
           f"{len(results)} cases")
     if "baseline" in end.written:
         print(f"tablebench baseline saved: {args.save_baseline}")
-    for test_id, reasons in end.case_failures:
-        print(f"FAILED {test_id} - {reasons}")
+    if args.junitxml:
+        from harness.report.junit import write_junit
+
+        try:
+            print(f"tablebench junit xml: {write_junit(results, args.junitxml)}")
+        except OSError as exc:
+            end.errors.append(f"tablebench junit xml not written to {args.junitxml}: {exc.strerror or exc}")
+    html = end.written.get("html")
+    if (failed := failed_rich(results, str(html.resolve()) if html else None)) is not None:
+        Console(soft_wrap=True).print(failed)
     if end.case_failures:
         print(f"tablebench: {len(end.case_failures)} of {len(results)} cases failed")
     if end.comparisons:

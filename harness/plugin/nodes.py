@@ -29,7 +29,7 @@ from harness.cases import (
 )
 from harness.core import kinds as item_kinds
 from harness.core.results import ItemResult, current_id, item_name
-from harness.gating.rules import Gate
+from harness.gating.rules import Gate, keep_verdict
 
 RESULT_ATTR = "tablebench_result"  # the whole ItemResult as JSON, on the call-phase TestReport
 
@@ -152,10 +152,10 @@ class TableItem(pytest.Item):
     def runtest(self) -> None:
         result = self.bench.result(self.label, self.page, self.gt.index, self.kind)
         self.config.hook.pytest_tablebench_result(item=self, result=result)  # a conftest may read or annotate it
+        verdict = keep_verdict(result, self.bench.rules.check(result))  # decided here, once: every report reads it
         self.result_json = json.dumps(result.to_dict(), ensure_ascii=False)
         self.user_properties += [("id", self.nodeid), ("outcome", result.outcome)]  # small: junit carries these
         self.user_properties.extend((name, value) for name, value in result.scores.items())
-        verdict = self.bench.rules.check(result)
         if verdict.status == "known":
             pytest.xfail(verdict.message)
         if verdict.status == "fail":

@@ -5,8 +5,10 @@
 1. the aggregate gates (`--gate`) of the results against the baseline (`run_gates`), unless
    the caller ran them already: the plugin runs them when its test loop ends, so that each
    gate is a test of the session, and passes those comparisons in; then each case's verdict
-   and change against the baseline (`harness.gating.regressions`, kept in its `extra`), the
-   same rules the plugin applied to each test (`RunEnd.case_failures` for `report merge`);
+   (the one it carries, decided when it was made; the policy's rules decide for a case that
+   carries none, and for every case when `policy.decide`: a merge given its own floors or
+   baseline) and its change against the baseline (`harness.gating.regressions`, both kept in
+   its `extra`; `RunEnd.case_failures` lists the failed ones for `report merge`);
 2. the gate lines, and the baseline they compared with, into the meta; then
    `policy.update_meta` (the plugin's `pytest_tablebench_update_meta` hook);
 3. results.json first (the run's memory), then leaderboard.md, report.html, gate.json;
@@ -40,7 +42,7 @@ from harness.evaluate.repeat import sd_of
 from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
 from harness.gating.baseline import Baseline, save_baseline
 from harness.gating.regressions import EXTRA_KEY, attach, case_changes, failures
-from harness.gating.rules import Gate
+from harness.gating.rules import VERDICT_KEY, Gate, keep_verdict, verdict_of
 from harness.report.stream import slim_of
 
 GATE_FILE = "gate.json"
@@ -67,6 +69,7 @@ class FinishPolicy:
     allow_incomplete: bool = False  # save a baseline from a run that did not finish every item
     rules: Gate | None = None  # the per-case rules (floors, baseline, tolerance): each case's verdict and change
     crop_folder: bool = False  # every page crop also under the report folder's crops/ (--report-crops=folder)
+    decide: bool = False  # `rules` replace the verdicts the results carry (a merge given its own floors or baseline)
 
 
 @dataclass
@@ -127,10 +130,13 @@ def finish_run(results: Sequence[ItemResult], meta: Mapping[str, Any], policy: F
     rules = policy.rules
     for r in slim:
         r.extra.pop(EXTRA_KEY, None)  # a change from another run (a shard's) is not this run's
+        if policy.decide:
+            r.extra.pop(VERDICT_KEY, None)
+        if rules is not None and verdict_of(r) is None:  # no item decided it (a crashed worker's case, a merge)
+            keep_verdict(r, rules.check(r))
     if rules is not None and (rules.baseline is not None or rules.floors):
-        changes = case_changes(slim, rules)
-        attach(slim, changes)
-        end.case_failures = failures(slim, changes)
+        attach(slim, case_changes(slim, rules))
+    end.case_failures = failures(slim)
     if comparisons:
         end.meta["gate"] = summary_lines(comparisons) + ([] if completeness.complete else
                                                           [gate_verdict(comparisons, completeness)])
