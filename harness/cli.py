@@ -122,12 +122,13 @@ def _run_report(args: argparse.Namespace) -> int:
     from harness.report.terminal import tracks_group
     from harness.report.merge import results_path
     from harness.report.verdicts import failed_rich
+    from harness.report.whole import print_whole
     from harness.core.files import claim_folder
     from harness.report.write import FILES, read_comparisons, read_results, write_report
 
     meta, results = read_results(args.results)
     comparisons = read_comparisons(results_path(args.results))
-    Console().print(tracks_group(boards(results, primary=args.primary)))
+    print_whole(tracks_group(boards(results, primary=args.primary)))
     completeness = of_meta(meta, len(results))
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")
@@ -135,7 +136,7 @@ def _run_report(args: argparse.Namespace) -> int:
     html = results_path(args.results).parent / FILES["html"]
     html_path = str(html.resolve()) if html.is_file() else None
     if view is not None:
-        Console().print(regressions_rich(view, html_path))
+        print_whole(regressions_rich(view, html_path))
     if (failed := failed_rich(results, html_path)) is not None:
         Console(soft_wrap=True).print(failed)
     if args.out:
@@ -221,6 +222,7 @@ def _run_merge(argv: list[str]) -> int:
     from harness.report.merge import merge_runs, results_path
     from harness.report.terminal import tracks_group
     from harness.report.verdicts import failed_rich
+    from harness.report.whole import print_whole
     from harness.report.write import FILES
 
     args = _merge_parser().parse_args(argv)
@@ -257,7 +259,7 @@ def _run_merge(argv: list[str]) -> int:
     finally:
         held.release()
     completeness = of_meta(meta, len(results))
-    Console().print(tracks_group(boards(results, primary=args.primary)))
+    print_whole(tracks_group(boards(results, primary=args.primary)))
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")
     for note in notes:
@@ -376,11 +378,10 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     elif kind.reports_cv(options):
         print(kind.cv_report(result))
     else:
-        from rich.console import Console
-
         from harness.report.terminal import meta_eval_table
+        from harness.report.whole import print_whole
 
-        Console().print(meta_eval_table(result, title=kind.title.format(n=len(pairs))))
+        print_whole(meta_eval_table(result, title=kind.title.format(n=len(pairs))))
     return 0
 
 

@@ -25,6 +25,7 @@ from harness.plugin.ci import GateStep, repeat_summary
 from harness.report.aggregate import boards, cache_summary
 from harness.report.finish import RunEnd, gate_verdict
 from harness.report.terminal import tracks_group
+from harness.report.whole import print_whole
 
 
 def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: bool, notes: list[str],
@@ -133,5 +134,5 @@ def render(renderable: Any, markup: bool) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=markup, color_system="standard" if markup else None,
                       no_color=not markup, highlight=False)
-    console.print(renderable)
+    print_whole(renderable, console)  # no number cut at a narrow terminal
     return buffer.getvalue()
