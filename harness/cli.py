@@ -23,7 +23,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_harvest(sub)
     _add_report(sub)
     _add_compare(sub)
+    _add_parse(sub)
     return parser
+
+
+def _add_parse(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("parse", help="run one parser on one page in this process and print its output or traceback")
+    p.add_argument("spec", help="a parser spec, as --parser takes it (pdfplumber, command:..., dir:..., module:Class)")
+    p.add_argument("pdf", help="the page's PDF")
+    p.add_argument("--pdb", action="store_true", help="open the debugger where the parser raised")
+
+    def run(args: argparse.Namespace) -> int:
+        from harness.parse.debug import run_parse
+
+        return run_parse(args.spec, args.pdf, pdb=args.pdb)
+
+    p.set_defaults(func=run)
 
 
 def _add_generate(sub: argparse._SubParsersAction) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from html import escape
 
 from harness.core.metric_specs import scale_of
-from harness.core.results import ItemResult
+from harness.core.results import PARSER_TRACEBACK, ItemResult
 from harness.gating.regressions import EXTRA_KEY
 from harness.gating.rules import Verdict, verdict_of
 from harness.report.regressions import HTML_FILE, card_anchor
@@ -87,14 +87,17 @@ def failed_html(results: Sequence[ItemResult]) -> str:
 
 def verdict_html(r: ItemResult) -> tuple[str, str]:
     """(badge, reasons) of a card: a fail / known-failure badge in its header and the reasons
-    below it; nothing for a case that passed or carries no verdict."""
+    below it, with the parser's traceback when it raised; nothing for a case that passed."""
+    trace = r.extra.get(PARSER_TRACEBACK) if isinstance(r.extra, dict) else None
+    shown = (f'<details class="traceback"><summary>parser traceback (last frames)</summary><pre>{_e(trace)}</pre>'
+             "</details>" if isinstance(trace, str) and trace else "")
     v = verdict_of(r)
     if v is None or v.status == "pass":
-        return "", ""
+        return "", shown
     label = VERDICT_LABELS[v.status]
     items = "".join(f"<li>{_e(reason)}</li>" for reason in v.reasons) or f"<li>{_e(r.outcome)}</li>"
     return (f'<span class="badge verdict-{_e(v.status)}">{_e(label)}</span>',
-            f'<div class="verdict verdict-{_e(v.status)}"><b>{_e(label)}</b><ul>{items}</ul></div>')
+            f'<div class="verdict verdict-{_e(v.status)}"><b>{_e(label)}</b><ul>{items}</ul>{shown}</div>')
 
 
 # -- terminal -------------------------------------------------------------------------------------
