@@ -214,6 +214,8 @@ def _merge_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-incomplete", action="store_true",
                    help="merge (gate, save a baseline from) runs that did not finish every item; the merged run "
                         "is flagged INCOMPLETE")
+    p.add_argument("--save-baseline-anyway", action="store_true",
+                   help="--save-baseline even when a parser failed on every page")
     p.add_argument("--junitxml", metavar="FILE", help="also write the merged run as junit XML (one test case per case)")
     return p
 
@@ -267,7 +269,7 @@ def _run_merge(argv: list[str]) -> int:
         groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
         parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
         allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder",
-        decide=baseline is not None or bool(options.min_scores))  # else each case keeps its shard's verdict
+        decide=baseline is not None or bool(options.min_scores), save_anyway=args.save_baseline_anyway)  # else each case keeps its shard's verdict
     held = claim_folder(args.out, "--out")
     try:
         end = finish_run(merged, meta, policy)

@@ -13,7 +13,9 @@
    `policy.update_meta` (the plugin's `pytest_tablebench_update_meta` hook);
 3. results.json first (the run's memory), then leaderboard.md, report.html, gate.json;
 4. last, the baseline file (`--save-baseline`), refused for an incomplete run (see
-   `harness.evaluate.completeness`) unless `policy.allow_incomplete`.
+   `harness.evaluate.completeness`) unless `policy.allow_incomplete`, and when a parser failed
+   on every page (such a baseline would make every later failure "known") unless
+   `policy.save_anyway`.
 
 `results` may be a `harness.report.stream.FullResults`: then the gates, the per-case changes,
 the aggregates and the baseline read its slim results (scores, outcomes, facts), and only
@@ -67,6 +69,7 @@ class FinishPolicy:
     metrics: Sequence[str] = ()  # for the baseline file
     update_meta: Callable[[dict, Sequence[ItemResult]], None] | None = None  # last word on the meta before writing
     allow_incomplete: bool = False  # save a baseline from a run that did not finish every item
+    save_anyway: bool = False  # save a baseline even when a parser failed on every page
     rules: Gate | None = None  # the per-case rules (floors, baseline, tolerance): each case's verdict and change
     crop_folder: bool = False  # every page crop also under the report folder's crops/ (--report-crops=folder)
     decide: bool = False  # `rules` replace the verdicts the results carry (a merge given its own floors or baseline)
@@ -171,6 +174,8 @@ def _write_files(end: RunEnd, results: Sequence[ItemResult], policy: FinishPolic
 def _save_baseline(end: RunEnd, results: Sequence[ItemResult], policy: FinishPolicy, completeness: Completeness) -> None:
     """--save-baseline, last: refused for an incomplete run unless allowed; a failed write is one line."""
     refused = refusal(completeness, f"--save-baseline {policy.save_baseline}", policy.allow_incomplete)
+    if not refused and not policy.save_anyway:
+        refused = all_failed_refusal(results, f"--save-baseline {policy.save_baseline}")
     if refused:
         end.errors.append(f"tablebench {refused}")
         return
@@ -179,6 +184,23 @@ def _save_baseline(end: RunEnd, results: Sequence[ItemResult], policy: FinishPol
                                                 case_set=policy.case_set, metrics=policy.metrics)
     except OSError as exc:
         end.errors.append(f"tablebench baseline not written to {policy.save_baseline}: {exc.strerror or exc}")
+
+
+PARSE_FAILURES = ("parse_error", "timeout", "empty")  # what a parser that failed on a page leaves its items
+
+
+def all_failed_refusal(results: Sequence[ItemResult], what: str) -> str:
+    """Why a baseline is refused: some parser failed on every page (its baseline would make
+    every later run's failures "known"), naming the parsers and the first failure; "" otherwise."""
+    by_parser: dict[str, list[ItemResult]] = {}
+    for r in results:
+        by_parser.setdefault(r.parser, []).append(r)
+    dead = {p: rs for p, rs in by_parser.items() if rs and all(r.outcome in PARSE_FAILURES for r in rs)}
+    if not dead:
+        return ""
+    first = next(iter(dead.values()))[0]
+    return (f"{what}: refused: parser {', '.join(dead)} failed on every page ({first.message or first.outcome}); "
+            "fix it, or give --save-baseline-anyway")
 
 
 def json_number(value: Any) -> Any:
