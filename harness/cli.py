@@ -24,7 +24,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_report(sub)
     _add_compare(sub)
     _add_parse(sub)
+    p = sub.add_parser("parsers", help="list the installed parsers, where each comes from, and its options")
+    p.set_defaults(func=_run_parsers)
     return parser
+
+
+def _run_parsers(args: argparse.Namespace) -> int:
+    from harness.parse.listing import installed_parsers, parsers_text
+
+    print(parsers_text(installed_parsers()), end="")
+    return 0
 
 
 def _add_parse(sub: argparse._SubParsersAction) -> None:
