@@ -119,3 +119,15 @@ def test_a_merge_carries_the_shards_verdicts_and_writes_junit(run, cases: Path, 
     cases_xml = list(ET.parse(junit).iter("testcase"))
     assert _failed_in(junit) == ids and len(cases_xml) == len(json.loads((out / "results.json").read_text())["results"])
     assert all("< min 0.90" in c.find("failure").get("message") for c in cases_xml if c.find("failure") is not None)
+
+
+def test_a_case_failed_by_a_floor_gets_its_page_crop_like_a_lost_one():
+    from harness.report.crops import chosen, key_of
+
+    found = [ItemResult("p", "s", f"p{i:03d}", 0, "simple", "ok", scores={"teds": 0.9 - i / 100}) for i in range(30)]
+    floor = found[0]  # the best score, far from the worst few: chosen only for its verdict
+    keep_verdict(floor, Gate({"teds": 0.95}).check(floor))
+    for r in found[1:]:
+        keep_verdict(r, Verdict("pass"))
+    picked = chosen(found, "teds", worst=3)
+    assert key_of(floor) in picked and picked.index(key_of(floor)) == 0
