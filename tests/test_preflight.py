@@ -51,3 +51,9 @@ def test_a_baseline_of_a_parser_that_failed_every_page_is_refused_unless_anyway(
                                      "--save-baseline-anyway", f"--report-dir={tmp_path / 'r2'}"))
     assert again.ret == pytest.ExitCode.TESTS_FAILED and "refused" not in again.stderr.str()
     assert {c["outcome"] for c in json.loads(base.read_text())["cases"].values()} == {"parse_error"}
+
+
+def test_collecting_alone_is_not_refused(pytester: pytest.Pytester, bench: Path, tmp_path: Path):
+    result = pytester.runpytest(*args(bench, tmp_path / "cache", "--parser=a=command:no-such-program-xyz {pdf}",
+                                      "--collect-only", "-q", "-p", "no:xdist"))
+    assert result.ret == 0 and sum("::t" in line for line in result.stdout.lines) == 5, "ids list without parsing"

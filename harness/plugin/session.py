@@ -102,7 +102,8 @@ class BenchSession:
         for label, spec in self.specs.items():
             self.parsers[label]["spec"] = spec
         pdfs = [page.pdf for page in self.cases.pages if page.n_items]
-        problems = setup_problems(self.specs, pdfs)  # a parser that cannot parse any page: refused now
+        # a parser that cannot parse any page: refused now (collecting alone parses nothing)
+        problems = [] if config.option.collectonly else setup_problems(self.specs, pdfs)
         if problems:
             raise ValueError("\n".join(problems))
         self.pages = PageEvaluation(options.repeat, options.parse_concurrency)
