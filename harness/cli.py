@@ -23,7 +23,31 @@ def build_parser() -> argparse.ArgumentParser:
     _add_harvest(sub)
     _add_report(sub)
     _add_compare(sub)
+    _add_parse(sub)
+    p = sub.add_parser("parsers", help="list the installed parsers, where each comes from, and its options")
+    p.set_defaults(func=_run_parsers)
     return parser
+
+
+def _run_parsers(args: argparse.Namespace) -> int:
+    from harness.parse.listing import installed_parsers, parsers_text
+
+    print(parsers_text(installed_parsers()), end="")
+    return 0
+
+
+def _add_parse(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("parse", help="run one parser on one page in this process and print its output or traceback")
+    p.add_argument("spec", help="a parser spec, as --parser takes it (pdfplumber, command:..., dir:..., module:Class)")
+    p.add_argument("pdf", help="the page's PDF")
+    p.add_argument("--pdb", action="store_true", help="open the debugger where the parser raised")
+
+    def run(args: argparse.Namespace) -> int:
+        from harness.parse.debug import run_parse
+
+        return run_parse(args.spec, args.pdf, pdb=args.pdb)
+
+    p.set_defaults(func=run)
 
 
 def _add_generate(sub: argparse._SubParsersAction) -> None:
@@ -121,19 +145,24 @@ def _run_report(args: argparse.Namespace) -> int:
     from harness.report.regressions import RegressionView, regressions_rich
     from harness.report.terminal import tracks_group
     from harness.report.merge import results_path
+    from harness.report.verdicts import failed_rich
+    from harness.report.whole import print_whole
     from harness.core.files import claim_folder
     from harness.report.write import FILES, read_comparisons, read_results, write_report
 
     meta, results = read_results(args.results)
     comparisons = read_comparisons(results_path(args.results))
-    Console().print(tracks_group(boards(results, primary=args.primary)))
+    print_whole(tracks_group(boards(results, primary=args.primary)))
     completeness = of_meta(meta, len(results))
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")
     view = RegressionView.of(results, comparisons, meta.get("baseline"))
+    html = results_path(args.results).parent / FILES["html"]
+    html_path = str(html.resolve()) if html.is_file() else None
     if view is not None:
-        html = results_path(args.results).parent / FILES["html"]
-        Console().print(regressions_rich(view, str(html.resolve()) if html.is_file() else None))
+        print_whole(regressions_rich(view, html_path))
+    if (failed := failed_rich(results, html_path)) is not None:
+        Console(soft_wrap=True).print(failed)
     if args.out:
         held = claim_folder(args.out, "--out")
         try:
@@ -194,6 +223,9 @@ def _merge_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-incomplete", action="store_true",
                    help="merge (gate, save a baseline from) runs that did not finish every item; the merged run "
                         "is flagged INCOMPLETE")
+    p.add_argument("--save-baseline-anyway", action="store_true",
+                   help="--save-baseline even when a parser failed on every page")
+    p.add_argument("--junitxml", metavar="FILE", help="also write the merged run as junit XML (one test case per case)")
     return p
 
 
@@ -215,6 +247,8 @@ def _run_merge(argv: list[str]) -> int:
     from harness.report.finish import FinishPolicy, finish_run, gate_verdict
     from harness.report.merge import merge_runs, results_path
     from harness.report.terminal import tracks_group
+    from harness.report.verdicts import failed_rich
+    from harness.report.whole import print_whole
     from harness.report.write import FILES
 
     args = _merge_parser().parse_args(argv)
@@ -225,6 +259,8 @@ def _run_merge(argv: list[str]) -> int:
     if options.save_baseline:
         check_writable(options.save_baseline, "--save-baseline")
     check_writable(args.out, "--out", folder=True)
+    if args.junitxml:
+        check_writable(args.junitxml, "--junitxml")
     for run in args.runs:  # the merged files would replace the ones being read, half way through
         if results_path(run).parent.resolve() == Path(args.out).resolve():
             raise ValueError(f"--out {args.out} is one of the runs it merges ({run}): give another folder")
@@ -241,14 +277,15 @@ def _run_merge(argv: list[str]) -> int:
         alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline,
         groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
         parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
-        allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder")
+        allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder",
+        decide=baseline is not None or bool(options.min_scores), save_anyway=args.save_baseline_anyway)  # else each case keeps its shard's verdict
     held = claim_folder(args.out, "--out")
     try:
         end = finish_run(merged, meta, policy)
     finally:
         held.release()
     completeness = of_meta(meta, len(results))
-    Console().print(tracks_group(boards(results, primary=args.primary)))
+    print_whole(tracks_group(boards(results, primary=args.primary)))
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")
     for note in notes:
@@ -258,8 +295,16 @@ def _run_merge(argv: list[str]) -> int:
           f"{len(results)} cases")
     if "baseline" in end.written:
         print(f"tablebench baseline saved: {args.save_baseline}")
-    for test_id, reasons in end.case_failures:
-        print(f"FAILED {test_id} - {reasons}")
+    if args.junitxml:
+        from harness.report.junit import write_junit
+
+        try:
+            print(f"tablebench junit xml: {write_junit(results, args.junitxml)}")
+        except OSError as exc:
+            end.errors.append(f"tablebench junit xml not written to {args.junitxml}: {exc.strerror or exc}")
+    html = end.written.get("html")
+    if (failed := failed_rich(results, str(html.resolve()) if html else None)) is not None:
+        Console(soft_wrap=True).print(failed)
     if end.case_failures:
         print(f"tablebench: {len(end.case_failures)} of {len(results)} cases failed")
     if end.comparisons:
@@ -359,11 +404,10 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     elif kind.reports_cv(options):
         print(kind.cv_report(result))
     else:
-        from rich.console import Console
-
         from harness.report.terminal import meta_eval_table
+        from harness.report.whole import print_whole
 
-        Console().print(meta_eval_table(result, title=kind.title.format(n=len(pairs))))
+        print_whole(meta_eval_table(result, title=kind.title.format(n=len(pairs))))
     return 0
 
 

@@ -72,17 +72,18 @@ def test_concurrent_askers_compute_once(tmp_path: Path) -> None:
 
 def test_lock_excludes_another_process(tmp_path: Path) -> None:
     lock = tmp_path / "k" / "key.lock"
-    code = ("import sys, time\nfrom harness.core.files import locked\n"
-            "with locked(sys.argv[1]):\n    print('held', flush=True)\n    time.sleep(0.5)\n")
-    holder = subprocess.Popen([sys.executable, "-c", code, str(lock)], stdout=subprocess.PIPE, text=True)
+    done = tmp_path / "released"  # written by the holder as the last thing it does while holding the lock
+    code = ("import sys, time, pathlib\nfrom harness.core.files import locked\n"
+            "with locked(sys.argv[1]):\n    print('held', flush=True)\n    time.sleep(0.5)\n"
+            "    pathlib.Path(sys.argv[2]).write_text('x')\n")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(lock), str(done)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "held"
-        started = time.perf_counter()
         with locked(lock):
-            waited = time.perf_counter() - started
+            waited_for_it = done.exists()  # true only if this acquire waited for the holder's release
     finally:
         holder.wait(10)
-    assert waited > 0.2 and lock.exists()
+    assert waited_for_it and lock.exists()
 
 
 @pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")

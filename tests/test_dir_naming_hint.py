@@ -1,4 +1,4 @@
-"""`dir:` with files named after something else: one line up front says what names it reads."""
+"""`dir:` with files named after something else: the run refuses to start, with one line saying what names it reads."""
 
 from __future__ import annotations
 
@@ -30,13 +30,14 @@ def test_no_hint_when_one_page_matches_or_for_other_parsers(tmp_path: Path) -> N
     assert naming_hint(f"dir:{tmp_path}", [Path("002.pdf")]).endswith("it is empty")
 
 
-def test_the_session_says_it_in_the_header_before_any_case_runs(pytester: pytest.Pytester, bench: Path,
+def test_the_run_refuses_to_start_with_one_line_and_exit_code_4(pytester: pytest.Pytester, bench: Path,
                                                                 tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     (out / "page-002.md").write_text("| a | b |\n|---|---|\n| 1 | 2 |\n")
     result = pytester.runpytest(*args(bench, tmp_path / "cache", f"--parser=mine=dir:{out}", "-p", "no:xdist"))
-    lines = result.stdout.lines
-    first = next(i for i, line in enumerate(lines) if "no output file for any of the 2 pages" in line)
-    assert first < next(i for i, line in enumerate(lines) if line.startswith("collected") or "FAILED" in line)
-    assert "it holds 1 file: page-002.md" in lines[first] and "e.g. 002.md for 002.pdf" in lines[first]
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    lines = [line for line in result.stderr.lines if "no output file for any of the 2 pages" in line]
+    assert len(lines) == 1 and lines[0].startswith("ERROR: --parser mine: dir:")
+    assert "it holds 1 file: page-002.md" in lines[0] and "e.g. 002.md for 002.pdf" in lines[0]
+    assert not any(line.startswith("collected") for line in result.stdout.lines), "refused before collection"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import unicodedata
 from pathlib import Path
 
@@ -225,11 +224,10 @@ def test_definitions_inside_the_table_print_nothing_and_apply() -> None:
     assert cells(t) == [["1", "(2)"]]
 
 
-def test_runaway_macros_read_as_unknown_and_stay_fast() -> None:
-    start = time.perf_counter()
+def test_runaway_macros_read_as_unknown() -> None:
+    """(How fast: tests/benchmarks/test_bench_macros.py.)"""
     t = one(r"\newcommand\a{\a\a}\newcommand\big{" + "x" * 100_000 + "}"
             + tab(r"\a & b \\" + r"\big & \big \\" * 100))
-    assert time.perf_counter() - start < 2.0
     assert t.rows[0][0].text == "" and t.rows[0][1].text == "b"
     assert t.rows[1][0].text == "x" * 100_000  # within the budget: expanded
     assert t.rows[-1][0].text == ""  # past the budget of the table: read as an unknown macro
@@ -383,10 +381,7 @@ _LEFTOVER = re.compile(r"[\\{}]|\$")
 def test_all_bench_sample_tables_read(bench_sample_dir: Path) -> None:
     blocks = _bench_tables(bench_sample_dir)
     assert len(blocks) == 91
-    start = time.perf_counter()
-    results = [read_latex(latex, strict=True) for _, latex in blocks]  # no row wider than its spec
-    elapsed = time.perf_counter() - start
-    assert elapsed < 2.0, f"reading 91 tables took {elapsed:.2f}s"
+    results = [read_latex(latex, strict=True) for _, latex in blocks]  # no row wider than its spec (speed: benchmarks)
     for (page, latex), tables in zip(blocks, results):
         assert len(tables) == 1, page
         t = tables[0]
@@ -462,10 +457,9 @@ def test_metric_study_latex_agrees_with_its_html(metric_study_dev: list[dict]) -
     r"\multirow{-99}{*}{x} & y \\",  # a span reaching above the first row
     r"\multicolumn{abc}{c}{x} & \multirow{}{*}{y} \\",  # counts that are not numbers
 ])
-def test_malformed_input_never_crashes_and_stays_fast(body: str) -> None:
-    start = time.perf_counter()
+def test_malformed_input_never_crashes(body: str) -> None:
+    """(How fast: tests/benchmarks/test_bench_macros.py.)"""
     t = one(tab(body))
-    assert time.perf_counter() - start < 1.0
     assert t.shape[0] >= 1
 
 

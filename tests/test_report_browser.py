@@ -306,3 +306,51 @@ def test_hundreds_of_cards_are_laid_out_a_page_at_a_time_and_every_one_is_found(
     linked.write_text(html, encoding="utf-8")
     dom = _dump_dom(linked, tmp_path, card_anchor(deep.test_id))
     assert dom.xpath("//div[@id='cases']/article")[0].get("id") == card_anchor(deep.test_id)
+
+
+# run after our script (CSP-free variant): show failed cases only, then order every case by its drop
+VERDICT_DRIVER = """<script>""" + WAIT + """
+var state = {};
+rendered(function () {
+  var sel = document.querySelector("select[data-filter=verdict]"), order = document.getElementById("case-order");
+  rendered(function () {
+    var shown = shownCards();
+    state.verdicts = shown.map(function (a) { return a.getAttribute("data-verdict"); });
+    state.badges = shown.map(function (a) { return (a.querySelector("header .verdict-fail") || {}).textContent; });
+    state.reasons = shown.map(function (a) { return (a.querySelector("div.verdict") || {}).textContent; });
+    state.count = document.getElementById("case-count").textContent;
+    rendered(function () {
+      rendered(function () { state.firstByDrop = shownCards()[0].id; done(state); });
+      order.value = "delta"; order.dispatchEvent(new Event("change"));
+    });
+    sel.value = ""; sel.dispatchEvent(new Event("change"));
+  });
+  sel.value = "failed"; sel.dispatchEvent(new Event("change"));
+});
+</script></body>"""
+
+
+def test_a_failed_card_shows_its_verdict_and_the_failed_filter_hides_passing_cards(tmp_path: Path) -> None:
+    from harness.gating.rules import Gate, keep_verdict
+    from harness.report.regressions import card_anchor
+
+    results = sample_results(n_pages=6, payloads=True)
+    gate = Gate({"teds": 0.8})
+    for i, r in enumerate(results):
+        keep_verdict(r, gate.check(r))
+        r.extra["baseline"] = {"metric": "teds", "baseline": 1.0, "now": 0.9, "delta": -0.1 * (i % 3),
+                               "verdict": "unchanged"}
+    dropped = results[len(results) // 2]
+    dropped.extra["baseline"]["delta"] = -0.7
+    failed = [r for r in results if r.extra["verdict"]["status"] == "fail"]
+    assert 0 < len(failed) < len(results)
+    page = tmp_path / "verdicts.html"
+    page.write_text(render_html(leaderboard(results), results, csp=False).replace("</body>", VERDICT_DRIVER, 1),
+                    encoding="utf-8")
+    state = json.loads(_dump_dom(page, tmp_path).get_element_by_id("driver").text)
+    n = min(60, len(failed))
+    assert state["count"] == f"{n} of {len(failed)} matching tables shown"
+    assert state["verdicts"] == ["failed"] * n, "the failed filter hides every passing card"
+    assert state["badges"] == ["failed"] * n
+    assert all(text.startswith("failed") and len(text) > len("failed") for text in state["reasons"]), state["reasons"]
+    assert state["firstByDrop"] == card_anchor(dropped.test_id), "ordered by delta: the largest drop first"

@@ -29,6 +29,8 @@ def _crops(folder: Path) -> list[Path]:
 def test_pytest_writes_the_crop_folder_only_when_asked(pytester: pytest.Pytester, tmp_path: Path) -> None:
     page = load_case_set(SYNTH).pages[0]
     (tmp_path / "none").mkdir()
+    other = load_case_set(SYNTH).pages[1].pdf.stem  # an output for another page only: every case here is empty
+    (tmp_path / "none" / f"{other}.md").write_text("no table", encoding="utf-8")
     runs = {}
     for form in ("inline", "folder"):
         runs[form] = tmp_path / form
@@ -46,6 +48,8 @@ def test_pytest_writes_the_crop_folder_only_when_asked(pytester: pytest.Pytester
 def test_report_and_merge_write_the_crop_folder_when_asked(pytester: pytest.Pytester, tmp_path: Path) -> None:
     page = load_case_set(SYNTH).pages[0]
     (tmp_path / "none").mkdir()
+    other = load_case_set(SYNTH).pages[1].pdf.stem  # an output for another page only: every case here is empty
+    (tmp_path / "none" / f"{other}.md").write_text("no table", encoding="utf-8")
     run = tmp_path / "run"
     result = pytester.runpytest(*PLUGIN, "--cases=synth-v1", f"--parser=none=dir:{tmp_path / 'none'}",
                                 f"--parse-cache={tmp_path / 'cache'}", f"--report-dir={run}", "--report-only",

@@ -51,3 +51,15 @@ def one_line(text: object, limit: int = 300) -> str:
     """`text` (anything str() takes, e.g. an exception) on one line, capped at `limit` chars, redacted."""
     flat = redact(" ".join(str(text).split()))
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+MAX_TRACEBACK = 4_000  # characters of a parser's traceback kept: its last frames and the error
+
+
+def traceback_tail(exc: BaseException, limit: int = MAX_TRACEBACK) -> str:
+    """The end of `exc`'s traceback (the innermost frames and the error, which say where the
+    parser failed), at most `limit` characters, redacted: what a one-line message drops."""
+    import traceback
+
+    text = redact("".join(traceback.format_exception(exc)).rstrip())
+    return text if len(text) <= limit else "…" + text[-(limit - 1):]

@@ -173,6 +173,7 @@ class RunOptions:
     per_table: bool = True  # single tables fail against the baseline (off: only --gate decides)
     report_only: bool = False
     allow_incomplete: bool = False  # gate, save a baseline from, merge a run that did not finish every item
+    save_baseline_anyway: bool = False  # save a baseline even when a parser failed on every page
     report_dir: str | None = None  # None: reports/<timestamp>-<parsers> under the rootdir
     report_crops: str = REPORT_CROPS[0]  # "folder": every page crop also under the report's crops/
     parse_timeout: float = DEFAULT_PARSE_TIMEOUT

@@ -26,6 +26,8 @@ OUTCOMES = ("ok", "missing", "parse_error", "timeout", "empty", "error")
 
 PAGE_OUTPUT = "page_output"  # the `extra` key of a page's first result holding the parser's whole output
 BEST_CANDIDATE = "best_candidate"  # the `extra` key of a missing item holding its best-scoring candidate
+# the `extra` key of each item of a page whose parser raised: the last frames of its traceback (bounded)
+PARSER_TRACEBACK = "parser_traceback"
 # the `extra` key of a found item whose metrics were not computed (too large to score): {metric group: why}
 NOT_COMPUTED = "not_computed"
 

@@ -32,10 +32,11 @@ from harness.core.deadline import BudgetExceeded, time_budget
 from harness.core.kinds import ItemKind, Located
 from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
-from harness.core.results import BEST_CANDIDATE, NOT_COMPUTED, PAGE_OUTPUT, ItemResult
+from harness.core.results import BEST_CANDIDATE, NOT_COMPUTED, PAGE_OUTPUT, PARSER_TRACEBACK, ItemResult
 from harness.core.table import Table
 from harness.evaluate.selection import metric_selection
 from harness.parse.prefetch import ParsePool
+from harness.parse.result import TRACEBACK
 from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult
 from harness.tex.render import render_budget
 
@@ -85,9 +86,12 @@ def evaluate_page(
     if parsed.outcome != "ok":
         outcome = PARSE_OUTCOMES.get(parsed.outcome, "parse_error")
         message = f"{outcome}: {parsed.message or 'no message'}"
+        trace = parsed.meta.get(TRACEBACK)
         for r in results:
             if r.outcome == "ok":
                 r.outcome, r.message = outcome, message
+                if isinstance(trace, str) and trace:
+                    r.extra[PARSER_TRACEBACK] = trace
             if judge:
                 r.scores[JUDGE] = 0.0  # nothing to judge: 0 without a call, as for a missing item
         return results

@@ -78,6 +78,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "per_table": _switch,
     "report_only": bool,
     "allow_incomplete": bool,
+    "save_baseline_anyway": bool,
     "report_dir": _text,
     "report_crops": _report_crops,
     "parse_timeout": partial(number, "--parse-timeout", positive=True, upper=MAX_PARSE_TIMEOUT),

@@ -23,7 +23,7 @@ from harness.core.metric_specs import ranking_metric
 from harness.core.options import RunOptions
 from harness.core.results import ItemResult
 from harness.gating.baseline import Baseline, Entry
-from harness.gating.rules import Gate
+from harness.gating.rules import Gate, verdict_of
 from harness.gating.thresholds import allowed_drop
 
 VERDICTS = ("regressed", "improved", "unchanged", "new")
@@ -45,11 +45,14 @@ def ranking_metrics(results: Iterable[ItemResult]) -> dict[str, str]:
 
 
 def case_changes(results: Sequence[ItemResult], gate: Gate) -> dict[str, dict]:
-    """test_id -> {"status", "reasons"} (+ "metric", "baseline", "now", "delta", "verdict" with a baseline)."""
+    """test_id -> {"status", "reasons"} (+ "metric", "baseline", "now", "delta", "verdict" with a baseline).
+
+    The status and reasons are the verdict the result carries (`verdict_of`), decided when it
+    was made; `gate` decides only for a result that carries none."""
     metrics = ranking_metrics(results)
     out = {}
     for r in results:
-        verdict = gate.check(r)
+        verdict = verdict_of(r) or gate.check(r)
         change: dict = {"status": verdict.status, "reasons": list(verdict.reasons)}
         if gate.baseline is not None:
             change.update(_change(r, gate.baseline.get(r.test_id), metrics.get(r.kind), gate))
@@ -100,7 +103,6 @@ def attach(results: Iterable[ItemResult], changes: Mapping[str, dict]) -> None:
             r.extra[EXTRA_KEY] = changes[r.test_id]
 
 
-def failures(results: Iterable[ItemResult], changes: Mapping[str, dict]) -> list[tuple[str, str]]:
-    """(test_id, reasons) of every case that fails, in the results' order."""
-    return [(r.test_id, "; ".join(changes[r.test_id]["reasons"])) for r in results
-            if changes.get(r.test_id, {}).get("status") == "fail"]
+def failures(results: Iterable[ItemResult]) -> list[tuple[str, str]]:
+    """(test_id, reasons) of every case whose verdict is a failure, in the results' order."""
+    return [(r.test_id, v.message) for r in results if (v := verdict_of(r)) is not None and not v.passed]

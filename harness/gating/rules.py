@@ -9,6 +9,11 @@
 
 A failure's message ends with the semantic score's main errors, when there are any: they say
 what went wrong in words.
+
+The verdict is decided once, where the result is made (the plugin's item, or the end of a run
+for a case no item finished), and kept on the result (`keep_verdict`, `extra[VERDICT_KEY]`):
+every report (report.html, leaderboard.md, `tablebench report`, a merge of shards) reads it
+there with `verdict_of`, so none of them can tell a different story than pytest did.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from harness.gating.baseline import Baseline
 from harness.gating.thresholds import baseline_failures, min_score_failures, not_computed_failures
 
 SHOWN_ERRORS = 3  # semantic errors quoted in a failure message
+VERDICT_KEY = "verdict"  # where a case's verdict is kept in `ItemResult.extra` (results.json)
+STATUSES = ("pass", "fail", "known")
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,31 @@ class Verdict:
     @property
     def message(self) -> str:
         return "; ".join(self.reasons)
+
+    @property
+    def passed(self) -> bool:
+        """False only for a failure: a known failure (xfail) does not fail the run."""
+        return self.status != "fail"
+
+    def to_dict(self) -> dict:
+        return {"passed": self.passed, "status": self.status, "reasons": list(self.reasons)}
+
+
+def keep_verdict(result: ItemResult, verdict: Verdict) -> Verdict:
+    """Keep `verdict` on `result` (its `extra`, so results.json and every report carry it)."""
+    result.extra[VERDICT_KEY] = verdict.to_dict()
+    return verdict
+
+
+def verdict_of(result: ItemResult) -> Verdict | None:
+    """The verdict kept on `result`, or None (a result from before verdicts were kept, or a
+    hand-edited file whose verdict is not one)."""
+    data = result.extra.get(VERDICT_KEY) if isinstance(result.extra, dict) else None
+    if not isinstance(data, dict) or data.get("status") not in STATUSES:
+        return None
+    reasons = data.get("reasons")
+    reasons = [str(x) for x in reasons] if isinstance(reasons, list) else []
+    return Verdict(data["status"], reasons)
 
 
 @dataclass

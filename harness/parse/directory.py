@@ -68,8 +68,9 @@ SHOWN_FILES = 3  # of a folder's files named in the naming hint
 
 def naming_hint(spec: str, pdfs: Sequence[Path]) -> str | None:
     """One line for a `dir:` spec whose folder holds an output for none of `pdfs` (files named
-    after something else: every table would fail as "empty" without saying why up front): the
-    names it reads and a few of the files it holds. None for any other spec, or when one matches."""
+    after something else: every table would fail as "empty" without saying why): the names it
+    reads and a few of the files it holds. None for any other spec, or when one matches. The run
+    refuses to start on it (`harness.parse.preflight`)."""
     kind, _, folder = spec.partition(":")
     if kind != "dir" or not pdfs:
         return None
@@ -80,7 +81,7 @@ def naming_hint(spec: str, pdfs: Sequence[Path]) -> str | None:
     shown = ", ".join(files[:SHOWN_FILES]) + (", ..." if len(files) > SHOWN_FILES else "")
     held = f"it holds {len(files)} file{'s' if len(files) != 1 else ''}: {shown}" if files else "it is empty"
     example = Path(pdfs[0]).stem
-    return (f"tablebench WARNING: {spec}: no output file for any of the {len(pdfs)} pages, so every case will be "
+    return (f"{spec}: no output file for any of the {len(pdfs)} pages, so every case would be "
             f"'empty': for PAGE.pdf it reads PAGE{{{'|'.join(FORMATS)}}} (e.g. {example}.md for {example}.pdf); {held}")
 
 

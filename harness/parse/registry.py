@@ -47,11 +47,27 @@ def split_options(spec: str) -> tuple[str, dict[str, str]]:
     return base.strip(), options
 
 
+def options_of(factory: Callable[..., Any], skip: int = 0) -> dict[str, str]:
+    """The `?option=value`s a parser factory takes: name -> default ("" when it has none), after
+    the first `skip` parameters (`vlm:`'s model); {} when its signature cannot be read."""
+    try:
+        params = list(inspect.signature(factory).parameters.values())[skip:]
+    except (TypeError, ValueError):
+        return {}
+    kinds = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return {p.name: "" if p.default is inspect.Parameter.empty else str(p.default) for p in params if p.kind in kinds}
+
+
 def _build(factory: Callable[..., Any], label: str, *args: Any, **options: str) -> Parser:
-    """Call a parser factory, turning unknown options into a one-line ValueError."""
+    """Call a parser factory, turning unknown options into a one-line ValueError that lists the valid ones."""
     try:
         inspect.signature(factory).bind(*args, **options)
     except TypeError as exc:
+        valid = options_of(factory, len(args))
+        unknown = sorted(set(options) - set(valid))
+        if unknown:
+            raise ValueError(f"parser {label!r}: bad options {unknown}: valid options are "
+                             f"{', '.join(valid) or 'none'}") from None
         raise ValueError(f"parser {label!r}: bad options {sorted(options)}: {exc}") from None
     except ValueError:  # builtins without a signature: let the call decide
         pass

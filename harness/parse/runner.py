@@ -21,7 +21,7 @@ from harness.core.options import MAX_PARSE_TIMEOUT
 from harness.parse.cache import ParseCache, cache_key, parser_config
 from harness.parse.fingerprint import code_stamp
 from harness.parse.protocol import Parser
-from harness.parse.result import MAX_CHARS, OUTCOMES, ParseResult, settle
+from harness.parse.result import MAX_CHARS, OUTCOMES, ParseResult, raised, settle
 from harness.parse.worker import Worker, WorkerGone
 
 __all__ = ["OUTCOMES", "ParseCache", "ParseResult", "ParseRunner", "cache_key", "one_line", "parse_pdf",
@@ -138,7 +138,7 @@ class ParseRunner:
         try:
             return settle(self.parser.parse(pdf), self.max_chars)
         except Exception as exc:  # noqa: BLE001
-            return "error", "", one_line(f"{type(exc).__name__}: {exc}"), {}
+            return raised(exc)
 
     def _isolated(self, pdf: Path) -> tuple[str, str, str, dict[str, Any]]:
         if self._broken is not None:

@@ -34,7 +34,7 @@ from harness.core.messages import one_line
 from harness.parse.keeper import become_worker
 from harness.parse.protocol import Parser
 from harness.parse.reap import TOKEN_ENV, kill_tree
-from harness.parse.result import settle
+from harness.parse.result import raised, settle
 
 SCRATCH_PREFIX = "tablebench-worker-"
 _CLEANER_CODE = ("import shutil, sys, time\nfor _ in range(5):\n    time.sleep(0.5)\n"
@@ -89,7 +89,7 @@ def worker_entry(fd: int, scratch: str = "") -> None:
             raw = parser.parse(Path(pdf))
             outcome, text, message, meta = settle(raw, max_chars)
         except BaseException as exc:  # noqa: BLE001 — SystemExit and friends included
-            outcome, text, message, meta = "error", "", one_line(f"{type(exc).__name__}: {exc}"), {}
+            outcome, text, message, meta = raised(exc)
         meta.setdefault("seconds", time.perf_counter() - started)
         meta.setdefault("cost", 0.0)
         try:

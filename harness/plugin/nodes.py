@@ -14,6 +14,7 @@ scores as small properties.
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -28,9 +29,10 @@ from harness.cases import (
     variant_marker,
 )
 from harness.core import kinds as item_kinds
-from harness.core.results import ItemResult, current_id, item_name
-from harness.gating.rules import Gate
+from harness.core.results import PARSER_TRACEBACK, ItemResult, current_id, item_name
+from harness.gating.rules import Gate, keep_verdict
 
+REPRODUCE = "reproduce: tablebench parse "  # the line of a parser failure that reruns it in one process
 RESULT_ATTR = "tablebench_result"  # the whole ItemResult as JSON, on the call-phase TestReport
 
 
@@ -152,14 +154,28 @@ class TableItem(pytest.Item):
     def runtest(self) -> None:
         result = self.bench.result(self.label, self.page, self.gt.index, self.kind)
         self.config.hook.pytest_tablebench_result(item=self, result=result)  # a conftest may read or annotate it
+        verdict = keep_verdict(result, self.bench.rules.check(result))  # decided here, once: every report reads it
         self.result_json = json.dumps(result.to_dict(), ensure_ascii=False)
         self.user_properties += [("id", self.nodeid), ("outcome", result.outcome)]  # small: junit carries these
         self.user_properties.extend((name, value) for name, value in result.scores.items())
-        verdict = self.bench.rules.check(result)
         if verdict.status == "known":
             pytest.xfail(verdict.message)
         if verdict.status == "fail":
-            pytest.fail(verdict.message, pytrace=False)  # the reason is the report, not a traceback
+            pytest.fail(verdict.message + self._parser_failure(result), pytrace=False)  # the reason, not our traceback
+
+    def _parser_failure(self, result: ItemResult) -> str:
+        """For a page its parser failed on: a line with the command that runs that parser on that
+        page in one process (`tablebench parse`, where a debugger can stop), and under `--tb=long`
+        the last frames of the parser's traceback. Lines after the first: pytest's one-line
+        summaries show the reason alone."""
+        if result.outcome != "parse_error":
+            return ""
+        spec = result.spec or self.bench.specs.get(self.label, self.label)
+        text = f"\n{REPRODUCE}{shlex.quote(spec)} {shlex.quote(str(self.page.pdf))}"
+        trace = result.extra.get(PARSER_TRACEBACK)
+        if isinstance(trace, str) and trace and self.config.getoption("tbstyle", "auto") == "long":
+            text += f"\n\nparser traceback (last frames):\n{trace}"
+        return text
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.page.pdf, None, self.nodeid

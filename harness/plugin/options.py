@@ -30,6 +30,7 @@ DESTS = {"parsers": "tb_parsers", "cases": "tb_cases", "verify": "tb_no_verify",
          "locator_model": "tb_locator_model", "min_scores": "tb_min_scores", "baseline": "tb_baseline",
          "save_baseline": "tb_save_baseline", "tolerance": "tb_tolerance", "per_table": "tb_baseline_per_table",
          "report_only": "tb_report_only", "allow_incomplete": "tb_allow_incomplete",
+         "save_baseline_anyway": "tb_save_baseline_anyway",
          "report_dir": "tb_report_dir", "report_crops": "tb_report_crops", "parse_timeout": "tb_timeout",
          "parse_cache": "tb_cache", "parse_refresh": "tb_refresh", "gates": "tb_gates",
          "gate_min_effect": "tb_gate_min_effect", "gate_alpha": "tb_gate_alpha", "repeat": "tb_repeat",
@@ -83,6 +84,9 @@ def add_options(parser: pytest.Parser) -> None:
                          "not found there either is a known failure (xfail).")
     group.addoption("--save-baseline", dest="tb_save_baseline", metavar="FILE", default=None,
                     help="write this run's scores as a baseline file at session end.")
+    group.addoption("--save-baseline-anyway", dest="tb_save_baseline_anyway", action="store_true", default=False,
+                    help="--save-baseline even when a parser failed on every page (by default it refuses: such "
+                         "a baseline would gate nothing but the failure).")
     group.addoption("--baseline-tolerance", dest="tb_tolerance", default=DEFAULT_TOLERANCE,
                     metavar="X", help="allowed drop below the baseline for the headline metrics: a number on "
                                       "the 0-1 scale (x10 for semantic/judge; default %(default)s) or a share "

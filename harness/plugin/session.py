@@ -36,7 +36,7 @@ from harness.evaluate.selection import metric_names
 from harness.gating.baseline import Baseline, load_baseline
 from harness.gating.regressions import gate_of
 from harness.gating.rules import baseline_notes
-from harness.parse.directory import naming_hint
+from harness.parse.preflight import setup_problems
 from harness.parse.registry import resolve
 from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
 from harness.plugin.crash import handle_crash
@@ -102,8 +102,10 @@ class BenchSession:
         for label, spec in self.specs.items():
             self.parsers[label]["spec"] = spec
         pdfs = [page.pdf for page in self.cases.pages if page.n_items]
-        self.up_front = [hint for spec in self.specs.values() if (hint := naming_hint(spec, pdfs))]
-        self.notes += self.up_front  # said first (the header) and again at the end
+        # a parser that cannot parse any page: refused now (collecting alone parses nothing)
+        problems = [] if config.option.collectonly else setup_problems(self.specs, pdfs)
+        if problems:
+            raise ValueError("\n".join(problems))
         self.pages = PageEvaluation(options.repeat, options.parse_concurrency)
         self.notes += self.pages.notes
         root = home_dir(config)
@@ -123,6 +125,7 @@ class BenchSession:
             report_dir=self.report_dir, gates=options.gates, min_effect=options.gate_min_effect,
             alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline, groups=tuple(self.specs),
             save_baseline=options.save_baseline, allow_incomplete=options.allow_incomplete, parsers=self.parsers,
+            save_anyway=options.save_baseline_anyway,
             case_set=self.case_set, metrics=self.metrics, rules=self.rules,
             crop_folder=options.report_crops == "folder",
             update_meta=lambda meta, results: config.hook.pytest_tablebench_update_meta(
@@ -189,7 +192,7 @@ class BenchSession:
         counts = ", ".join(f"{self.cases.count(k)} {item_kinds.get(k).title}" for k in self.cases.kinds)
         lines = [f"tablebench: case set {self.cases.name}: {pages} pages, {counts or '0 tables'}; {check}",
                  f"tablebench: parsers {', '.join(self.specs)}"]
-        return lines + self.up_front + [n for n in self.notes if " entries match " in n]
+        return lines + [n for n in self.notes if " entries match " in n]
 
     def add_case_set(self, collector: pytest.Collector, report: pytest.CollectReport) -> pytest.CollectReport:
         """The session's collection report, with the case set appended to what it collected."""

@@ -22,9 +22,11 @@ from harness.evaluate.completeness import Completeness, of_meta
 from harness.core.messages import one_line
 from harness.core.results import ItemResult
 from harness.plugin.ci import GateStep, repeat_summary
+from harness.plugin.nodes import REPRODUCE
 from harness.report.aggregate import boards, cache_summary
 from harness.report.finish import RunEnd, gate_verdict
 from harness.report.terminal import tracks_group
+from harness.report.whole import print_whole
 
 
 def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: bool, notes: list[str],
@@ -53,16 +55,21 @@ def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: b
 
 MAX_LISTED = 500  # failing cases listed by id (the rest: results.json and report.html)
 MAX_REASON = 300  # characters of each case's reason
+MAX_REPRODUCE = 20  # `tablebench parse` commands listed (one per parser and page that failed)
 
 
 def write_failures(tr: Any, case_ids: Collection[str]) -> None:
     """The failed benchmark cases sorted by id (pytest lists them in the order xdist finished
     them, each line cut to the terminal's width), each id whole and shell-quoted, so that
-    pasting it after `pytest` runs that case."""
+    pasting it after `pytest` runs that case; then the command that reruns each parser failure
+    in one process (`tablebench parse`), once per parser and page."""
     failed = {}
+    reproduce: dict[str, None] = {}
     for report in tr.stats.get("failed", []):
         if getattr(report, "when", None) == "call" and report.nodeid in case_ids:
             failed[report.nodeid] = one_line(_reason(report), MAX_REASON)
+            reproduce.update(dict.fromkeys(ln for ln in str(report.longreprtext).splitlines()
+                                           if ln.startswith(REPRODUCE)))
     if not failed:
         return
     tr.section(f"tablebench failures ({len(failed)}, by id; paste an id after pytest to run that case)", red=True)
@@ -71,15 +78,20 @@ def write_failures(tr: Any, case_ids: Collection[str]) -> None:
         tr.write_line(f"{shlex.quote(nodeid)}  {failed[nodeid]}")
     if len(ids) > MAX_LISTED:
         tr.write_line(f"... and {len(ids) - MAX_LISTED} more (every case is in results.json and report.html)")
+    for line in list(reproduce)[:MAX_REPRODUCE]:
+        tr.write_line(line)
+    if len(reproduce) > MAX_REPRODUCE:
+        tr.write_line(f"... and {len(reproduce) - MAX_REPRODUCE} more parser failures (--tb=short shows each)")
 
 
 def _reason(report: Any) -> str:
-    """The failure's message: pytest.fail's text (a string longrepr), else the crash line."""
+    """The failure's message: pytest.fail's text (a string longrepr), else the crash line; its
+    first line (the reason: a parser failure adds the reproduce command and traceback below it)."""
     longrepr = report.longrepr
     if isinstance(longrepr, str):
-        return longrepr
+        return longrepr.split("\n", 1)[0]
     crash = getattr(longrepr, "reprcrash", None)
-    return str(getattr(crash, "message", "") or longrepr).removeprefix("Failed: ")  # pytest.fail's word
+    return str(getattr(crash, "message", "") or longrepr).removeprefix("Failed: ").split("\n", 1)[0]  # pytest.fail's word
 
 
 def natural_key(text: str) -> list[Any]:
@@ -133,5 +145,5 @@ def render(renderable: Any, markup: bool) -> str:
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, force_terminal=markup, color_system="standard" if markup else None,
                       no_color=not markup, highlight=False)
-    console.print(renderable)
+    print_whole(renderable, console)  # no number cut at a narrow terminal
     return buffer.getvalue()

@@ -9,21 +9,20 @@ from harness.core.files import check_writable, write_atomic
 from harness.report.compare import compare_runs
 from harness.report.compare_html import compare_html
 from harness.report.compare_render import SHOWN, compare_markdown, compare_rich
+from harness.report.whole import print_whole
 
 
 def run_compare(runs: Sequence[str], *, metrics: str | None = None, markdown: str | None = None,
                 html: str | None = None, alpha: float, min_effect: float, top: int = SHOWN,
                 cards: int | None = None) -> int:
     """The command: the terminal view, and the Markdown / HTML files when asked. Exit 0 (a view, not a gate)."""
-    from rich.console import Console
-
     if top < 0 or (cards is not None and cards < 0):
         raise ValueError("--top and --cards take a count (0 or more)")
     for path, what in ((html, "--html"), (markdown, "--markdown")):
         if path:
             check_writable(path, what)
     reports = compare_runs(runs, metrics=metrics, alpha=alpha, min_effect=min_effect)
-    Console().print(compare_rich(reports, n=top))
+    print_whole(compare_rich(reports, n=top))  # at any width, in a pipe too: no number cut
     if html:
         write_atomic(Path(html), compare_html(reports) if cards is None else compare_html(reports, cards))
         print(f"tablebench compare: {html}")

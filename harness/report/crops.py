@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from harness.core.results import ItemResult
+from harness.gating.rules import verdict_of
 
 DPI = 60  # enough to read a table's digits beside the extraction, ~10-30 KB per crop as WebP
 MARGIN = 6.0  # points around the bbox
@@ -43,10 +44,12 @@ def key_of(r: ItemResult) -> TableKey:
 
 def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORST,
            limit: int = MAX_CROPS) -> list[TableKey]:
-    """The tables whose cards get a crop, most wanted first: failed, regressed, then the worst per parser."""
+    """The tables whose cards get a crop, most wanted first: not found, failed (a floor, the
+    baseline: the verdict it carries), regressed, then the worst per parser."""
     out: dict[TableKey, None] = {}
     tables = [r for r in results if r.kind == "table"]
     out.update((key_of(r), None) for r in tables if r.outcome != "ok")
+    out.update((key_of(r), None) for r in tables if (v := verdict_of(r)) is not None and not v.passed)
     out.update((key_of(r), None) for r in tables
                if isinstance(r.extra, dict) and isinstance(r.extra.get("baseline"), dict)
                and r.extra["baseline"].get("verdict") == "regressed")

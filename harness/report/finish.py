@@ -5,13 +5,17 @@
 1. the aggregate gates (`--gate`) of the results against the baseline (`run_gates`), unless
    the caller ran them already: the plugin runs them when its test loop ends, so that each
    gate is a test of the session, and passes those comparisons in; then each case's verdict
-   and change against the baseline (`harness.gating.regressions`, kept in its `extra`), the
-   same rules the plugin applied to each test (`RunEnd.case_failures` for `report merge`);
+   (the one it carries, decided when it was made; the policy's rules decide for a case that
+   carries none, and for every case when `policy.decide`: a merge given its own floors or
+   baseline) and its change against the baseline (`harness.gating.regressions`, both kept in
+   its `extra`; `RunEnd.case_failures` lists the failed ones for `report merge`);
 2. the gate lines, and the baseline they compared with, into the meta; then
    `policy.update_meta` (the plugin's `pytest_tablebench_update_meta` hook);
 3. results.json first (the run's memory), then leaderboard.md, report.html, gate.json;
 4. last, the baseline file (`--save-baseline`), refused for an incomplete run (see
-   `harness.evaluate.completeness`) unless `policy.allow_incomplete`.
+   `harness.evaluate.completeness`) unless `policy.allow_incomplete`, and when a parser failed
+   on every page (such a baseline would make every later failure "known") unless
+   `policy.save_anyway`.
 
 `results` may be a `harness.report.stream.FullResults`: then the gates, the per-case changes,
 the aggregates and the baseline read its slim results (scores, outcomes, facts), and only
@@ -40,7 +44,7 @@ from harness.evaluate.repeat import sd_of
 from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
 from harness.gating.baseline import Baseline, save_baseline
 from harness.gating.regressions import EXTRA_KEY, attach, case_changes, failures
-from harness.gating.rules import Gate
+from harness.gating.rules import VERDICT_KEY, Gate, keep_verdict, verdict_of
 from harness.report.stream import slim_of
 
 GATE_FILE = "gate.json"
@@ -65,8 +69,10 @@ class FinishPolicy:
     metrics: Sequence[str] = ()  # for the baseline file
     update_meta: Callable[[dict, Sequence[ItemResult]], None] | None = None  # last word on the meta before writing
     allow_incomplete: bool = False  # save a baseline from a run that did not finish every item
+    save_anyway: bool = False  # save a baseline even when a parser failed on every page
     rules: Gate | None = None  # the per-case rules (floors, baseline, tolerance): each case's verdict and change
     crop_folder: bool = False  # every page crop also under the report folder's crops/ (--report-crops=folder)
+    decide: bool = False  # `rules` replace the verdicts the results carry (a merge given its own floors or baseline)
 
 
 @dataclass
@@ -127,10 +133,13 @@ def finish_run(results: Sequence[ItemResult], meta: Mapping[str, Any], policy: F
     rules = policy.rules
     for r in slim:
         r.extra.pop(EXTRA_KEY, None)  # a change from another run (a shard's) is not this run's
+        if policy.decide:
+            r.extra.pop(VERDICT_KEY, None)
+        if rules is not None and verdict_of(r) is None:  # no item decided it (a crashed worker's case, a merge)
+            keep_verdict(r, rules.check(r))
     if rules is not None and (rules.baseline is not None or rules.floors):
-        changes = case_changes(slim, rules)
-        attach(slim, changes)
-        end.case_failures = failures(slim, changes)
+        attach(slim, case_changes(slim, rules))
+    end.case_failures = failures(slim)
     if comparisons:
         end.meta["gate"] = summary_lines(comparisons) + ([] if completeness.complete else
                                                           [gate_verdict(comparisons, completeness)])
@@ -165,6 +174,8 @@ def _write_files(end: RunEnd, results: Sequence[ItemResult], policy: FinishPolic
 def _save_baseline(end: RunEnd, results: Sequence[ItemResult], policy: FinishPolicy, completeness: Completeness) -> None:
     """--save-baseline, last: refused for an incomplete run unless allowed; a failed write is one line."""
     refused = refusal(completeness, f"--save-baseline {policy.save_baseline}", policy.allow_incomplete)
+    if not refused and not policy.save_anyway:
+        refused = all_failed_refusal(results, f"--save-baseline {policy.save_baseline}")
     if refused:
         end.errors.append(f"tablebench {refused}")
         return
@@ -173,6 +184,23 @@ def _save_baseline(end: RunEnd, results: Sequence[ItemResult], policy: FinishPol
                                                 case_set=policy.case_set, metrics=policy.metrics)
     except OSError as exc:
         end.errors.append(f"tablebench baseline not written to {policy.save_baseline}: {exc.strerror or exc}")
+
+
+PARSE_FAILURES = ("parse_error", "timeout", "empty")  # what a parser that failed on a page leaves its items
+
+
+def all_failed_refusal(results: Sequence[ItemResult], what: str) -> str:
+    """Why a baseline is refused: some parser failed on every page (its baseline would make
+    every later run's failures "known"), naming the parsers and the first failure; "" otherwise."""
+    by_parser: dict[str, list[ItemResult]] = {}
+    for r in results:
+        by_parser.setdefault(r.parser, []).append(r)
+    dead = {p: rs for p, rs in by_parser.items() if rs and all(r.outcome in PARSE_FAILURES for r in rs)}
+    if not dead:
+        return ""
+    first = next(iter(dead.values()))[0]
+    return (f"{what}: refused: parser {', '.join(dead)} failed on every page ({first.message or first.outcome}); "
+            "fix it, or give --save-baseline-anyway")
 
 
 def json_number(value: Any) -> Any:

@@ -48,6 +48,7 @@ from harness.report.html_data import Card, card_data
 from harness.report.html_hist import histograms_html, script_data
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 from harness.report.stream import in_order, slim_of, with_page_output
+from harness.report.verdicts import delta_of, failed_html, verdict_html, verdict_label
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
@@ -101,6 +102,7 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         f"<h1>{e(title)}</h1>",
         _banner_html(meta, len(results)),
         regressions_html(regressions) if regressions is not None else "",
+        failed_html(slim),
         _meta_html(meta),
         *(_track_html(track) for track in (board, *more)),
         histograms_html(board, slim),
@@ -259,8 +261,9 @@ def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Lea
         primary = primaries.get(r.kind, board.primary)
         value = r.scores.get(primary) if primary and r.outcome == "ok" else None
         yield Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {complexity_of(r)}",
-                   values=(r.parser, complexity_of(r), language_of(r), variant_of(r), r.outcome),
+                   values=(r.parser, complexity_of(r), language_of(r), variant_of(r), r.outcome, verdict_label(r)),
                    score=float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None,
+                   delta=delta_of(r),
                    parts=_by_reference(_case_parts(r, primary, cache, evidence), r, evidence[0], texts),
                    outputs=[evidence[0][page_key(r)]] if page_key(r) in evidence[0] else [])
 
@@ -283,15 +286,18 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
     breakdowns = {a: list(dict.fromkeys(v for track in tracks for v in track.values(a))) for a in ("language", "variant")}
     present = {r.outcome for r in results}
     outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
+    verdicts = sorted({verdict_label(r) for r in results}, key=lambda v: (v != "failed", v))
     order = ('<label>order <select id="case-order"><option value="page">by page</option>'
              f'<option value="worst">worst {e(board.primary or "")} first</option>'
-             f'<option value="best">best {e(board.primary or "")} first</option></select></label>')
+             f'<option value="best">best {e(board.primary or "")} first</option>'
+             '<option value="delta">largest drop against the baseline first</option></select></label>')
     controls = "".join([
         '<label>search <input type="search" id="case-search" placeholder="id or text" size="24"></label>',
         _select("parser", [row.parser for row in board.rows]),
         _select("complexity", levels, ", ".join(dict.fromkeys(item_kinds.get(t.kind).group_title for t in tracks))),
         *(_select(a, values) for a, values in breakdowns.items() if values),
         _select("outcome", outcomes),
+        _select("verdict", verdicts),
         order,
         '<span class="note" id="case-count"></span>',
     ])
@@ -321,11 +327,12 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
     subs = (f'<details class="subs"><summary>{len(rest)} sub-metrics</summary>{_scores_text(rest)}</details>'
             if rest else "")
     located = f" · <b>locate</b> {r.locate_score:.3f}" if isinstance(r.locate_score, (int, float)) else ""
+    badge, reasons = verdict_html(r)
     header = (f'<header><a class="id" href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a>'
-              f'<span class="badge {outcome_cls}">{e(r.outcome)}</span><span class="cx">{e(r.complexity)}</span>'
+              f'<span class="badge {outcome_cls}">{e(r.outcome)}</span>{badge}<span class="cx">{e(r.complexity)}</span>'
               f'{change_badge(r.extra.get("baseline") if isinstance(r.extra, dict) else None)}'
               f'<span class="scores">{scores}{located}</span></header>')
-    message = f'<p class="message">{e(r.message)}</p>' if r.message else ""
+    message = reasons + (f'<p class="message">{e(r.message)}</p>' if r.message else "")
     if r.semantic_errors:
         items = "".join(f"<li>{e(err)}</li>" for err in r.semantic_errors)
         message += f'<div class="errors"><b>semantic errors</b><ul>{items}</ul></div>'
@@ -338,7 +345,7 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
     return [f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
             f'data-complexity="{e(complexity_of(r))}" '
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
-            f'data-outcome="{e(r.outcome)}" data-score="{score}">{header}{message}',
+            f'data-outcome="{e(r.outcome)}" data-verdict="{e(verdict_label(r))}" data-score="{score}">{header}{message}',
             f'<div class="sides"><div class="side"><h4>ground truth</h4>{gt}</div>',
             f'<div class="side"><h4>extraction</h4>{pred}</div></div>',
             f'{f"<div class=evidence>{shown_evidence}</div>" if shown_evidence else ""}</article>']

@@ -89,6 +89,9 @@ tr.v-up td:last-child, tr.v-improved td:nth-child(5) { color: #1a7f37; font-weig
 tr.v-regressed td:nth-child(5) { color: #cf222e; font-weight: 700; } tr.v-info td { color: var(--muted); }
 .badge.v-regressed { background: #cf222e; } .badge.v-improved { background: #1a7f37; }
 .badge.v-unchanged, .badge.v-new { background: #6e7781; }
+.badge.verdict-fail { background: #cf222e; } .badge.verdict-known { background: #6e7781; }
+div.verdict { margin: 6px 12px; font-size: 13px; } div.verdict ul { margin: 2px 0; padding-left: 20px; }
+div.verdict-fail b { color: #cf222e; }
 article.case:target { outline: 3px solid var(--accent); }
 a.id { color: inherit; text-decoration: none; } a.id:hover { text-decoration: underline; }
 .controls input[type=search] { font: inherit; padding: 2px 6px; }
@@ -313,11 +316,13 @@ JS = """
   filters.forEach(function (f) { f.addEventListener("change", fresh); });
   if (search) search.addEventListener("input", fresh);
   if (more) more.addEventListener("click", function () { pinned = null; shown += PAGE; apply(); });
-  /* tables without a score (not found) count as the worst; ties keep page order */
+  /* tables without a score (not found) count as the worst; cases without a change against the
+     baseline come after every change; ties keep page order */
   if (order) order.addEventListener("change", function () {
     var sign = order.value === "best" ? -1 : 1;
     ordered = cards.slice();
-    if (order.value !== "page") ordered.sort(function (a, b) { return sign * (a.v - b.v) || a.i - b.i; });
+    if (order.value === "delta") ordered.sort(function (a, b) { return a.d - b.d || a.i - b.i; });
+    else if (order.value !== "page") ordered.sort(function (a, b) { return sign * (a.v - b.v) || a.i - b.i; });
     fresh();
   });
   /* a link to a card (#c-...) shows it, first, even when paging or a filter leaves it out */
@@ -375,8 +380,10 @@ JS = """
         var values = {};
         fields.forEach(function (f, k) { values[f] = index.values[f][row[2 + k]]; });
         var score = row[2 + fields.length];
+        var delta = row[3 + fields.length];
         var card = {i: i, anchor: row[0], text: row[1], values: values, v: score === null ? -1 : score,
-                    score: score, frags: row[3 + fields.length], needs: row[4 + fields.length], el: null};
+                    d: delta === null ? Infinity : delta,
+                    score: score, frags: row[4 + fields.length], needs: row[5 + fields.length], el: null};
         byAnchor.set(card.anchor, card);
         return card;
       });

@@ -9,7 +9,7 @@ output is stored once beside them, in the chunk of its first card: the card's "p
 button and its matched text (a span of that output, `<pre class="matched" data-span>`) read it there,
 so the text is not stored a second time, escaped, in the card. The fragment table
 is gzip-compressed in chunks and base64-encoded into the page's JSON data, and a small index
-(anchor, search text, filter values, score, fragment ids) lets the script filter, order and
+(anchor, search text, filter values, score, delta, fragment ids) lets the script filter, order and
 search every card, decoding only the chunks of the cards it shows (`DecompressionStream`).
 
 Nothing here is trusted more than before: fragments are the same escaped markup, and JSON,
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from html import escape
 
 CHUNK_CHARS = 1_000_000  # characters of fragments per compressed chunk: what the page decodes at a time
-FILTERS = ("parser", "complexity", "language", "variant", "outcome")  # the index's filter fields, in order
+FILTERS = ("parser", "complexity", "language", "variant", "outcome", "verdict")  # the index's filter fields, in order
 _DATA = re.compile(r'(<script type="application/json" id="tb-data">)(.*?)(</script>)', re.S)
 _CASES = '<div id="cases">'
 _SPAN = re.compile(r'(<pre class="matched" data-span="(\d+),(\d+)">)</pre>')
@@ -45,6 +45,7 @@ class Card:
     score: float | None  # the kind's primary score (ordering); None when not found
     parts: Sequence[str]  # the card's HTML, cut where fragments repeat between cards
     outputs: Sequence[int] = ()  # the page outputs its markup refers to (`data-out`), by index
+    delta: float | None = None  # change against the baseline on a 0-1 scale (ordering); None without one
 
 
 def pack(text: str) -> str:
@@ -96,7 +97,8 @@ def card_data(cards: Iterable[Card], outputs: Sequence[str] = ()) -> dict:
             if output_ids[i] < 0:
                 output_ids[i] = intern(outputs[i])
         codes = [values[f].setdefault(v, len(values[f])) for f, v in zip(FILTERS, card.values, strict=True)]
-        rows.append([card.anchor, card.text.lower(), *codes, card.score, frags, [output_ids[i] for i in card.outputs]])
+        rows.append([card.anchor, card.text.lower(), *codes, card.score, card.delta, frags,
+                     [output_ids[i] for i in card.outputs]])
     index = {"fields": list(FILTERS), "values": {f: list(v) for f, v in values.items()}, "cards": rows}
     if chunk:
         packed.append(pack(_dumps(chunk)))
@@ -123,7 +125,7 @@ def decode_cards(page: str) -> list[str]:
 
 def decode_index(page: str) -> dict:
     """The cards' index of a report page: {"fields", "values", "cards": [row]}, each row
-    [anchor, search text, *filter value codes, score, fragment ids, output fragment ids]."""
+    [anchor, search text, *filter value codes, score, delta, fragment ids, output fragment ids]."""
     match = _DATA.search(page)
     if not match:
         raise ValueError("not a report page: no tb-data script")

@@ -10,10 +10,12 @@ import re
 from collections.abc import Mapping, Sequence
 
 from harness.core import kinds as item_kinds
+from harness.core.results import ItemResult
 from harness.evaluate.completeness import of_meta
 from harness.report import fmt
 from harness.report.aggregate import Leaderboard
 from harness.report.regressions import RegressionView, regressions_md
+from harness.report.verdicts import failed_md
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
@@ -26,13 +28,15 @@ def md_text(value: object) -> str:
 
 
 def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None,
-                    more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None) -> str:
+                    more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None,
+                    results: Sequence[ItemResult] = ()) -> str:
     """The whole file: run facts, the leaderboard, means per metric, per group (and per
     language / variant when the run has several), outcomes.
 
     `more`, the leaderboards of the run's other item kinds, follow each as a part titled by its
     kind ("Formulas") with the same sections (its groups, e.g. inline / display). `regressions`, the
-    run against its baseline, comes first after the facts (the gate's lines are its table, not a fact)."""
+    run against its baseline, comes first after the facts (the gate's lines are its table, not a fact),
+    then every failed case of `results` with its reasons (`harness.report.verdicts`)."""
     parts = ["# tablebench leaderboard", ""]
     banner = of_meta(meta, 0).banner() if meta else None
     if banner:
@@ -42,6 +46,7 @@ def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None
         parts += [f"- **{md_text(k)}**: {md_text(_meta_value(v))}" for k, v in shown.items()] + [""]
     if regressions is not None:
         parts += regressions_md(regressions, md_text)
+    parts += failed_md(results, md_text)
     if not board.rows:
         return "\n".join(parts + ["No results.", ""])
     parts += _sections(board, "##")

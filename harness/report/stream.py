@@ -21,10 +21,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
-from harness.core.results import PAGE_OUTPUT, ItemResult
+from harness.core.results import PAGE_OUTPUT, PARSER_TRACEBACK, ItemResult
 
 STREAM_FILE = "results.jsonl"
 TEXTS = ("gt_latex", "gt_html", "pred_html", "matched_text")  # what `slim` drops
+EXTRA_TEXTS = (PAGE_OUTPUT, PARSER_TRACEBACK)  # `extra` texts `slim` keeps in their place as ""
 
 
 # the facts every case of a run repeats: one string each in memory, not one per case
@@ -32,10 +33,12 @@ _SHARED = ("parser", "case_set", "complexity", "spec", "kind", "language", "vari
 
 
 def slim(result: ItemResult) -> ItemResult:
-    """`result` without its texts (ground truth, prediction, matched span, the page's output in
-    `extra`, kept in its place as ""): what the controller keeps in memory per case; scores,
-    outcome, message and facts stay, the facts every case repeats as one shared string each."""
-    extra = {**result.extra, PAGE_OUTPUT: ""} if PAGE_OUTPUT in result.extra else result.extra
+    """`result` without its texts (ground truth, prediction, matched span, the page's output and a
+    parser's traceback in `extra`, kept in their place as ""): what the controller keeps in memory
+    per case; scores, outcome, message and facts stay, the facts every case repeats as one
+    shared string each."""
+    held = [key for key in EXTRA_TEXTS if key in result.extra]
+    extra = {**result.extra, **dict.fromkeys(held, "")} if held else result.extra
     shared = {name: sys.intern(value) for name in _SHARED if isinstance(value := getattr(result, name), str)}
     return replace(result, gt_latex="", gt_html="", pred_html=None, matched_text=None, extra=extra, **shared)
 
@@ -44,8 +47,9 @@ def with_texts(result: ItemResult, full: ItemResult) -> ItemResult:
     """`result` (slim) with the texts of `full`, the same case as read from disk: everything
     else (its `extra`, which the end of a run adds the baseline change to) stays `result`'s."""
     extra = result.extra
-    if PAGE_OUTPUT in extra and PAGE_OUTPUT in full.extra:
-        extra = {**extra, PAGE_OUTPUT: full.extra[PAGE_OUTPUT]}  # the same place among the keys
+    back = {key: full.extra[key] for key in EXTRA_TEXTS if key in extra and key in full.extra}
+    if back:
+        extra = {**extra, **back}  # the same place among the keys
     return replace(result, extra=extra, **{name: getattr(full, name) for name in TEXTS})
 
 

@@ -12,6 +12,7 @@ from rich.text import Text
 from harness.core import kinds as item_kinds
 from harness.report import fmt
 from harness.report.aggregate import Leaderboard
+from harness.report.whole import label_lines
 
 
 def meta_eval_table(results: dict[str, dict], title: str = "") -> RichTable:
@@ -37,7 +38,7 @@ def _key(value: float) -> float:
     return float("-inf") if value != value else value
 
 
-NAME_WIDTH = 20  # parser labels fold beyond this, so the numbers keep their columns at 80 columns
+NAME_WIDTH = 20  # parser labels fold beyond this (at spaces or after punctuation, `whole.label_lines`)
 # "errors" in the terminal (not "failed": that is pytest's word for failing tests); each apart in the files
 FAILED = ("parse_error", "timeout", "empty", "error")
 
@@ -46,7 +47,7 @@ def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
     """The overall leaderboard: one row per parser, best first, by the primary metric.
 
     Fits 80 columns without breaking a header or a number mid-word: headers are single words
-    (or wrap at a space), the parser label folds beyond `NAME_WIDTH`, a two-number cell wraps
+    (or wrap at a space), the parser label folds beyond `NAME_WIDTH` after its punctuation, a two-number cell wraps
     at its space. The median and every other metric are in `complexity_table` and the files.
     """
     primary = board.primary
@@ -65,7 +66,7 @@ def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
     table.add_column("missing", justify="right", no_wrap=True)
     table.add_column("errors", justify="right", no_wrap=True)
     for row in board.rows:
-        cells = [str(row.rank), row.parser, f"{row.found}/{row.total}"]
+        cells = [str(row.rank), label_lines(row.parser, NAME_WIDTH), f"{row.found}/{row.total}"]
         if primary:
             stats = fmt.primary_stats(board, row)
             cells += [fmt.pair(stats, primary), fmt.pct(stats.perfect_rate if stats else None)]
@@ -88,7 +89,8 @@ def complexity_table(board: Leaderboard, title: str = "") -> RichTable:
         table.add_column(level, justify="right", min_width=8)
     for row in board.rows:
         groups = [row.overall] + [row.by_complexity.get(level) for level in board.complexities]
-        table.add_row(Text(row.parser, style="bold", overflow="fold", no_wrap=False), *[""] * len(groups))
+        table.add_row(Text(label_lines(row.parser, NAME_WIDTH), style="bold", overflow="fold", no_wrap=False),
+                      *[""] * len(groups))
         table.add_row(labels[0], *(fmt.found(g) if g else fmt.DASH for g in groups))
         last = None if fmt.perfect_rows(board) or not board.headline else board.headline[-1]
         for label, metric in zip(labels[1:], board.headline):
@@ -133,7 +135,8 @@ def _breakdown_table(board: Leaderboard, attribute: str, values: list[str], labe
         table.add_column(Text(value), justify="right", no_wrap=True)
     for row in board.rows:
         groups = [row.by(attribute).get(v) for v in values]
-        table.add_row(Text(row.parser, style="bold", overflow="fold", no_wrap=False), *[""] * len(groups))
+        table.add_row(Text(label_lines(row.parser, NAME_WIDTH), style="bold", overflow="fold", no_wrap=False),
+                      *[""] * len(groups))
         table.add_row(" found", *(fmt.pct(g.coverage) if g else fmt.DASH for g in groups),
                       end_section=primary is None)
         if primary:

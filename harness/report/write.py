@@ -59,7 +59,7 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
         crops = page_crops(slim, meta, board.primary, keys=wanted)
     texts = {
         "json": lambda: results_json_pieces(board, results, meta, more, comparisons),
-        "markdown": lambda: render_markdown(board, meta, more, regressions=view),
+        "markdown": lambda: render_markdown(board, meta, more, regressions=view, results=slim),
         # report.html reads the texts twice (page outputs, then the cards in page order), one result at a time
         "html": lambda: render_html(board, results, meta, more=more, regressions=view, crops=crops),
     }

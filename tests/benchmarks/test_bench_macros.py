@@ -31,3 +31,20 @@ def test_bench_read_60x8_table_with_macros_in_every_cell(benchmark) -> None:
     result = benchmark(read_latex, latex)
     assert result[0].shape == (60, 8) and result[0].rows[0][0].text == "OurNet-0"
     assert result[0].rows[1][2].text == "1.1 ± 0.1"
+
+
+def test_bench_runaway_macros_read_as_unknown_fast(benchmark) -> None:
+    """A self-recursive macro and a 100 KB one used 200 times: the expansion budget stops both."""
+    latex = (r"\newcommand\a{\a\a}\newcommand\big{" + "x" * 100_000 + "}\\begin{tabular}{cc}"
+             + r"\a & b \\" + r"\big & \big \\" * 100 + r"\end{tabular}")
+    [table] = benchmark(read_latex, latex)
+    assert table.rows[0][0].text == ""
+    assert benchmark.stats.stats.mean < 2.0
+
+
+def test_bench_malformed_input_reads_fast(benchmark) -> None:
+    """Thousands of unclosed groups, stray closers, chained accents and unclosed scripts."""
+    bodies = ["{" * 3000 + "x", "}" * 3000 + "x", r"\"" * 3000 + "o", "$x^{" * 2000, r"\multicolumn{" * 500]
+    tables = benchmark(lambda: [read_latex("\\begin{tabular}{cc}" + b + "\\end{tabular}") for b in bodies])
+    assert all(t and t[0].shape[0] >= 1 for t in tables)
+    assert benchmark.stats.stats.mean < 5.0  # 1 s each at most

@@ -1,0 +1,50 @@
+"""`tablebench parse SPEC PAGE.pdf`: one parser on one page, in this process, to see or debug it.
+
+Why: a benchmark runs each parser in worker processes, with a timeout and a cache, and keeps
+one line (and the last frames of the traceback) of a parser that raised. To find out why, run
+the same spec on the same page here: no worker, no cache, no timeout, so a `breakpoint()` in
+the parser stops in this terminal, and `--pdb` opens the debugger where the parser raised. The
+failure of a benchmark case prints this command for its page.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import TextIO
+
+from harness.parse.registry import resolve
+from harness.parse.result import settle
+
+
+def run_parse(spec: str, pdf: str, *, pdb: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Print what the parser makes of `pdf` (stdout), then one line of facts (stderr): 0 when it
+    gave text; 1 with the whole traceback when it raised, or when its output is not usable."""
+    out, err = out or sys.stdout, err or sys.stderr
+    path = Path(pdf)
+    if not path.is_file():
+        raise ValueError(f"{pdf}: no such PDF file")
+    parser = resolve(spec)  # an unknown spec or bad option: a one-line error from the command line
+    started = time.perf_counter()
+    try:
+        prepare = getattr(parser, "prepare", None)
+        if prepare is not None:
+            prepare()
+        raw = parser.parse(path)
+    except Exception as exc:  # noqa: BLE001 -- the point of the command: show it whole
+        traceback.print_exc(file=err)
+        if pdb:
+            import pdb as debugger
+
+            debugger.post_mortem(exc.__traceback__)
+        print(f"tablebench parse: {spec} raised {type(exc).__name__} on {path.name}", file=err)
+        return 1
+    outcome, text, message, meta = settle(raw)
+    seconds = time.perf_counter() - started
+    if text:
+        out.write(text if text.endswith("\n") else text + "\n")
+    facts = f"{outcome}, {len(text):,} characters, {seconds:.2f} s" + (f": {message}" if message else "")
+    print(f"tablebench parse: {spec} on {path.name}: {facts}", file=err)
+    return 0 if outcome == "ok" else 1
