@@ -103,13 +103,21 @@ def test_cli_valid_json_of_the_wrong_shape_is_a_one_line_error(tmp_path, capsys,
     assert "Traceback" not in err
 
 
-def _ratable_study(tmp_path, name="rated"):
-    """Three ground truths, each with extractions losing 0..3 rows; humans rate by rows lost."""
-    data = []
+def _three_ground_truths() -> list[tuple[list[list[str]], str]]:
+    """Three 4-row ground truths (Model, Acc, F1): each one's rows and its LaTeX."""
+    out = []
     for g in range(3):
         rows = [[f"Net-{g}{r}", f"{10 * g + r}.{r}", f"{r + 1}.{g}5"] for r in range(4)]
         latex = "\\begin{tabular}{lcc}\nModel & Acc & F1 \\\\\n" + "".join(" & ".join(r) + " \\\\\n" for r in rows) \
             + "\\end{tabular}"
+        out.append((rows, latex))
+    return out
+
+
+def _ratable_study(tmp_path, name="rated"):
+    """Three ground truths, each with extractions losing 0..3 rows; humans rate by rows lost."""
+    data = []
+    for g, (rows, latex) in enumerate(_three_ground_truths()):
         exts = []
         for lost in range(4):
             md = "| Model | Acc | F1 |\n|---|---|---|\n" + "".join(f"| {' | '.join(r)} |\n" for r in rows[:4 - lost])
@@ -211,10 +219,7 @@ def test_cv_reports_each_stored_judges_bias_per_complexity_beside_ours(tmp_path,
 def _judged_study(tmp_path, name="judged"):
     """The judged-pairs layout: no human rating, one stored judge; lines of text lose rows."""
     data = []
-    for g in range(3):
-        rows = [[f"Net-{g}{r}", f"{10 * g + r}.{r}", f"{r + 1}.{g}5"] for r in range(4)]
-        latex = "\\begin{tabular}{lcc}\nModel & Acc & F1 \\\\\n" + "".join(" & ".join(r) + " \\\\\n" for r in rows) \
-            + "\\end{tabular}"
+    for g, (rows, latex) in enumerate(_three_ground_truths()):
         exts = []
         for lost in range(4):
             lines = "Model Acc F1\n" + "".join(" ".join(r) + "\n" for r in rows[:4 - lost])

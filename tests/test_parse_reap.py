@@ -32,18 +32,22 @@ def _gone(pid: int, seconds: float) -> bool:
     return False
 
 
+def _assert_ended(pid: int, what: str) -> None:
+    """`pid` ends within 5 s (`what` says what survived, with `{pid}`); killed afterwards either way."""
+    try:
+        assert _gone(pid, 5), what.format(pid=pid)
+    finally:
+        if not _gone(pid, 0.1):
+            os.kill(pid, 9)
+
+
 @needs_proc
 def test_a_timeout_kills_a_grandchild_that_left_the_session_with_setsid(tmp_path: Path) -> None:
     pidfile = tmp_path / "daemon.pid"
     spec = f"command:sh -c 'setsid sleep 1000 & echo $! > {pidfile}; sleep 600' {{pdf}}"
     result = parse_pdf(spec, _pdf(tmp_path), timeout=1.5)
     assert result.outcome == "timeout"
-    pid = int(pidfile.read_text())
-    try:
-        assert _gone(pid, 5), f"setsid grandchild {pid} survived the timeout kill"
-    finally:
-        if not _gone(pid, 0.1):
-            os.kill(pid, 9)
+    _assert_ended(int(pidfile.read_text()), "setsid grandchild {pid} survived the timeout kill")
 
 
 @needs_proc
@@ -52,12 +56,7 @@ def test_an_orphaned_setsid_grandchild_is_killed_too(tmp_path: Path) -> None:
     pidfile = tmp_path / "daemon.pid"
     spec = f"command:sh -c '(setsid sleep 1000 & echo $! > {pidfile}); exec sleep 600' {{pdf}}"
     assert parse_pdf(spec, _pdf(tmp_path), timeout=1.5).outcome == "timeout"
-    pid = int(pidfile.read_text())
-    try:
-        assert _gone(pid, 5), f"orphaned setsid grandchild {pid} survived the timeout kill"
-    finally:
-        if not _gone(pid, 0.1):
-            os.kill(pid, 9)
+    _assert_ended(int(pidfile.read_text()), "orphaned setsid grandchild {pid} survived the timeout kill")
 
 
 def test_a_run_that_crashes_with_live_workers_leaves_no_scratch_folder(tmp_path: Path) -> None:
@@ -87,9 +86,4 @@ def test_a_double_forked_grandchild_without_our_environment_ends_with_the_run(tm
     spec = f"command:sh -c '(setsid env -i sleep 300 >/dev/null 2>&1 & echo $! > {pidfile}); {rest}' {{pdf}}"
     result = parse_pdf(spec, _pdf(tmp_path), timeout=2.0)
     assert result.outcome == ("timeout" if ending == "timeout" else "ok")
-    pid = int(pidfile.read_text())
-    try:
-        assert _gone(pid, 5), f"double-forked env -i grandchild {pid} survived the run"
-    finally:
-        if not _gone(pid, 0.1):
-            os.kill(pid, 9)
+    _assert_ended(int(pidfile.read_text()), "double-forked env -i grandchild {pid} survived the run")

@@ -37,18 +37,18 @@ def test_the_semantic_figures_are_what_their_script_last_wrote() -> None:
     `python -m tests.benchmarks.semantic_figures` (docs/semantic-figures.json)."""
     import json
 
-    from tests.benchmarks.semantic_figures import END, OUT, START, readme_block
+    from tests.benchmarks.readme_blocks import read_block
+    from tests.benchmarks.semantic_figures import BLOCK, OUT, readme_block
 
-    block = README.read_text(encoding="utf-8").split(START, 1)[1].split(END, 1)[0].strip()
-    assert block == readme_block(json.loads(OUT.read_text(encoding="utf-8")))
+    assert read_block(BLOCK) == readme_block(json.loads(OUT.read_text(encoding="utf-8")))
 
 
 @pytest.mark.parametrize("name", ["leaderboard", "i18n"])
 def test_the_leaderboards_are_what_their_script_last_wrote(name: str) -> None:
     """The README's leaderboards come only from `python -m tests.benchmarks.leaderboard_figures`
     (docs/NAME.md)."""
-    from tests.benchmarks.leaderboard_figures import markers, out_file
+    from tests.benchmarks.leaderboard_figures import out_file
+    from tests.benchmarks.readme_blocks import read_block
 
-    start, end = markers(name)
-    block = README.read_text(encoding="utf-8").split(start, 1)[1].split(end, 1)[0].strip()
+    block = read_block(name)
     assert block and block == out_file(name).read_text(encoding="utf-8").strip()

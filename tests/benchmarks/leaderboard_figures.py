@@ -23,6 +23,7 @@ from pathlib import Path
 from harness.report import fmt
 from harness.report.aggregate import Leaderboard, leaderboard
 from harness.report.markdown import leaderboard_md, md_text
+from tests.benchmarks.readme_blocks import write_block
 
 REPO = Path(__file__).resolve().parents[2]
 PARSERS = "pymupdf4llm,pdfplumber,camelot,pypdf,tesseract"
@@ -34,10 +35,6 @@ RUNS = {  # block name -> the benchmark's arguments
 
 def out_file(name: str) -> Path:
     return REPO / "docs" / f"{name}.md"
-
-
-def markers(name: str) -> tuple[str, str]:
-    return f"<!-- {name} -->", f"<!-- /{name} -->"
 
 
 def command(name: str) -> str:
@@ -86,14 +83,6 @@ def block(name: str, results: list[dict], wall_seconds: float, load: float, cold
         by_md(board, "complexity")])
 
 
-def write_readme(name: str, text: str, readme: Path = REPO / "README.md") -> None:
-    start, end = markers(name)
-    content = readme.read_text(encoding="utf-8")
-    head, rest = content.split(start, 1)
-    _, tail = rest.split(end, 1)
-    readme.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf-8")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache", help="parse cache folder (default: a new one, so parse times are cold)")
@@ -106,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             results = json.loads((Path(tmp) / "report" / "results.json").read_text(encoding="utf-8"))["results"]
         text = block(name, results, wall, load, cold=not args.cache)
         out_file(name).write_text(text + "\n", encoding="utf-8")
-        write_readme(name, text)
+        write_block(name, text)
         print(text)
     return 0
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from harness.evaluate.metaeval import cross_validate
 from harness.evaluate.metaeval_tables import TABLES, load_rated_pairs
+from tests.benchmarks.readme_blocks import write_block
 
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "docs" / "semantic-figures.json"
@@ -63,14 +64,7 @@ def readme_block(f: dict) -> str:
     return "\n".join(lines)
 
 
-START, END = "<!-- semantic-figures -->", "<!-- /semantic-figures -->"
-
-
-def write_readme(f: dict, readme: Path = REPO / "README.md") -> None:
-    text = readme.read_text(encoding="utf-8")
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{START}\n{readme_block(f)}\n{END}{tail}", encoding="utf-8")
+BLOCK = "semantic-figures"  # the README's block these figures fill (`readme_blocks`)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -79,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     f = figures(Path(args.shared))
     OUT.write_text(json.dumps(f, indent=1) + "\n", encoding="utf-8")
-    write_readme(f)
+    write_block(BLOCK, readme_block(f))
     print(readme_block(f))
     print(f"weights (the fit on every pair, to round into semantic.Params): {f['weights']}")
     return 0
