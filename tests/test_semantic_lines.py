@@ -66,21 +66,21 @@ def test_a_label_of_several_words_before_the_values_is_one_cell_and_a_long_heade
 
 
 def test_the_header_is_the_lines_shaped_otherwise_than_the_body() -> None:
-    """`Target Model 0% 100% Ratio` holds values, but ends in a label where body lines hold a value."""
-    lines = ("Target Model 0% 100% Ratio\nDeepseek-VL2 23.6% 64.0% 2.5%\nKimi-VL 9.9% 64.3% 2.3%\n"
-             "Average 20.8% 60.9% 2.4%")
+    """`Source Corpus 0% 50% Gain` holds values, but ends in a label where body lines hold a value."""
+    lines = ("Source Corpus 0% 50% Gain\nModel-A1 21.4% 61.0% 1.5%\nModel-B2 8.7% 62.1% 1.9%\n"
+             "Mean 15.0% 61.5% 1.7%")
     table = read_lines(lines.splitlines())
     assert table is not None and [c.header for c in table.rows[0]] == [True] * 4
     assert not any(c.header for c in table.rows[1])
     # a line of values alone over lines that start with a label names the columns too
-    assert read_lines("1 2 4 8\nStage A 1.36 1.35 1.19 1.14\nStage B 0.30 0.29 0.27 0.26".splitlines()).rows[0][1].header
+    assert read_lines("1 2 4 8\nPhase A 2.41 2.38 2.15 2.02\nPhase B 0.52 0.49 0.46 0.44".splitlines()).rows[0][1].header
 
 
 def test_labels_too_few_to_name_the_value_columns_make_the_line_below_a_header() -> None:
-    """`Speckle noise Patchy noise` (4 words) cannot name six value columns: they group them, and
-    the line below, although shaped as the body is, names them (`Method 35% ... 40%`)."""
-    lines = ("Speckle noise Patchy noise\nMethod 35% 45% 65% 10% 20% 40%\n"
-             "SNAPHU 6.57 9.34 14.67 2.74 4.19 8.50\nOurs 1.25 1.27 1.34 1.28 1.34 1.66")
+    """`Gaussian blur Motion blur` (4 words) cannot name six value columns: they group them, and
+    the line below, although shaped as the body is, names them (`Method 5% ... 50%`)."""
+    lines = ("Gaussian blur Motion blur\nMethod 5% 15% 25% 10% 30% 50%\n"
+             "Baseline 4.12 7.35 11.80 1.94 3.61 6.27\nProposed 1.08 1.15 1.21 1.11 1.19 1.43")
     table = read_lines(lines.splitlines())
     assert [c.header for c in table.rows[1]] == [True] * 7 and table.rows[1][0].text == "Method"
     assert not any(c.header for c in table.rows[2])
@@ -92,11 +92,11 @@ def test_labels_too_few_to_name_the_value_columns_make_the_line_below_a_header()
 
 
 def test_a_row_label_written_once_in_a_group_widens_the_table_and_stands_left() -> None:
-    lines = ("p Bias SE\n.2 -0.017 0.557\nMER(0,0) .5 -0.005 0.240\n.8 0.008 0.300\n.2 -0.014 0.290\n"
-             "MER(1,0) .5 0.015 0.362\n.8 0.043 0.705")
+    lines = ("q Mean SD\n.3 -0.021 0.412\nGRP(0,1) .6 -0.004 0.215\n.9 0.011 0.287\n.3 -0.018 0.264\n"
+             "GRP(1,1) .6 0.012 0.331\n.9 0.037 0.648")
     rows = grid(lines)
-    assert rows[1] == ["", ".2", "-0.017", "0.557"] and rows[2] == ["MER(0,0)", ".5", "-0.005", "0.240"]
-    assert rows[0] == ["", "p", "Bias", "SE"]  # the header names the columns against the right edge
+    assert rows[1] == ["", ".3", "-0.021", "0.412"] and rows[2] == ["GRP(0,1)", ".6", "-0.004", "0.215"]
+    assert rows[0] == ["", "q", "Mean", "SD"]  # the header names the columns against the right edge
 
 
 def test_a_line_of_one_label_in_the_body_is_a_section_row_over_the_width() -> None:
@@ -105,10 +105,10 @@ def test_a_line_of_one_label_in_the_body_is_a_section_row_over_the_width() -> No
 
 
 def test_a_header_line_above_the_last_is_a_title_or_stub_and_group_labels() -> None:
-    titled = "Unified discretization\nFEM L2 CPU\nP1 7.6426 77\nP2 8.1175 219"
-    assert grid(titled)[0] == ["Unified discretization"] and spans(titled)[0] == [3]
+    titled = "Coupled scheme\nFDM Err Time\nQ1 4.2917 58\nQ2 5.0361 143"
+    assert grid(titled)[0] == ["Coupled scheme"] and spans(titled)[0] == [3]
     # a line of one run of words is a title however many words it has: where group labels end is not in it
-    assert spans("Method Task Parameters\nm T d\nAverage 3 1.058 0.125\nSingle 3 1.079 0.071")[0] == [4]
+    assert spans("Scheme Stage Settings\nk r s\nMean 2 2.314 0.407\nSolo 2 2.296 0.388")[0] == [4]
     grouped = "Loss 10% 30%\nVariant P R P R\none 11.25 21.50 31.75 41.00\ntwo 12.25 22.50 32.75 42.00"
     assert grid(grouped)[0] == ["Loss", "10%", "30%"] and spans(grouped)[0] == [1, 2, 2]
 
@@ -119,10 +119,10 @@ def test_more_words_in_the_header_than_columns_read_the_first_ones_as_one_cell()
 
 
 def test_tokens_keep_together_what_a_reader_keeps_together() -> None:
-    assert tokens_of("TVP 2.92 <sup>∗</sup> 0.00") == ["TVP", "2.92<sup>∗</sup>", "0.00"]
+    assert tokens_of("RVQ 3.41 <sup>∗</sup> 0.00") == ["RVQ", "3.41<sup>∗</sup>", "0.00"]
     assert tokens_of("Ours 91.2 ± 0.3 5.21 × 10−3") == ["Ours", "91.2 ± 0.3", "5.21 × 10−3"]
-    assert tokens_of("DBScan 91.8 [89.8, 93.7]") == ["DBScan", "91.8", "[89.8, 93.7]"]
-    assert tokens_of("**<u>Real GDP</u>** 1.0") == ["**<u>Real GDP</u>**", "1.0"]
+    assert tokens_of("KMeans 88.4 [86.1, 90.2]") == ["KMeans", "88.4", "[86.1, 90.2]"]
+    assert tokens_of("**<u>Net Income</u>** 1.0") == ["**<u>Net Income</u>**", "1.0"]
     assert tokens_of("R@5 (↑) Param (M) 3") == ["R@5(↑)", "Param (M)", "3"]
     assert tokens_of("(a) COCO") == ["(a) COCO"]
     assert tokens_of("⋒ \\Cap, \\doublecap ⋋") == ["⋒", "\\Cap, \\doublecap", "⋋"]
@@ -135,16 +135,16 @@ def test_an_operator_joins_the_words_on_both_sides_of_it() -> None:
 
 
 def test_runs_of_as_many_words_on_every_body_line_are_a_cell_a_word() -> None:
-    lines = "Encoder Descriptor Model A B\nAA GPT3 Global 62.79 28.09\nCTR GPT3 Ours 79.97 39.42\nDG GPT4 Ours 80.41 41.06"
-    assert grid(lines)[1] == ["AA", "GPT3", "Global", "62.79", "28.09"]
-    assert grid(lines, ALL - {"regular_runs"})[1] == ["AA GPT3 Global", "62.79", "28.09"]
+    lines = "Encoder Descriptor Model A B\nBB Net7 Local 58.31 24.66\nXYZ Net7 Ours 77.45 36.02\nQR Net8 Ours 79.12 40.55"
+    assert grid(lines)[1] == ["BB", "Net7", "Local", "58.31", "24.66"]
+    assert grid(lines, ALL - {"regular_runs"})[1] == ["BB Net7 Local", "58.31", "24.66"]
 
 
 def test_a_table_of_words_alone_reads_a_word_a_cell_when_most_lines_hold_as_many() -> None:
-    lines = "authblk babel cjk dvips\nepsf epsfig euler float\nfullpage geometry graphics hyperref\nulem"
-    assert grid(lines)[:3] == [["authblk", "babel", "cjk", "dvips"], ["epsf", "epsfig", "euler", "float"],
-                               ["fullpage", "geometry", "graphics", "hyperref"]]
-    assert grid(lines, ALL - {"regular_words"})[0] == ["authblk babel cjk dvips"]
+    lines = "alpha bravo charlie delta\necho foxtrot golf hotel\nindia juliet kilo lima\nmike"
+    assert grid(lines)[:3] == [["alpha", "bravo", "charlie", "delta"], ["echo", "foxtrot", "golf", "hotel"],
+                               ["india", "juliet", "kilo", "lima"]]
+    assert grid(lines, ALL - {"regular_words"})[0] == ["alpha bravo charlie delta"]
 
 
 def test_a_line_with_more_cells_than_the_table_reads_its_first_ones_as_one_label() -> None:

@@ -5,14 +5,14 @@ Some parsers lose a table's grid and keep its text: a line per row, cells apart 
 regularity, never from the table they came from; so does `read_lines`:
 
 - **Tokens** are the words between spaces, with what a reader keeps together glued (`glue`): a
-  superscript or a mark set after a word or number (`2.92 <sup>∗</sup>`, `R@5 (↑)`), a number with
+  superscript or a mark set after a word or number (`3.41 <sup>∗</sup>`, `R@5 (↑)`), a number with
   its ± or × 10ᵏ part (`5.21 × 10−3`), a bracket or an emphasised phrase that holds a space
-  (`[89.8, 93.7]`, `**Real GDP**`), a list item's comma (`\\Cap, \\doublecap`), an enumerator and
+  (`[86.1, 90.2]`, `**Net Income**`), a list item's comma (`\\Cap, \\doublecap`), an enumerator and
   its label (`(a) COCO`).
 - **Cells**: each value token (a number, a mark, a null marker) is a cell of its own; a run of
   words between values is one label (an operator joins what stands on both sides: `A + B`). Runs
   that every line of the body's most common shape writes with as many words, two or more, are a
-  cell per word (`regular_runs`: `AA GPT3 Global 62.79` over `Shift GPT4 Ours 81.53`), and so are
+  cell per word (`regular_runs`: `BB Net7 Local 58.31` over `XYZ Net7 Ours 77.45`), and so are
   the words of a table without values when most lines hold as many (`regular_words`).
 - **Header and body**: the body's lines share a shape (which of their cells are values); the
   lines above the first line of such a shape are the header. The table is as wide as most body
@@ -21,7 +21,7 @@ regularity, never from the table they came from; so does `read_lines`:
   the right edge (values are right; a label written once leaves the left cells blank); a line
   with more cells than the width reads its first ones as one label. Header labels right above
   the body too few to name its value columns group them, so the body's first line names the
-  columns (`sub_header`: `Speckle noise Patchy noise` over `Method 35% 45% 65% 10% 20% 40%`).
+  columns (`sub_header`: `Gaussian blur Motion blur` over `Method 5% 15% 25% 10% 30% 50%`).
 - **The last header line** names the columns a word each, against the right edge; with more words
   than columns, which words share a cell is not in the text, and the first ones share one. A
   header line above it is a title when it is one run of words (where group labels in it would
@@ -206,8 +206,8 @@ def _split_regular_runs(rows: list[list[_Piece]]) -> list[list[_Piece]]:
 def _header_end(rows: list[list[_Piece]]) -> int:
     """The first line shaped as the body's lines are: its cells, value or label in turn, as those
     of at least two lines that hold a value (of the most common such shape when none repeats).
-    A header line names what the body lines hold, so it is shaped otherwise (`Target Model 0%
-    100% Ratio` over `Deepseek-VL2 23.6% 64.0% 2.5%`; `1 2 4 8` over `Stage A 1.36 1.35 ...`).
+    A header line names what the body lines hold, so it is shaped otherwise (`Source Corpus 0%
+    50% Gain` over `Model-A1 21.4% 61.0% 1.5%`; `1 2 4 8` over `Phase A 2.41 2.38 ...`).
     0 when no line holds a value (a table of labels has no header)."""
     shapes = Counter(_shape(r) for r in rows if any(p.value for p in r))
     if not shapes:
@@ -220,7 +220,7 @@ def _width(rows: list[list[_Piece]]) -> int:
     """How many columns the body's lines show: the most common count of cells among lines that
     hold a value (the larger on a tie), widened to a larger count at least two such lines share
     when those lines begin with a label where the common ones begin with a value (a row label
-    written once, in one row of each group: `MER(0,0) .5 -0.005 ...` among `.2 -0.017 ...`)."""
+    written once, in one row of each group: `GRP(0,1) .6 -0.004 ...` among `.3 -0.021 ...`)."""
     lines = [r for r in rows if any(p.value for p in r)]
     counts = Counter(len(r) for r in lines)
     if not counts:
