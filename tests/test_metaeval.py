@@ -256,7 +256,7 @@ def test_cross_validation_over_rated_and_judged_files_reports_each_and_the_judge
 
 
 def test_ablation_cross_validates_the_score_without_each_reading_rule(tmp_path, capsys):
-    from harness.metrics.tables.semantic_read import RULES
+    from harness.metrics.tables.semantic import RULES
 
     files = [str(_ratable_study(tmp_path)), str(_judged_study(tmp_path))]
     assert main(["meta-eval", *files, "--ablation", "--json"]) == 0

@@ -11,7 +11,7 @@ import pytest
 
 from harness.metrics.tables.semantic import DEFAULT
 from harness.metrics.tables.semantic_align import FEATURES
-from harness.metrics.tables.semantic_read import RULES
+from harness.metrics.tables.semantic import RULES
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = (REPO / "docs" / "semantic-score.md").read_text(encoding="utf-8")
@@ -58,7 +58,8 @@ def _constants() -> list[str]:
     import ast
 
     out = []
-    for name in ("semantic", "semantic_align", "semantic_size", "semantic_fit", "semantic_read", "semantic_lines"):
+    for name in ("semantic", "semantic_align", "semantic_size", "semantic_fit", "semantic_read", "semantic_lines",
+                 "semantic_presence"):
         tree = ast.parse((REPO / "harness" / "metrics" / "tables" / f"{name}.py").read_text(encoding="utf-8"))
         for node in tree.body:
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) \

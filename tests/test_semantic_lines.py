@@ -9,6 +9,7 @@ from harness.core.table import NoTableError, Table
 from harness.evaluate.metaeval_tables import _read_pair
 from harness.locate.tables import locate_tables
 from harness.metrics.tables.semantic import DEFAULT, compared, feature_row, semantic_details
+from harness.metrics.tables.semantic_align import FEATURES
 from harness.metrics.tables.semantic_lines import ALL, read_lines, tokens_of
 from harness.metrics.tables.semantic_read import read_prediction
 from harness.readers.text import read_lines as lines_of
@@ -55,9 +56,10 @@ def test_errors_in_lines_cost_at_the_costs_of_a_reader_of_lines() -> None:
     wrong = lines_of(LINES.replace("89.4", "98.4"))
     read = compared(GT, wrong)
     assert read.undelimited
-    assert list(read.row[:6]) == [0.0] * 6 and read.row[6:].any()  # the second half: `Params.lines_weights`
+    n = len(FEATURES)
+    assert list(read.row[:n]) == [0.0] * n and read.row[n:].any()  # the second half: `Params.lines_weights`
     assert semantic_details(GT, wrong).score < 10.0
-    assert list(feature_row(read.comparison.features, False)[:6]) == list(read.comparison.features)
+    assert list(feature_row(read.comparison.features, False)[:n]) == list(read.comparison.features)
 
 
 def test_a_label_of_several_words_before_the_values_is_one_cell_and_a_long_header_merges_first() -> None:
@@ -74,21 +76,6 @@ def test_the_header_is_the_lines_shaped_otherwise_than_the_body() -> None:
     assert not any(c.header for c in table.rows[1])
     # a line of values alone over lines that start with a label names the columns too
     assert read_lines("1 2 4 8\nPhase A 2.41 2.38 2.15 2.02\nPhase B 0.52 0.49 0.46 0.44".splitlines()).rows[0][1].header
-
-
-def test_labels_too_few_to_name_the_value_columns_make_the_line_below_a_header() -> None:
-    """`Gaussian blur Motion blur` (4 words) cannot name six value columns: they group them, and
-    the line below, although shaped as the body is, names them (`Method 5% ... 50%`)."""
-    lines = ("Gaussian blur Motion blur\nMethod 5% 15% 25% 10% 30% 50%\n"
-             "Baseline 4.12 7.35 11.80 1.94 3.61 6.27\nProposed 1.08 1.15 1.21 1.11 1.19 1.43")
-    table = read_lines(lines.splitlines())
-    assert [c.header for c in table.rows[1]] == [True] * 7 and table.rows[1][0].text == "Method"
-    assert not any(c.header for c in table.rows[2])
-    without = read_lines(lines.splitlines(), ALL - {"sub_header"})
-    assert not any(c.header for c in without.rows[1])  # the rule, not the shape, decides it
-    # labels enough to name every value column stay the header alone
-    named = read_lines("Acc F1\nResNet 76.1 93.0\nVGG 71.5 90.1\nViT 81.2 95.3".splitlines())
-    assert not any(c.header for c in named.rows[1])
 
 
 def test_a_row_label_written_once_in_a_group_widens_the_table_and_stands_left() -> None:

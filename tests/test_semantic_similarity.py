@@ -11,8 +11,7 @@ import random
 
 import numpy as np
 
-from harness.metrics.tables.semantic_align import _shared_cells
-from harness.metrics.tables.semantic_text import NULL, normalize, similarity_matrix
+from harness.metrics.tables.semantic_text import NULL, normalize, shared_cells, similarity_matrix
 
 TEXTS = ["91.2", "91.20", "9 1.2", "1,234", "1234", "12.5 ± 0.3", "12.5 ± 0.4", "x = 50%, y = 75%",
          "x = 75%, y = 50%", "ResNet-50", "ResNet-5O", "BERT base", "bert-base", "0", "○", "O", "✓", "√",
@@ -43,5 +42,5 @@ def test_shared_cells_counts_each_held_text_as_the_dense_count_does() -> None:
     p_body = [[rng.choice(["1", "2", "4", "a", "bb", NULL]) for _ in range(7)] for _ in range(8)]
     expected = np.array([[sum(t.replace(" ", "") in {u.replace(" ", "") for u in p} for t in g) for p in p_body]
                          for g in g_body], dtype=float) / 7
-    got = _shared_cells(g_body, p_body)
+    got = shared_cells(g_body, p_body)
     assert got.shape == (9, 8) and got.tobytes() == expected.tobytes()

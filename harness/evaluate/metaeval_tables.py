@@ -26,9 +26,8 @@ from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, sto
 from harness.evaluate.progress import Progress, no_progress
 from harness.locate.tables import locate_tables
 from harness.metrics.judge import judge_scorer
-from harness.metrics.tables.semantic import DEFAULT, Params, compared
+from harness.metrics.tables.semantic import DEFAULT, RULES, Params, compared
 from harness.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
-from harness.metrics.tables.semantic_read import RULES
 from harness.readers import read_tables
 from harness.readers.latex import read_latex
 from harness.readers.text import read_lines
@@ -260,7 +259,7 @@ def cv_report(result: dict) -> str:
 
 
 def ablation(pairs: list[RatedPair], progress: Progress = no_progress) -> list[dict]:
-    """Each reading rule of the semantic score removed in turn (`semantic_read.RULES`), and none:
+    """Each reading rule of the semantic score removed in turn (`semantic.RULES`), and none:
     the cross-validated Pearson of the score fitted anew without it, on the human-rated pairs
     alone (leave one table out among them) and on the judge-rated pairs (leave one table out of
     all pairs, so every fold fits on both kinds, as the shipped constants are fitted). A rule

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TESTS = ["tests/test_metric_semantic.py", "tests/test_semantic_lines.py", "tests/test_semantic_rows.py",
          "tests/test_semantic_formats.py", "tests/test_semantic_size.py", "tests/test_semantic_blind.py",
          "tests/test_semantic_features_doc.py", "tests/test_perturb.py", "tests/test_locate_fragments.py",
-         "tests/test_reader_text.py"]
+         "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,9 @@ MUTATIONS = [
     Mutation("headers_weight", "weight", M + "semantic.py", VECTOR,
              "return np.asarray(self.weights[:3] + (0.0,) + self.weights[4:] + self.lines_weights, dtype=float)"),
     Mutation("unattributed_weight", "weight", M + "semantic.py", VECTOR,
-             "return np.asarray(self.weights[:5] + (0.0,) + self.lines_weights, dtype=float)"),
+             "return np.asarray(self.weights[:5] + (0.0,) + self.weights[6:] + self.lines_weights, dtype=float)"),
+    Mutation("unlabelled_weight", "weight", M + "semantic.py", VECTOR,
+             "return np.asarray(self.weights + self.lines_weights[:6] + (0.0,), dtype=float)"),
     Mutation("lines_weights_as_grid", "weight", M + "semantic.py", VECTOR,
              "return np.asarray(self.weights + self.weights, dtype=float)"),
     Mutation("counts_linear", "threshold", M + "semantic_size.py", "np.log1p(features[list(CHARGED)])",
@@ -53,6 +55,7 @@ MUTATIONS = [
     Mutation("rated_facts", "threshold", M + "semantic_size.py", "RATED_FACTS = 140", "RATED_FACTS = 14"),
     Mutation("garbled_never", "threshold", M + "semantic_align.py", "GARBLED = 0.5", "GARBLED = 0.0"),
     Mutation("replaced_never", "threshold", M + "semantic_align.py", "REPLACED = 0.5", "REPLACED = 0.0"),
+    Mutation("foreign_never", "threshold", M + "semantic_presence.py", "FOREIGN = 0.5", "FOREIGN = 0.0"),
     Mutation("value_shortfall", "threshold", M + "semantic_causes.py", 'out.append(Cause("values", 1.0, _cell_error(',
              'out.append(Cause("values", float(shortfall[y]), _cell_error('),
     Mutation("stub_tie_values", "threshold", M + "semantic_struct.py", "sum(map(is_value, vals)) * 2 > len(vals)",
@@ -68,6 +71,8 @@ MUTATIONS = [
              "if r == titles and _unlike_the_values_below(", "if False and _unlike_the_values_below("),
     Mutation("no_span_down", "reading", "harness/readers/row_roles.py",
              "if r > titles and (_spans_down(rows, ids, r, blank)", "if r > titles and (False"),
+    Mutation("no_foreign_text", "reading", M + "semantic_align.py", 'ALIGN_RULES = ("foreign_text",)',
+             "ALIGN_RULES = ()"),
     Mutation("no_nested_sections", "reading", M + "semantic_struct.py", "outer, inner = [label], []",
              "inner = [label]"),
 ]

@@ -10,7 +10,7 @@ their differences are counted by cause, not by the cells a cause touches (`seman
 the share of facts that agree, wrong values, lost or invented rows and columns, misread headers,
 values under another row's or column's label, and the share of values whose key (row path,
 column path) a reader can no longer recover. Counts are charged log(1 + n), at the size the
-ratings cover (`semantic_size`). The score combines these six features:
+ratings cover (`semantic_size`). The score combines these seven features:
 
     score = 10 * exp(-sum_k w_k * feature_k),   every w_k >= 0
 
@@ -33,14 +33,26 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from harness.core.table import NoTableError, TableLike
-from harness.metrics.tables.semantic_align import FEATURES, NOTE, Cause, Comparison, as_lines, compare, nothing_read
+from harness.metrics.tables.semantic_align import (
+    ALIGN_RULES,
+    FEATURES,
+    NOTE,
+    Cause,
+    Comparison,
+    as_lines,
+    compare,
+    nothing_read,
+)
 from harness.metrics.tables.semantic_diff import cell_diff
-from harness.metrics.tables.semantic_read import RULES, read_prediction
+from harness.metrics.tables.semantic_read import READ_RULES, read_prediction
 from harness.metrics.tables.semantic_size import at_rated_size
 from harness.metrics.tables.semantic_struct import View, header_rows, to_grid, view
 from harness.readers.html import as_table
 
 MAX_ERRORS = 5
+# Every rule the score follows: how the prediction is read (`semantic_read.READ_RULES`) and what the
+# comparison counts (`semantic_align.ALIGN_RULES`); `tablebench meta-eval --ablation` removes each in turn.
+RULES = READ_RULES | frozenset(ALIGN_RULES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +62,8 @@ class Params:
     how much header keys, against content, decide the alignment (`key_weight`)."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.52, 0.2, 0.1, 0.35, 0.08, 0.42)  # per semantic_align.FEATURES
-    lines_weights: tuple[float, ...] = (0.9, 0.0, 0.04, 0.02, 0.04, 0.25)  # per semantic_align.FEATURES
+    weights: tuple[float, ...] = (0.52, 0.2, 0.09, 0.35, 0.09, 0.42, 0.0)  # per semantic_align.FEATURES
+    lines_weights: tuple[float, ...] = (0.09, 0.04, 0.33, 0.13, 0.14, 0.05, 0.82)  # per semantic_align.FEATURES
 
     def __post_init__(self) -> None:
         if (len(self.weights) != len(FEATURES) or len(self.lines_weights) != len(FEATURES)
@@ -152,7 +164,8 @@ def compared(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_wei
     reading = read_prediction(as_table(pred), rules)
     if reading is None:
         return Read("nothing read", nothing_read(gv.n_facts))
-    c = at_rated_size(compare(gv, reading.view, reading.grid.blank_lines - gt_blank, key_weight))
+    c = at_rated_size(compare(gv, reading.view, reading.grid.blank_lines - gt_blank, key_weight, reading.undelimited,
+                              rules & frozenset(ALIGN_RULES)))
     return Read(reading.how, as_lines(c, len(reading.grid.cells)) if reading.undelimited else c, reading.undelimited)
 
 

@@ -26,9 +26,16 @@ counted as a reader counts mistakes, by cause, not by the cells a cause touches:
   less than where the leaves become ambiguous). One structural mistake is one cause whose
   weight grows with the values it affects, not one cause per cell and not one regardless of
   extent;
+- `unlabelled` (lines of text only): the share of the ground truth's value columns whose header
+  label is not above the rows (`semantic_presence.unlabelled`): without markup, nothing maps a value to its
+  column but the labels over it, so a header a parser dropped leaves every value unmapped,
+  however the lines are read;
 - `share`: -log of the soft F1 over all facts (cells and column header paths; a path counts
   as right when its words are, so a lost level is not a wrong fact in every column), so a
   table mostly wrong is scored as such whatever its count of causes.
+
+A row of text foreign to the table (`foreign_text`, `ALIGN_RULES`; `semantic_presence`) in a
+row's place is a row lost and a text invented; among the rows, a text invented.
 
 These are the features the score combines (`semantic.Params`); `Cause` keeps each in words.
 """
@@ -42,10 +49,14 @@ from rapidfuzz.distance import LCSseq
 
 from harness.core.assignment import linear_sum_assignment
 from harness.metrics.tables.semantic_causes import Cause, level_shown, unattributed_cause, value_causes
+from harness.metrics.tables.semantic_presence import foreign_rows, unlabelled
 from harness.metrics.tables.semantic_struct import View
-from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, similarity_matrix
+from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, shared_cells, similarity_matrix
 
-FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed")
+FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "unlabelled")
+# The comparison's rules beyond aligning and counting (`tablebench meta-eval --ablation` removes each
+# in turn, with the reading rules of `semantic_read`).
+ALIGN_RULES = ("foreign_text",)
 NOTE = "note"  # a cause that names what a reader sees and costs nothing (not one of FEATURES)
 # Cell pairs (gt body cells x pred body cells) up to which every cell is compared with every
 # cell to align rows; beyond it (about 500 cells a side) rows are aligned on the cells they
@@ -107,10 +118,13 @@ def as_lines(comparison: Comparison, n_lines: int) -> Comparison:
                       comparison.precision, comparison.n_gt, comparison.n_pred, comparison.alignment)
 
 
-def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
+def compare(g: View, p: View, blank: int, key_weight: float, undelimited: bool = False,
+            rules: frozenset[str] = frozenset(ALIGN_RULES)) -> Comparison:
     """Align `p` with `g` and count their differences by cause (see the module docstring).
 
-    `blank` counts blank rows/columns the prediction has beyond the ground truth's.
+    `blank` counts blank rows/columns the prediction has beyond the ground truth's. `undelimited`:
+    `p` was rebuilt from lines of text (`semantic_lines`). `rules`: the comparison's rules
+    (`ALIGN_RULES`) it counts by, all but for an ablation.
     """
     g, p = _without_group_rows(g, p), _without_group_rows(p, g)
     rg, cg, rp, cp = len(g.body), len(g.col_keys), len(p.body), len(p.col_keys)
@@ -124,7 +138,7 @@ def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
             value = value.reshape(rg, cg, rp, cp)
             content = value.max(axis=3).mean(axis=1)  # per row pair: how many gt cells the pred row holds
         else:
-            content = _shared_cells(g.body, p.body)
+            content = shared_cells(g.body, p.body)
         ri, rj = linear_sum_assignment(key_weight * row_key + (1 - key_weight) * content, maximize=True)
         if value is not None:
             pair_value = value[ri, :, rj, :]
@@ -141,7 +155,8 @@ def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
     cols = _attribution(col_key, ci, cj, g.col_keys, p.col_keys)
 
     # lost and invented rows and columns: one each
-    dead = _lost_lines(g, p, ri, rj, ci, cj, pair_value, rows[0], causes)
+    foreign = foreign_rows(g, p) if "foreign_text" in rules else None
+    dead = _lost_lines(g, p, ri, rj, ci, cj, pair_value, rows[0], causes, foreign, undelimited)
     if blank > 0:
         causes.append(Cause("lines", float(blank), f"{blank} blank row{'s' if blank > 1 else ''} or column"
                                                    f"{'s' if blank > 1 else ''} not in the table"))
@@ -169,6 +184,8 @@ def compare(g: View, p: View, blank: int, key_weight: float) -> Comparison:
     causes += head_causes
     # values, cell by cell
     causes += value_causes(g, p, value, ri, rj, ci, cj, cell_v, dead)
+    if undelimited:
+        causes += unlabelled(g, p, rj)
 
     agree = float(cell_v.sum()) + head_agree
     n_g, n_p = g.n_facts, p.n_facts + max(blank, 0)
@@ -200,26 +217,6 @@ def _without_group_rows(v: View, other: View) -> View:
     pick = lambda xs: [xs[r] for r in keep]  # noqa: E731
     return replace(v, row_keys=pick(v.row_keys), row_shown=pick(v.row_shown), body=pick(v.body),
                    body_shown=pick(v.body_shown), row_levels=pick(v.row_levels))
-
-
-def _shared_cells(g_body: list[list[str]], p_body: list[list[str]]) -> np.ndarray:
-    """Per (gt row, pred row): the share of the gt row's cells whose text the pred row holds
-    exactly. For large tables this stands in for the full cell-by-cell comparison when rows
-    are aligned (typos then count as misses there, but not in the aligned cells' scores)."""
-    from scipy.sparse import csr_matrix  # large tables only: 0.1 s of imports a small run need not pay
-
-    ids: dict[str, int] = {}
-    g_ids = [[ids.setdefault(t.replace(" ", ""), len(ids)) for t in row] for row in g_body]
-    p_ids = [[ids.setdefault(t.replace(" ", ""), len(ids)) for t in row] for row in p_body]
-    # counts of whole cells: exact in any order of summing, so a sparse product (no dense matrix
-    # over every distinct text, no threaded BLAS call) gives the same bits
-    held = csr_matrix((np.ones(sum(map(len, p_ids))), ([j for j, row in enumerate(p_ids) for _ in row],
-                                                         [k for row in p_ids for k in row])), (len(p_body), len(ids)))
-    held.sum_duplicates()
-    held.data[:] = 1.0  # held or not: a text repeated in one predicted row counts once
-    counts = csr_matrix((np.ones(sum(map(len, g_ids))), ([i for i, row in enumerate(g_ids) for _ in row],
-                                                         [k for row in g_ids for k in row])), (len(g_body), len(ids)))
-    return (counts @ held.T).toarray() / max(len(g_body[0]) if g_body else 1, 1)
 
 
 def _attribution(key: np.ndarray, gi: np.ndarray, pj: np.ndarray, g_keys: list[str], p_keys: list[str],
@@ -264,21 +261,35 @@ def _diff(a: str, b: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _lost_lines(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray, cj: np.ndarray,
-                pair_value: np.ndarray, row_sim: np.ndarray, causes: list[Cause]) -> set[int]:
+                pair_value: np.ndarray, row_sim: np.ndarray, causes: list[Cause], foreign: list[bool] | None = None,
+                undelimited: bool = False) -> set[int]:
     """Rows and columns lost or invented, one cause each; returns the ground-truth rows that
-    have no counterpart (aligned to a row that shares neither label nor values with them)."""
+    have no counterpart (aligned to a row that shares neither label nor values with them).
+
+    With `foreign` (per predicted row: its text is not the table's, `semantic_presence.foreign_rows`): a row whose
+    place holds foreign text is a row lost and a text invented, as a reader sees them; and in
+    lines of text (`undelimited`), a line of the table's own words aligned with no row is a piece
+    of a row its reading broke off (what it lacks is charged as content), not an invented row."""
     row_of = dict(zip(ri.tolist(), rj.tolist()))
     dead = set()
     for x, (i, j) in enumerate(zip(ri.tolist(), rj.tolist())):
         if len(ci) and pair_value[x, ci, cj].mean() < REPLACED and row_sim[x] < REPLACED:
             dead.add(i)  # another row in its place: its cells are counted as values, named as a row here
+            if foreign is not None and foreign[j]:
+                causes.append(Cause("lines", 2.0, f"row '{g.row_shown[i] or g.body_shown[i][0]}' missing; in its "
+                                                  f"place row '{p.row_shown[j] or p.body_shown[j][0]}'"))
     for i in range(len(g.body)):
         if i not in row_of:
             causes.append(Cause("lines", 1.0, f"row '{g.row_shown[i] or g.body_shown[i][0]}' missing"))
     aligned = set(rj.tolist())
     for j in range(len(p.body)):
-        if j not in aligned:
-            causes.append(Cause("lines", 1.0, f"row '{p.row_shown[j] or p.body_shown[j][0]}' is not in the table"))
+        if j in aligned:
+            continue
+        text = p.row_shown[j] or p.body_shown[j][0]
+        if foreign is not None and foreign[j]:
+            causes.append(Cause("lines", 1.0, f"text not in the table: '{text}'"))
+        elif foreign is None or not undelimited:
+            causes.append(Cause("lines", 1.0, f"row '{text}' is not in the table"))
     lost = set(range(len(g.col_keys))) - set(ci.tolist())
     for c in sorted(lost):
         causes.append(Cause("lines", 1.0, f"column '{g.col_shown[c] or f'#{c + 1}'}' missing"))

@@ -19,9 +19,7 @@ regularity, never from the table they came from; so does `read_lines`:
   lines with values, widened to a count two lines share when those begin with a label where the
   others begin with a value (a row label written once in a group). Every line stands against
   the right edge (values are right; a label written once leaves the left cells blank); a line
-  with more cells than the width reads its first ones as one label. Header labels right above
-  the body too few to name its value columns group them, so the body's first line names the
-  columns (`sub_header`: `Gaussian blur Motion blur` over `Method 5% 15% 25% 10% 30% 50%`).
+  with more cells than the width reads its first ones as one label.
 - **The last header line** names the columns a word each, against the right edge; with more words
   than columns, which words share a cell is not in the text, and the first ones share one. A
   header line above it is a title when it is one run of words (where group labels in it would
@@ -48,7 +46,7 @@ from harness.metrics.tables.semantic_text import NULL, normalize
 
 # The rules this reader follows beyond cutting at spaces and values (`semantic_read.RULES`;
 # `tablebench meta-eval --ablation` removes each in turn).
-LINE_RULES = ("glue", "regular_runs", "regular_words", "sub_header")
+LINE_RULES = ("glue", "regular_runs", "regular_words")
 ALL = frozenset(LINE_RULES)
 
 _KEEP = "\u00a0"  # a space inside a token (never cut at: tokens are cut at ASCII white space)
@@ -90,9 +88,6 @@ def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
     if "regular_runs" in rules:
         rows = _split_regular_runs(rows)
     head = _header_end(rows)
-    if "sub_header" in rules and 0 < head < len(rows) - 2 and not any(p.value for p in rows[head - 1]) \
-            and len(_words(rows[head - 1])) < sum(p.value for p in rows[head]):
-        head += 1  # labels too few to name the value columns group them: the line below names them
     width = _width(rows[head:]) or max(len(_words(r)) for r in rows)
     while head > 0 and _one_label(rows[head - 1]) and 2 * len(rows[head - 1][0].words) < width:
         head -= 1  # a label of a few words right above the body groups the rows below it: a section row

@@ -34,7 +34,7 @@ from harness.metrics.tables.semantic_struct import Grid, View, header_rows, to_g
 # each in turn); with the lines reader's own rules (`semantic_lines.LINE_RULES`), every rule the
 # score reads by. The default reads by all of them.
 GRID_RULES = ("lines",)
-RULES = frozenset(GRID_RULES + LINE_RULES)
+READ_RULES = frozenset(GRID_RULES + LINE_RULES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ class Reading:
     undelimited: bool = False  # the grid was rebuilt from lines of text
 
 
-def read_prediction(table: Table, rules: frozenset[str] = RULES) -> Reading | None:
+def read_prediction(table: Table, rules: frozenset[str] = READ_RULES) -> Reading | None:
     """The extracted table as a reader reads it (see the module docstring); None when it holds no
     cell. `rules` names the rules read by (all of them but for an ablation)."""
     grid = to_grid(table)

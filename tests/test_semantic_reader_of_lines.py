@@ -1,0 +1,74 @@
+"""What a reader of lines of text cannot recover, and text that is not the table's: the
+comparison's `unlabelled` feature and its rule for a grid rebuilt from lines
+(`semantic_align.ALIGN_RULES`). A rule's test fails when the rule is removed (the ablation removes
+each in turn). The contents are invented; the shapes are those parsers write."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from harness.core.table import Table
+from harness.metrics.tables.semantic import RULES, compared, semantic_details
+from harness.metrics.tables.semantic_align import FEATURES
+from harness.readers.text import read_lines as lines_of
+
+
+def features(gt: Table, text: str, without: str | None = None) -> dict[str, float]:
+    read = compared(gt, lines_of(text), rules=RULES - {without} if without else RULES)
+    assert read.undelimited
+    return {name: float(v) for name, v in zip(FEATURES, read.comparison.features) if v}
+
+
+RECALL = Table.from_rows([["Model", "Training set", "Recall at 5", "Recall at 10"],
+                          ["Falcon", "None", "54.8", "48.0"], ["Falcon", "Web crawl", "58.8", "54.5"],
+                          ["Heron", "None", "68.7", "64.4"], ["Heron", "Web crawl", "70.2", "66.0"]], header_rows=1)
+RECALL_BODY = "Falcon None 54.8 48.0\nFalcon Web crawl 58.8 54.5\nHeron None 68.7 64.4\nHeron Web crawl 70.2 66.0"
+
+
+def test_header_labels_dropped_from_lines_leave_every_value_unlabelled() -> None:
+    """No header line at all: no reader can tell which column holds what, however the lines are read."""
+    with_header = semantic_details(RECALL, lines_of("Model Training set Recall at 5 Recall at 10\n" + RECALL_BODY))
+    without = semantic_details(RECALL, lines_of(RECALL_BODY))
+    assert without.features["unlabelled"] == 1.0 and with_header.features["unlabelled"] == 0.0
+    assert without.errors[0].startswith("header labels of 2 of 2 value columns missing above the rows")
+    assert without.score < with_header.score - 2.0
+    # a label that happens to be a value in some row names nothing
+    numbers = Table.from_rows([["n", "1", "2"], ["1", "1", "1"], ["2", "1", "2"], ["3", "1", "3"]], header_rows=1)
+    assert features(numbers, "1 1 1\n2 1 2\n3 1 3")["unlabelled"] == 1.0
+
+
+SPEED = Table.from_rows([["Method", "Speed", "Memory"], ["Alpha", "1.2", "30"], ["Beta", "2.4", "28"],
+                         ["Gamma", "3.1", "25"], ["Delta", "0.9", "33"]], header_rows=1)
+
+
+def test_prose_in_a_rows_place_is_a_row_lost_and_a_text_invented() -> None:
+    text = "Method Speed Memory\nAlpha 1.2 30\nBeta 2.4 28\nMuseum visits were counted twice.\nDelta 0.9 33"
+    result = semantic_details(SPEED, lines_of(text))
+    assert result.errors[0] == "row 'Gamma' missing; in its place row 'Museum visits were counted twice.'"
+    assert result.counts["lines"] == 2.0
+    assert "lines" not in features(SPEED, text, without="foreign_text")
+    # prose between the rows, none lost: named as what it is
+    inserted = semantic_details(SPEED, lines_of(
+        "Method Speed Memory\nAlpha 1.2 30\nBeta 2.4 28\nWeather said rain all week\nGamma 3.1 25\nDelta 0.9 33"))
+    assert inserted.errors[0] == "text not in the table: 'Weather said rain all week'"
+
+
+def test_a_piece_of_a_row_on_a_line_of_its_own_is_not_an_invented_row() -> None:
+    """`large` wrapped from `Alpha net large`: the table's own words, charged as the label's loss."""
+    gt = Table.from_rows([["Method", "Speed", "Memory"], ["Alpha net large", "1.2", "30"], ["Beta", "2.4", "28"],
+                          ["Gamma", "3.1", "25"]], header_rows=1)
+    text = "Method Speed Memory\nAlpha net 1.2 30\nlarge\nBeta 2.4 28\nGamma 3.1 25"
+    assert "lines" not in features(gt, text) and features(gt, text)["values"] > 0
+    assert features(gt, text, without="foreign_text")["lines"] > 0
+
+
+def test_the_comparison_rules_apply_to_lines_of_text_only() -> None:
+    """A grid shows where every cell is: a header it lacks is charged as unattributed values."""
+    grid = Table.from_rows([["Falcon", "None", "54.8", "48.0"], ["Heron", "None", "68.7", "64.4"]])
+    gt = Table.from_rows([["Model", "Training set", "Recall at 5", "Recall at 10"],
+                          ["Falcon", "None", "54.8", "48.0"], ["Heron", "None", "68.7", "64.4"]], header_rows=1)
+    read = compared(gt, grid)
+    assert not read.undelimited
+    assert read.comparison.features[FEATURES.index("unlabelled")] == 0.0
+    assert read.comparison.features[FEATURES.index("unattributed")] > 0.5
+    assert np.all(compared(gt, grid, rules=RULES - {"foreign_text"}).row == read.row)
