@@ -7,7 +7,7 @@
 A prediction that lost its grid (each row one line of text) is also split back into cells
 (`semantic_split`): the flattened benchmarks time that extra reading.
 
-Text caches (`normalize`, `numbers`, `is_numeric`) are cleared before every round, so each round pays for
+Text caches (`normalize`, `numbers`, `residue`, `is_numeric`, `is_value`) are cleared before every round, so each round pays for
 reading every cell afresh, as a new pair does; a 200-cell pair shows how it grows.
 Run: python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks/test_bench_semantic.py
 """
@@ -56,6 +56,7 @@ def _clear() -> None:
     semantic_text.numbers.cache_clear()
     semantic_text.residue.cache_clear()
     semantic_struct.is_numeric.cache_clear()
+    semantic_struct.is_value.cache_clear()
 
 
 @pytest.mark.parametrize("shape", [(6, 5), (20, 10), (40, 40), (60, 20)],

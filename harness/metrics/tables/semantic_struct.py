@@ -141,8 +141,10 @@ def is_numeric(norm: str) -> bool:
     return len(residue(norm)) <= 3 * len(numbers(norm))
 
 
+@lru_cache(maxsize=65536)
 def is_value(norm: str) -> bool:
-    """Data, not a label: a number (see `is_numeric`) or a cell of marks (✓, ×, ◯)."""
+    """Data, not a label: a number (see `is_numeric`) or a cell of marks (✓, ×, ◯). Cached: a
+    reading asks it of every cell several times (header rows, stub columns, row roles)."""
     return is_numeric(norm) or is_mark(norm, NULL)
 
 
@@ -188,9 +190,9 @@ def view(grid: Grid, h: int, stub: int | None = None) -> View:
     """The table under `h` header rows: header paths per column, row keys, body cells; the stub is
     `stub` columns wide when given (another reading), else as `stub_columns` finds it."""
     h = min(h, len(grid.cells))
-    grid = _without_repeated_headers(grid, h)
+    grid, k = _without_repeated_headers(grid, h)
     n_rows, n_cols = grid.shape
-    k = stub_columns(grid, h) if stub is None else max(1, min(stub, n_cols - 1 if n_cols > 1 else n_cols))
+    k = k if stub is None else max(1, min(stub, n_cols - 1 if n_cols > 1 else n_cols))
     cells = [row[:] for row in grid.cells]
     shown = [row[:] for row in grid.shown]
     section_rows = sections(grid, h)
@@ -293,15 +295,17 @@ def _spread_written_once(cells: list[list[str]], shown: list[list[str]], written
             cells[r][c], shown[r][c] = cells[r][start], shown[r][start]
 
 
-def _without_repeated_headers(grid: Grid, h: int) -> Grid:
-    """The grid without body rows that repeat a header row (`row_roles.repeats_header`)."""
+def _without_repeated_headers(grid: Grid, h: int) -> tuple[Grid, int]:
+    """The grid without body rows that repeat a header row (`row_roles.repeats_header`), and its
+    stub columns (`stub_columns`; counted once when no row goes)."""
     k = stub_columns(grid, h)
     drop = {r for r in range(h, len(grid.cells)) if repeats_header(grid.cells[r], grid.cells[:h], k, blank=NULL)}
     if not drop:
-        return grid
+        return grid, k
     keep = [r for r in range(len(grid.cells)) if r not in drop]
-    return Grid([grid.cells[r] for r in keep], [grid.shown[r] for r in keep], grid.flagged_rows, grid.blank_lines,
-                [grid.ids[r] for r in keep] if grid.ids else None, grid.extents)
+    out = Grid([grid.cells[r] for r in keep], [grid.shown[r] for r in keep], grid.flagged_rows, grid.blank_lines,
+               [grid.ids[r] for r in keep] if grid.ids else None, grid.extents)
+    return out, stub_columns(out, h)
 
 
 def _levels(norm: list[str]) -> tuple[str, ...]:
