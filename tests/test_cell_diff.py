@@ -8,7 +8,7 @@ import lxml.html
 
 from harness.core.results import ItemResult
 from harness.core.table import Table
-from harness.metrics.tables.semantic import semantic_details
+from harness.metrics.tables.semantic import DEFAULT, combine, compared, semantic_details
 from harness.metrics.tables.semantic_diff import MAX_CELLS
 from harness.report.evidence import cell_diff_html
 
@@ -38,11 +38,13 @@ def test_changed_missing_and_extra_cells_follow_the_alignment() -> None:
 
 
 def test_the_score_is_what_it_was_without_the_diff() -> None:
-    """The diff only reads the alignment: the score of the same pair is unchanged (a fixed value)."""
+    """The diff only reads the alignment: the score is the one the comparison's features give
+    without any diff being drawn (`compared` makes none)."""
     pred = [["name", "a", "b"], ["x", "1", "9"], ["y", "3", "4"]]
     gt, p = Table.from_rows(GT, header_rows=1), Table.from_rows(pred, header_rows=1)
-    assert semantic_details(gt, p).score == semantic_details(gt, p).score
-    assert _diff(pred)["counts"]["missing"] == 3
+    result = semantic_details(gt, p)
+    assert 0 < result.score < 10 and result.score == round(combine(compared(gt, p).row, DEFAULT.vector), 4)
+    assert result.diff["counts"]["missing"] == 3
 
 
 def test_a_large_differing_table_keeps_counts_only() -> None:

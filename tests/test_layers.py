@@ -151,3 +151,32 @@ def test_the_graph_sees_lazy_imports():
         for dst in dsts:
             edges[_layer(src)].add(_layer(dst))
     assert "core" in edges["plugin"]
+
+
+def _loaded_after(code: str) -> list[str]:
+    """The harness modules a fresh interpreter holds after running `code` (imports included)."""
+    import subprocess
+    import sys
+
+    probe = code + "\nimport sys\nprint('\\n'.join(sorted(m for m in sys.modules if m.startswith('harness.'))))"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def test_computing_a_case_id_imports_nothing_above_core():
+    """Ids are computed everywhere (baselines, reports, the plugin): a kind's id prefix must not
+    pull in the kinds, which compose every stage (`core.kinds.prefix_of`)."""
+    loaded = _loaded_after("from harness.core.results import case_id\n"
+                           "assert case_id('s', 'p1', 3, 'x', 'table') == 's/p1::t3[x]'\n"
+                           "assert case_id('s', 'p1', 3, 'x', 'formula') == 's/p1::f3[x]'")
+    assert loaded and all(m == "harness.core" or m.startswith("harness.core.") for m in loaded), loaded
+
+
+def test_importing_the_evaluator_starts_nothing():
+    """No parse pool and no exit hook of ours until a page is parsed (the plugin and the CLI
+    import every stage: importing must not start workers' bookkeeping)."""
+    assert "harness.evaluate.page" in _loaded_after(
+        "import atexit\nregistered = []\natexit.register = lambda f, *a, **k: registered.append(f) or f\n"
+        "import harness.plugin, harness.cli\nimport harness.evaluate.page as page\n"
+        "ours = [f for f in registered if getattr(f, '__module__', '').startswith('harness')]\n"
+        "assert page._DEFAULT_POOL is None and not ours, ours")

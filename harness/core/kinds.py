@@ -27,6 +27,9 @@ from harness.core.table import Table
 
 ENTRY_POINT_GROUP = "tablebench.kinds"
 BUILTIN = {"table": "harness.kinds.tables:KIND", "formula": "harness.kinds.formulas:KIND"}
+# The built-in kinds' id prefixes (`ItemKind.prefix`, which they take from here): a case id is
+# computed everywhere, and computing one must not import the kinds, which sit above every stage.
+BUILTIN_PREFIX = {"table": "t", "formula": "f"}
 
 
 class GroundTruth(Protocol):
@@ -198,6 +201,13 @@ def get(name: str) -> ItemKind:
             raise ValueError(f"{target} is not the item kind {name!r}")
         _REGISTRY[name] = kind
     return _REGISTRY[name]
+
+
+def prefix_of(name: str) -> str:
+    """The id prefix of the kind called `name` ("t" in `t3`), without importing a built-in kind."""
+    if name in _REGISTRY:
+        return _REGISTRY[name].prefix
+    return BUILTIN_PREFIX.get(name) or get(name).prefix
 
 
 def all_kinds() -> list[ItemKind]:

@@ -155,7 +155,7 @@ _FIELD_NAMES = tuple(f.name for f in fields(ItemResult))
 
 def item_name(kind: str, index: int) -> str:
     """'t3' / 'f3': an item's name on its page (what node ids and case ids show)."""
-    return f"{kinds.get(kind).prefix}{index}"
+    return f"{kinds.prefix_of(kind)}{index}"
 
 
 def case_id(case_set: str, page: str, table: int, label: str, kind: str = "table") -> str:

@@ -44,8 +44,23 @@ from harness.tex.render import render_budget
 PARSE_OUTCOMES = {"error": "parse_error", "timeout": "timeout", "empty": "empty"}
 
 
-DEFAULT_POOL = ParsePool()
-atexit.register(DEFAULT_POOL.close)
+_DEFAULT_POOL: ParsePool | None = None
+
+
+def default_pool() -> ParsePool:
+    """The process's parse pool for callers that bring none, made on first use and closed at
+    exit: importing the evaluator starts and registers nothing."""
+    global _DEFAULT_POOL
+    if _DEFAULT_POOL is None:
+        _DEFAULT_POOL = ParsePool()
+        atexit.register(_DEFAULT_POOL.close)
+    return _DEFAULT_POOL
+
+
+def close_default_pool() -> None:
+    """Close the default pool's workers, if it was ever made."""
+    if _DEFAULT_POOL is not None:
+        _DEFAULT_POOL.close()
 
 
 def evaluate_page(
@@ -79,7 +94,7 @@ def evaluate_page(
         raise ValueError(f"locator {locator!r} needs to be 'offline' or 'llm' with a model")
     if judge:
         load_judge()
-    parsed = (pool or DEFAULT_POOL).get(parser_spec, cache_dir, timeout, refresh).run(page.pdf)
+    parsed = (pool or default_pool()).get(parser_spec, cache_dir, timeout, refresh).run(page.pdf)
     label = label or parser_spec
     per_kind = [(kind, _base_results(page, kind, parser_spec, label, parsed)) for kind in _kinds_of(page)]
     results = [r for _, rs in per_kind for r in rs]

@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
+from harness.cases import COMPLEXITIES
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 
 DEFAULT_BOOTSTRAP = 10_000
 DEFAULT_PERMUTATIONS = 9_999
-COMPLEXITIES = ("simple", "moderate", "complex")
 BREAKDOWN = ("language", "variant")  # case attributes broken down when a run has several values
 # a baseline case that was not found / failed: every metric counts 0 there. A marker, not an empty
 # dict, because an `ok` entry without scores is "no baseline for these metrics", not 0

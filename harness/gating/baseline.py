@@ -78,7 +78,8 @@ def save_baseline(results: Iterable[ItemResult], path: Path | str, *, parsers: M
 
 
 def load_baseline(path: Path | str) -> Baseline:
-    """A baseline file, format 1 or 2; a one-line ValueError when it is not one."""
+    """A baseline file of any readable format (`READABLE`: 1, 2 and the current 3), its keys in the
+    current form; a one-line ValueError when it is not one."""
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from harness.cases import COMPLEXITIES
 from harness.generate import vocab
-
-COMPLEXITIES = ("simple", "moderate", "complex")
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cases import FORMULA_KINDS, GroundTruthFormula, read_formulas_of
-from harness.core.kinds import ItemKind, Located, Scoring, register
+from harness.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
 from harness.core.messages import one_line
 from harness.core.metric_specs import MetricSpec
 from harness.report.html import formula_sides
@@ -21,7 +21,7 @@ from harness.report.html import formula_sides
 class FormulaKind(ItemKind):
     name = "formula"
     title = "formulas"
-    prefix = "f"
+    prefix = BUILTIN_PREFIX["formula"]
     groups = FORMULA_KINDS
     group_title = "inline / display"
     label = "Formula"

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
-from harness.core.kinds import ItemKind, Located, Scoring, register
+from harness.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
 from harness.core.metric_specs import MetricSpec
 from harness.core.results import NOT_COMPUTED
 from harness.core.table import MAX_SCORED_CELLS, MAX_SCORED_CHARS, Table, TableTooLarge
@@ -24,7 +24,7 @@ PAIRWISE = frozenset({"teds", "teds_struct", "grits", "tlag", "semantic"})
 class TableKind(ItemKind):
     name = "table"
     title = "tables"
-    prefix = "t"
+    prefix = BUILTIN_PREFIX["table"]
     groups = COMPLEXITIES
     group_title = "complexity"
 

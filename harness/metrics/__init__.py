@@ -1,4 +1,7 @@
-"""Metrics: pure functions of (ground truth, prediction) -> score, for every item kind.
+"""Metrics: functions of (ground truth, prediction) -> score, for every item kind.
+
+All of them are pure and offline but the LLM judge (`harness.metrics.judge`), which asks a model
+through `harness.core.llm` (cached, so a rerun asks nothing).
 
 Rule metrics (TEDS, GriTS, T-LAG) are in [0, 1] and reproduce their reference
 implementations; `semantic` is on the 0-10 scale of human ratings and LLM judges. What each

@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from harness.core.files import sha256_file
 from harness.core.messages import one_line
-from harness.core.options import MAX_PARSE_TIMEOUT
+from harness.core.options import DEFAULT_PARSE_TIMEOUT, MAX_PARSE_TIMEOUT
 from harness.parse.cache import ParseCache, cache_key, parser_config
 from harness.parse.fingerprint import code_stamp
 from harness.parse.protocol import Parser
@@ -27,7 +27,7 @@ from harness.parse.worker import Worker, WorkerGone
 __all__ = ["OUTCOMES", "ParseCache", "ParseResult", "ParseRunner", "cache_key", "one_line", "parse_pdf",
            "settle", "sha256_file"]
 
-DEFAULT_TIMEOUT = 120.0  # seconds per page
+DEFAULT_TIMEOUT = DEFAULT_PARSE_TIMEOUT  # seconds per page: the run's default (`core.options`), also for library callers
 STARTUP_ALLOWANCE = 10.0  # seconds a worker has beyond the page timeout to start Python and import the parser
 
 

@@ -121,10 +121,18 @@ class WorkerGone(Exception):
 _LIVE: set[Worker] = set()  # workers not killed yet: killed at this process's exit (a crash skips stop())
 
 
-@atexit.register
 def _kill_live() -> None:
     for worker in list(_LIVE):
         worker.kill()
+
+
+def _track(worker: Worker) -> None:
+    """Kill `worker` at this process's exit if nothing stopped it before: the exit hook is
+    registered with the first worker, not at import."""
+    if not _LIVE and not getattr(_track, "registered", False):
+        atexit.register(_kill_live)
+        _track.registered = True  # type: ignore[attr-defined]
+    _LIVE.add(worker)
 
 
 class Worker:
@@ -160,7 +168,7 @@ class Worker:
             raise
         finally:
             theirs.close()
-        _LIVE.add(self)
+        _track(self)
         self.conn = Connection(ours.detach())
         try:
             self.conn.send((parser, max_chars))

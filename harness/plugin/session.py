@@ -31,7 +31,7 @@ from harness.core.metric_specs import register as register_metric
 from harness.core.options import RunOptions
 from harness.core.results import ItemResult, case_id, item_name, run_order
 from harness.evaluate.completeness import Completeness, crashed_count, measure
-from harness.evaluate.page import DEFAULT_POOL, load_judge, lost_result, page_error_results
+from harness.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
 from harness.evaluate.selection import metric_names
 from harness.gating.baseline import Baseline, load_baseline
 from harness.gating.regressions import gate_of
@@ -320,7 +320,7 @@ class BenchSession:
     def finish(self, session: pytest.Session, exitstatus: int) -> None:
         """Close the parser pools; in the controller, gates, report files and baseline (`finish_run`).
         A file not written is one line on stderr and a non-zero exit; the rest is still written."""
-        DEFAULT_POOL.close()
+        close_default_pool()
         self.pages.close()
         if self.is_worker:
             return
