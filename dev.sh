@@ -7,7 +7,8 @@
 #   ./dev.sh setup                 install only
 #
 # System packages (TeX Live, poppler-utils, chromium, tesseract-ocr) come from apt when run as root and
-# missing; Python packages go into .venv/ at the repo root.
+# missing; Python packages go into .venv/ at the repo root. Before installing anything it says, in one
+# line, what it installs and roughly how long that takes; DEV_SH_DRY_RUN=1 stops after that line.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -22,50 +23,97 @@ APT_PACKAGES=(texlive-latex-base texlive-latex-recommended texlive-latex-extra t
               tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-rus tesseract-ocr-ell
               tesseract-ocr-chi-sim tesseract-ocr-jpn tesseract-ocr-ara tesseract-ocr-hin)
 
-setup_system() {
-    local missing=0
-    command -v pdflatex >/dev/null || missing=1
-    command -v pdftoppm >/dev/null || missing=1
-    kpsewhich tgtermes.sty >/dev/null 2>&1 || missing=1
-    command -v chromium >/dev/null || missing=1
-    command -v tesseract >/dev/null || missing=1
-    command -v xelatex >/dev/null || missing=1
-    kpsewhich hyph-ru.tex >/dev/null 2>&1 || missing=1
-    fc-list ':family=Amiri' 2>/dev/null | grep -q . || missing=1
-    [ -f /usr/share/tesseract-ocr/5/tessdata/hin.traineddata ] || missing=1
-    if [ "$missing" = 1 ]; then
-        if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-            echo "dev.sh: installing TeX Live (+xelatex, script fonts), poppler-utils, chromium and tesseract-ocr (+language packs) from apt (about 3 min)" >&2
-            apt-get update -qq
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-                "${APT_PACKAGES[@]}" >/dev/null
+system_missing() {  # true when a system tool or font the tests use is absent
+    command -v pdflatex >/dev/null || return 0
+    command -v pdftoppm >/dev/null || return 0
+    kpsewhich tgtermes.sty >/dev/null 2>&1 || return 0
+    command -v chromium >/dev/null || return 0
+    command -v tesseract >/dev/null || return 0
+    command -v xelatex >/dev/null || return 0
+    kpsewhich hyph-ru.tex >/dev/null 2>&1 || return 0
+    fc-list ':family=Amiri' 2>/dev/null | grep -q . || return 0
+    [ -f /usr/share/tesseract-ocr/5/tessdata/hin.traineddata ] || return 0
+    return 1
+}
+
+can_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; }
+
+STAMP=.venv/.tablebench-installed
+venv_stale() {  # true when .venv is missing or was installed from another pyproject.toml
+    [ -x .venv/bin/python ] && [ -f "$STAMP" ] \
+        && [ "$(cat "$STAMP")" = "$(sha256sum pyproject.toml | cut -d' ' -f1)" ] && return 1
+    return 0
+}
+
+# One line before anything is installed: what, and roughly how long. `with_system` adds the apt
+# packages (test, setup); bench and speed need only the Python packages.
+announce() {
+    local with_system=$1 apt=0 pip=0
+    if [ "$with_system" = 1 ] && system_missing; then
+        if can_apt; then
+            apt=1
         else
             echo "dev.sh: TeX Live / poppler-utils / chromium / tesseract-ocr missing and not root: tests needing them will skip" >&2
         fi
     fi
+    venv_stale && pip=1
+    local what=""
+    [ "$apt" = 1 ] && what="TeX Live (with XeLaTeX and script fonts), poppler-utils, Chromium and Tesseract (with language packs) from apt"
+    [ "$pip" = 1 ] && what="${what:+$what, and }a Python venv in .venv/ with tablebench and its packages (numpy, scipy, numba, PyMuPDF, pdfplumber, camelot, litellm, ...) from pip"
+    if [ -n "$what" ]; then
+        local how_long="a few minutes"
+        [ "$apt" = 1 ] && [ "$pip" = 1 ] && how_long="several minutes"
+        echo "dev.sh: installing $what; this takes $how_long, once (later runs skip it)" >&2
+    fi
+    if [ -n "${DEV_SH_DRY_RUN:-}" ]; then  # the message only: nothing installed, nothing run (tests/test_dev_sh.py)
+        exit 0
+    fi
+}
+
+setup_system() {
+    system_missing && can_apt || return 0
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${APT_PACKAGES[@]}" >/dev/null 2> >(grep -v '^debconf: ' >&2)
+}
+
+# pip's output without its noise: -q leaves warnings and errors; this machine's index configuration
+# may name folders that do not exist ('WARNING: Location ... is ignored'), and setuptools says on
+# every editable install that it made one (its 'Editable installation.' notice). Errors still show,
+# and the import check below fails the setup whatever pip printed.
+pip_quiet() {
+    PYTHONWARNINGS="ignore:Editable installation" .venv/bin/python -m pip "$@" -q --disable-pip-version-check \
+        --root-user-action=ignore 2>&1 | grep -v '^WARNING: Location' >&2 || true
 }
 
 setup_venv() {
+    venv_stale || return 0
     [ -x .venv/bin/python ] || python3 -m venv .venv
-    local stamp=.venv/.tablebench-installed
-    local want
-    want=$(sha256sum pyproject.toml | cut -d' ' -f1)
-    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-        echo "dev.sh: installing Python packages into .venv" >&2
-        .venv/bin/python -m pip install -q --upgrade pip 2>&1 | grep -v '^WARNING: Location' >&2 || true
-        .venv/bin/python -m pip install -q -e ".[all]" 2>&1 | grep -v '^WARNING: Location' >&2 || true
-        .venv/bin/python -c "import harness, numba, scipy, rapidfuzz, lxml" \
-            || { echo "dev.sh: Python install failed" >&2; exit 1; }
-        echo "$want" > "$stamp"
-    fi
+    pip_quiet install --upgrade pip
+    pip_quiet install -e ".[all]"
+    .venv/bin/python -c "import harness, numba, scipy, rapidfuzz, lxml" \
+        || { echo "dev.sh: Python install failed" >&2; exit 1; }
+    sha256sum pyproject.toml | cut -d' ' -f1 > "$STAMP"
+}
+
+setup() {  # setup [system]: announce, install, say how long it took
+    local with_system=0
+    [ "${1:-}" = system ] && with_system=1
+    local started=$SECONDS
+    announce "$with_system"
+    [ "$with_system" = 1 ] && setup_system
+    setup_venv
+    local took=$((SECONDS - started))
+    [ "$took" -ge 10 ] && echo "dev.sh: installed in $((took / 60)) min $((took % 60)) s" >&2
+    return 0
 }
 
 cmd=${1:-test}
 shift || true
 case "$cmd" in
-    setup) setup_system; setup_venv ;;
-    test) setup_system; setup_venv; exec .venv/bin/python -m pytest -n 2 "$@" ;;
-    speed) setup_venv; exec .venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks "$@" ;;
-    bench) setup_venv; exec .venv/bin/python -m pytest -n auto "$@" ;;
+    setup) setup system ;;
+    test) setup system; exec .venv/bin/python -m pytest -n 2 "$@" ;;
+    speed) setup; exec .venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks "$@" ;;
+    bench) setup; exec .venv/bin/python -m pytest -n auto "$@" ;;
     *) echo "usage: ./dev.sh {test|bench|speed|setup} [pytest args]" >&2; exit 2 ;;
 esac

@@ -1,8 +1,8 @@
 """The package's layers hold: no module imports a later stage, no import cycle, no module too long.
 
 The import graph is read from the source (every `import`, also inside functions), so a lazy
-import cannot hide an upward dependency or a cycle. The order is the data flow of the README's
-architecture section: each layer may import only the layers before it.
+import cannot hide an upward dependency or a cycle. The order is the data flow of docs/design.md's
+pipeline: each layer may import only the layers before it.
 """
 
 from __future__ import annotations

@@ -101,13 +101,13 @@ def test_the_hooks_load_without_a_benchmark(pytester: pytest.Pytester):
     pytester.runpytest(*PLUGIN, "-p", "no:cacheprovider").assert_outcomes(passed=1)
 
 
-def test_the_readme_conftest_runs_as_written(pytester: pytest.Pytester, bench, tmp_path: Path, request):
+def test_the_documented_conftest_runs_as_written(pytester: pytest.Pytester, bench, tmp_path: Path, request):
     import re
 
     from harness.core.metric_specs import all_specs, unregister
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Hooks", 1)[1].split("\n## ", 1)[0]
+    design = (Path(__file__).resolve().parents[1] / "docs" / "design.md").read_text(encoding="utf-8")
+    section = design.split("### Hooks", 1)[1].split("\n### ", 1)[0]
     (block,) = re.findall(r"```python\n(.*?)```", section, re.S)
     request.addfinalizer(lambda: "rows_kept" in {s.name for s in all_specs()} and unregister("rows_kept"))
     pytester.makeconftest(block)

@@ -2,9 +2,9 @@
 
 Runs the benchmark as a user would (one pytest session, two processes): every built-in parser on
 the default case set, and pymupdf4llm on the multilingual set; then writes the leaderboard and the
-primary score per complexity between the README's `leaderboard` markers, and the primary score
-per language between its `i18n` markers, and both blocks to docs/ (tests/test_readme.py checks
-that the README shows what this script last wrote).
+primary score per complexity into block `leaderboard` (README), and the primary score per language
+into block `i18n` (docs/case-sets.md; `readme_blocks.BLOCKS` says where each block is), and both
+to docs/NAME.md (tests/test_readme.py checks that each block shows what this script last wrote).
 
     python -m tests.benchmarks.leaderboard_figures [--cache DIR]   # from the repo root, ~7 min cold
 """
@@ -81,6 +81,11 @@ def block(name: str, results: list[dict], wall_seconds: float, load: float, cold
         f"{head}:", "", leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", "",
         f"{board.primary} by complexity (mean with missing tables as 0; in brackets, over found tables):", "",
         by_md(board, "complexity")])
+
+
+def written_blocks() -> dict[str, str]:
+    """The blocks as the script's last run wrote them (docs/NAME.md)."""
+    return {name: out_file(name).read_text(encoding="utf-8").strip() for name in RUNS}
 
 
 def main(argv: list[str] | None = None) -> int:

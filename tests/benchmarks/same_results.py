@@ -1,6 +1,6 @@
 """Same numbers before and after a change: run the reference runs, then diff two of them.
 
-A restructure must not move a score. This runs what the README measures (the 5-parser run on
+A restructure must not move a score. This runs what the README and docs/ measure (the 5-parser run on
 synth-v1, formulas-v1 with pymupdf4llm, `meta-eval --cv` on the four study files) into a
 folder, at whatever commit is checked out, and compares two such folders: every result in
 order (outcome, scores, spans, messages, semantic errors, HTML), every leaderboard number and
@@ -30,7 +30,7 @@ VOLATILE = ("seconds", "parse_cache", "parse_cached", "timestamp", "finished", "
 
 
 def run(out: Path, cache: Path, shared: Path) -> None:
-    """The reference runs of the README into `out` (results.json of each run, meta-eval JSON)."""
+    """The reference runs of the README and docs/ into `out` (results.json of each run, meta-eval JSON)."""
     out.mkdir(parents=True, exist_ok=True)
     py = sys.executable
     runs = {"synth": ["--parser=" + PARSERS], "formulas": ["--cases=formulas-v1", "--parser=pymupdf4llm"]}

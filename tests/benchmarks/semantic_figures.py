@@ -2,8 +2,9 @@
 
 Runs the leave-one-table-out cross-validation of `tablebench meta-eval` on the human-rated study
 files (dev, dev2) alone and on them pooled with the judged pairs, and writes every figure the
-README's "semantic score" section quotes to docs/semantic-figures.json and between the README's
-`semantic-figures` markers (tests/test_readme.py checks the README against the JSON).
+README and docs/metrics.md quote to docs/semantic-figures.json and into their blocks
+`semantic-summary` (README) and `semantic-figures` (docs/metrics.md); tests/test_readme.py checks
+both blocks against the JSON.
 
     python -m tests.benchmarks.semantic_figures [--shared ../shared]   # from the repo root, ~1 minute
 """
@@ -46,8 +47,17 @@ def figures(shared: Path, n_boot: int = 1000) -> dict:
     }
 
 
-def readme_block(f: dict) -> str:
-    """What the README shows between its `semantic-figures` markers, from the figures alone."""
+def summary_block(f: dict) -> str:
+    """The README's two lines (block `semantic-summary`), from the figures alone."""
+    rated, shipped = f["rated_cv"], f["judged_shipped"]
+    return (f"- **semantic** against human ratings (table-metric-study dev ∪ dev2, cross-validated): Pearson "
+            f"**{rated['pearson']:.3f}** [{rated['ci'][0]:.3f}, {rated['ci'][1]:.3f}]; against an LLM judge on the "
+            f"built-in parsers' outputs: **{shipped['pearson']:.3f}** [{shipped['ci'][0]:.3f}, {shipped['ci'][1]:.3f}] "
+            "with the shipped weights.")
+
+
+def figures_block(f: dict) -> str:
+    """docs/metrics.md's agreement figures (block `semantic-figures`), from the figures alone."""
     rated, judged, shipped = f["rated_cv"], f["judged_cv"], f["judged_shipped"]
     lines = [f"- **Human ratings** (dev ∪ dev2, cross-validated, fitted on them alone): Pearson "
              f"**{rated['pearson']:.3f}** [{rated['ci'][0]:.3f}, {rated['ci'][1]:.3f}]; dev {rated['dev']:.3f}, "
@@ -64,7 +74,14 @@ def readme_block(f: dict) -> str:
     return "\n".join(lines)
 
 
-BLOCK = "semantic-figures"  # the README's block these figures fill (`readme_blocks`)
+def blocks(f: dict) -> dict[str, str]:
+    """Every block these figures fill (`readme_blocks.BLOCKS` says where each one is)."""
+    return {"semantic-summary": summary_block(f), "semantic-figures": figures_block(f)}
+
+
+def written_blocks() -> dict[str, str]:
+    """The blocks as the script's last run wrote them (from docs/semantic-figures.json)."""
+    return blocks(json.loads(OUT.read_text(encoding="utf-8")))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     f = figures(Path(args.shared))
     OUT.write_text(json.dumps(f, indent=1) + "\n", encoding="utf-8")
-    write_block(BLOCK, readme_block(f))
-    print(readme_block(f))
+    for name, text in blocks(f).items():
+        write_block(name, text)
+        print(text)
     print(f"weights (the fit on every pair, to round into semantic.Params): {f['weights']}")
     return 0
 

@@ -1,7 +1,7 @@
 """Scan variants and the OCR parser: seconds per page, and where the OCR time goes.
 
 Run: `.venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks/test_bench_scan.py`
-`extra_info["seconds_per_page"]` is the figure for the README; the image steps are timed on
+`extra_info["seconds_per_page"]` is the OCR parser's cost per page; the image steps are timed on
 their own so a slowdown in our Python shows apart from Tesseract's time.
 """
 
