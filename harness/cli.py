@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from harness import __version__
-from harness.core.options import REPORT_CROPS
+from harness.core.options import REPORT_CROPS, Renamed, renamed_lines
 
 CROPS_HELP = ("page crops in report.html (--out): inline for the cards opened first (default), or folder: also every "
               "table's crop as a file under crops/ beside it")
@@ -183,20 +183,30 @@ def _add_compare(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--metrics", help="metrics to compare, comma-separated (default: the headline metrics of every run)")
     p.add_argument("--markdown", metavar="FILE", help="also write the comparison as Markdown")
     p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page with a card per case")
-    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="as --gate-alpha (default %(default)s)")
-    p.add_argument("--min-effect", type=float, default=DEFAULT_MIN_EFFECT,
-                   help="as --gate-min-effect (default %(default)s)")
+    p.add_argument("--gate-alpha", default=DEFAULT_ALPHA, metavar="P",
+                   help="as the plugin's: significance level of the one-sided test (default %(default)s)")
+    p.add_argument("--gate-min-effect", default=DEFAULT_MIN_EFFECT, metavar="X",
+                   help="as the plugin's: smallest mean drop called a regression, 0-1 scale (default %(default)s)")
+    _renamed(p, "--alpha", "--gate-alpha")
+    _renamed(p, "--min-effect", "--gate-min-effect")
     p.add_argument("--top", type=int, default=20, help="cases listed per direction in the terminal and Markdown")
     p.add_argument("--cards", type=int, default=None, metavar="N",
                    help="HTML: a card for at most N cases, those that moved most (default 2000)")
 
     def run(args: argparse.Namespace) -> int:
+        from harness.gating.options import read_options
         from harness.report.compare_command import run_compare
 
-        return run_compare(args.runs, metrics=args.metrics, markdown=args.markdown, html=args.html, alpha=args.alpha,
-                           min_effect=args.min_effect, top=args.top, cards=args.cards)
+        gate = read_options({"gate_alpha": args.gate_alpha, "gate_min_effect": args.gate_min_effect})  # as checked everywhere
+        return run_compare(args.runs, metrics=args.metrics, markdown=args.markdown, html=args.html,
+                           alpha=gate.gate_alpha, min_effect=gate.gate_min_effect, top=args.top, cards=args.cards)
 
     p.set_defaults(func=run)
+
+
+def _renamed(p: argparse.ArgumentParser, old: str, new: str) -> None:
+    """`old` still works as `new` (hidden from --help; `main` says once which name to use)."""
+    p.add_argument(old, dest=new.lstrip("-").replace("-", "_"), action=Renamed, new=new)
 
 
 def _merge_parser() -> argparse.ArgumentParser:
@@ -234,7 +244,10 @@ def _run_merge(argv: list[str]) -> int:
     passed, 1 when a case or a gate failed."""
     from harness.report.merge_command import run_merge
 
-    return run_merge(_merge_parser().parse_args(argv))
+    args = _merge_parser().parse_args(argv)
+    for line in renamed_lines(args):
+        print(line, file=sys.stderr)
+    return run_merge(args)
 
 
 def _add_harvest(sub: argparse._SubParsersAction) -> None:
@@ -280,7 +293,9 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
                    help="judge prompt variant (default %(default)s)")
     p.add_argument("--llm-cache", metavar="DIR", default=".tablebench-cache/judge",
                    help="judge answer cache: a rerun costs nothing (default %(default)s)")
-    p.add_argument("--api-base", metavar="URL", default=None, help="judge server URL (e.g. a local vLLM)")
+    p.add_argument("--llm-api-base", metavar="URL", default=None,
+                   help="as the plugin's: send judge requests to this OpenAI-compatible server (e.g. a local vLLM)")
+    _renamed(p, "--api-base", "--llm-api-base")
     p.add_argument("--no-render", action="store_true",
                    help="formula study: skip the rendered glyph match (glyph_f1), which needs pdflatex")
     p.set_defaults(func=_run_meta_eval)
@@ -298,7 +313,7 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
 
     options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge,
                       judge_variant=args.judge_variant,
-                      llm_cache=args.llm_cache, api_base=args.api_base, render=not args.no_render, cv=args.cv,
+                      llm_cache=args.llm_cache, api_base=args.llm_api_base, render=not args.no_render, cv=args.cv,
                       n_boot=args.bootstrap, seed=args.seed)
     kind = kind_of(args.files[0], (FORMULAS, TABLES))
     kind.check(options)
@@ -341,6 +356,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     parser = build_parser()
     args = parser.parse_args(argv)
+    for line in renamed_lines(args):
+        print(line, file=sys.stderr)
     if args.func is None:
         parser.print_help()
         return 2

@@ -24,12 +24,12 @@ def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, 
     xml = tmp_path / "junit.xml"
     with LLMServer([Reply(content=json.dumps({"errors": ["one value moved"], "score": 6}))]) as server:
         result = pytester.runpytest(*args(bench, tmp_path / "cache", f"--parser=dir:{out}", "--metrics=teds",
-                                          "--judge=openai/tiny-judge", f"--judge-api-base={server.api_base}",
+                                          "--judge=openai/tiny-judge", f"--llm-api-base={server.api_base}",
                                           "--min-score=judge=5", f"--junitxml={xml}",
                                           f"--report-dir={tmp_path / 'report'}"))
         assert len(server.requests) == 2, "two located tables judged, the missing one not"
         rerun = pytester.runpytest(*args(bench, tmp_path / "cache", f"--parser=dir:{out}", "--metrics=teds",
-                                         "--judge=openai/tiny-judge", f"--judge-api-base={server.api_base}",
+                                         "--judge=openai/tiny-judge", f"--llm-api-base={server.api_base}",
                                          "--min-score=judge=5", f"--junitxml={tmp_path / 'rerun.xml'}"))
         assert len(server.requests) == 2, "a judged rerun is served from the cache"
     rerun.assert_outcomes(passed=2, failed=1)

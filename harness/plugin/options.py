@@ -19,6 +19,7 @@ from harness.core.options import (
     LOCATORS,
     MAX_PARSE_TIMEOUT,
     REPORT_CROPS,
+    Renamed,
     RunOptions,
 )
 from harness.gating.options import read_options
@@ -70,8 +71,9 @@ def add_options(parser: pytest.Parser) -> None:
                          "A kind none of whose metrics is named keeps its defaults.")
     group.addoption("--judge", dest="tb_judge", metavar="MODEL", default=None,
                     help="also score located tables and formulas with an LLM judge (litellm model string; off by default).")
-    group.addoption("--llm-api-base", "--judge-api-base", dest="tb_judge_api_base", metavar="URL", default=None,
+    group.addoption("--llm-api-base", dest="tb_judge_api_base", metavar="URL", default=None,
                     help="send judge and LLM-locator requests to this OpenAI-compatible server (e.g. a local one).")
+    group.addoption("--judge-api-base", dest="tb_judge_api_base", action=Renamed, new="--llm-api-base")
     group.addoption("--locator", dest="tb_locator", choices=LOCATORS, default=LOCATORS[0],
                     help="how ground-truth tables and formulas are found in the output: offline content matching "
                          "(default) or an LLM that quotes each table's span (re-found literally).")
