@@ -215,7 +215,10 @@ class BenchSession:
         self.collected([item.nodeid for item in items])
 
     def collected(self, nodeids: list[str]) -> None:
-        """The run's benchmark items, as case ids, from the collection (here, or an xdist worker's)."""
+        """The run's benchmark items, as case ids, from the collection (here, or an xdist worker's);
+        none under --collect-only, which is asked to list items, not to finish them (so no INCOMPLETE)."""
+        if self.expected is None and self.config.option.collectonly:
+            self.expected = []
         if self.expected is None:
             cases = self.case_items()
             self.expected = [case_id(page.set_name, page.page_id, index, label, kind)
