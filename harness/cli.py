@@ -12,10 +12,30 @@ CROPS_HELP = ("page crops in report.html (--out): inline for the cards opened fi
               "table's crop as a file under crops/ beside it")
 
 
+# what a newcomer runs first: the benchmark is a pytest run, not a subcommand (README, "Two commands")
+START = """\
+Benchmark a parser with pytest, from the repository root:
+  pytest --parser=pymupdf4llm                       the default case set (cases/synth-v1)
+  pytest --parser=pdfplumber --report-only          measure only: every case passes, exit 0
+  ./dev.sh bench --parser=pdfplumber --report-only  on a fresh machine: installs what it needs first
+Each run writes reports/<timestamp>-<parsers>/ (reports/latest: the newest); `pytest --help` lists
+the benchmark's options under "tablebench". The commands below read what runs leave behind, and
+make case sets.
+
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """`tablebench`'s own parser: its help starts with how to run a benchmark (`START`)."""
+
+    def format_help(self) -> str:
+        return START + super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tablebench", description="Benchmark PDF table extraction.")
+    parser = _Parser(prog="tablebench", description="Benchmark PDF table extraction.")
     parser.add_argument("--version", action="version", version=f"tablebench {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=argparse.ArgumentParser)
     parser.set_defaults(func=None)
     _add_meta_eval(sub)
     _add_generate(sub)

@@ -99,3 +99,24 @@ def test_the_plugin_s_old_judge_api_base_works_and_says_its_new_name_once(pytest
     assert old.stderr.lines.count("tablebench: --judge-api-base is deprecated; use --llm-api-base") == 1
     new = pytester.runpytest_subprocess(*PLUGIN, "-p", "no:cacheprovider", "--llm-api-base=http://a:1/v1", "-s")
     assert new.ret == 0 and "api base: http://a:1/v1" in new.stdout.str() and "deprecated" not in new.stderr.str()
+
+
+@pytest.mark.parametrize("argv", [["--help"], []], ids=["help", "no-arguments"])
+def test_the_help_starts_with_how_to_run_a_benchmark(argv: list[str], capsys) -> None:
+    """A newcomer's first question is how to benchmark a parser: that is pytest, not a subcommand,
+    so the help says it first, before the subcommands."""
+    with pytest.raises(SystemExit) as ended:
+        raise SystemExit(main(argv))
+    assert ended.value.code == (0 if argv else 2)
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.strip()]
+    assert "pytest --parser=" in lines[0] or "pytest --parser=" in lines[1], lines[:3]
+    first_bench = next(i for i, line in enumerate(lines) if "pytest --parser=" in line)
+    first_command = next(i for i, line in enumerate(lines) if line.split()[:1] == ["compare"])
+    assert first_bench < first_command
+    assert any("./dev.sh bench --parser=" in line for line in lines[:first_command])
+
+
+def test_a_subcommand_s_help_is_its_own(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    assert capsys.readouterr().out.startswith("usage: tablebench compare")
