@@ -34,6 +34,7 @@ LOCATORS = ("offline", "llm")  # the first is the default
 # page crops in report.html: inline for the cards opened first only, or also every crop in a folder
 # beside it (the first is the default)
 REPORT_CROPS = ("inline", "folder")
+DEFAULT_REPORT_KEEP = 20  # run folders kept under reports/ (`harness.report.runs`); 0 keeps every one
 
 
 def number(option: str, text: object, *, positive: bool = False, upper: float | None = None) -> float:
@@ -205,6 +206,7 @@ class RunOptions:
     save_baseline_anyway: bool = False  # save a baseline even when a parser failed on every page
     report_dir: str | None = None  # None: reports/<timestamp>-<parsers> under the rootdir
     report_crops: str = REPORT_CROPS[0]  # "folder": every page crop also under the report's crops/
+    report_keep: int = DEFAULT_REPORT_KEEP  # default run folders kept under reports/; 0: every one
     parse_timeout: float = DEFAULT_PARSE_TIMEOUT
     parse_cache: str | None = None  # None: .tablebench-cache/ under the rootdir
     parse_refresh: bool = False

@@ -15,6 +15,7 @@ from harness.core.options import (
     DEFAULT_PARSE_CONCURRENCY,
     DEFAULT_PARSE_TIMEOUT,
     DEFAULT_REPEAT,
+    DEFAULT_REPORT_KEEP,
     DEFAULT_TOLERANCE,
     LOCATORS,
     MAX_PARSE_TIMEOUT,
@@ -32,7 +33,8 @@ DESTS = {"parsers": "tb_parsers", "cases": "tb_cases", "verify": "tb_no_verify",
          "save_baseline": "tb_save_baseline", "tolerance": "tb_tolerance", "per_table": "tb_baseline_per_table",
          "report_only": "tb_report_only", "allow_incomplete": "tb_allow_incomplete",
          "save_baseline_anyway": "tb_save_baseline_anyway",
-         "report_dir": "tb_report_dir", "report_crops": "tb_report_crops", "parse_timeout": "tb_timeout",
+         "report_dir": "tb_report_dir", "report_crops": "tb_report_crops", "report_keep": "tb_report_keep",
+         "parse_timeout": "tb_timeout",
          "parse_cache": "tb_cache", "parse_refresh": "tb_refresh", "gates": "tb_gates",
          "gate_min_effect": "tb_gate_min_effect", "gate_alpha": "tb_gate_alpha", "repeat": "tb_repeat",
          "shard": "tb_shard", "parse_concurrency": "tb_parse_concurrency"}
@@ -101,7 +103,10 @@ def add_options(parser: pytest.Parser) -> None:
                          "worker): by default both refuse it; the run is still flagged INCOMPLETE everywhere.")
     group.addoption("--report-dir", dest="tb_report_dir", metavar="DIR", default=None,
                     help="where results.json, leaderboard.md and report.html go "
-                         "(default: reports/<timestamp>-<parsers> under rootdir).")
+                         "(default: reports/<timestamp>-<parsers> under rootdir; reports/latest names the newest).")
+    group.addoption("--report-keep", dest="tb_report_keep", default=DEFAULT_REPORT_KEEP, metavar="N",
+                    help="keep the newest N run folders under reports/ (default %(default)s; 0 keeps every one): "
+                         "only folders of the default name holding nothing but a run's files are removed.")
     group.addoption("--report-crops", dest="tb_report_crops", choices=REPORT_CROPS, default=REPORT_CROPS[0],
                     help="page crops in report.html: inline for the cards opened first (default), or folder: "
                          "also every table's crop as a file under the report's crops/ folder.")
