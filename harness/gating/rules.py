@@ -10,7 +10,7 @@
 A failure's reasons name the kind's ranking metric first (`headline_first`: a failure line is
 cut at the terminal's width), then what the locator noticed about the item (its message: found
 as fragments, as text, ...), and end with the semantic score's main errors, when there are
-any: they say what went wrong in words.
+any (the kind's `notes_title`: "semantic errors" of a table): they say what went wrong in words.
 
 The verdict is decided once, where the result is made (the plugin's item, or the end of a run
 for a case no item finished), and kept on the result (`keep_verdict`, `extra[VERDICT_KEY]`):
@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from harness.core import kinds as item_kinds
 from harness.core.messages import one_line
 from harness.core.metric_specs import applies_to, display_order
 from harness.core.options import DEFAULT_TOLERANCE, Tolerance
@@ -108,7 +109,7 @@ class Gate:
             reasons.append(f"{LOCATOR_NOTE}{one_line(result.message, 200)}")
         if result.semantic_errors:
             shown = "; ".join(one_line(e, 120) for e in result.semantic_errors[:SHOWN_ERRORS])
-            reasons.append(f"semantic errors: {shown}")
+            reasons.append(f"{item_kinds.get(result.kind).notes_title}: {shown}")
         return Verdict("fail", reasons)
 
 

@@ -305,7 +305,8 @@ JS = """
     return load(page).then(function () {
       if (mine !== renders) return;
       box.replaceChildren.apply(box, page.map(element));
-      counter.textContent = Math.min(matching.length, shown) + " of " + matching.length + " matching tables shown";
+      counter.textContent = Math.min(matching.length, shown) + " of " + matching.length + " matching " +
+        (counter.getAttribute("data-unit") || "cases") + " shown";
       more.hidden = matching.length <= shown;
       if (then) then();
       document.documentElement.setAttribute("data-ready", "1");
