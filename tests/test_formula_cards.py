@@ -105,7 +105,7 @@ def _card_texts(results: list[ItemResult]) -> tuple[str, dict[str, str]]:
     from harness.report.html_data import expanded_html
 
     html = _page(results)
-    body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html.split("<body>", 1)[1], flags=re.S)
+    body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html.split("<body>", 1)[1], flags=re.DOTALL)
     text = lxml.html.fromstring(body).text_content()
     cards = lxml.html.fromstring(expanded_html(html)).xpath("//article")
     by_kind: dict[str, str] = {}

@@ -76,7 +76,7 @@ def test_a_failure_line_leads_with_the_headline_metric_and_keeps_the_locator_s_n
     listed = [line for line in lines[start:] if line.startswith("'mini/")]
     assert len(listed) == 3, lines[start:]  # the tables `corrupt` spoils on these pages
     for line in listed:
-        case, reasons = line.split("  ", 1)
+        reasons = line.split("  ", 1)[1]
         assert reasons.startswith("semantic ") and "; teds " in reasons, line
         assert "; locator: found as 2 fragments" in reasons, line
     summary = [line for line in lines if line.startswith("FAILED mini/")]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -33,8 +34,7 @@ def _run(reports: Path, stamp: str, extra: str = "") -> Path:
 def test_the_default_name_is_a_timestamp_and_the_parsers(tmp_path: Path) -> None:
     path = run_folder(tmp_path / "reports", ["pdfplumber", "vlm:gpt/x y"])
     assert path.parent == tmp_path / "reports" and not path.exists()
-    stamp, _, slug = path.name.partition("-")[2].partition("-")
-    assert len(path.name.split("-")[0]) == 8 and slug == "pdfplumber+vlm_gpt_x_y" and stamp.isdigit()
+    assert re.fullmatch(r"\d{8}-\d{6}-pdfplumber\+vlm_gpt_x_y", path.name), path.name
 
 
 def test_latest_names_the_newest_and_only_the_tool_s_own_old_folders_go(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ def histograms_html(board: Leaderboard, results: Sequence[ItemResult]) -> str:
     outside = out_of_scale(results)
     clamp = ""
     if outside:
-        one = board.unit[:-1] if board.unit.endswith("s") else board.unit  # "1 table", "1 formula"
+        one = board.unit.removesuffix("s")  # "1 table", "1 formula"
         counts = ", ".join(f"{e(m)}: {n} {e(board.unit if n != 1 else one)}" for m, n in sorted(outside.items()))
         clamp = (f" Values outside a metric's scale are drawn in its end bin ({counts} here; TEDS, like its "
                  "reference, can go slightly below 0); every other number on this page is exact.")
