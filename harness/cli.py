@@ -6,16 +6,36 @@ import argparse
 import sys
 
 from harness import __version__
-from harness.core.options import REPORT_CROPS
+from harness.core.options import REPORT_CROPS, Renamed, renamed_lines
 
 CROPS_HELP = ("page crops in report.html (--out): inline for the cards opened first (default), or folder: also every "
               "table's crop as a file under crops/ beside it")
 
 
+# what a newcomer runs first: the benchmark is a pytest run, not a subcommand (README, "Two commands")
+START = """\
+Benchmark a parser with pytest, from the repository root:
+  pytest --parser=pymupdf4llm                       the default case set (cases/synth-v1)
+  pytest --parser=pdfplumber --report-only          measure only: every case passes, exit 0
+  ./dev.sh bench --parser=pdfplumber --report-only  on a fresh machine: installs what it needs first
+Each run writes reports/<timestamp>-<parsers>/ (reports/latest: the newest); `pytest --help` lists
+the benchmark's options under "tablebench". The commands below read what runs leave behind, and
+make case sets.
+
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """`tablebench`'s own parser: its help starts with how to run a benchmark (`START`)."""
+
+    def format_help(self) -> str:
+        return START + super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tablebench", description="Benchmark PDF table extraction.")
+    parser = _Parser(prog="tablebench", description="Benchmark PDF table extraction.")
     parser.add_argument("--version", action="version", version=f"tablebench {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=argparse.ArgumentParser)
     parser.set_defaults(func=None)
     _add_meta_eval(sub)
     _add_generate(sub)
@@ -183,20 +203,30 @@ def _add_compare(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--metrics", help="metrics to compare, comma-separated (default: the headline metrics of every run)")
     p.add_argument("--markdown", metavar="FILE", help="also write the comparison as Markdown")
     p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page with a card per case")
-    p.add_argument("--alpha", type=float, default=DEFAULT_ALPHA, help="as --gate-alpha (default %(default)s)")
-    p.add_argument("--min-effect", type=float, default=DEFAULT_MIN_EFFECT,
-                   help="as --gate-min-effect (default %(default)s)")
+    p.add_argument("--gate-alpha", default=DEFAULT_ALPHA, metavar="P",
+                   help="as the plugin's: significance level of the one-sided test (default %(default)s)")
+    p.add_argument("--gate-min-effect", default=DEFAULT_MIN_EFFECT, metavar="X",
+                   help="as the plugin's: smallest mean drop called a regression, 0-1 scale (default %(default)s)")
+    _renamed(p, "--alpha", "--gate-alpha")
+    _renamed(p, "--min-effect", "--gate-min-effect")
     p.add_argument("--top", type=int, default=20, help="cases listed per direction in the terminal and Markdown")
     p.add_argument("--cards", type=int, default=None, metavar="N",
                    help="HTML: a card for at most N cases, those that moved most (default 2000)")
 
     def run(args: argparse.Namespace) -> int:
+        from harness.gating.options import read_options
         from harness.report.compare_command import run_compare
 
-        return run_compare(args.runs, metrics=args.metrics, markdown=args.markdown, html=args.html, alpha=args.alpha,
-                           min_effect=args.min_effect, top=args.top, cards=args.cards)
+        gate = read_options({"gate_alpha": args.gate_alpha, "gate_min_effect": args.gate_min_effect})  # as checked everywhere
+        return run_compare(args.runs, metrics=args.metrics, markdown=args.markdown, html=args.html,
+                           alpha=gate.gate_alpha, min_effect=gate.gate_min_effect, top=args.top, cards=args.cards)
 
     p.set_defaults(func=run)
+
+
+def _renamed(p: argparse.ArgumentParser, old: str, new: str) -> None:
+    """`old` still works as `new` (hidden from --help; `main` says once which name to use)."""
+    p.add_argument(old, dest=new.lstrip("-").replace("-", "_"), action=Renamed, new=new)
 
 
 def _merge_parser() -> argparse.ArgumentParser:
@@ -230,91 +260,14 @@ def _merge_parser() -> argparse.ArgumentParser:
 
 
 def _run_merge(argv: list[str]) -> int:
-    """Shard runs -> one report, ended as a pytest session ends (`finish_run`, the same per-case rules):
-    0 when merged and every case and gate passed, 1 when a case or a gate failed."""
-    from pathlib import Path
-
-    from rich.console import Console
-
-    from harness.gating.aggregate import summary_lines
-    from harness.gating.baseline import load_baseline
-    from harness.core.files import check_writable, claim_folder
-    from harness.evaluate.completeness import of_meta
-    from harness.gating.options import read_options
-    from harness.gating.regressions import gate_of
-    from harness.gating.rules import baseline_notes
-    from harness.report.aggregate import boards
-    from harness.report.finish import FinishPolicy, finish_run, gate_verdict
-    from harness.report.merge import merge_runs, results_path
-    from harness.report.terminal import tracks_group
-    from harness.report.verdicts import failed_rich
-    from harness.report.whole import print_whole
-    from harness.report.write import FILES
+    """Shard runs -> one report (`harness.report.merge_command`): 0 when merged and every case and gate
+    passed, 1 when a case or a gate failed."""
+    from harness.report.merge_command import run_merge
 
     args = _merge_parser().parse_args(argv)
-    options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
-                            "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out,
-                            "min_scores": args.min_score, "tolerance": args.baseline_tolerance,
-                            "per_table": args.baseline_per_table, "report_crops": args.report_crops})
-    if options.save_baseline:
-        check_writable(options.save_baseline, "--save-baseline")
-    check_writable(args.out, "--out", folder=True)
-    if args.junitxml:
-        check_writable(args.junitxml, "--junitxml")
-    for run in args.runs:  # the merged files would replace the ones being read, half way through
-        if results_path(run).parent.resolve() == Path(args.out).resolve():
-            raise ValueError(f"--out {args.out} is one of the runs it merges ({run}): give another folder")
-    meta, merged = merge_runs(args.runs, allow_incomplete=args.allow_incomplete)
-    results = merged.slim  # the texts stay in the shards' files until the merged run's are written
-    versions, specs = meta.get("parser_versions") or {}, meta.get("parser_specs") or {}
-    parsers = {label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()}
-    case_set = {"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")}
-    baseline = load_baseline(options.baseline) if options.baseline else None
-    notes = baseline_notes(baseline, [r.test_id for r in results], parsers=parsers, case_set=case_set,
-                           metrics=meta.get("metrics") or []) if baseline is not None else []
-    policy = FinishPolicy(
-        report_dir=Path(args.out), primary=args.primary, gates=options.gates, min_effect=options.gate_min_effect,
-        alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline,
-        groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
-        parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
-        allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder",
-        decide=baseline is not None or bool(options.min_scores), save_anyway=args.save_baseline_anyway)  # else each case keeps its shard's verdict
-    held = claim_folder(args.out, "--out")
-    try:
-        end = finish_run(merged, meta, policy)
-    finally:
-        held.release()
-    completeness = of_meta(meta, len(results))
-    print_whole(tracks_group(boards(results, primary=args.primary)))
-    if not completeness.complete or not completeness.known:
-        print(f"tablebench {completeness.line()}")
-    for note in notes:
-        print(note)
-    files = ", ".join(path.name for kind, path in end.written.items() if kind in FILES)
-    print(f"tablebench report: {args.out} ({files or 'nothing written'}); merged {len(args.runs)} runs, "
-          f"{len(results)} cases")
-    if "baseline" in end.written:
-        print(f"tablebench baseline saved: {args.save_baseline}")
-    if args.junitxml:
-        from harness.report.junit import write_junit
-
-        try:
-            print(f"tablebench junit xml: {write_junit(results, args.junitxml)}")
-        except OSError as exc:
-            end.errors.append(f"tablebench junit xml not written to {args.junitxml}: {exc.strerror or exc}")
-    html = end.written.get("html")
-    if (failed := failed_rich(results, str(html.resolve()) if html else None)) is not None:
-        Console(soft_wrap=True).print(failed)
-    if end.case_failures:
-        print(f"tablebench: {len(end.case_failures)} of {len(results)} cases failed")
-    if end.comparisons:
-        print("== tablebench gate ==")
-        for line in summary_lines(end.comparisons):
-            print(line)
-        print(gate_verdict(end.comparisons, completeness))
-    for line in end.errors:
+    for line in renamed_lines(args):
         print(line, file=sys.stderr)
-    return 1 if end.failed or end.case_failures or end.errors else 0
+    return run_merge(args)
 
 
 def _add_harvest(sub: argparse._SubParsersAction) -> None:
@@ -360,7 +313,9 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
                    help="judge prompt variant (default %(default)s)")
     p.add_argument("--llm-cache", metavar="DIR", default=".tablebench-cache/judge",
                    help="judge answer cache: a rerun costs nothing (default %(default)s)")
-    p.add_argument("--api-base", metavar="URL", default=None, help="judge server URL (e.g. a local vLLM)")
+    p.add_argument("--llm-api-base", metavar="URL", default=None,
+                   help="as the plugin's: send judge requests to this OpenAI-compatible server (e.g. a local vLLM)")
+    _renamed(p, "--api-base", "--llm-api-base")
     p.add_argument("--no-render", action="store_true",
                    help="formula study: skip the rendered glyph match (glyph_f1), which needs pdflatex")
     p.set_defaults(func=_run_meta_eval)
@@ -378,7 +333,7 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
 
     options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge,
                       judge_variant=args.judge_variant,
-                      llm_cache=args.llm_cache, api_base=args.api_base, render=not args.no_render, cv=args.cv,
+                      llm_cache=args.llm_cache, api_base=args.llm_api_base, render=not args.no_render, cv=args.cv,
                       n_boot=args.bootstrap, seed=args.seed)
     kind = kind_of(args.files[0], (FORMULAS, TABLES))
     kind.check(options)
@@ -421,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     parser = build_parser()
     args = parser.parse_args(argv)
+    for line in renamed_lines(args):
+        print(line, file=sys.stderr)
     if args.func is None:
         parser.print_help()
         return 2

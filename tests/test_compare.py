@@ -150,3 +150,37 @@ def test_every_text_is_escaped_and_label_or_run_errors_are_one_line(tmp_path: Pa
     assert "no parser 'nobody' in this run (it has b)" in capsys.readouterr().err
     assert main(["compare", str(tmp_path / "a")]) == 1
     assert "at least two runs" in capsys.readouterr().err
+
+
+def test_a_label_or_a_run_path_holding_colons_is_split_where_a_run_is_and_an_ambiguous_one_is_refused(
+        tmp_path: Path, capsys):
+    """RUN:LABEL splits at the ':' whose left part is a run (a results.json, or a folder holding one):
+    labels such as `vlm:gpt-x` and folders such as `x:vlm` keep their colons. When two splits name
+    runs, the one whose run has that parser is meant; when both do, a one-line error says so."""
+    from tests.test_report_samples import sample_results
+
+    results = sample_results(n_pages=4)  # parsers pymupdf4llm, pdfplumber, vlm:gpt-x
+    for name in ("run", "x:vlm", "y", "y:vlm"):
+        write_report(results, tmp_path / name, {"case_set": "s"})
+    gpt = [r for r in results if r.parser == "vlm:gpt-x"]
+    for arg, label in ((f"{tmp_path / 'run'}:vlm:gpt-x", "vlm:gpt-x"),
+                       (f"{tmp_path / 'x:vlm'}:pdfplumber", "pdfplumber"),
+                       (f"{tmp_path / 'x:vlm'}:vlm:gpt-x", "vlm:gpt-x"),
+                       (f"{tmp_path / 'run' / 'results.json'}:vlm:gpt-x", "vlm:gpt-x")):
+        reports = compare_runs([f"{tmp_path / 'run'}:pdfplumber", arg])
+        assert reports[0].b.label == label and len(reports[0].cases) == len(gpt), arg
+    # `y` holds vlm:gpt-x, `y:vlm` holds no parser `gpt-x`: only one reading names a parser of its run
+    assert compare_runs([f"{tmp_path / 'run'}:pdfplumber", f"{tmp_path / 'y'}:vlm:gpt-x"])[0].b.arg.endswith("y:vlm:gpt-x")
+    for r in results:
+        if r.parser == "pdfplumber":
+            r.parser = "gpt-x"  # now `y:vlm` has a parser gpt-x too: two runs, each with its parser
+    write_report(results, tmp_path / "y:vlm", {"case_set": "s"})
+    assert main(["compare", f"{tmp_path / 'run'}:pdfplumber", f"{tmp_path / 'y'}:vlm:gpt-x"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ambiguous" in err and f"run {tmp_path / 'y'} with parser 'vlm:gpt-x'" in err
+    assert f"run {tmp_path / 'y:vlm'} with parser 'gpt-x'" in err and "results.json" in err
+    assert main(["compare", f"{tmp_path / 'run'}:pdfplumber", f"{tmp_path / 'y' / 'results.json'}:vlm:gpt-x"]) == 0
+    capsys.readouterr()
+    assert main(["compare", f"{tmp_path / 'run'}:pdfplumber", f"{tmp_path / 'nowhere'}:vlm:gpt-x"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such run" in err

@@ -86,6 +86,16 @@ def test_a_full_run_records_itself_complete(pytester: pytest.Pytester, mini, tmp
     assert "INCOMPLETE" not in done.stdout.str()
 
 
+def test_collecting_only_finishes_nothing_and_says_nothing_of_completeness(pytester: pytest.Pytester, mini,
+                                                                           tmp_path: Path):
+    """`--collect-only` is asked to run no item: no INCOMPLETE banner, no report folder."""
+    cases, exact, _ = mini
+    listed = run(pytester, cases, exact, tmp_path / "r", "-p", "no:xdist", "--collect-only", "-q")
+    assert listed.ret == 0 and "mini/p001::t0[mine]" in listed.stdout.str()
+    assert "INCOMPLETE" not in listed.stdout.str() + listed.stderr.str()
+    assert not (tmp_path / "r" / "results.json").exists()
+
+
 def test_minus_x_is_incomplete_everywhere_and_its_baseline_is_refused(pytester: pytest.Pytester, mini, tmp_path: Path):
     cases, _, shifted = mini
     report, baseline = tmp_path / "r", tmp_path / "base.json"

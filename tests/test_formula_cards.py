@@ -91,3 +91,56 @@ def test_one_line_formulas_show_no_scrollbar_and_a_found_as_text_note_is_not_yel
     assert not [b for b in probe["boxes"] if b["scrolls"]], probe["boxes"]
     assert all(b["height"] > 0 for b in probe["boxes"])
     assert not re.fullmatch(r"rgba?\(255, 248, 197.*\)", probe["note"]), probe["note"]
+
+
+def _failed(result: ItemResult) -> ItemResult:
+    from harness.gating.rules import Gate, keep_verdict
+
+    keep_verdict(result, Gate({"formula_score": 9.5, "teds": 0.99}).check(result))
+    return result
+
+
+def _card_texts(results: list[ItemResult]) -> tuple[str, dict[str, str]]:
+    """(the page's text outside the cards, {kind: the text of its cards}), tags stripped."""
+    from harness.report.html_data import expanded_html
+
+    html = _page(results)
+    body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html.split("<body>", 1)[1], flags=re.DOTALL)
+    text = lxml.html.fromstring(body).text_content()
+    cards = lxml.html.fromstring(expanded_html(html)).xpath("//article")
+    by_kind: dict[str, str] = {}
+    for card in cards:
+        kind = "formula" if "::f" in card.get("id", "") + card.text_content() else "table"
+        by_kind[kind] = by_kind.get(kind, "") + card.text_content()
+    return text, by_kind
+
+
+def test_card_wording_follows_the_item_kind() -> None:
+    """A formula's card and its failure say "formula errors", never "semantic errors" (the table
+    score's name) or "tables"; a table's keep theirs; a formula-only page counts formulas."""
+    formula = _formula(0, FORMULAS[0])
+    formula.scores, formula.semantic_errors = {"formula_score": 4.0}, [r"formula: \frac read as /"]
+    _failed(formula)
+    assert formula.extra["verdict"]["reasons"][-1] == r"formula errors: formula: \frac read as /"
+    table = ItemResult(parser="p", spec="p", case_set="s", page="009", table=0, complexity="simple", outcome="ok",
+                       gt_html="<table><tr><td>a</td></tr></table>", scores={"teds": 0.5, "semantic": 4.0},
+                       semantic_errors=["value 1 read as 7"])
+    _failed(table)
+    assert table.extra["verdict"]["reasons"][-1] == "semantic errors: value 1 read as 7"
+
+    page, cards = _card_texts([formula, *_formulas()[1:]])
+    assert "formula errors" in cards["formula"]
+    for text in (page, cards["formula"]):
+        assert "semantic errors" not in text and not re.search(r"\btables?\b", text), text
+    _, cards = _card_texts([table, formula])
+    assert "semantic errors" in cards["table"] and "formula errors" in cards["formula"]
+    assert "semantic errors" not in cards["formula"]
+
+
+def test_the_case_counter_counts_the_run_s_items() -> None:
+    def unit(results: list[ItemResult]) -> str | None:
+        return lxml.html.fromstring(_page(results)).get_element_by_id("case-count").get("data-unit")
+
+    table = ItemResult(parser="p", spec="p", case_set="s", page="009", table=0, complexity="simple", outcome="ok",
+                       gt_html="<table><tr><td>a</td></tr></table>", scores={"teds": 1.0})
+    assert unit(_formulas()) == "formulas" and unit([table]) == "tables" and unit([table, *_formulas()]) == "cases"

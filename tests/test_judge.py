@@ -133,7 +133,7 @@ def test_meta_eval_correlates_the_judge_and_reruns_from_the_cache(server: LLMSer
         return Reply(content=json.dumps({"errors": [], "score": judged[text]}))
 
     argv = ["meta-eval", str(path), "--metrics", "", "--json", "--bootstrap", "20", "--judge", "openai/tiny-judge",
-            "--api-base", server.api_base, "--llm-cache", str(tmp_path / "cache")]
+            "--llm-api-base", server.api_base, "--llm-cache", str(tmp_path / "cache")]
     server.reset(reply)
     assert main(argv) == 0
     first = json.loads(capsys.readouterr().out)["ours:judge:openai/tiny-judge"]

@@ -48,3 +48,37 @@ def _listed_one(out: str) -> str:
 def test_ids_sort_with_numbers_as_numbers() -> None:
     ids = ["s/p10::t0[a]", "s/p2::t10[a]", "s/p2::t9[a]", "s/p2::t9[b]"]
     assert sorted(ids, key=natural_key) == ["s/p2::t9[a]", "s/p2::t9[b]", "s/p2::t10[a]", "s/p10::t0[a]"]
+
+
+NOTE = '''
+def pytest_tablebench_result(item, result):
+    if result.outcome == "ok":
+        result.message = "found as 2 fragments"  # as the locator notes a table the parser split
+'''
+
+
+def test_a_failure_line_leads_with_the_headline_metric_and_keeps_the_locator_s_note(pytester: pytest.Pytester,
+                                                                                   tmp_path: Path) -> None:
+    """Floors named teds first: the failed list and pytest's short summary still lead with the
+    semantic score (the leaderboard's ranking metric), and keep what the locator noticed."""
+    from tests.ci_cases import case_set, write_pages
+    from tests.test_regressions import corrupt
+
+    cases = case_set(tmp_path / "mini", 2)
+    bad = write_pages(tmp_path / "bad", cases, corrupt)
+    pytester.makeconftest(NOTE)
+    result = pytester.runpytest_subprocess(*args(cases, tmp_path / "cache", f"--parser=mine=dir:{bad}",
+                                                 "--min-score=teds=0.99", "--min-score=semantic=9.9",
+                                                 f"--report-dir={tmp_path / 'out'}", "-p", "no:xdist"))
+    assert result.ret == 1, result.stdout.str()
+    lines = result.stdout.lines
+    start = next(i for i, line in enumerate(lines) if "tablebench failures (" in line) + 1
+    listed = [line for line in lines[start:] if line.startswith("'mini/")]
+    assert len(listed) == 3, lines[start:]  # the tables `corrupt` spoils on these pages
+    for line in listed:
+        reasons = line.split("  ", 1)[1]
+        assert reasons.startswith("semantic ") and "; teds " in reasons, line
+        assert "; locator: found as 2 fragments" in reasons, line
+    summary = [line for line in lines if line.startswith("FAILED mini/")]
+    assert summary and "Failed: semantic " in summary[0], summary  # pytest cuts the rest at the terminal's width
+    assert all("teds" not in line.split("semantic", 1)[0] for line in summary), summary

@@ -16,20 +16,21 @@ pytest_plugins = ["pytester"]
 
 def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, tmp_path: Path):
     from harness.cases import load_case_set
-    from harness.core import llm
 
-    llm.litellm_module()  # imported once here: pytester's in-process run drops what it imports
+    # each run in a process of its own: litellm imports parts of openai and httpx on its first request,
+    # which an in-process run would drop again at its end, leaving this process's litellm (the judge
+    # tests after this one) checking answers against classes no longer the ones it builds
     bench = copy_pages(tmp_path / "bench", ("074",))
     out = write_outputs(tmp_path / "out", load_case_set(bench), skip={("p074", 2)})
     xml = tmp_path / "junit.xml"
     with LLMServer([Reply(content=json.dumps({"errors": ["one value moved"], "score": 6}))]) as server:
-        result = pytester.runpytest(*args(bench, tmp_path / "cache", f"--parser=dir:{out}", "--metrics=teds",
-                                          "--judge=openai/tiny-judge", f"--judge-api-base={server.api_base}",
+        result = pytester.runpytest_subprocess(*args(bench, tmp_path / "cache", f"--parser=dir:{out}", "--metrics=teds",
+                                          "--judge=openai/tiny-judge", f"--llm-api-base={server.api_base}",
                                           "--min-score=judge=5", f"--junitxml={xml}",
                                           f"--report-dir={tmp_path / 'report'}"))
         assert len(server.requests) == 2, "two located tables judged, the missing one not"
-        rerun = pytester.runpytest(*args(bench, tmp_path / "cache", f"--parser=dir:{out}", "--metrics=teds",
-                                         "--judge=openai/tiny-judge", f"--judge-api-base={server.api_base}",
+        rerun = pytester.runpytest_subprocess(*args(bench, tmp_path / "cache", f"--parser=dir:{out}", "--metrics=teds",
+                                         "--judge=openai/tiny-judge", f"--llm-api-base={server.api_base}",
                                          "--min-score=judge=5", f"--junitxml={tmp_path / 'rerun.xml'}"))
         assert len(server.requests) == 2, "a judged rerun is served from the cache"
     rerun.assert_outcomes(passed=2, failed=1)

@@ -354,3 +354,50 @@ def test_a_failed_card_shows_its_verdict_and_the_failed_filter_hides_passing_car
     assert state["badges"] == ["failed"] * n
     assert all(text.startswith("failed") and len(text) > len("failed") for text in state["reasons"]), state["reasons"]
     assert state["firstByDrop"] == card_anchor(dropped.test_id), "ordered by delta: the largest drop first"
+
+
+# run after our script (CSP-free variant): opened at a card's anchor, then a "Most regressed" link
+# clicked; each time, where the card's header is against the sticky controls bar
+ANCHOR_DRIVER = """<script>""" + WAIT + """
+function place(id) {
+  var header = document.getElementById(id).querySelector("header");
+  var bar = document.querySelector(".controls").getBoundingClientRect();
+  return {header: header.getBoundingClientRect().top, barBottom: bar.bottom, barTop: bar.top,
+          scrolled: window.scrollY};
+}
+var state = {};
+rendered(function () {
+  state.opened = place(FIRST);
+  rendered(function () { state.clicked = place(SECOND); done(state); });
+  document.querySelector("#regressions a[href='#" + SECOND + "']").click();
+});
+</script></body>"""
+
+
+def test_a_linked_card_s_header_is_not_hidden_under_the_sticky_bar(tmp_path: Path) -> None:
+    """Opening a card by its anchor, at load or from a "Most regressed" link, scrolls it below
+    the sticky filter bar, not under it (anchor targets keep a scroll margin of the bar's height)."""
+    from harness.report.regressions import RegressionView, card_anchor
+
+    results = sample_results(n_pages=20)
+    board = leaderboard(results)
+    first, second = results[-3], results[70]  # beyond the first page of cards, and within it
+    for r in results:
+        r.extra["baseline"] = {"metric": "teds", "baseline": 1.0, "now": 0.9, "delta": -0.01, "verdict": "regressed"}
+    for r, delta in ((first, -0.8), (second, -0.9)):
+        r.extra["baseline"] = {**r.extra["baseline"], "delta": delta}
+    html = render_html(board, results, {}, csp=False, regressions=RegressionView.of(results))
+    script = (ANCHOR_DRIVER.replace("FIRST", json.dumps(card_anchor(first.test_id)))
+              .replace("SECOND", json.dumps(card_anchor(second.test_id))))
+    page = tmp_path / "anchors.html"
+    page.write_text(html.replace("</body>", script, 1), encoding="utf-8")
+    state = json.loads(_dump_dom(page, tmp_path, card_anchor(first.test_id)).get_element_by_id("driver").text)
+    for how in ("opened", "clicked"):
+        place = state[how]
+        assert place["scrolled"] > 0 and place["barTop"] == 0, (how, place)  # the bar is stuck at the top
+        assert place["header"] >= place["barBottom"], (how, place)
+        assert place["header"] - place["barBottom"] < 40, (how, place)  # just below it, not far down
+    strict = tmp_path / "anchors-csp.html"  # the page as written: its CSP lets the script set the margin
+    strict.write_text(render_html(board, results, {}, regressions=RegressionView.of(results)), encoding="utf-8")
+    root = _dump_dom(strict, tmp_path, card_anchor(first.test_id))
+    assert re.search(r"--bar:\s*\d+(\.\d+)?px", root.get("style") or ""), root.get("style")

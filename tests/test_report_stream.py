@@ -95,7 +95,7 @@ def test_results_json_written_in_pieces_is_one_json_dump_of_its_content(tmp_path
     text = path.read_text(encoding="utf-8")
     data = json.loads(text)
     assert text == json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-    assert data["results"] == json.loads(json.dumps([r.to_dict() for r in results]).replace("NaN", "null"))
+    assert data["results"] == json.loads(json.dumps([r.to_row() for r in results]).replace("NaN", "null"))
     assert data["meta"] == {"note": "a\nb"} and "leaderboard" in data
     assert n_pages == 0 or len(list(results_json_pieces(*_board(results), {}))) == len(results) + 2
 
@@ -226,7 +226,7 @@ def test_writing_the_report_reads_the_texts_from_disk_once_per_file(tmp_path: Pa
     stream.close()
     assert len(passes) == 3
     assert json.loads((tmp_path / "run" / "results.json").read_text(encoding="utf-8"))["results"] == \
-        json.loads(json.dumps([r.to_dict() for r in full]).replace("NaN", "null"))
+        json.loads(json.dumps([r.to_row() for r in full]).replace("NaN", "null"))
 
 
 def test_a_result_s_dict_is_what_asdict_gives_with_every_container_copied() -> None:

@@ -116,3 +116,29 @@ def test_non_finite_numbers_anywhere_become_null(tmp_path: Path) -> None:
     paths = write_report(results, tmp_path, META)
     data = _strict(paths["json"].read_text(encoding="utf-8"))
     assert all(row["seconds_per_page"] is None for row in data["leaderboard"]["rows"])
+
+
+def test_every_results_json_row_carries_its_case_id_and_a_file_without_ids_still_reads(tmp_path: Path,
+                                                                                        capsys) -> None:
+    """Each row's `id` is the id of pytest, the failed list and report.html (`ItemResult.test_id`);
+    a results.json written before rows carried one reads, re-renders and merges as before."""
+    from harness.cli import main
+    from harness.report.results_file import Shelf, read_slim
+
+    results = sample_results(n_pages=3)
+    path = write_report(results, tmp_path / "run", META)["json"]
+    rows = _strict(path.read_text(encoding="utf-8"))["results"]
+    assert [row["id"] for row in rows] == [r.test_id for r in results]
+    assert next(iter(rows[0])) == "id", "the id leads its row: what a reader of the file looks for first"
+    old = tmp_path / "old" / "results.json"  # the same run as written before rows had an id
+    old.parent.mkdir()
+    data = _strict(path.read_text(encoding="utf-8"))
+    for row in data["results"]:
+        del row["id"]
+    old.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    assert [r.test_id for r in read_results(old)[1]] == [r.test_id for r in results]
+    assert [r.test_id for r in read_slim(old, Shelf())[1]] == [r.test_id for r in results]
+    assert main(["report", str(old), "--out", str(tmp_path / "again")]) == 0
+    again = _strict((tmp_path / "again" / "results.json").read_text(encoding="utf-8"))["results"]
+    assert [row["id"] for row in again] == [r.test_id for r in results]
+    capsys.readouterr()

@@ -108,7 +108,7 @@ def test_a_key_echoed_in_a_successful_judge_answer_reaches_no_file(
     with LLMServer([echo]) as server:
         run = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{out}", "--metrics=teds",
                                             "-p", "no:cacheprovider", "-p", "no:xdist",
-                                            "--judge=openai/tiny-judge", f"--judge-api-base={server.api_base}",
+                                            "--judge=openai/tiny-judge", f"--llm-api-base={server.api_base}",
                                             f"--parse-cache={tmp_path / 'cache'}",
                                             f"--junitxml={tmp_path / 'junit.xml'}",
                                             f"--report-dir={tmp_path / 'r'}", timeout=300)

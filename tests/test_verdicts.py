@@ -42,6 +42,28 @@ def test_a_verdict_kept_on_a_result_reads_back_and_garbage_reads_as_none():
     assert Verdict("known", ["x"]).passed and not Verdict("fail").passed
 
 
+def test_a_failure_names_the_headline_metric_first_and_keeps_the_locator_s_note():
+    """What the terminal's failure lines show (cut at the terminal's width, or at 300 characters
+    in the failed list): the kind's ranking metric first, whatever order the floors and the
+    baseline name metrics in, then the others, then what the locator noticed, then the errors."""
+    from harness.gating.baseline import Baseline, Entry
+
+    r = ItemResult("p", "s", "p001", 0, "simple", "ok", message="found as 2 fragments",
+                   scores={"teds": 0.5, "grits_con": 0.5, "tlag_precision": 0.2, "semantic": 5.0},
+                   semantic_errors=["value 1.42 under (Mass, kg) read as 9.99"])
+    floors = Gate({"tlag_precision": 0.9, "teds": 0.99, "grits_con": 0.99, "semantic": 9.9}).check(r)
+    assert [reason.split()[0] for reason in floors.reasons] == [
+        "semantic", "teds", "grits_con", "tlag_precision", "locator:", "semantic"]
+    assert floors.reasons[-2:] == ["locator: found as 2 fragments",
+                                   "semantic errors: value 1.42 under (Mass, kg) read as 9.99"]
+    base = Baseline(Path("base.json"), "tablebench", {r.test_id: Entry("ok", {"grits_con": 0.9, "semantic": 9.0})})
+    mixed = Gate({"teds": 0.99}, baseline=base, tolerance=0.01).check(r)
+    assert mixed.reasons[:3] == ["semantic 5.00 < baseline 9.00 - 0.1", "teds 0.50 < min 0.99",
+                                 "grits_con 0.50 < baseline 0.90 - 0.01"]
+    quiet = ItemResult("p", "s", "p001", 0, "simple", "ok", scores={"teds": 0.5})
+    assert Gate({"teds": 0.9}).check(quiet).reasons == ["teds 0.50 < min 0.90"], "no note: nothing added"
+
+
 @pytest.fixture(scope="module")
 def run(cases: Path, outputs, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, set[str]]:  # noqa: F811
     """One run with a floor: its report folder and the ids pytest failed (from pytest's own junit XML)."""

@@ -103,6 +103,7 @@ class ItemKind:
     groups: tuple[str, ...] = ()  # known groups, in display order (markers, leaderboard columns)
     group_title: str = "group"  # what its groups are called in headings ("complexity", "inline / display")
     label: str = ""  # the word that qualifies report headings ("Formula leaderboard"); "" for none
+    notes_title: str = "errors"  # what its headline metric's notes (`Scoring.notes`) are called on cards and failures
     perfect_by_group: bool = False  # the per-group section also shows the share at full score
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[Any]:

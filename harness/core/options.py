@@ -12,6 +12,7 @@ with NaN is false), so the number checks refuse them at the door.
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -33,6 +34,7 @@ LOCATORS = ("offline", "llm")  # the first is the default
 # page crops in report.html: inline for the cards opened first only, or also every crop in a folder
 # beside it (the first is the default)
 REPORT_CROPS = ("inline", "folder")
+DEFAULT_REPORT_KEEP = 20  # run folders kept under reports/ (`harness.report.runs`); 0 keeps every one
 
 
 def number(option: str, text: object, *, positive: bool = False, upper: float | None = None) -> float:
@@ -76,6 +78,34 @@ def positive_int(option: str, text: object, *, upper: int | None = None) -> int:
     if upper is not None and value > upper:
         raise ValueError(f"{option} must be <= {upper}, got {text!r:.40}")
     return value
+
+
+RENAMED_ATTR = "tb_renamed"  # on a parsed namespace: {old option name used: its new name}
+
+
+class Renamed(argparse.Action):
+    """An option's old name (`--alpha` for `--gate-alpha`): it sets what the new name sets, is
+    hidden from --help, and is noted on the namespace so the command says once, on stderr, which
+    name to use (`renamed_lines`). Why noted, not printed here: pytest parses its command line
+    more than once, and again in every xdist worker."""
+
+    def __init__(self, option_strings: list[str], dest: str, new: str, **kwargs: object) -> None:
+        kwargs.update(default=argparse.SUPPRESS, help=argparse.SUPPRESS)  # the new name's default stands
+        super().__init__(option_strings, dest, **kwargs)  # type: ignore[arg-type]
+        self.new = new
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        setattr(namespace, self.dest, values)
+        renamed = dict(getattr(namespace, RENAMED_ATTR, None) or {})
+        renamed[option_string or self.option_strings[0]] = self.new
+        setattr(namespace, RENAMED_ATTR, renamed)
+
+
+def renamed_lines(namespace: object) -> list[str]:
+    """'tablebench: --alpha is deprecated; use --gate-alpha' for each old option name the command line used."""
+    renamed = getattr(namespace, RENAMED_ATTR, None) or {}
+    return [f"tablebench: {old} is deprecated; use {new}" for old, new in renamed.items()]
 
 
 def split_specs(values: list[str]) -> list[str]:
@@ -176,6 +206,7 @@ class RunOptions:
     save_baseline_anyway: bool = False  # save a baseline even when a parser failed on every page
     report_dir: str | None = None  # None: reports/<timestamp>-<parsers> under the rootdir
     report_crops: str = REPORT_CROPS[0]  # "folder": every page crop also under the report's crops/
+    report_keep: int = DEFAULT_REPORT_KEEP  # default run folders kept under reports/; 0: every one
     parse_timeout: float = DEFAULT_PARSE_TIMEOUT
     parse_cache: str | None = None  # None: .tablebench-cache/ under the rootdir
     parse_refresh: bool = False

@@ -87,6 +87,12 @@ class ItemResult:
         (the fields hold JSON data; results.json writes one dict per result)."""
         return {name: _copied(getattr(self, name)) for name in _FIELD_NAMES}
 
+    def to_row(self) -> dict:
+        """`to_dict` led by the case's `id` (`test_id`): what results.json and results.jsonl hold per
+        result, so a reader finds a case by the id every report shows. The id is derived, never
+        read back (`from_dict` keeps the fields only): rows written before they had one read the same."""
+        return {"id": self.test_id, **self.to_dict()}
+
     @classmethod
     def from_dict(cls, data: dict) -> ItemResult:
         """A result from its JSON form; ValueError naming the first field of the wrong type."""

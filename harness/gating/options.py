@@ -52,6 +52,17 @@ def _report_crops(value: str) -> str:
     return value
 
 
+def _keep(value: object) -> int:
+    """`--report-keep`: 0 (keep every run folder) or a positive count."""
+    if str(value).strip() == "0":
+        return 0
+    try:
+        return positive_int("--report-keep", value)
+    except ValueError:
+        raise ValueError(f"--report-keep must be 0 (keep every run folder) or a positive integer, "
+                         f"got {value!r:.40}") from None
+
+
 def _switch(value: object) -> bool:
     """`--baseline-per-table on|off` (or a bool)."""
     return value not in ("off", False)
@@ -81,6 +92,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "save_baseline_anyway": bool,
     "report_dir": _text,
     "report_crops": _report_crops,
+    "report_keep": _keep,
     "parse_timeout": partial(number, "--parse-timeout", positive=True, upper=MAX_PARSE_TIMEOUT),
     "parse_cache": _text,
     "parse_refresh": bool,

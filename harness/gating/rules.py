@@ -7,8 +7,10 @@
   the tolerance, or when a metric its baseline scored was not computed now (too large to score).
 - In report-only mode every case passes; outcomes and scores are still recorded.
 
-A failure's message ends with the semantic score's main errors, when there are any: they say
-what went wrong in words.
+A failure's reasons name the kind's ranking metric first (`headline_first`: a failure line is
+cut at the terminal's width), then what the locator noticed about the item (its message: found
+as fragments, as text, ...), and end with the semantic score's main errors, when there are
+any (the kind's `notes_title`: "semantic errors" of a table): they say what went wrong in words.
 
 The verdict is decided once, where the result is made (the plugin's item, or the end of a run
 for a case no item finished), and kept on the result (`keep_verdict`, `extra[VERDICT_KEY]`):
@@ -21,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from harness.core import kinds as item_kinds
 from harness.core.messages import one_line
-from harness.core.metric_specs import applies_to
+from harness.core.metric_specs import applies_to, display_order
 from harness.core.options import DEFAULT_TOLERANCE, Tolerance
 from harness.core.results import ItemResult
 from harness.evaluate.completeness import is_crashed
@@ -30,6 +33,7 @@ from harness.gating.baseline import Baseline
 from harness.gating.thresholds import baseline_failures, min_score_failures, not_computed_failures
 
 SHOWN_ERRORS = 3  # semantic errors quoted in a failure message
+LOCATOR_NOTE = "locator: "  # the reason that quotes what the locator noticed (a card shows it as its message)
 VERDICT_KEY = "verdict"  # where a case's verdict is kept in `ItemResult.extra` (results.json)
 STATUSES = ("pass", "fail", "known")
 
@@ -91,16 +95,32 @@ class Gate:
             if base is not None and base.outcome != "ok" and not is_crashed(result.message):
                 return Verdict("known", [f"known failure ({base.outcome} in the baseline): {reason}"])
             return Verdict("fail", [reason])
-        reasons = min_score_failures(result.scores, floors_for(self.floors, result.kind), result.extra)
-        if base is not None:
-            reasons += baseline_failures(result.scores, base.scores, self.tolerance)
-            reasons += not_computed_failures(result.not_computed(), base.scores, self.tolerance)
+        floors, base_scores = floors_for(self.floors, result.kind), base.scores if base is not None else {}
+        reasons = []
+        for metric in headline_first(result.kind, [*floors, *base_scores]):  # what a cut line must keep
+            if metric in floors:
+                reasons += min_score_failures(result.scores, {metric: floors[metric]}, result.extra)
+            if metric in base_scores:
+                reasons += baseline_failures(result.scores, {metric: base_scores[metric]}, self.tolerance)
+        reasons += not_computed_failures(result.not_computed(), base_scores, self.tolerance)
         if not reasons:
             return Verdict("pass")
+        if result.message:  # what the locator noticed (found as fragments, as text, ...): why it may score low
+            reasons.append(f"{LOCATOR_NOTE}{one_line(result.message, 200)}")
         if result.semantic_errors:
             shown = "; ".join(one_line(e, 120) for e in result.semantic_errors[:SHOWN_ERRORS])
-            reasons.append(f"semantic errors: {shown}")
+            reasons.append(f"{item_kinds.get(result.kind).notes_title}: {shown}")
         return Verdict("fail", reasons)
+
+
+def headline_first(kind: str, metrics: Iterable[str]) -> list[str]:
+    """`metrics` (each once) in the order a failure names them: the kind's ranking metric, the
+    judge, the other leaderboard scores, then sub-metrics as given. Why: pytest cuts a failure
+    line at the terminal's width and the failed list at `MAX_REASON`; the score a case is
+    ranked by must survive the cut, whatever order the floors and the baseline list metrics in."""
+    order = {metric: i for i, metric in enumerate(display_order([kind]))}
+    named = list(dict.fromkeys(metrics))
+    return sorted(named, key=lambda m: (order.get(m, len(order)), named.index(m)))
 
 
 def floors_for(floors: Mapping[str, float], kind: str) -> dict[str, float]:

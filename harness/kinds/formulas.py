@@ -25,6 +25,7 @@ class FormulaKind(ItemKind):
     groups = FORMULA_KINDS
     group_title = "inline / display"
     label = "Formula"
+    notes_title = "formula errors"
     perfect_by_group = True
 
     def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:

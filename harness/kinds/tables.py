@@ -27,6 +27,7 @@ class TableKind(ItemKind):
     prefix = BUILTIN_PREFIX["table"]
     groups = COMPLEXITIES
     group_title = "complexity"
+    notes_title = "semantic errors"
 
     def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
         return table_sides(result, cache)

@@ -53,4 +53,4 @@ def _carry(report: pytest.TestReport, result: ItemResult) -> None:
     """The report as a call report with the result on it (what `reported_result` reads) and its one line."""
     report.when = "call"  # type: ignore[assignment]
     report.longrepr = result.message
-    setattr(report, RESULT_ATTR, json.dumps(result.to_dict(), ensure_ascii=False))
+    setattr(report, RESULT_ATTR, json.dumps(result.to_row(), ensure_ascii=False))

@@ -24,6 +24,7 @@ scores as small properties. A conftest takes part through the `pytest_tablebench
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ import pytest
 
 from harness.cases import VARIANTS, variant_marker
 from harness.core import kinds as item_kinds
-from harness.core.options import split_specs
+from harness.core.options import renamed_lines, split_specs
 from harness.plugin import heap, hookspecs
 from harness.plugin.nodes import attach_result
 from harness.plugin.options import add_options, run_options
@@ -52,6 +53,9 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # an old option name, said once (not by every xdist worker)
+        for line in renamed_lines(config.option):
+            print(line, file=sys.stderr)
     for variant in VARIANTS:
         config.addinivalue_line("markers", f"{variant_marker(variant)}: a benchmark item on a {variant} page (tablebench)")
     if not split_specs(config.getoption("tb_parsers")):

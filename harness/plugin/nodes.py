@@ -155,7 +155,7 @@ class TableItem(pytest.Item):
         result = self.bench.result(self.label, self.page, self.gt.index, self.kind)
         self.config.hook.pytest_tablebench_result(item=self, result=result)  # a conftest may read or annotate it
         verdict = keep_verdict(result, self.bench.rules.check(result))  # decided here, once: every report reads it
-        self.result_json = json.dumps(result.to_dict(), ensure_ascii=False)
+        self.result_json = json.dumps(result.to_row(), ensure_ascii=False)
         self.user_properties += [("id", self.nodeid), ("outcome", result.outcome)]  # small: junit carries these
         self.user_properties.extend((name, value) for name, value in result.scores.items())
         if verdict.status == "known":

@@ -15,10 +15,12 @@ from harness.core.options import (
     DEFAULT_PARSE_CONCURRENCY,
     DEFAULT_PARSE_TIMEOUT,
     DEFAULT_REPEAT,
+    DEFAULT_REPORT_KEEP,
     DEFAULT_TOLERANCE,
     LOCATORS,
     MAX_PARSE_TIMEOUT,
     REPORT_CROPS,
+    Renamed,
     RunOptions,
 )
 from harness.gating.options import read_options
@@ -31,7 +33,8 @@ DESTS = {"parsers": "tb_parsers", "cases": "tb_cases", "verify": "tb_no_verify",
          "save_baseline": "tb_save_baseline", "tolerance": "tb_tolerance", "per_table": "tb_baseline_per_table",
          "report_only": "tb_report_only", "allow_incomplete": "tb_allow_incomplete",
          "save_baseline_anyway": "tb_save_baseline_anyway",
-         "report_dir": "tb_report_dir", "report_crops": "tb_report_crops", "parse_timeout": "tb_timeout",
+         "report_dir": "tb_report_dir", "report_crops": "tb_report_crops", "report_keep": "tb_report_keep",
+         "parse_timeout": "tb_timeout",
          "parse_cache": "tb_cache", "parse_refresh": "tb_refresh", "gates": "tb_gates",
          "gate_min_effect": "tb_gate_min_effect", "gate_alpha": "tb_gate_alpha", "repeat": "tb_repeat",
          "shard": "tb_shard", "parse_concurrency": "tb_parse_concurrency"}
@@ -70,8 +73,9 @@ def add_options(parser: pytest.Parser) -> None:
                          "A kind none of whose metrics is named keeps its defaults.")
     group.addoption("--judge", dest="tb_judge", metavar="MODEL", default=None,
                     help="also score located tables and formulas with an LLM judge (litellm model string; off by default).")
-    group.addoption("--llm-api-base", "--judge-api-base", dest="tb_judge_api_base", metavar="URL", default=None,
+    group.addoption("--llm-api-base", dest="tb_judge_api_base", metavar="URL", default=None,
                     help="send judge and LLM-locator requests to this OpenAI-compatible server (e.g. a local one).")
+    group.addoption("--judge-api-base", dest="tb_judge_api_base", action=Renamed, new="--llm-api-base")
     group.addoption("--locator", dest="tb_locator", choices=LOCATORS, default=LOCATORS[0],
                     help="how ground-truth tables and formulas are found in the output: offline content matching "
                          "(default) or an LLM that quotes each table's span (re-found literally).")
@@ -99,7 +103,10 @@ def add_options(parser: pytest.Parser) -> None:
                          "worker): by default both refuse it; the run is still flagged INCOMPLETE everywhere.")
     group.addoption("--report-dir", dest="tb_report_dir", metavar="DIR", default=None,
                     help="where results.json, leaderboard.md and report.html go "
-                         "(default: reports/<timestamp>-<parsers> under rootdir).")
+                         "(default: reports/<timestamp>-<parsers> under rootdir; reports/latest names the newest).")
+    group.addoption("--report-keep", dest="tb_report_keep", default=DEFAULT_REPORT_KEEP, metavar="N",
+                    help="keep the newest N run folders under reports/ (default %(default)s; 0 keeps every one): "
+                         "only folders of the default name holding nothing but a run's files are removed.")
     group.addoption("--report-crops", dest="tb_report_crops", choices=REPORT_CROPS, default=REPORT_CROPS[0],
                     help="page crops in report.html: inline for the cards opened first (default), or folder: "
                          "also every table's crop as a file under the report's crops/ folder.")

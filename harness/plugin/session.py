@@ -10,7 +10,6 @@ Everything a user's conftest may change goes through the `pytest_tablebench_*` h
 
 from __future__ import annotations
 
-import re
 import shlex
 import sys
 from collections.abc import Generator, Iterable
@@ -52,6 +51,7 @@ from harness.plugin.report_facts import SharedFacts
 from harness.plugin.workers import stop_workers
 from harness.report.aggregate import cache_summary, run_counts
 from harness.report.finish import FinishPolicy, RunEnd, finish_run
+from harness.report.runs import keep_newest, run_folder
 from harness.report.stream import STREAM_FILE, FullResults, ResultStream, slim
 from harness.tex.render import use_render_cache
 
@@ -64,10 +64,6 @@ def home_dir(config: pytest.Config) -> Path:
     pytest was started in."""
     root, cwd = config.rootpath, config.invocation_params.dir
     return root if cwd == root or root in cwd.parents else cwd
-
-
-def _slug(labels: list[str]) -> str:
-    return re.sub(r"[^A-Za-z0-9._+-]+", "_", "+".join(labels)).strip("_.")[:60] or "parsers"
 
 
 class BenchSession:
@@ -111,8 +107,7 @@ class BenchSession:
         root = home_dir(config)
         self.cache_dir = Path(options.parse_cache or root / ".tablebench-cache")
         use_render_cache(self.cache_dir)  # formula renders beside the parses, not in the working folder
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        self.report_dir = Path(options.report_dir or root / "reports" / f"{stamp}-{_slug(list(self.specs))}")
+        self.report_dir = Path(options.report_dir or run_folder(root / "reports", list(self.specs)))
         if options.save_baseline:
             check_writable(options.save_baseline, "--save-baseline")
         check_writable(self.report_dir, "--report-dir", folder=True)
@@ -215,7 +210,10 @@ class BenchSession:
         self.collected([item.nodeid for item in items])
 
     def collected(self, nodeids: list[str]) -> None:
-        """The run's benchmark items, as case ids, from the collection (here, or an xdist worker's)."""
+        """The run's benchmark items, as case ids, from the collection (here, or an xdist worker's);
+        none under --collect-only, which is asked to list items, not to finish them (so no INCOMPLETE)."""
+        if self.expected is None and self.config.option.collectonly:
+            self.expected = []
         if self.expected is None:
             cases = self.case_items()
             self.expected = [case_id(page.set_name, page.page_id, index, label, kind)
@@ -337,6 +335,15 @@ class BenchSession:
             self.stream.close()
             workers_stopped()
         self.notes += self.end.notes
+        if not self.options.report_dir:  # a default folder: reports/latest names it, the oldest go
+            try:
+                removed = keep_newest(self.report_dir.parent, self.report_dir, self.options.report_keep)
+            except OSError as exc:
+                self.notes.append(f"tablebench reports: {self.report_dir.parent}: not tidied ({exc.strerror or exc})")
+            else:
+                if removed:
+                    self.notes.append(f"tablebench reports: removed {len(removed)} older run folders (the newest "
+                                      f"{self.options.report_keep} stay: --report-keep)")
         for line in self.end.errors:
             print(line, file=sys.stderr)
         if self.end.errors and session.exitstatus == pytest.ExitCode.OK:

@@ -7,7 +7,8 @@ what changed, where, and is it more than chance?).
 How runs are paired, so the numbers mean one thing:
 
 - each argument is one parser of one run: `RUN` when the run holds a single parser, else
-  `RUN:LABEL` (the same run may be given twice with two labels, to compare its parsers);
+  `RUN:LABEL` (the same run may be given twice with two labels, to compare its parsers); it
+  splits where the part before a ':' is a run, so labels and paths may hold ':' (`readings`);
 - the first is the reference (A); every other side is compared with it (A vs B, A vs C);
 - a case is matched by its id without the parser label (`set/page::tN`): case set, page,
   item kind and index; cases only one side has are counted and listed, never scored;
@@ -89,20 +90,41 @@ class PairReport:
     only_b: list[str] = field(default_factory=list)
 
 
-def split_arg(arg: str) -> tuple[str, str | None]:
-    """`RUN` or `RUN:LABEL` -> (path, label or None); a path that exists as given is never split."""
+def readings(arg: str) -> list[tuple[str, str | None]]:
+    """The ways to read `arg` as `RUN` or `RUN:LABEL`: (run path, label or None).
+
+    A label may hold ':' (`vlm:gpt-4o`) and so may a path (`x:vlm`), so no ':' is the separator by
+    position: the argument splits at each ':' whose left part is a run (a results.json file, or a
+    folder holding one) and is never split when it is a path that exists itself."""
     if Path(arg).exists():
-        return arg, None
-    head, sep, label = arg.rpartition(":")
-    if sep and head and label and Path(head).exists():
-        return head, label
-    return arg, None
+        return [(arg, None)]
+    return [(arg[:i], arg[i + 1:]) for i, char in enumerate(arg)
+            if char == ":" and i and arg[i + 1:] and _is_run(Path(arg[:i]))]
+
+
+def _is_run(path: Path) -> bool:
+    return path.is_file() or (path / "results.json").is_file()
 
 
 def load_side(arg: str, letter: str) -> Side:
-    """One side; a run of several parsers needs `RUN:LABEL` (one line naming its labels)."""
-    path, label = split_arg(arg)
-    meta, results = read_results(path)
+    """One side; a run of several parsers needs `RUN:LABEL` (one line naming its labels). When two
+    readings of `arg` name runs (`readings`), the one whose run has that parser is meant; when
+    none or several do, a one-line error."""
+    found = readings(arg)
+    if not found:
+        raise ValueError(f"{arg}: no such run: give a run's report folder or its results.json, "
+                         "with :LABEL to choose one of its parsers")
+    if len(found) == 1:
+        return _side(arg, letter, *found[0], *read_results(found[0][0]))
+    loaded = [(path, label, *read_results(path)) for path, label in found]
+    meant = [side for side in loaded if any(r.parser == side[1] for r in side[3])]
+    if len(meant) != 1:
+        shown = " or ".join(f"run {path} with parser {label!r}" for path, label, *_ in (meant or loaded))
+        raise ValueError(f"{arg}: ambiguous: {shown}; give the run as its results.json (RUN/results.json:LABEL)")
+    return _side(arg, letter, *meant[0])
+
+
+def _side(arg: str, letter: str, path: str, label: str | None, meta: dict, results: list[ItemResult]) -> Side:
     labels = list(dict.fromkeys(r.parser for r in results))
     if not labels:
         raise ValueError(f"{arg}: the run has no results to compare")

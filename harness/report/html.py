@@ -175,7 +175,7 @@ def _leaderboard_html(board: Leaderboard, title: str = "Leaderboard", unit: str 
              f'<th title="located {unit} / all {unit}">found</th>']
     heads += [f"<th>{e(fmt.metric_label(m))}</th>" for m in board.headline]
     heads += [f'<th title="share of all {unit} with {e(primary)} at full score">perfect</th>',
-              f'<th title="median {e(primary)} over found tables">median</th>', "<th>s/page</th>", "<th>cost</th>"]
+              f'<th title="median {e(primary)} over found {unit}">median</th>', "<th>s/page</th>", "<th>cost</th>"]
     heads += [f"<th>{e(fmt.OUTCOME_LABELS.get(o, o))}</th>" for o in OUTCOMES[1:]]  # ok = found
     rows = []
     for row in board.rows:
@@ -195,7 +195,7 @@ def _leaderboard_html(board: Leaderboard, title: str = "Leaderboard", unit: str 
     return (f"<h2>{e(title)}</h2>"
             f'<p class="note">{f"Ranked by <b>{e(primary)}</b>" if primary else "Not ranked: no score was computed"}. '
             f'{e(fmt.legend(board))}. Perfect = share of all {unit} '
-            "at full score; median over found tables; seconds and cost per unique page. Click a header to sort.</p>"
+            f"at full score; median over found {unit}; seconds and cost per unique page. Click a header to sort.</p>"
             f'<div class="scroll"><table class="board sortable-table"><thead><tr>{"".join(heads)}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
 
@@ -287,6 +287,8 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
     present = {r.outcome for r in results}
     outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
     verdicts = sorted({verdict_label(r) for r in results}, key=lambda v: (v != "failed", v))
+    counts = run_counts(results)
+    titles = [t for t in (item_kinds.get(k).title for k in item_kinds.names()) if t in counts]  # the run's kinds
     order = ('<label>order <select id="case-order"><option value="page">by page</option>'
              f'<option value="worst">worst {e(board.primary or "")} first</option>'
              f'<option value="best">best {e(board.primary or "")} first</option>'
@@ -299,11 +301,9 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
         _select("outcome", outcomes),
         _select("verdict", verdicts),
         order,
-        '<span class="note" id="case-count"></span>',
+        f'<span class="note" id="case-count" data-unit="{e(titles[0] if len(titles) == 1 else "cases")}"></span>',
     ])
-    counts = run_counts(results)
-    titles = [item_kinds.get(k).title for k in item_kinds.names()]
-    items = " + ".join(f"{counts[t]} {t}" for t in titles if t in counts)
+    items = " + ".join(f"{counts[t]} {t}" for t in titles)
     return (f"<h2>Cases ({counts['cases']}: {items} × {counts['parsers']} "
             f"parser{'s' if counts['parsers'] != 1 else ''})</h2>"
             f'<div class="controls">{controls}</div><div id="cases"></div>'
@@ -335,7 +335,7 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
     message = reasons + (f'<p class="message">{e(r.message)}</p>' if r.message else "")
     if r.semantic_errors:
         items = "".join(f"<li>{e(err)}</li>" for err in r.semantic_errors)
-        message += f'<div class="errors"><b>semantic errors</b><ul>{items}</ul></div>'
+        message += f'<div class="errors"><b>{e(item_kinds.get(r.kind).notes_title)}</b><ul>{items}</ul></div>'
     message += subs
     gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
     outputs, crop_index = evidence

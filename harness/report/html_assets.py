@@ -93,6 +93,7 @@ tr.v-regressed td:nth-child(5) { color: #cf222e; font-weight: 700; } tr.v-info t
 div.verdict { margin: 6px 12px; font-size: 13px; } div.verdict ul { margin: 2px 0; padding-left: 20px; }
 div.verdict-fail b { color: #cf222e; }
 article.case:target { outline: 3px solid var(--accent); }
+article.case { scroll-margin-top: var(--bar, 0px); } /* an opened card's header below the sticky bar (JS sets --bar) */
 a.id { color: inherit; text-decoration: none; } a.id:hover { text-decoration: underline; }
 .controls input[type=search] { font: inherit; padding: 2px 6px; }
 details.subs { padding: 0 12px 4px; font-size: 12px; } details.subs summary { margin-top: 4px; }
@@ -305,7 +306,8 @@ JS = """
     return load(page).then(function () {
       if (mine !== renders) return;
       box.replaceChildren.apply(box, page.map(element));
-      counter.textContent = Math.min(matching.length, shown) + " of " + matching.length + " matching tables shown";
+      counter.textContent = Math.min(matching.length, shown) + " of " + matching.length + " matching " +
+        (counter.getAttribute("data-unit") || "cases") + " shown";
       more.hidden = matching.length <= shown;
       if (then) then();
       document.documentElement.setAttribute("data-ready", "1");
@@ -325,12 +327,20 @@ JS = """
     else if (order.value !== "page") ordered.sort(function (a, b) { return sign * (a.v - b.v) || a.i - b.i; });
     fresh();
   });
+  /* a card opened by its anchor scrolls below the sticky filter bar, not under it: cards keep a
+     scroll margin of the bar's height (--bar), measured, since the bar wraps with the window's width */
+  var bar = document.querySelector(".controls");
+  function barMargin() {
+    if (bar) document.documentElement.style.setProperty("--bar", (bar.offsetHeight + 8) + "px");
+  }
+  barMargin();
+  window.addEventListener("resize", barMargin);
   /* a link to a card (#c-...) shows it, first, even when paging or a filter leaves it out */
   function reveal() {
     var card = location.hash ? byAnchor.get(decodeURIComponent(location.hash.slice(1))) : null;
     if (!card) return null;
     pinned = card;
-    return apply(function () { card.el.scrollIntoView(); });
+    return apply(function () { barMargin(); card.el.scrollIntoView(); });
   }
   /* a page's whole output: a fragment decoded with the cards that refer to it */
   function output(node) {

@@ -26,12 +26,13 @@ def histograms_html(board: Leaderboard, results: Sequence[ItemResult]) -> str:
     outside = out_of_scale(results)
     clamp = ""
     if outside:
-        counts = ", ".join(f"{e(m)}: {n} table{'s' if n != 1 else ''}" for m, n in sorted(outside.items()))
+        one = board.unit.removesuffix("s")  # "1 table", "1 formula"
+        counts = ", ".join(f"{e(m)}: {n} {e(board.unit if n != 1 else one)}" for m, n in sorted(outside.items()))
         clamp = (f" Values outside a metric's scale are drawn in its end bin ({counts} here; TEDS, like its "
                  "reference, can go slightly below 0); every other number on this page is exact.")
     return ("<h2>Score distributions</h2>"
-            '<p class="note">Per parser: tables by score (found tables), and the tables without a value '
-            f'(grey). Same vertical scale for every parser.{clamp} <label>metric <select id="hist-metric"></select>'
+            f'<p class="note">Per parser: {e(board.unit)} by score (found {e(board.unit)}), and the {e(board.unit)} '
+            f'without a value (grey). Same vertical scale for every parser.{clamp} <label>metric <select id="hist-metric"></select>'
             '</label></p><div class="hists" id="hists"></div>')
 
 

@@ -17,7 +17,7 @@ from html import escape
 from harness.core.metric_specs import scale_of
 from harness.core.results import PARSER_TRACEBACK, ItemResult
 from harness.gating.regressions import EXTRA_KEY
-from harness.gating.rules import Verdict, verdict_of
+from harness.gating.rules import LOCATOR_NOTE, Verdict, verdict_of
 from harness.report.regressions import HTML_FILE, card_anchor
 
 # a card's verdict as the drill-down's "verdict" filter shows it
@@ -87,7 +87,8 @@ def failed_html(results: Sequence[ItemResult]) -> str:
 
 def verdict_html(r: ItemResult) -> tuple[str, str]:
     """(badge, reasons) of a card: a fail / known-failure badge in its header and the reasons
-    below it, with the parser's traceback when it raised; nothing for a case that passed."""
+    below it (but the locator's note, which the card shows as its message), with the parser's
+    traceback when it raised; nothing for a case that passed."""
     trace = r.extra.get(PARSER_TRACEBACK) if isinstance(r.extra, dict) else None
     shown = (f'<details class="traceback"><summary>parser traceback (last frames)</summary><pre>{_e(trace)}</pre>'
              "</details>" if isinstance(trace, str) and trace else "")
@@ -95,7 +96,8 @@ def verdict_html(r: ItemResult) -> tuple[str, str]:
     if v is None or v.status == "pass":
         return "", shown
     label = VERDICT_LABELS[v.status]
-    items = "".join(f"<li>{_e(reason)}</li>" for reason in v.reasons) or f"<li>{_e(r.outcome)}</li>"
+    shown_reasons = [x for x in v.reasons if not x.startswith(LOCATOR_NOTE)]  # the card's message, just below
+    items = "".join(f"<li>{_e(reason)}</li>" for reason in shown_reasons) or f"<li>{_e(r.outcome)}</li>"
     return (f'<span class="badge verdict-{_e(v.status)}">{_e(label)}</span>',
             f'<div class="verdict verdict-{_e(v.status)}"><b>{_e(label)}</b><ul>{items}</ul>{shown}</div>')
 

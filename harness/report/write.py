@@ -84,6 +84,9 @@ def results_json_pieces(board: Leaderboard, results: Sequence[ItemResult], meta:
     result as a dict, in memory at once; `results` is iterated once (a `FullResults` reads each
     result's texts from disk as its piece is written).
 
+    Each result is its `ItemResult.to_row`: led by the case's `id`, the one pytest, the failed
+    list and report.html show.
+
     Each result starts on a line of its own, `  {`, and ends on one, `  }` (`  },` before the
     next): no line inside it is indented less, so `harness.report.results_file` can find one
     result at a time in the file without parsing all of it."""
@@ -98,7 +101,7 @@ def results_json_pieces(board: Leaderboard, results: Sequence[ItemResult], meta:
         return
     yield head[:-len("[]\n}")] + "["  # the head ends with `"results": []` and the closing brace
     for i, r in enumerate(results):
-        yield ("," if i else "") + "\n  " + _dumps(_finite(r.to_dict())).replace("\n", "\n  ")
+        yield ("," if i else "") + "\n  " + _dumps(_finite(r.to_row())).replace("\n", "\n  ")
     yield "\n ]\n}\n"
 
 

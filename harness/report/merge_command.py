@@ -1,0 +1,95 @@
+"""`tablebench report merge`: shard runs -> one report, ended as a pytest session ends (`harness.cli` parses).
+
+Why here and not in the CLI: the merge is `finish_run` (the same per-case rules and gates a
+session's end applies) plus what a session prints at its end; the CLI only reads the options.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def run_merge(args: argparse.Namespace) -> int:
+    """0 when merged and every case and gate passed, 1 when a case or a gate failed (or a file was not written)."""
+    from rich.console import Console
+
+    from harness.core.files import check_writable, claim_folder
+    from harness.evaluate.completeness import of_meta
+    from harness.gating.aggregate import summary_lines
+    from harness.gating.baseline import load_baseline
+    from harness.gating.options import read_options
+    from harness.gating.regressions import gate_of
+    from harness.gating.rules import baseline_notes
+    from harness.report.aggregate import boards
+    from harness.report.finish import FinishPolicy, finish_run, gate_verdict
+    from harness.report.merge import merge_runs, results_path
+    from harness.report.terminal import tracks_group
+    from harness.report.verdicts import failed_rich
+    from harness.report.whole import print_whole
+    from harness.report.write import FILES
+
+    options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
+                            "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out,
+                            "min_scores": args.min_score, "tolerance": args.baseline_tolerance,
+                            "per_table": args.baseline_per_table, "report_crops": args.report_crops})
+    if options.save_baseline:
+        check_writable(options.save_baseline, "--save-baseline")
+    check_writable(args.out, "--out", folder=True)
+    if args.junitxml:
+        check_writable(args.junitxml, "--junitxml")
+    for run in args.runs:  # the merged files would replace the ones being read, half way through
+        if results_path(run).parent.resolve() == Path(args.out).resolve():
+            raise ValueError(f"--out {args.out} is one of the runs it merges ({run}): give another folder")
+    meta, merged = merge_runs(args.runs, allow_incomplete=args.allow_incomplete)
+    results = merged.slim  # the texts stay in the shards' files until the merged run's are written
+    versions, specs = meta.get("parser_versions") or {}, meta.get("parser_specs") or {}
+    parsers = {label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()}
+    case_set = {"name": meta.get("case_set"), "manifest_sha256": meta.get("case_set_manifest_sha256")}
+    baseline = load_baseline(options.baseline) if options.baseline else None
+    notes = baseline_notes(baseline, [r.test_id for r in results], parsers=parsers, case_set=case_set,
+                           metrics=meta.get("metrics") or []) if baseline is not None else []
+    policy = FinishPolicy(
+        report_dir=Path(args.out), primary=args.primary, gates=options.gates, min_effect=options.gate_min_effect,
+        alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline,
+        groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
+        parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
+        allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder",
+        decide=baseline is not None or bool(options.min_scores), save_anyway=args.save_baseline_anyway)  # else each case keeps its shard's verdict
+    held = claim_folder(args.out, "--out")
+    try:
+        end = finish_run(merged, meta, policy)
+    finally:
+        held.release()
+    completeness = of_meta(meta, len(results))
+    print_whole(tracks_group(boards(results, primary=args.primary)))
+    if not completeness.complete or not completeness.known:
+        print(f"tablebench {completeness.line()}")
+    for note in notes:
+        print(note)
+    files = ", ".join(path.name for kind, path in end.written.items() if kind in FILES)
+    print(f"tablebench report: {args.out} ({files or 'nothing written'}); merged {len(args.runs)} runs, "
+          f"{len(results)} cases")
+    if "baseline" in end.written:
+        print(f"tablebench baseline saved: {args.save_baseline}")
+    if args.junitxml:
+        from harness.report.junit import write_junit
+
+        try:
+            print(f"tablebench junit xml: {write_junit(results, args.junitxml)}")
+        except OSError as exc:
+            end.errors.append(f"tablebench junit xml not written to {args.junitxml}: {exc.strerror or exc}")
+    html = end.written.get("html")
+    if (failed := failed_rich(results, str(html.resolve()) if html else None)) is not None:
+        Console(soft_wrap=True).print(failed)
+    if end.case_failures:
+        print(f"tablebench: {len(end.case_failures)} of {len(results)} cases failed")
+    if end.comparisons:
+        print("== tablebench gate ==")
+        for line in summary_lines(end.comparisons):
+            print(line)
+        print(gate_verdict(end.comparisons, completeness))
+    for line in end.errors:
+        print(line, file=sys.stderr)
+    return 1 if end.failed or end.case_failures or end.errors else 0
