@@ -109,9 +109,9 @@ def to_grid(table: Table) -> Grid:
     keep_c = np.flatnonzero(filled.any(axis=0))
     # The same for a span resolved by repeating its text: a column (row) that repeats its
     # neighbour in every slot cannot be told from it either.
-    text = np.array(norm, dtype=object)
-    keep_c = np.asarray([c for c in keep_c if c == 0 or (text[:, c] != text[:, c - 1]).any()], dtype=int)
-    keep_r = np.asarray([r for r in keep_r if r == 0 or (text[r] != text[r - 1]).any()], dtype=int)
+    columns = list(zip(*norm))
+    keep_c = np.asarray([c for c in keep_c.tolist() if c == 0 or columns[c] != columns[c - 1]], dtype=int)
+    keep_r = np.asarray([r for r in keep_r.tolist() if r == 0 or norm[r] != norm[r - 1]], dtype=int)
     header_row = [bool(len(r)) and all(cells[i].header for i in r if i >= 0) and any(i >= 0 for i in r)
                   for r in ids.tolist()]
     flagged = 0
