@@ -272,8 +272,9 @@ def _lost_lines(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray
     of a row its reading broke off (what it lacks is charged as content), not an invented row."""
     row_of = dict(zip(ri.tolist(), rj.tolist()))
     dead = set()
+    shared = pair_value[:, ci, cj].mean(axis=1) if len(ci) else np.zeros(len(ri))  # per row pair: its cells alike
     for x, (i, j) in enumerate(zip(ri.tolist(), rj.tolist())):
-        if len(ci) and pair_value[x, ci, cj].mean() < REPLACED and row_sim[x] < REPLACED:
+        if len(ci) and shared[x] < REPLACED and row_sim[x] < REPLACED:
             dead.add(i)  # another row in its place: its cells are counted as values, named as a row here
             if foreign is not None and foreign[j]:
                 causes.append(Cause("lines", 2.0, f"row '{g.row_shown[i] or g.body_shown[i][0]}' missing; in its "

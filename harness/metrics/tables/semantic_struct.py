@@ -100,8 +100,8 @@ def to_grid(table: Table) -> Grid:
     if ids.size == 0:
         return Grid([], [], 0, 0, [])
     # A span over slots no other cell splits makes columns (rows) a reader cannot tell apart: one.
-    ids = ids[:, np.r_[True, (ids[:, 1:] != ids[:, :-1]).any(axis=0)]]
-    ids = ids[np.r_[True, (ids[1:] != ids[:-1]).any(axis=1)]]
+    ids = ids[:, np.concatenate(([True], (ids[:, 1:] != ids[:, :-1]).any(axis=0)))]
+    ids = ids[np.concatenate(([True], (ids[1:] != ids[:-1]).any(axis=1)))]
     raw = [[cells[i].text if i >= 0 else "" for i in row] for row in ids.tolist()]
     norm = [[normalize(t) for t in row] for row in raw]
     filled = np.array([[t != NULL for t in row] for row in norm], dtype=bool)

@@ -109,6 +109,8 @@ _GREEK_RUN = re.compile("([\u0370-\u03ff]+)")
 def fold_case(t: str) -> str:
     """Case folded as in a text of several words; Greek keeps its case (Γ ≠ γ, Ω ≠ ω). Case folding
     maps character by character, so folding the runs between Greek letters is folding each."""
+    if t.isascii():  # no Greek letter: the common case, without the split
+        return t.casefold()
     parts = _GREEK_RUN.split(t)
     if len(parts) == 1:
         return t.casefold()
@@ -202,7 +204,7 @@ def similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
         return np.zeros((len(left), len(right)))
     ul_l, il = _distinct(left)
     ur_l, ir = _distinct(right)
-    return distinct_similarity(ul_l, ur_l)[np.ix_(il, ir)]
+    return distinct_similarity(ul_l, ur_l)[il[:, None], ir]
 
 
 def distinct_similarity(ul_l: list[str], ur_l: list[str]) -> np.ndarray:
@@ -294,7 +296,7 @@ def key_similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
     nl = [set(numbers(x)) for x in ul]
     nr = [set(numbers(x)) for x in ur]
     ok = np.array([[a <= b or b <= a for b in nr] for a in nl], dtype=bool)
-    return np.maximum(sim, (ts * ok)[np.ix_(il, ir)])
+    return np.maximum(sim, (ts * ok)[il[:, None], ir])
 
 
 def shared_cells(g_body: list[list[str]], p_body: list[list[str]]) -> np.ndarray:
