@@ -126,12 +126,15 @@ def _kill_live() -> None:
         worker.kill()
 
 
+_hooked = False  # `_kill_live` registered at exit: with the first worker, not at import
+
+
 def _track(worker: Worker) -> None:
-    """Kill `worker` at this process's exit if nothing stopped it before: the exit hook is
-    registered with the first worker, not at import."""
-    if not _LIVE and not getattr(_track, "registered", False):
+    """Kill `worker` at this process's exit if nothing stopped it before."""
+    global _hooked
+    if not _hooked:
         atexit.register(_kill_live)
-        _track.registered = True  # type: ignore[attr-defined]
+        _hooked = True
     _LIVE.add(worker)
 
 
