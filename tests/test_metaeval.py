@@ -265,3 +265,14 @@ def test_ablation_cross_validates_the_score_without_each_reading_rule(tmp_path, 
     assert all("rated" in r and "judged" in r for r in rows)
     lines = next(r for r in rows if r["without"] == "lines")
     assert lines["judged"] < rows[0]["judged"]  # one column of lines, unread: the judged lines lose their order
+    assert not any("worst_cell" in r for r in rows)  # no parser x complexity cell of 10 tables here
+
+
+def test_ablation_reports_the_judged_cell_furthest_from_the_judge(tmp_path):
+    from harness.evaluate.metaeval_tables import ablation, ablation_report
+
+    rows = ablation(load_rated_pairs(_ratable_study(tmp_path), _judged_study(tmp_path)), cell_min=6)
+    assert all(isinstance(r["worst_cell"], float) and abs(r["worst_cell"]) < 10 for r in rows)
+    report = ablation_report(rows).splitlines()
+    assert report[2].split()[-2:] == ["worst", "cell"]
+    assert report[3].split()[-1] == f"{rows[0]['worst_cell']:+.2f}"

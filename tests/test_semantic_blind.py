@@ -104,7 +104,13 @@ def test_the_score_reads_the_prediction_from_the_prediction_alone() -> None:
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "read_prediction"]
     assert len(calls) == 1
     used = {n.id for arg in calls[0].args for n in ast.walk(arg) if isinstance(n, ast.Name)}
-    assert used == {"as_table", "pred", "rules"}
+    assert used == {"pred_table", "rules"}
+    # and the table it reads is the prediction's, as given
+    assigned = [n for n in ast.walk(tree) if isinstance(n, ast.Assign)
+                and "pred_table" in {t.id for target in n.targets for t in ast.walk(target) if isinstance(t, ast.Name)}]
+    assert len(assigned) == 1
+    assert "as_table(pred)" in ast.unparse(assigned[0].value) and "gt" not in ast.unparse(assigned[0].value).replace(
+        "gt_table", "")
 
 
 def test_a_prediction_reads_the_same_whatever_it_is_compared_with() -> None:

@@ -59,7 +59,7 @@ def _constants() -> list[str]:
 
     out = []
     for name in ("semantic", "semantic_align", "semantic_size", "semantic_fit", "semantic_read", "semantic_lines",
-                 "semantic_presence"):
+                 "semantic_presence", "semantic_emphasis"):
         tree = ast.parse((REPO / "harness" / "metrics" / "tables" / f"{name}.py").read_text(encoding="utf-8"))
         for node in tree.body:
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) \

@@ -47,12 +47,13 @@ def test_within_the_rated_size_counts_are_charged_as_they_are_and_beyond_it_they
     charged = at_rated_size(raw)
     for name in FEATURES:
         k = FEATURES.index(name)
-        expected = math.log1p(raw.features[k]) if name in ("values", "lines", "headers", "attached") else raw.features[k]
+        expected = math.log1p(raw.features[k]) if name in ("values", "lines", "headers", "attached", "emphasis") \
+            else raw.features[k]
         assert charged.features[k] == pytest.approx(expected), name
     raw.features[:] = 3.0
     raw.n_gt = 4 * RATED_FACTS
     scaled = dict(zip(FEATURES, at_rated_size(raw).features.tolist()))
-    assert scaled == pytest.approx({name: math.log1p(0.75) if name in ("values", "lines", "attached")
+    assert scaled == pytest.approx({name: math.log1p(0.75) if name in ("values", "lines", "attached", "emphasis")
                                     else math.log1p(3.0) if name == "headers" else 3.0 for name in FEATURES})
 
 

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TESTS = ["tests/test_metric_semantic.py", "tests/test_semantic_lines.py", "tests/test_semantic_rows.py",
          "tests/test_semantic_formats.py", "tests/test_semantic_size.py", "tests/test_semantic_blind.py",
          "tests/test_semantic_features_doc.py", "tests/test_perturb.py", "tests/test_locate_fragments.py",
-         "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py"]
+         "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py", "tests/test_semantic_emphasis.py"]
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,9 @@ MUTATIONS = [
     Mutation("unattributed_weight", "weight", M + "semantic.py", VECTOR,
              "return np.asarray(self.weights[:5] + (0.0,) + self.weights[6:] + self.lines_weights, dtype=float)"),
     Mutation("unlabelled_weight", "weight", M + "semantic.py", VECTOR,
-             "return np.asarray(self.weights + self.lines_weights[:6] + (0.0,), dtype=float)"),
+             "return np.asarray(self.weights + self.lines_weights[:6] + (0.0,) + self.lines_weights[7:], dtype=float)"),
+    Mutation("emphasis_weight", "weight", M + "semantic.py", VECTOR,
+             "return np.asarray(self.weights[:7] + (0.0,) + self.lines_weights[:7] + (0.0,), dtype=float)"),
     Mutation("lines_weights_as_grid", "weight", M + "semantic.py", VECTOR,
              "return np.asarray(self.weights + self.weights, dtype=float)"),
     Mutation("counts_linear", "threshold", M + "semantic_size.py", "np.log1p(features[list(CHARGED)])",
@@ -73,6 +75,8 @@ MUTATIONS = [
              "if r > titles and (_spans_down(rows, ids, r, blank)", "if r > titles and (False"),
     Mutation("no_foreign_text", "reading", M + "semantic_align.py", 'ALIGN_RULES = ("foreign_text",)',
              "ALIGN_RULES = ()"),
+    Mutation("no_emphasis_rule", "reading", M + "semantic.py", "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS}",
+             "RULES = READ_RULES | frozenset(ALIGN_RULES)"),
     Mutation("no_nested_sections", "reading", M + "semantic_struct.py", "outer, inner = [label], []",
              "inner = [label]"),
 ]

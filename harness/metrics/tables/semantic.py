@@ -8,9 +8,10 @@ into cells from the lines' own regularity (`semantic_lines`). The ground truth i
 way, its markup saying where every cell is. Then the reading is aligned with the ground truth and
 their differences are counted by cause, not by the cells a cause touches (`semantic_align`):
 the share of facts that agree, wrong values, lost or invented rows and columns, misread headers,
-values under another row's or column's label, and the share of values whose key (row path,
-column path) a reader can no longer recover. Counts are charged log(1 + n), at the size the
-ratings cover (`semantic_size`). The score combines these seven features:
+values under another row's or column's label, the share of values whose key (row path,
+column path) a reader can no longer recover, and emphasis the table does not have
+(`semantic_emphasis`). Counts are charged log(1 + n), at the size the
+ratings cover (`semantic_size`). The score combines these eight features:
 
     score = 10 * exp(-sum_k w_k * feature_k),   every w_k >= 0
 
@@ -44,6 +45,8 @@ from harness.metrics.tables.semantic_align import (
     nothing_read,
 )
 from harness.metrics.tables.semantic_diff import cell_diff
+from harness.metrics.tables.semantic_emphasis import RULE as EMPHASIS
+from harness.metrics.tables.semantic_emphasis import with_added_emphasis
 from harness.metrics.tables.semantic_read import READ_RULES, read_prediction
 from harness.metrics.tables.semantic_size import at_rated_size
 from harness.metrics.tables.semantic_struct import View, header_rows, to_grid, view
@@ -51,8 +54,9 @@ from harness.readers.html import as_table
 
 MAX_ERRORS = 5
 # Every rule the score follows: how the prediction is read (`semantic_read.READ_RULES`) and what the
-# comparison counts (`semantic_align.ALIGN_RULES`); `tablebench meta-eval --ablation` removes each in turn.
-RULES = READ_RULES | frozenset(ALIGN_RULES)
+# comparison counts (`semantic_align.ALIGN_RULES`, `semantic_emphasis.RULE`); `tablebench meta-eval
+# --ablation` removes each in turn.
+RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +66,8 @@ class Params:
     how much header keys, against content, decide the alignment (`key_weight`)."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.52, 0.2, 0.09, 0.35, 0.09, 0.42, 0.0)  # per semantic_align.FEATURES
-    lines_weights: tuple[float, ...] = (0.09, 0.04, 0.33, 0.13, 0.14, 0.05, 0.82)  # per semantic_align.FEATURES
+    weights: tuple[float, ...] = (0.51, 0.2, 0.1, 0.35, 0.09, 0.42, 0.0, 0.06)  # per semantic_align.FEATURES
+    lines_weights: tuple[float, ...] = (0.09, 0.04, 0.33, 0.13, 0.14, 0.05, 0.81, 0.05)  # per semantic_align.FEATURES
 
     def __post_init__(self) -> None:
         if (len(self.weights) != len(FEATURES) or len(self.lines_weights) != len(FEATURES)
@@ -160,12 +164,17 @@ def compared(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_wei
     by, all but for an ablation), then aligned with the ground truth and its differences counted:
     the features do not depend on the score's weights, so a fit scores them again without reading
     or aligning again."""
-    gv, gt_blank = read_truth(gt)
-    reading = read_prediction(as_table(pred), rules)
+    gt_table = as_table(gt)
+    pred_table = as_table(pred)
+    gv, gt_blank = read_truth(gt_table)
+    reading = read_prediction(pred_table, rules)
     if reading is None:
         return Read("nothing read", nothing_read(gv.n_facts))
-    c = at_rated_size(compare(gv, reading.view, reading.grid.blank_lines - gt_blank, key_weight, reading.undelimited,
-                              rules & frozenset(ALIGN_RULES)))
+    c = compare(gv, reading.view, reading.grid.blank_lines - gt_blank, key_weight, reading.undelimited,
+                rules & frozenset(ALIGN_RULES))
+    if EMPHASIS in rules:
+        c = with_added_emphasis(c, gt_table, pred_table)
+    c = at_rated_size(c)
     return Read(reading.how, as_lines(c, len(reading.grid.cells)) if reading.undelimited else c, reading.undelimited)
 
 

@@ -30,6 +30,8 @@ counted as a reader counts mistakes, by cause, not by the cells a cause touches:
   label is not above the rows (`semantic_presence.unlabelled`): without markup, nothing maps a value to its
   column but the labels over it, so a header a parser dropped leaves every value unmapped,
   however the lines are read;
+- `emphasis`: each emphasised span (bold, italic, underline, strike-through) the prediction adds
+  over the ground truth (`semantic_emphasis`, counted from each table's own markup: not by `compare`);
 - `share`: -log of the soft F1 over all facts (cells and column header paths; a path counts
   as right when its words are, so a lost level is not a wrong fact in every column), so a
   table mostly wrong is scored as such whatever its count of causes.
@@ -53,7 +55,7 @@ from harness.metrics.tables.semantic_presence import foreign_rows, unlabelled
 from harness.metrics.tables.semantic_struct import View
 from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, shared_cells, similarity_matrix
 
-FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "unlabelled")
+FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "unlabelled", "emphasis")
 # The comparison's rules beyond aligning and counting (`tablebench meta-eval --ablation` removes each
 # in turn, with the reading rules of `semantic_read`).
 ALIGN_RULES = ("foreign_text",)

@@ -16,13 +16,23 @@ from harness.metrics.tables.semantic_text import NULL, numbers, similarity_matri
 _TIE = 1e-9
 
 
+# The longest text a cause keeps: it quotes the tables' own labels and values, and a hostile or broken
+# extraction (a 100 KB header cell) must not make every error message and report card that long.
+MAX_TEXT = 300
+
+
 @dataclass(slots=True)
 class Cause:
-    """One thing a reader would name: which feature it counts toward, by how much, in words."""
+    """One thing a reader would name: which feature it counts toward, by how much, in words (at
+    most `MAX_TEXT` characters: what is cut is marked with an ellipsis)."""
 
     feature: str
     amount: float
     text: str
+
+    def __post_init__(self) -> None:
+        if len(self.text) > MAX_TEXT:
+            self.text = self.text[:MAX_TEXT - 1] + "…"
 
 
 def unattributed_cause(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray, cj: np.ndarray,

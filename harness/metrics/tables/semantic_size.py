@@ -1,7 +1,7 @@
 """Errors counted at the size the ratings cover, and charged with diminishing cost.
 
-The semantic score charges wrong values, lost or invented rows and columns, and values under
-another row's or column's label by their number: the weights say what one such error costs,
+The semantic score charges wrong values, lost or invented rows and columns, values under
+another row's or column's label, and emphasis a parser added, by their number: the weights say what one such error costs,
 and they were fitted on rated tables of at most `RATED_FACTS` facts (body values). In a larger
 table the same number of errors is a smaller part of what a reader checks: counted as they
 are, 1 % of wrong values gave 1.8 at 200 rows and 0.002 at 1,000 rows (TEDS: 0.995 for both).
@@ -25,8 +25,8 @@ from harness.metrics.tables.semantic_align import FEATURES, Comparison
 # the largest ground-truth table of table-metric-study dev and dev2, in facts (tests/test_semantic_size.py
 # checks it against the data when ../shared is there)
 RATED_FACTS = 140
-COUNTED = tuple(FEATURES.index(name) for name in ("values", "lines", "attached"))  # counts that grow with the body
-CHARGED = tuple(FEATURES.index(name) for name in ("values", "lines", "headers", "attached"))  # counts, charged log(1 + n)
+COUNTED = tuple(FEATURES.index(name) for name in ("values", "lines", "attached", "emphasis"))  # counts that grow with the body
+CHARGED = tuple(FEATURES.index(name) for name in ("values", "lines", "headers", "attached", "emphasis"))  # counts, charged log(1 + n)
 
 
 def at_rated_size(comparison: Comparison) -> Comparison:
