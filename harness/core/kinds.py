@@ -8,13 +8,13 @@ writing one module and registering it: `register(kind)`, or an entry point in th
 `tablebench.kinds` group that loads the kind object.
 
 The built-in kinds live in `harness.kinds` (they compose readers, locators and metrics, so
-they sit above those layers); this registry names them by "module:attribute" and imports them
-on first use, which keeps every stage free of an import of the layer above.
+they sit above those layers); this registry knows them by the "module:attribute" names of
+`harness.core.named_builtins` and imports them on first use, which keeps every stage free of an
+import of the layer above.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -23,10 +23,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from harness.core.messages import one_line
+from harness.core.named_builtins import KINDS, load
 from harness.core.table import Table
 
 ENTRY_POINT_GROUP = "tablebench.kinds"
-BUILTIN = {"table": "harness.kinds.tables:KIND", "formula": "harness.kinds.formulas:KIND"}
+BUILTIN = KINDS  # name -> "module:attribute" of each built-in kind
 # The built-in kinds' id prefixes (`ItemKind.prefix`, which they take from here): a case id is
 # computed everywhere, and computing one must not import the kinds, which sit above every stage.
 BUILTIN_PREFIX = {"table": "t", "formula": "f"}
@@ -196,8 +197,7 @@ def get(name: str) -> ItemKind:
         target = _targets().get(name)
         if not target:
             raise ValueError(f"unknown item kind {name!r}; known: {', '.join(names())}")
-        module, _, attr = target.partition(":")
-        kind = getattr(importlib.import_module(module), attr)
+        kind = load(target)
         if not isinstance(kind, ItemKind) or kind.name != name:
             raise ValueError(f"{target} is not the item kind {name!r}")
         _REGISTRY[name] = kind

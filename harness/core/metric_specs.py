@@ -4,7 +4,8 @@ Reports, gates, baselines and meta-evaluation need to know a score's scale (sema
 TEDS 0-1), which score heads a group (GriTS yields six values, `grits_con` stands for them),
 which metrics run by default and which need TeX or an LLM, without importing the metric code
 (numba, TeX). So a metric is declared here as a `MetricSpec` whose `target` names its scorer
-("module:function", loaded on first use); the scorer takes `(gt, pred)` of its kind and returns
+("module:function", loaded on first use; the built-ins' names are in `harness.core.named_builtins`,
+the one place `core` names a higher layer); the scorer takes `(gt, pred)` of its kind and returns
 a `Scored`. The built-in specs are below; third-party packages add theirs through the
 `tablebench.metrics` entry-point group (each entry point loads one spec or a list of them),
 and an item-kind module may `register` its own.
@@ -12,11 +13,12 @@ and an item-kind module may `register` its own.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
+
+from harness.core.named_builtins import SCORERS, load
 
 ENTRY_POINT_GROUP = "tablebench.metrics"
 JUDGE = "judge"  # the LLM judge's score: every kind has one, asked with the kind's own prompt
@@ -53,8 +55,7 @@ class MetricSpec:
         if not self._loaded:
             target = self.target
             if isinstance(target, str):
-                module, _, attr = target.partition(":")
-                target = getattr(importlib.import_module(module), attr)
+                target = load(target)
             if target is None:
                 raise ValueError(f"metric {self.name!r} is not computed by a scorer")
             self._loaded.append(target)
@@ -66,20 +67,16 @@ class MetricSpec:
 
 
 BUILTIN: tuple[MetricSpec, ...] = (
-    MetricSpec("teds", "table", ("teds",), "teds", "harness.metrics.tables.registry:score_teds"),
-    MetricSpec("teds_struct", "table", ("teds_struct",), "teds_struct",
-               "harness.metrics.tables.registry:score_teds_struct"),
+    MetricSpec("teds", "table", ("teds",), "teds", SCORERS["teds"]),
+    MetricSpec("teds_struct", "table", ("teds_struct",), "teds_struct", SCORERS["teds_struct"]),
     MetricSpec("grits", "table", tuple(f"grits_{k}{m}" for m in ("top", "con") for k in ("", "precision_", "recall_")),
-               "grits_con", "harness.metrics.tables.registry:score_grits", shown=("grits_con", "grits_top")),
-    MetricSpec("tlag", "table", ("tlag", "tlag_precision", "tlag_recall"), "tlag",
-               "harness.metrics.tables.registry:score_tlag"),
-    MetricSpec("semantic", "table", ("semantic",), "semantic", "harness.metrics.tables.registry:score_semantic",
+               "grits_con", SCORERS["grits"], shown=("grits_con", "grits_top")),
+    MetricSpec("tlag", "table", ("tlag", "tlag_precision", "tlag_recall"), "tlag", SCORERS["tlag"]),
+    MetricSpec("semantic", "table", ("semantic",), "semantic", SCORERS["semantic"], scale=10.0, primary=True),
+    MetricSpec("formula_score", "formula", ("formula_score",), "formula_score", SCORERS["formula_score"],
                scale=10.0, primary=True),
-    MetricSpec("formula_score", "formula", ("formula_score",), "formula_score",
-               "harness.metrics.formulas.registry:score_formula_score", scale=10.0, primary=True),
-    MetricSpec("token_edit", "formula", ("token_edit",), "token_edit",
-               "harness.metrics.formulas.registry:score_token_edit"),
-    MetricSpec("glyph_f1", "formula", ("glyph_f1",), "glyph_f1", "harness.metrics.formulas.registry:score_glyph_f1",
+    MetricSpec("token_edit", "formula", ("token_edit",), "token_edit", SCORERS["token_edit"]),
+    MetricSpec("glyph_f1", "formula", ("glyph_f1",), "glyph_f1", SCORERS["glyph_f1"],
                default=False, requires=("pdflatex",)),
     MetricSpec(JUDGE, "*", (JUDGE,), JUDGE, None, scale=10.0, default=False, requires=("llm",)),
 )

@@ -22,7 +22,9 @@ from harness.core.metric_specs import all_specs
 # ok = located and scored; missing = not found in the output; parse_error / timeout / empty =
 # the parser failed on the page; error = the harness could not score the table (unreadable
 # ground truth, a metric or locator that raised): still a case, counted 0 like the others.
-OUTCOMES = ("ok", "missing", "parse_error", "timeout", "empty", "error")
+PARSE_FAILURES = ("parse_error", "timeout", "empty")  # what a parser that failed on a page leaves its items
+FAILURES = (*PARSE_FAILURES, "error")  # nothing scored, whoever failed (the terminal's "errors" column)
+OUTCOMES = ("ok", "missing", *FAILURES)
 
 PAGE_OUTPUT = "page_output"  # the `extra` key of a page's first result holding the parser's whole output
 BEST_CANDIDATE = "best_candidate"  # the `extra` key of a missing item holding its best-scoring candidate

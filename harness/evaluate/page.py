@@ -32,7 +32,7 @@ from harness.core.deadline import BudgetExceeded, time_budget
 from harness.core.kinds import ItemKind, Located
 from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
-from harness.core.results import BEST_CANDIDATE, NOT_COMPUTED, PAGE_OUTPUT, PARSER_TRACEBACK, ItemResult
+from harness.core.results import BEST_CANDIDATE, NOT_COMPUTED, PAGE_OUTPUT, PARSE_FAILURES, PARSER_TRACEBACK, ItemResult
 from harness.core.table import Table
 from harness.evaluate.selection import metric_selection
 from harness.parse.prefetch import ParsePool
@@ -40,8 +40,8 @@ from harness.parse.result import TRACEBACK
 from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult
 from harness.tex.render import render_budget
 
-# harness.parse outcome -> result outcome for every item of the page
-PARSE_OUTCOMES = {"error": "parse_error", "timeout": "timeout", "empty": "empty"}
+# harness.parse's outcome of a failed parse -> the outcome of every item of the page (`PARSE_FAILURES`)
+PARSE_OUTCOMES = dict(zip(("error", "timeout", "empty"), PARSE_FAILURES))
 
 
 _DEFAULT_POOL: ParsePool | None = None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness.core.files import write_atomic
+from harness.core.files import read_run_json, write_atomic
 from harness.core.labels import default_label
 from harness.core.results import OUTCOMES, ItemResult, current_id
 from harness.evaluate.completeness import is_crashed
@@ -81,14 +81,7 @@ def load_baseline(path: Path | str) -> Baseline:
     """A baseline file of any readable format (`READABLE`: 1, 2 and the current 3), its keys in the
     current form; a one-line ValueError when it is not one."""
     path = Path(path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"baseline {path}: cannot read ({exc.strerror or exc})") from None
-    except ValueError as exc:
-        raise ValueError(f"baseline {path}: not JSON ({exc})") from None
-    except RecursionError:
-        raise ValueError(f"baseline {path}: not a {FORMAT} file (nested too deeply to read)") from None
+    data = read_run_json(path, f"baseline {path}", f"a {FORMAT} file")
     if not isinstance(data, dict) or data.get("format") not in READABLE or not isinstance(data.get("cases"), dict):
         raise ValueError(f"baseline {path}: not a {FORMAT} file (write one with --save-baseline)")
     try:

@@ -9,11 +9,11 @@ so page ids match the source folder's. PDFs are copied byte for byte.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 from harness.cases.pdfbench import FORMAT, KINDS, bench_pairs, formulas_of
+from harness.core.files import read_json
 from harness.generate.caseset import MANIFEST, build_manifest, check_output, dump_json
 from harness.generate.stats import classify_complexity
 from harness.readers.latex import read_latex
@@ -38,10 +38,7 @@ def _table_block(block: dict, where: str) -> dict:
 
 def page_record(gt: Path, src_name: str) -> dict:
     """One imported page: the source's blocks in order, tables completed with HTML and source."""
-    try:
-        blocks = json.loads(gt.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{gt}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
+    blocks = read_json(gt)
     if isinstance(blocks, dict):
         blocks = blocks.get("blocks")
     if not isinstance(blocks, list):

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 MIN_ALIGNMENT = 0.85  # least Indel similarity (0-1) of a misquoted span's content to the output's
 MIN_CONTENT = 8  # a misquoted span needs this many content chars to be aligned at all
 _WS = re.compile(r"\s+")
-_KEEP = re.compile(r"<[^<>]*>|-{2,}|[\s|*_`]+|(.)", re.DOTALL)  # group 1: a content char
+# group 1: a content char. Its tag alternative is the re-finder's own (any length, no "<" inside),
+# not `readers.textnorm.ANY_TAG` or `ELEMENT_TAG`: which characters count as content decides spans.
+_KEEP = re.compile(r"<[^<>]*>|-{2,}|[\s|*_`]+|(.)", re.DOTALL)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from harness.core.table import Table
-from harness.readers.textnorm import MARKS
+from harness.readers.textnorm import ELEMENT_TAG, MARKS
 
 TOKEN_WEIGHT = 0.5  # share of exact-token overlap in the content score; the rest is char trigrams
 SHAPE_WEIGHT = 0.1  # how much a differing grid shape may lower a score (a tie-breaker, no more)
@@ -24,7 +24,6 @@ _NOISE = str.maketrans("", "", "*_`~")  # Markdown emphasis / code marks parsers
 # they belong to the word they sit in, or "किसान" would read as the skeleton "क स न".
 _MARKS = MARKS
 _TOKEN = re.compile(rf"\d+(?:[.,٫٬]\d+)+|(?:[^\W_]|[{_MARKS}])+")  # decimals stay whole; words split at punctuation
-_TAG = re.compile(r"</?[A-Za-z][^<>]{0,200}>")  # <u>, <sup>, <br/>: markup, never a cell's words
 _DROP = re.compile(rf"(?:[^\w{_MARKS}]|_)+")  # what char trigrams ignore: spacing and punctuation differ freely
 
 
@@ -48,14 +47,18 @@ class Profile:
 
 def holds_words(prof: Profile, text: str) -> bool:
     """Whether every word of `text` is among the table's words (`text` names something in it)."""
-    words = _TOKEN.findall(normalise(text))
+    words = _TOKEN.findall(normalize(text))
     return bool(words) and all(prof.tokens[w] > 0 for w in words)
 
 
-def normalise(text: str) -> str:
-    """NFKC, case-folded, HTML tags and emphasis marks dropped, whitespace collapsed."""
+def normalize(text: str) -> str:
+    """NFKC, case-folded, HTML tags and emphasis marks dropped, whitespace collapsed.
+
+    The locator's own form, apart from the metrics' on purpose: it only has to recognise a table
+    by its words, so it folds compatibility forms and case freely; a metric's normaliser
+    (`semantic_text.normalize`, `tlag.normalize_text`) decides a score and keeps its definition."""
     if "<" in text:
-        text = _TAG.sub(" ", text)
+        text = ELEMENT_TAG.sub(" ", text)
     return " ".join(unicodedata.normalize("NFKC", text).translate(_NOISE).casefold().split())
 
 
@@ -73,7 +76,7 @@ def text_profile(texts: list[str], shape: tuple[int, int]) -> Profile:
     tokens: Counter = Counter()
     grams: Counter = Counter()
     for raw in texts:
-        text = normalise(raw)
+        text = normalize(raw)
         if not text:
             continue
         tokens.update(_TOKEN.findall(text))

@@ -20,10 +20,11 @@ from harness.core.messages import one_line
 from harness.core.table import Cell, NoTableError, Table
 from harness.locate.engine import MAX_FRAGMENTS, Joins, Located, Span, describe_spans, locate
 from harness.locate.loose_lines import find_loose
-from harness.locate.table_profile import Profile, holds_words, normalise, profile, similarity, text_profile
+from harness.locate.table_profile import Profile, holds_words, normalize, profile, similarity, text_profile
 from harness.readers import read_tables
+from harness.readers.textnorm import ANY_TAG
 
-__all__ = ["MAX_FRAGMENTS", "MIN_SCORE", "Located", "candidates", "join_fragments", "locate_tables", "normalise",
+__all__ = ["MAX_FRAGMENTS", "MIN_SCORE", "Located", "candidates", "join_fragments", "locate_tables", "normalize",
            "profile", "similarity", "text_profile"]
 
 # Calibrated on the 20-page pdf-parse-bench sample (pymupdf4llm, pdfplumber, pypdf outputs): a
@@ -37,7 +38,6 @@ MERGE_GAIN = 0.05  # a shared candidate must explain both tables better than one
 _STRUCTURED = ("html", "latex", "markdown")
 MAX_LABEL = 80  # characters: a line between two fragments longer than this is prose, not a section label
 TITLE_REACH = 200  # characters above a table searched for its title line
-_MARKUP = re.compile(r"<[^>]{0,200}>")
 _PAGE_MARK = re.compile(r"[^\w\s]*\d{1,4}[^\w\s]*")  # a line that is one bare number: a page number or a note mark
 
 
@@ -149,7 +149,7 @@ def attached_lines(tables: list[Table], output: str, gt: Profile | None) -> list
     if gt is None or not output or any(t.span is None for t in tables) or not tables:
         return []
     out: list[Span] = []
-    inside = {normalise(c.text) for t in tables for row in t.rows for c in row}
+    inside = {normalize(c.text) for t in tables for row in t.rows for c in row}
     start = tables[0].span[0]  # type: ignore[index]
     reach = max(0, start - TITLE_REACH)
     before = output[reach:start].rstrip()
@@ -161,7 +161,7 @@ def attached_lines(tables: list[Table], output: str, gt: Profile | None) -> list
         offset += len(line)
     for a, b in reversed(lines):
         label = _between_label(output[a:b])
-        if not label or _PAGE_MARK.fullmatch(label) or not holds_words(gt, label) or normalise(label) in inside:
+        if not label or _PAGE_MARK.fullmatch(label) or not holds_words(gt, label) or normalize(label) in inside:
             break
         out.insert(0, (a, b))
     for prev, nxt in zip(tables, tables[1:]):
@@ -201,7 +201,7 @@ def join_fragments(tables: list[Table], output: str = "", lines: Sequence[Span] 
 def _between_label(text: str) -> str:
     """The text between two fragments as one label, if it is one short line (heading and
     emphasis marks dropped); "" otherwise."""
-    lines = [ln.strip() for ln in _MARKUP.sub(" ", text).splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in ANY_TAG.sub(" ", text).splitlines() if ln.strip()]
     if len(lines) != 1 or len(lines[0]) > MAX_LABEL:
         return ""
     return " ".join(lines[0].strip("#*_ ").split())

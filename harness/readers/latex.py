@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from harness.core.table import Cell, NoTableError, Table, clamp_span
 from harness.readers.textnorm import cell_text_form
-from harness.tex.arguments import Arg, arg_source, count_arg, optional_arg, read_args, skip_space, star
+from harness.tex.arguments import Arg, arg_source, brace_depths, count_arg, optional_arg, read_args, skip_space, star
 from harness.tex.commands import DROPPED_ARGS, MULTIROW_ARGS, SHOW_LAST
 from harness.tex.environments import EnvironmentSpan, TabularEnv, environment_spans, spec_columns, tabular_environments
 from harness.tex.latex_math import render_tokens
@@ -136,7 +136,11 @@ def _read_env(text: str, toks: list[Token], env: TabularEnv, strict: bool, defin
 
 
 def _split_rows(text: str, toks: list[Token], i: int, j: int, math: bool, macros: _Macros | None = None) -> list[_Row]:
-    """Split the body on depth-0 `&` and row ends; rules before a row's first cell are noted, not kept."""
+    """Split the body on depth-0 `&` and row ends; rules before a row's first cell are noted, not kept.
+
+    Its own depth walk, apart from `brace_depths` on purpose: groups and nested environments count
+    as one depth, never below 0, so a stray `}` or `\\end` in a parser's output stays in its cell
+    instead of fusing every row after it into one."""
     rows: list[_Row] = []
     cells: list[tuple[int, int]] = []
     row_rules: set[str | int] = set()  # rules seen since the last row was closed
@@ -276,14 +280,10 @@ def _cell_content(toks: list[Token], a: int, b: int, math: bool) -> tuple[str, i
 def _find_cmd(toks: list[Token], a: int, b: int, name: str, any_depth: bool = False) -> int | None:
     """Index of a depth-0 `\\name` in toks[a:b]; with `any_depth`, also inside groups (never
     inside a nested environment, whose cells are its own)."""
-    depth = envs = 0
-    for k in range(a, b):
+    envs = 0
+    for k, depth in brace_depths(toks, a, b):
         kind = toks[k][0]
-        if kind == "{":
-            depth += 1
-        elif kind == "}":
-            depth -= 1
-        elif kind == "cmd" and toks[k][1] in ("begin", "end"):
+        if kind == "cmd" and toks[k][1] in ("begin", "end"):
             envs = max(envs + (1 if toks[k][1] == "begin" else -1), 0)
         elif (depth == 0 or any_depth) and envs == 0 and kind == "cmd" and toks[k][1] == name:
             return k

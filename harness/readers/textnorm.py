@@ -28,6 +28,16 @@ STYLE_TAGS = ("b", "big", "code", "del", "em", "font", "i", "ins", "mark", "s", 
 GLUED_SYMBOL_ITALIC = re.compile(r"(?<=[\w)\]])_(\s?[^\w\s\\]{1,3}\s?)_(?=[\s\w(\[])")
 
 
+# Markup as a score or a locator drops it from text, in two readings kept apart on purpose (each
+# decides scores and spans as it stands):
+# any tag: "<" to the next ">" within 200 characters, whatever is inside (the semantic score's cell
+# text, the label line between two table fragments), so "a < b > c" loses "< b >";
+ANY_TAG = re.compile(r"<[^>]{0,200}>")
+# an element's tag: "<" or "</", a letter, no "<" inside (the locator's content profile), so the
+# words and numbers of "1 < 2 > 0" stay.
+ELEMENT_TAG = re.compile(r"</?[A-Za-z][^<>]{0,200}>")
+
+
 def tag_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
     """Opening or closing tags of `names`, with any attributes (case-insensitive)."""
     return re.compile(r"</?(?:" + "|".join(sorted(names)) + r")\b[^<>]*>", re.IGNORECASE)

@@ -13,7 +13,6 @@ import base64
 import hashlib
 import math
 from collections.abc import Sequence
-from html import escape
 
 from harness.core import kinds as item_kinds
 from harness.core.metric_specs import scale_of
@@ -30,6 +29,7 @@ from harness.report.compare_render import (
     summary_head,
 )
 from harness.report.html_assets import CSS
+from harness.report.html_escape import e
 
 EXTRA_CSS = """
 .sides.n3 { grid-template-columns: repeat(3, 1fr); } .sides.n4 { grid-template-columns: repeat(4, 1fr); }
@@ -41,10 +41,6 @@ tr.improvement td:last-child { color: #1a7f37; font-weight: 700; }
 """
 STYLE = CSS + EXTRA_CSS
 CARDS = 2000  # cards in one page by default (`--cards`)
-
-
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
 
 
 def _sha256(text: str) -> str:
@@ -74,8 +70,8 @@ def compare_html(reports: Sequence[PairReport], cards: int | None = CARDS) -> st
     sides = side_names(reports)
     shown = carded(reports, cards)
     title = "tablebench compare: " + " vs ".join(s.label for s in sides)
-    body = [f"<h1>{_e(title)}</h1>", '<ul class="note">']
-    body += [f"<li>{_e(s.name)}{_e(', version ' + s.version() if s.version() else '')}</li>" for s in sides]
+    body = [f"<h1>{e(title)}</h1>", '<ul class="note">']
+    body += [f"<li>{e(s.name)}{e(', version ' + s.version() if s.version() else '')}</li>" for s in sides]
     body.append("</ul>")
     for report in reports:
         body.append(_pair_html(report, set(shown)))
@@ -84,19 +80,19 @@ def compare_html(reports: Sequence[PairReport], cards: int | None = CARDS) -> st
               f"style-src '{_sha256(STYLE)}'; base-uri 'none'; form-action 'none'\">")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"{policy}<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
+            f"<title>{e(title)}</title><style>{STYLE}</style></head><body>{''.join(body)}</body></html>\n")
 
 
 def _pair_html(report: PairReport, carded: set[str]) -> str:
-    out = [f"<section><h2>{_e(report.a.letter)} vs {_e(report.b.letter)}</h2>"]
-    out += [f'<p class="note">{_e(line)}</p>' for line in header_lines(report)]
-    head = "".join(f"<th>{_e(h)}</th>" for h in summary_head(report))
-    rows = "".join(f'<tr class="{_e(c.verdict.replace(" ", "-"))}">' + "".join(f"<td>{_e(x)}</td>" for x in cells)
+    out = [f"<section><h2>{e(report.a.letter)} vs {e(report.b.letter)}</h2>"]
+    out += [f'<p class="note">{e(line)}</p>' for line in header_lines(report)]
+    head = "".join(f"<th>{e(h)}</th>" for h in summary_head(report))
+    rows = "".join(f'<tr class="{e(c.verdict.replace(" ", "-"))}">' + "".join(f"<td>{e(x)}</td>" for x in cells)
                    + "</tr>" for c, cells in zip(report.comparisons, summary_cells(report)))
     out.append(f'<div class="scroll"><table class="board gate"><thead><tr>{head}</tr></thead>'
                f"<tbody>{rows}</tbody></table></div>")
     first = report.metrics[0]
-    head = "".join(f"<th>{_e(h)}</th>" for h in ["case", *(f"{m} {report.a.letter} {ARROW} {report.b.letter} (delta)"
+    head = "".join(f"<th>{e(h)}</th>" for h in ["case", *(f"{m} {report.a.letter} {ARROW} {report.b.letter} (delta)"
                                                                      for m in report.metrics),
                                                    "outcome"])
     rows = []
@@ -104,13 +100,13 @@ def _pair_html(report: PairReport, carded: set[str]) -> str:
         delta = case.deltas.get(first) or 0
         cls = "worse" if delta < 0 else "better" if delta > 0 else ""
         cells = case_cells(case, report.metrics)
-        link = f'<a href="#{_e(card_id(case.item))}">{_e(cells[0])}</a>' if case.item in carded else _e(cells[0])
-        rest = "".join(f'<td class="d">{_e(x)}</td>' for x in cells[1:-1]) + f"<td>{_e(cells[-1])}</td>"
+        link = f'<a href="#{e(card_id(case.item))}">{e(cells[0])}</a>' if case.item in carded else e(cells[0])
+        rest = "".join(f'<td class="d">{e(x)}</td>' for x in cells[1:-1]) + f"<td>{e(cells[-1])}</td>"
         rows.append(f'<tr class="{cls}"><td class="name">{link}</td>{rest}</tr>')
-    out.append(f"<h3>Cases, most worse in {_e(report.b.letter)} first ({len(report.cases)})</h3>"
+    out.append(f"<h3>Cases, most worse in {e(report.b.letter)} first ({len(report.cases)})</h3>"
                f'<div class="scroll"><table class="board cases"><thead><tr>{head}</tr></thead>'
                f'<tbody>{"".join(rows)}</tbody></table></div>')
-    out += [f'<p class="note">{_e(line)}</p>' for line in only_lines(report, n=10**9)]
+    out += [f'<p class="note">{e(line)}</p>' for line in only_lines(report, n=10**9)]
     return "".join(out) + "</section>"
 
 
@@ -138,15 +134,15 @@ def _card(item: str, present: Sequence[tuple[object, ItemResult]], gt_cache: dic
     columns = [f'<div class="side"><h4>ground truth</h4>{gt}</div>']
     for side, r in present:
         _, pred = kind.card(r, gt_cache)
-        scores = " · ".join(f"<b>{_e(k)}</b> {_e(fmt.score(v, k))}" for k, v in r.scores.items()
+        scores = " · ".join(f"<b>{e(k)}</b> {e(fmt.score(v, k))}" for k, v in r.scores.items()
                             if isinstance(v, (int, float)))
-        message = f'<p class="message">{_e(r.message)}</p>' if r.message else ""
-        columns.append(f'<div class="side"><h4>{_e(side.letter)}: {_e(side.label)}</h4>'
-                       f'<span class="badge o-{_e(r.outcome)}">{_e(r.outcome)}</span> '
+        message = f'<p class="message">{e(r.message)}</p>' if r.message else ""
+        columns.append(f'<div class="side"><h4>{e(side.letter)}: {e(side.label)}</h4>'
+                       f'<span class="badge o-{e(r.outcome)}">{e(r.outcome)}</span> '
                        f'<span class="scores">{scores}</span>{message}{pred}</div>')
     n = len(columns)
     grid = f"n{n}" if n in (3, 4) else "many" if n > 4 else ""
-    return (f'<article class="case" id="{_e(card_id(item))}"><header>'
-            f'<a class="id" href="#{_e(card_id(item))}">{_e(item)}</a>'
-            f'<span class="cx">{_e(first.complexity)}</span></header>'
+    return (f'<article class="case" id="{e(card_id(item))}"><header>'
+            f'<a class="id" href="#{e(card_id(item))}">{e(item)}</a>'
+            f'<span class="cx">{e(first.complexity)}</span></header>'
             f'<div class="sides {grid}">{"".join(columns)}</div></article>')

@@ -12,16 +12,12 @@ a card asks), not once per card.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from html import escape
 
 from harness.core.results import BEST_CANDIDATE, PAGE_OUTPUT, ItemResult
 from harness.readers.html import table_from_html
+from harness.report.html_escape import e
 
 _MARK = {"=": "d-eq", "~": "d-chg", "-": "d-miss"}
-
-
-def e(value: object) -> str:
-    return escape(str(value), quote=True)
 
 
 def page_key(r: ItemResult) -> tuple[str, str, str]:

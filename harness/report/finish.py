@@ -38,7 +38,7 @@ from typing import Any
 from harness.core.files import write_atomic
 from harness.core.metric_specs import scales
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
-from harness.core.results import ItemResult, run_order
+from harness.core.results import PARSE_FAILURES, ItemResult, run_order
 from harness.evaluate.completeness import Completeness, of_meta, refusal
 from harness.evaluate.repeat import sd_of
 from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
@@ -184,9 +184,6 @@ def _save_baseline(end: RunEnd, results: Sequence[ItemResult], policy: FinishPol
                                                 case_set=policy.case_set, metrics=policy.metrics)
     except OSError as exc:
         end.errors.append(f"tablebench baseline not written to {policy.save_baseline}: {exc.strerror or exc}")
-
-
-PARSE_FAILURES = ("parse_error", "timeout", "empty")  # what a parser that failed on a page leaves its items
 
 
 def all_failed_refusal(results: Sequence[ItemResult], what: str) -> str:

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from harness.core import kinds as item_kinds
 from harness.core.metric_specs import JUDGE, scale_of, specs_of
+from harness.core.results import OUTCOMES
 from harness.report.aggregate import Leaderboard, MetricStats, ParserRow
 
 DASH = "–"
-# "error" is the harness's (a table it could not score); a parser's failure is "parse error"
-OUTCOME_LABELS = {"ok": "ok", "missing": "missing", "parse_error": "parse error", "timeout": "timeout",
-                  "empty": "empty", "error": "error"}
+# each outcome in words: "error" is the harness's (a table it could not score); a parser's failure is "parse error"
+OUTCOME_LABELS = {outcome: outcome.replace("_", " ") for outcome in OUTCOMES}
+
+
+def meta_text(value: object) -> str:
+    """A run fact's value on one line, as the Markdown and HTML reports list them: a list joined
+    by commas, a mapping (parser specs by label, score floors by metric) as `key = value`s."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} = {v}" for k, v in value.items())
+    return str(value)
 
 
 def legend(board: Leaderboard) -> str:

@@ -25,7 +25,6 @@ import json
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from html import escape
 
 from harness.core import kinds as item_kinds
 from harness.core.metric_specs import JUDGE, scale_of, specs_of
@@ -45,6 +44,7 @@ from harness.report.crops import TableKey, data_uri
 from harness.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_key, page_outputs
 from harness.report.html_assets import CSS, JS
 from harness.report.html_data import Card, card_data
+from harness.report.html_escape import e
 from harness.report.html_hist import histograms_html, script_data
 from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 from harness.report.stream import in_order, slim_of, with_page_output
@@ -57,11 +57,6 @@ _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "
 _CANONICAL = re.compile(r'<table>(?:<tr>(?:<(t[dh])(?: colspan="[1-9][0-9]{0,2}")?(?: rowspan="[1-9][0-9]{0,2}")?>'
                         r"(?:[^<&]|&(?:amp|lt|gt);)*</\1>)+</tr>)+</table>")
 _MAX_PRE = 20_000  # characters of matched text / LaTeX shown per table
-
-
-def e(value: object) -> str:
-    """Escape text for element content and double- or single-quoted attribute values."""
-    return escape(str(value), quote=True)
 
 
 def json_for_script(data: object) -> str:
@@ -136,16 +131,8 @@ def _banner_html(meta: Mapping[str, object], n_results: int) -> str:
 def _meta_html(meta: Mapping[str, object]) -> str:
     if not meta:
         return ""
-    items = "".join(f"<dt>{e(k)}</dt><dd>{e(_meta_text(v))}</dd>" for k, v in meta.items())
+    items = "".join(f"<dt>{e(k)}</dt><dd>{e(fmt.meta_text(v))}</dd>" for k, v in meta.items())
     return f'<dl class="meta">{items}</dl>'
-
-
-def _meta_text(value: object) -> str:
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, dict):  # e.g. parser_specs {label: spec}, min_scores {metric: floor}
-        return ", ".join(f"{k} = {v}" for k, v in value.items())
-    return str(value)
 
 
 def _num(value: float | None) -> str:

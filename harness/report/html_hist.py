@@ -9,15 +9,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from html import escape
 
 from harness.core.metric_specs import scale_of
 from harness.core.results import ItemResult
 from harness.report.aggregate import Leaderboard
-
-
-def e(value: object) -> str:
-    return escape(str(value), quote=True)
+from harness.report.html_escape import e
 
 
 def histograms_html(board: Leaderboard, results: Sequence[ItemResult]) -> str:

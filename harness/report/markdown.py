@@ -43,7 +43,7 @@ def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None
         parts += [f"> **{md_text(banner)}**", ""]
     if meta:
         shown = {k: v for k, v in meta.items() if not (regressions and regressions.comparisons and k == "gate")}
-        parts += [f"- **{md_text(k)}**: {md_text(_meta_value(v))}" for k, v in shown.items()] + [""]
+        parts += [f"- **{md_text(k)}**: {md_text(fmt.meta_text(v))}" for k, v in shown.items()] + [""]
     if regressions is not None:
         parts += regressions_md(regressions, md_text)
     parts += failed_md(results, md_text)
@@ -132,11 +132,3 @@ def _table(head: list[str], rows: list[list[str]], right_from: int) -> str:
     align = ["---" if i < right_from else "---:" for i in range(len(head))]
     lines = [head, align] + rows
     return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
-
-
-def _meta_value(value: object) -> str:
-    if isinstance(value, (list, tuple)):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, dict):  # e.g. parser_specs {label: spec}, min_scores {metric: floor}
-        return ", ".join(f"{k} = {v}" for k, v in value.items())
-    return str(value)

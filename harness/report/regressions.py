@@ -14,12 +14,12 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from html import escape
 
 from harness.core.metric_specs import scale_of
 from harness.core.results import ItemResult
 from harness.gating.aggregate import Comparison
 from harness.gating.regressions import EXTRA_KEY, VERDICTS
+from harness.report.html_escape import e
 
 SHOWN = 10  # cases listed as most regressed / most improved
 HTML_FILE = "report.html"
@@ -130,21 +130,17 @@ def regressions_md(view: RegressionView, md_text, html_file: str = HTML_FILE) ->
 
 
 # -- HTML -----------------------------------------------------------------------------------------
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
-
-
 def regressions_html(view: RegressionView) -> str:
     """The section at the top of report.html: coloured gate verdicts, the cases that moved most, each
     linked to its card."""
-    out = ['<section id="regressions"><h2>Regressions</h2>', f'<p class="note">{_e(view.summary())}</p>']
+    out = ['<section id="regressions"><h2>Regressions</h2>', f'<p class="note">{e(view.summary())}</p>']
     if view.comparisons:
-        head = "".join(f"<th>{_e(h)}</th>" for h in GATE_HEAD)
+        head = "".join(f"<th>{e(h)}</th>" for h in GATE_HEAD)
         rows = []
         for c in _ordered_gates(view):
             cls = "v-fail" if c.failed else "v-up" if c.verdict == "improvement" else \
                 "v-info" if not c.gating else "v-pass"
-            cells = "".join(f"<td>{_e(x)}</td>" for x in gate_cells(c))
+            cells = "".join(f"<td>{e(x)}</td>" for x in gate_cells(c))
             rows.append(f'<tr class="{cls}">{cells}</tr>')
         out.append(f'<div class="scroll"><table class="board gate"><thead><tr>{head}</tr></thead>'
                    f'<tbody>{"".join(rows)}</tbody></table></div>')
@@ -152,13 +148,13 @@ def regressions_html(view: RegressionView) -> str:
         moved = view.moved(verdict)
         if not moved:
             continue
-        head = "".join(f"<th>{_e(h)}</th>" for h in CASE_HEAD)
+        head = "".join(f"<th>{e(h)}</th>" for h in CASE_HEAD)
         rows = []
         for r, change in moved:
-            link = f'<a href="#{_e(card_anchor(r.test_id))}">{_e(r.test_id)}</a>'
-            cells = "".join(f"<td>{_e(x)}</td>" for x in case_cells(r, change))
-            rows.append(f'<tr class="v-{_e(verdict)}"><td class="name">{link}</td>{cells}</tr>')
-        out.append(f"<h3>{_e(title)} ({len(moved)} of {view.counts()[verdict]})</h3>"
+            link = f'<a href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a>'
+            cells = "".join(f"<td>{e(x)}</td>" for x in case_cells(r, change))
+            rows.append(f'<tr class="v-{e(verdict)}"><td class="name">{link}</td>{cells}</tr>')
+        out.append(f"<h3>{e(title)} ({len(moved)} of {view.counts()[verdict]})</h3>"
                    f'<div class="scroll"><table class="board moved"><thead><tr>{head}</tr></thead>'
                    f'<tbody>{"".join(rows)}</tbody></table></div>')
     return "".join(out) + "</section>"
@@ -175,7 +171,7 @@ def change_badge(change: object) -> str:
         digits = 2 if scale_of(metric) > 1 else 3
         old, now = change["baseline"], change.get("now") or 0.0
         text += f": {metric} {old:.{digits}f} → {now:.{digits}f} ({delta:+.{digits}f})"
-    return f'<span class="badge v-{_e(change["verdict"])}">{_e(text)}</span>'
+    return f'<span class="badge v-{e(change["verdict"])}">{e(text)}</span>'
 
 
 # -- terminal -------------------------------------------------------------------------------------

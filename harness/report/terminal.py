@@ -10,6 +10,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from harness.core import kinds as item_kinds
+from harness.core.results import FAILURES
 from harness.report import fmt
 from harness.report.aggregate import Leaderboard
 from harness.report.whole import label_lines
@@ -39,8 +40,6 @@ def _key(value: float) -> float:
 
 
 NAME_WIDTH = 20  # parser labels fold beyond this (at spaces or after punctuation, `whole.label_lines`)
-# "errors" in the terminal (not "failed": that is pytest's word for failing tests); each apart in the files
-FAILED = ("parse_error", "timeout", "empty", "error")
 
 
 def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
@@ -64,6 +63,8 @@ def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
     if with_cost:
         table.add_column("cost", justify="right", no_wrap=True)
     table.add_column("missing", justify="right", no_wrap=True)
+    # every failure, the parser's and the harness's, summed under "errors" (not "failed": that is
+    # pytest's word for failing tests); the files count each apart
     table.add_column("errors", justify="right", no_wrap=True)
     for row in board.rows:
         cells = [str(row.rank), label_lines(row.parser, NAME_WIDTH), f"{row.found}/{row.total}"]
@@ -71,7 +72,7 @@ def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
             stats = fmt.primary_stats(board, row)
             cells += [fmt.pair(stats, primary), fmt.pct(stats.perfect_rate if stats else None)]
         cells += [fmt.seconds(row.seconds_per_page)] + [fmt.usd(row.cost)] * with_cost
-        cells += [str(row.outcomes.get("missing", 0)), str(sum(row.outcomes.get(o, 0) for o in FAILED))]
+        cells += [str(row.outcomes.get("missing", 0)), str(sum(row.outcomes.get(o, 0) for o in FAILURES))]
         table.add_row(*(Text(c) for c in cells))  # Text: parser names are never read as markup
     return table
 
@@ -153,8 +154,8 @@ def _caption(board: Leaderboard) -> str:
     text = (f"ranked by {board.primary}: mean with missing {unit} as 0 (mean over found {unit}); "
             f"perfect = share of all {unit} at full score; errors = parse error, timeout, empty output "
             "or harness error")
-    details = [f"{row.parser}: {fmt.outcomes(row, FAILED)}" for row in board.rows
-               if any(row.outcomes.get(o, 0) for o in FAILED)]
+    details = [f"{row.parser}: {fmt.outcomes(row, FAILURES)}" for row in board.rows
+               if any(row.outcomes.get(o, 0) for o in FAILURES)]
     return text + ("\nerrors: " + "; ".join(details) if details else "")
 
 

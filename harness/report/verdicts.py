@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from html import escape
 
 from harness.core.metric_specs import scale_of
 from harness.core.results import PARSER_TRACEBACK, ItemResult
 from harness.gating.regressions import EXTRA_KEY
 from harness.gating.rules import LOCATOR_NOTE, Verdict, verdict_of
+from harness.report.html_escape import e
 from harness.report.regressions import HTML_FILE, card_anchor
 
 # a card's verdict as the drill-down's "verdict" filter shows it
@@ -65,21 +65,17 @@ def failed_md(results: Sequence[ItemResult], md_text: Callable[[object], str], h
 
 
 # -- HTML -----------------------------------------------------------------------------------------
-def _e(value: object) -> str:
-    return escape(str(value), quote=True)
-
-
 def failed_html(results: Sequence[ItemResult]) -> str:
     """The section near the top of report.html: each failed case linked to its card, with its reasons."""
     cases = failed(results)
     if not cases:
         return ""
-    rows = "".join(f'<tr><td class="name"><a href="#{_e(card_anchor(r.test_id))}">{_e(r.test_id)}</a></td>'
-                   f'<td class="name">{_e(r.outcome)}</td><td class="name">{_e(v.message or r.outcome)}</td></tr>'
+    rows = "".join(f'<tr><td class="name"><a href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a></td>'
+                   f'<td class="name">{e(r.outcome)}</td><td class="name">{e(v.message or r.outcome)}</td></tr>'
                    for r, v in cases[:SHOWN_HTML])
     more = (f'<p class="note">... and {len(cases) - SHOWN_HTML} more: the "failed" filter below shows every one</p>'
             if len(cases) > SHOWN_HTML else "")
-    return (f'<section id="failed"><h2>{_e(_title(len(cases), len(results)))}</h2>'
+    return (f'<section id="failed"><h2>{e(_title(len(cases), len(results)))}</h2>'
             '<div class="scroll"><table class="board failed"><thead><tr><th class="name">case</th>'
             f'<th class="name">outcome</th><th class="name">reasons</th></tr></thead><tbody>{rows}</tbody></table>'
             f"</div>{more}</section>")
@@ -90,16 +86,16 @@ def verdict_html(r: ItemResult) -> tuple[str, str]:
     below it (but the locator's note, which the card shows as its message), with the parser's
     traceback when it raised; nothing for a case that passed."""
     trace = r.extra.get(PARSER_TRACEBACK) if isinstance(r.extra, dict) else None
-    shown = (f'<details class="traceback"><summary>parser traceback (last frames)</summary><pre>{_e(trace)}</pre>'
+    shown = (f'<details class="traceback"><summary>parser traceback (last frames)</summary><pre>{e(trace)}</pre>'
              "</details>" if isinstance(trace, str) and trace else "")
     v = verdict_of(r)
     if v is None or v.status == "pass":
         return "", shown
     label = VERDICT_LABELS[v.status]
     shown_reasons = [x for x in v.reasons if not x.startswith(LOCATOR_NOTE)]  # the card's message, just below
-    items = "".join(f"<li>{_e(reason)}</li>" for reason in shown_reasons) or f"<li>{_e(r.outcome)}</li>"
-    return (f'<span class="badge verdict-{_e(v.status)}">{_e(label)}</span>',
-            f'<div class="verdict verdict-{_e(v.status)}"><b>{_e(label)}</b><ul>{items}</ul>{shown}</div>')
+    items = "".join(f"<li>{e(reason)}</li>" for reason in shown_reasons) or f"<li>{e(r.outcome)}</li>"
+    return (f'<span class="badge verdict-{e(v.status)}">{e(label)}</span>',
+            f'<div class="verdict verdict-{e(v.status)}"><b>{e(label)}</b><ul>{items}</ul>{shown}</div>')
 
 
 # -- terminal -------------------------------------------------------------------------------------

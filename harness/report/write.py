@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from harness.core.files import write_atomic
+from harness.core.files import read_run_json, write_atomic
 from harness.core.results import ItemResult
 from harness.gating.aggregate import Comparison
 from harness.report.aggregate import Leaderboard, as_results, boards
@@ -24,6 +24,7 @@ from harness.report.stream import FullResults, slim_of
 
 FILES = {"json": "results.json", "markdown": "leaderboard.md", "html": "report.html"}
 SCHEMA = 1  # bump when the layout of results.json changes
+RESULTS_FILE = "a tablebench results.json"  # what a file named as a run's results should be, in messages
 
 
 def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLike, meta: Mapping[str, object] | None = None,
@@ -117,14 +118,7 @@ def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:
         if not (path / FILES["json"]).is_file():
             raise ValueError(f"{path}: a folder without {FILES['json']} (give a run's report folder or its results.json)")
         path = path / FILES["json"]
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except ValueError as exc:
-        raise ValueError(f"{path}: not JSON ({exc})") from None
-    except RecursionError:
-        raise ValueError(f"{path}: not a tablebench results.json (nested too deeply to read)") from None
+    data = read_run_json(path, str(path), RESULTS_FILE)
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise ValueError(f"{path}: not a tablebench results.json (expected an object with a 'results' list)")
     meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
@@ -144,7 +138,7 @@ def read_comparisons(path: str | os.PathLike) -> list[Comparison]:
     """The gate's rows a results.json holds (none when no gate ran, or a file from before they were kept)."""
     path = Path(path)
     path = path / FILES["json"] if path.is_dir() else path
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = read_run_json(path, str(path), RESULTS_FILE)
     names = set(Comparison.__dataclass_fields__)
     rows = data.get("gate") if isinstance(data, dict) else None
     return [Comparison(**{k: v for k, v in row.items() if k in names}) for row in rows or [] if isinstance(row, dict)]

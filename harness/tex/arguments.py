@@ -9,6 +9,7 @@ or splits the argument's tokens where they stand. `read_args` reads a whole spec
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from harness.tex.commands import ENV_ARGS
 from harness.tex.tokens import Token, close_brace
@@ -42,20 +43,28 @@ def group_arg(toks: list[Token], i: int, j: int) -> Arg | None:
     return i, i + 1, i + 1
 
 
+def brace_depths(toks: list[Token], i: int, j: int) -> Iterator[tuple[int, int]]:
+    """(index, brace depth) of each token in [i, j): the groups opened and not closed before it,
+    counted from `i`. A stray `}` takes the depth below 0, so nothing after it is at depth 0
+    (the argument readers find no delimiter past it). A brace token gets the depth outside it."""
+    depth = 0
+    for k in range(i, j):
+        kind = toks[k][0]
+        if kind == "}":
+            depth -= 1
+        yield k, depth
+        if kind == "{":
+            depth += 1
+
+
 def optional_arg(toks: list[Token], i: int, j: int) -> Arg | None:
     """An optional `[...]` argument at `i` (spaces skipped), or None when there is none.
 
     It closes at the first `]` at brace depth 0, counted from the `[` (an unclosed one runs to j)."""
     k = skip_space(toks, i, j)
     if k < j and toks[k][0] == "[":
-        depth = 0
-        for m in range(k, j):
-            kind = toks[m][0]
-            if kind == "{":
-                depth += 1
-            elif kind == "}":
-                depth -= 1
-            elif kind == "]" and depth == 0:
+        for m, depth in brace_depths(toks, k, j):
+            if depth == 0 and toks[m][0] == "]":
                 return k + 1, m, m + 1
         return k + 1, j, j
     return None

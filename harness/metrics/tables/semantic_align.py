@@ -50,7 +50,7 @@ import numpy as np
 from rapidfuzz.distance import LCSseq
 
 from harness.core.assignment import linear_sum_assignment
-from harness.metrics.tables.semantic_causes import Cause, level_shown, unattributed_cause, value_causes
+from harness.metrics.tables.semantic_causes import SAME_VALUE, Cause, level_shown, unattributed_cause, value_causes
 from harness.metrics.tables.semantic_presence import foreign_rows, unlabelled
 from harness.metrics.tables.semantic_struct import View
 from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, shared_cells, similarity_matrix
@@ -409,7 +409,7 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
             continue
         q = float(text[y, y]) if pk[y] else 0.0
         agree += float(fact[y, y]) if pk[y] else 0.0
-        if q < 0.999 and not attached[y] and p.col_keys[d]:
+        if q < SAME_VALUE and not attached[y] and p.col_keys[d]:
             lost, added = _diff(gk[y], pk[y])
             mine = own.get(c, set())  # a column named by the title alone has no words of its own
             merged = tuple(sorted(k for k, w in own.items() if k != c and w - mine and w <= added | mine))

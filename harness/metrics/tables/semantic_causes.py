@@ -14,6 +14,13 @@ from harness.metrics.tables.semantic_struct import View
 from harness.metrics.tables.semantic_text import NULL, numbers, similarity_matrix
 
 _TIE = 1e-9
+# Two cells at least this similar read as the same value (equal in the cell diff, no cause of error;
+# a header this like its own names the same column). One decision, compared two ways as its callers
+# always have: `v >= SAME_VALUE` and `1 - v > SAME_VALUE_GAP`. At v == 0.999 exactly they disagree
+# (1 - v is 0.0010000000000000009): such a cell is equal in the diff and a wrong value among the
+# causes. Kept, as both reach results.json.
+SAME_VALUE_GAP = 0.001
+SAME_VALUE = 1.0 - SAME_VALUE_GAP  # == 0.999 as a float too
 
 
 # The longest text a cause keeps: it quotes the tables' own labels and values, and a hostile or broken
@@ -93,7 +100,7 @@ def value_causes(g: View, p: View, value: np.ndarray | None, ri: np.ndarray, rj:
     feature's); a row with another row in its place is one cause."""
     out = []
     wrong = [(x, y) for x, i in enumerate(ri.tolist()) if i not in dead
-             for y in np.flatnonzero(1.0 - cell_v[x] > 0.001).tolist()]
+             for y in np.flatnonzero(1.0 - cell_v[x] > SAME_VALUE_GAP).tolist()]
     if value is None and wrong:  # large tables: every wrong cell against every predicted cell, in one call
         rows = similarity_matrix([g.body[int(ri[x])][int(ci[y])] for x, y in wrong], [t for row in p.body for t in row])
         against = dict(zip(wrong, rows))
@@ -105,7 +112,7 @@ def value_causes(g: View, p: View, value: np.ndarray | None, ri: np.ndarray, rj:
                              f"missing; in its place row '{p.row_shown[j] or p.body_shown[j][0]}'"))
             continue
         for y, c in enumerate(ci.tolist()):
-            if shortfall[y] > 0.001:
+            if shortfall[y] > SAME_VALUE_GAP:
                 flat = value[i, c].reshape(-1) if value is not None else against[x, y]
                 out.append(Cause("values", 1.0, _cell_error(g, p, flat, i, c, int(rj[x]), int(cj[y]))))
     return out
@@ -119,7 +126,7 @@ def _cell_error(g: View, p: View, flat: np.ndarray, i: int, c: int, pi: int, pc:
     got = p.body[pi][pc]
     best = int(np.argmax(flat))
     bi, bc = divmod(best, len(p.col_keys))
-    if flat[best] >= 0.999 and g.body[i][c] != NULL and (bi != pi or bc != pc):
+    if flat[best] >= SAME_VALUE and g.body[i][c] != NULL and (bi != pi or bc != pc):
         row, col = p.row_shown[bi], p.col_shown[bc]
         if (row, col) == (g.row_shown[i], g.col_shown[c]):  # two rows or columns of one name: say which
             return (f"value '{shown}' under {where} moved to another of that name: the extraction's body row {bi + 1}, "

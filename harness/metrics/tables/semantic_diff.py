@@ -10,9 +10,9 @@ the size), and a large one keeps only counts too, so results.json grows little p
 from __future__ import annotations
 
 from harness.metrics.tables.semantic_align import Alignment
+from harness.metrics.tables.semantic_causes import SAME_VALUE
 from harness.metrics.tables.semantic_text import NULL
 
-EQUAL = 0.999  # a paired cell at least this similar reads as the same value (`value_causes` uses 1 - 0.001)
 MAX_CELLS = 800  # ground-truth plus extra cells kept in full; above: counts only
 MAX_TEXT = 60  # characters of one cell's text kept
 
@@ -41,7 +41,7 @@ def cell_diff(a: Alignment | None, n_gt_facts: int = 0) -> dict:
             pred = p.body[j][cj] if j is not None and cj is not None else None
             if pred is None or (pred == NULL and text != NULL):
                 mark = "-"
-            elif a.cell_v[k_of[i], l_of[c]] >= EQUAL or pred == text:
+            elif a.cell_v[k_of[i], l_of[c]] >= SAME_VALUE or pred == text:
                 mark = "="
             else:
                 mark = "~"

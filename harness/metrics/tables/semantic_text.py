@@ -20,7 +20,7 @@ from rapidfuzz import fuzz, process
 
 from harness.metrics.tables.semantic_glyphs import fold_glyphs, fold_mark, same_mark
 from harness.readers.cell_markup import sub_script
-from harness.readers.textnorm import GLUED_SYMBOL_ITALIC, STYLE_TAGS, tag_pattern
+from harness.readers.textnorm import ANY_TAG, GLUED_SYMBOL_ITALIC, STYLE_TAGS, tag_pattern
 from harness.tex.latex_math import latex_to_text
 from harness.tex.scripts import to_superscript
 
@@ -37,7 +37,6 @@ _TIGHT = re.compile(r"\s+(?=[)\]}%,;:!?↑↓→←°†‡*∗′″])|(?<=[(\[
 # minus right after "× 10" is no subtraction): one number, written as 1.2e-3 (as parsers also write it)
 _SCIENTIFIC = re.compile(r"(\d)\s*[×x·⋅∙*]\s*10\s*(?:\^\{?([-+]?\d+)\}?|([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)|[−-](\d+)(?![\d.]))")
 _FROM_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_TAG = re.compile(r"<[^>]{0,200}>")
 _STYLE_TAG = tag_pattern(STYLE_TAGS)  # **<u>x</u>** is plain emphasis once its styling goes
 _MD_EMPH = re.compile(r"(\*\*|__|\*|`)(?=\S)(.+?)(?<=\S)\1")
 # _italic_ as parsers write it, also glued to what follows (`_W_mix`), never inside a word (`MAE_AST`)
@@ -70,7 +69,7 @@ def normalize(text: str) -> str:
     t = html.unescape(html.unescape(text)) if "&" in text else text
     if "<" in t:
         # <sup>1</sup> reads as ¹, then as a folded superscript (" 1", see semantic_glyphs); 10 <sup>−3</sup> as 10⁻³
-        t = _TAG.sub(" ", sub_script(_STYLE_TAG.sub("", t), _script))
+        t = ANY_TAG.sub(" ", sub_script(_STYLE_TAG.sub("", t), _script))
     if "\\" in t or "$" in t or "^" in t:
         t = _latex_to_text(t)
     if "*" in t or "_" in t or "`" in t:
@@ -98,7 +97,7 @@ def normalize(text: str) -> str:
 def _script(name: str, inner: str) -> str:
     """A `<sup>` element as the Unicode superscript a reader sees; a `<sub>`, or a superscript with
     no Unicode form, as its text set apart."""
-    if name.lower() == "sup" and (converted := to_superscript(html.unescape(_TAG.sub("", inner)))) is not None:
+    if name.lower() == "sup" and (converted := to_superscript(html.unescape(ANY_TAG.sub("", inner)))) is not None:
         return converted
     return f" {inner} "
 

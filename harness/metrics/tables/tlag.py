@@ -40,7 +40,9 @@ _SPACES = re.compile(r"\s+")
 def normalize_text(text: str) -> str:
     """Cell text as T-LAG compares it: null forms -> [NULL], then dashes/nbsp/whitespace folded.
 
-    The null test runs before the dash folding, so "‒" (U+2012) is text, "–" is null.
+    The null test runs before the dash folding, so "‒" (U+2012) is text, "–" is null. The
+    reference's folding, no more: apart from the semantic score's `normalize` (which reads markup,
+    math and look-alike glyphs) on purpose, so T-LAG reproduces the reference scorer.
     """
     t = text.strip()
     if t.lower() in _NULL_FORMS or not t.replace(" ", "").replace("\u00a0", ""):
