@@ -55,6 +55,21 @@ def test_emphasis_the_table_does_not_have_is_counted_and_named() -> None:
     assert named in added.errors
 
 
+def test_pieces_of_a_text_the_table_emphasises_are_the_tables_own() -> None:
+    """A parser that bolds a value and its ± part apart, or a header in two pieces, writes the
+    table's own emphasis; a bold value elsewhere is not."""
+    gt = read_latex(r"""\begin{tabular}{lc}
+\textbf{Components} & mAP \\
+Ours & \textbf{56.1\textsubscript{$\pm$0.4}} \\
+Base & 52.7\textsubscript{$\pm$0.6} \\
+\end{tabular}""")[0]
+    pieces = _md("| **Comp** **onents** | mAP |\n|---|---|\n| Ours | **56.1**_±_**0.4** |\n| Base | 52.7±0.6 |")
+    assert compared(gt, pieces).comparison.features[FEATURES.index("emphasis")] == 0.0
+    elsewhere = _md("| **Components** | mAP |\n|---|---|\n| Ours | **56.1**±**0.4** |\n| Base | **52.7**±0.6 |")
+    read = semantic_details(gt, elsewhere)
+    assert read.counts["emphasis"] == 1 and "bold '52.7'" in read.errors[-1]
+
+
 def test_italics_over_what_the_table_sets_as_math_are_the_maths_own() -> None:
     """`$\\times$` is set in italics on the page: a parser writing `_×_` writes what the page shows."""
     read = compared(GT, _md(AS_WRITTEN.replace("| × |", "| _×_ |")))

@@ -66,8 +66,8 @@ class Params:
     how much header keys, against content, decide the alignment (`key_weight`)."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.51, 0.2, 0.1, 0.35, 0.09, 0.42, 0.0, 0.06)  # per semantic_align.FEATURES
-    lines_weights: tuple[float, ...] = (0.09, 0.04, 0.33, 0.13, 0.14, 0.05, 0.81, 0.05)  # per semantic_align.FEATURES
+    weights: tuple[float, ...] = (0.51, 0.2, 0.1, 0.35, 0.09, 0.42, 0.0, 0.07)  # per semantic_align.FEATURES
+    lines_weights: tuple[float, ...] = (0.09, 0.04, 0.33, 0.14, 0.14, 0.04, 0.82, 0.07)  # per semantic_align.FEATURES
 
     def __post_init__(self) -> None:
         if (len(self.weights) != len(FEATURES) or len(self.lines_weights) != len(FEATURES)

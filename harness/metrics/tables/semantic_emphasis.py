@@ -4,8 +4,8 @@ In a table, emphasis says something: the best result set bold, a group underline
 emphasises what the source does not (every header underlined, a value set bold, a row struck
 through) tells a reader something the table does not say, and puts
 markup into cells a reader has to see through. The comparison counts, for each kind of emphasis
-(bold, italic, underline, strike-through), the texts the extraction emphasises so beyond those the
-ground truth emphasises so (`RULE`, ablatable), one cause, toward the feature `emphasis` (charged
+(bold, italic, underline, strike-through), the texts the extraction emphasises so that are not
+texts (or pieces of texts) the ground truth emphasises so (`RULE`, ablatable), one cause, toward the feature `emphasis` (charged
 log(1 + n) at the rated size, as the other counts are: `semantic_size`). Italics over text the
 ground truth sets as math (`$T$`, `$P6_3/mmc$`) are not added: math letters are set in italics,
 and a parser that writes `<i>T</i>` writes what the page shows.
@@ -97,17 +97,19 @@ def math_text(table: Table) -> str:
 
 
 def with_added_emphasis(comparison: Comparison, gt: Table, pred: Table) -> Comparison:
-    """`comparison` with the texts `pred` emphasises beyond those `gt` emphasises counted, each
-    kind of emphasis apart (see the module docstring); italics over text the ground truth sets as
-    math are the math's own."""
-    extra = emphasised(pred)
-    if not extra:  # nothing emphasised: nothing added (the ground truth need not be read)
+    """`comparison` with the texts `pred` emphasises that `gt` does not emphasise so counted (see
+    the module docstring): a text the ground truth emphasises so, or a piece of one (a parser that
+    sets `56.1` and `0.4` bold apart where the table bolds `56.1±0.4`), is the table's own, and so
+    are italics over what the ground truth sets as math."""
+    spans = emphasised(pred)
+    if not spans:  # nothing emphasised: nothing added (the ground truth need not be read)
         return comparison
-    extra -= emphasised(gt)
-    if extra and any(kind == "italic" for kind, _ in extra):
-        math = math_text(gt)
-        extra = Counter({(kind, t): n for (kind, t), n in extra.items()
-                         if kind != "italic" or not (t and t.casefold() in math)})
+    own = {kind: [] for kind in _MARKUP}
+    for kind, text in emphasised(gt):
+        own[kind].append(text.casefold())
+    own["italic"].append(math_text(gt))
+    within = {kind: "\n".join(texts) for kind, texts in own.items()}
+    extra = Counter({(kind, t): n for (kind, t), n in spans.items() if not (t and t.casefold() in within[kind])})
     added = extra.total()
     if not added:
         return comparison
