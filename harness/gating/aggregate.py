@@ -103,6 +103,12 @@ class Comparison:
     def to_dict(self) -> dict:
         return asdict(self) | {"failed": self.failed}
 
+    @property
+    def p_shown(self) -> float | None:
+        """The one-sided p-value of the way the mean moved (of "worse" when it did not move): the
+        one every report shows."""
+        return self.p_drop if (self.diff or 0) <= 0 else self.p_rise
+
     def line(self) -> str:
         """One line for the terminal, the report and the junit message."""
         verdict = self.shown_verdict
@@ -114,17 +120,20 @@ class Comparison:
                 f"mean diff {self.diff:+.{digits}f}")
         if self.ci_low is not None:
             text += f" (CI {1 - self.alpha:.0%} {self.ci_low:+.{digits}f}..{self.ci_high:+.{digits}f})"
-        p = self.p_drop if (self.diff or 0) <= 0 else self.p_rise
-        text += f", p{_p_text(p)}, n={self.n} tables; min effect {self.min_effect:g}, alpha {self.alpha:g}"
+        p = self.p_shown
+        shown = " n/a" if p is None else ("" if p < P_FLOOR else "=") + p_text(p)
+        text += f", p{shown}, n={self.n} tables; min effect {self.min_effect:g}, alpha {self.alpha:g}"
         if self.run_sd is not None:
             text += f"; per-table sd over repeats {self.run_sd:.{digits}f}"
         return text
 
 
-def _p_text(p: float | None) -> str:
-    if p is None:
-        return " n/a"
-    return f"={p:.2g}" if p >= 0.001 else "<0.001"
+P_FLOOR = 0.001  # p-values below it are shown as "<0.001": a permutation test resolves no finer
+
+
+def p_text(p: float) -> str:
+    """A p-value as every report shows it: two significant digits, below `P_FLOOR` as "<0.001"."""
+    return f"{p:.2g}" if p >= P_FLOOR else f"<{P_FLOOR:g}"
 
 
 def compare(base: Sequence[float], run: Sequence[float], *, min_effect: float = DEFAULT_MIN_EFFECT,

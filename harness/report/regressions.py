@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from harness.core.metric_specs import scale_of
 from harness.core.results import ItemResult
-from harness.gating.aggregate import Comparison
+from harness.gating.aggregate import Comparison, p_text
 from harness.gating.regressions import EXTRA_KEY, VERDICTS
 from harness.report.html_escape import e
 
@@ -82,10 +82,9 @@ def gate_cells(c: Comparison) -> list[str]:
     num = (lambda v: "–" if v is None else f"{v:.{digits}f}")
     signed = (lambda v: "–" if v is None else f"{v:+.{digits}f}")
     ci = "–" if c.ci_low is None else f"{signed(c.ci_low)}..{signed(c.ci_high)}"
-    p = c.p_drop if (c.diff or 0) <= 0 else c.p_rise
-    p_text = "–" if p is None else (f"{p:.2g}" if p >= 0.001 else "<0.001")
+    p = "–" if c.p_shown is None else p_text(c.p_shown)
     label = c.label + ("" if c.gating else " (not gated)")
-    return [label, c.group, num(c.base_mean), num(c.run_mean), signed(c.diff), ci, p_text, str(c.n), c.shown_verdict]
+    return [label, c.group, num(c.base_mean), num(c.run_mean), signed(c.diff), ci, p, str(c.n), c.shown_verdict]
 
 
 def case_cells(r: ItemResult, change: dict) -> list[str]:
