@@ -75,6 +75,19 @@ def test_bootstrap_is_seeded_and_covers_the_mean():
     assert low < d.mean() < high and high - low < 0.03
 
 
+@pytest.mark.parametrize("alpha", [0.05, 0.10])
+def test_the_bootstrap_interval_of_a_normal_samples_mean_is_the_textbook_one(alpha):
+    """400 normal differences: the percentile bootstrap of the mean gives mean -/+ z(1 - alpha/2)
+    s / sqrt(n), two-sided, to within a tenth of a standard error (10,000 seeded resamples)."""
+    from scipy.stats import norm
+
+    d = np.random.default_rng(4).normal(-0.01, 0.05, 400)
+    half = norm.ppf(1 - alpha / 2) * d.std() / np.sqrt(d.size)
+    low, high = bootstrap_ci(d, alpha, seed=1)
+    assert low == pytest.approx(d.mean() - half, abs=0.1 * d.std() / np.sqrt(d.size))
+    assert high == pytest.approx(d.mean() + half, abs=0.1 * d.std() / np.sqrt(d.size))
+
+
 def test_false_alarms_stay_near_alpha_under_pure_noise():
     """Calibration: runs that differ from the baseline by noise alone fail at most ~alpha of the time."""
     rng = np.random.default_rng(7)

@@ -189,6 +189,54 @@ def test_two_merged_tables_share_one_candidate() -> None:
     assert a.score == b.score > 0.9  # both report how well the two together explain the candidate
 
 
+METALS = Table.from_rows([["Metal", "Density", "Strength"], ["Steel", "7.85", "250"], ["Aluminium", "2.70", "90"],
+                          ["Titanium", "4.51", "880"], ["Copper", "8.96", "70"], ["Nickel", "8.91", "148"],
+                          ["Zinc", "7.14", "37"], ["Lead", "11.34", "18"], ["Tin", "7.29", "15"]], header_rows=1)
+
+
+def _markdown(rows: list[list[str]]) -> str:
+    return "\n".join(["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+                     + ["| " + " | ".join(row) + " |" for row in rows[1:]])
+
+
+def _rows(table: Table) -> list[list[str]]:
+    return [[cell.text for cell in row] for row in table.rows]
+
+
+def test_a_neighbour_that_adds_almost_nothing_is_not_joined() -> None:
+    """The table's first four metals, then a price list of three of its other metals: the prices
+    are another table, though its names raise the score a little when joined."""
+    first = _markdown(_rows(METALS)[:5])
+    prices = _markdown([["Metal", "USD/kg"], ["Zinc", "2.6"], ["Lead", "2.1"], ["Tin", "25.9"]])
+    output, (where, _) = _page(first, prices)
+    (loc,) = locate_tables([METALS], output)
+    assert loc.spans == (where,) and loc.note == ""
+
+
+def test_a_table_the_candidate_holds_one_row_of_is_not_merged_into_it() -> None:
+    """A candidate holds the whole metals table, then the header and the first of the five rows
+    of an alloys table (the parser lost the rest): the alloys table is missing, not merged."""
+    alloys = [["Alloy", "Hardness", "Melting point", "Price"], ["Brass", "100", "930", "5.1"],
+              ["Bronze", "60", "950", "6.3"], ["Solder", "15", "183", "30.2"], ["Pewter", "12", "170", "12.0"],
+              ["Invar", "160", "1427", "25.0"]]
+    fused = _markdown(_rows(METALS)) + "\n" + "\n".join("| " + " | ".join(row) + " |" for row in alloys[:2])
+    output, (where,) = _page(fused)
+    metals, lost = locate_tables([METALS, Table.from_rows(alloys, header_rows=1)], output)
+    assert metals.span == where and metals.note == ""
+    assert not lost.found and lost.note.endswith("but fits another table better")
+
+
+def test_neighbours_that_each_share_a_word_are_not_joined_into_a_missing_table() -> None:
+    """Two tables on other subjects that name some of the metals, side by side: joined they still
+    fall short of the minimum score, so the metals table stays missing."""
+    exports = _markdown([["Country", "Export", "Year"], ["Chile", "Copper", "2019"], ["Peru", "Zinc", "2018"],
+                         ["Japan", "Steel", "2020"]])
+    prices = _markdown([["Metal", "Price", "Unit"], ["Cobalt", "33.0", "kg"], ["Titanium", "11.5", "kg"],
+                        ["Lithium", "16.2", "kg"]])
+    (loc,) = locate_tables([METALS], _page(exports, prices)[0], loose_lines=False)
+    assert not loc.found and loc.spans == () and re.fullmatch(r"best candidate scored 0\.\d+ < 0\.30", loc.note)
+
+
 # -- plain lines ----------------------------------------------------------------------------
 def test_table_written_as_loose_lines_is_found_when_asked() -> None:
     """pypdf-like output: single spaces, no alignment; each line becomes a one-cell row."""
@@ -214,6 +262,23 @@ $P_{3}/P_{3}/P_{3}$ & $2.5152\times10^{-6}$ & 1428 \\
     output, (where,) = _page(lines)
     (loc,) = locate_tables([gt], output)
     assert loc.span == where and len(loc.table.rows) == 4
+
+
+def test_loose_lines_with_a_unit_beside_each_value_are_still_the_tables() -> None:
+    """A text parser wrote the density's unit on every row: two of each row's five words are not
+    in the table, and every row still belongs to it."""
+    lines = "\n".join([" ".join(_rows(METALS)[0])] + [f"{m} {d} g/cm3 {s}" for m, d, s in _rows(METALS)[1:]])
+    output, (where,) = _page(lines)
+    (loc,) = locate_tables([METALS], output)
+    assert loc.span == where and len(loc.table.rows) == 9
+
+
+def test_a_sentence_naming_two_words_of_a_small_table_is_no_table() -> None:
+    """Prose that says "Sales rose in 2021" shares a word and a year with a 3 x 2 sales table, too
+    little text to be that table written as a line."""
+    sales = Table.from_rows([["Year", "Sales"], ["2020", "51"], ["2021", "64"]], header_rows=1)
+    (loc,) = locate_tables([sales], PROSE + "Sales rose in 2021.\n")
+    assert not loc.found and loc.note == "no table candidates in the output"
 
 
 # -- degenerate inputs ----------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Fragment matching: a ground-truth table the parser split (at a section row, with a heading
-between the pieces) is found as up to MAX_FRAGMENTS consecutive fragments, every fragment's span
+between the pieces) is found as up to four consecutive fragments (`MAX_FRAGMENTS`), every fragment's span
 recorded; in the offline locator, through `evaluate_page` into results, and in meta-eval.
 
 The tables are built here (a two-or-more-section table in LaTeX and its split renderings), and
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from harness.core.table import Table
-from harness.locate.tables import MAX_FRAGMENTS, candidates, locate_tables, profile, similarity
+from harness.locate.tables import candidates, locate_tables, profile, similarity
 from harness.readers.latex import read_latex
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
@@ -103,21 +103,21 @@ def test_html_table_split_with_its_title_rows_keeps_them_as_rows() -> None:
     assert len(loc.table.rows) == 10
 
 
-def test_a_split_into_the_bound_is_joined_whole() -> None:
-    sections = range(MAX_FRAGMENTS)
+def test_a_split_into_four_fragments_is_joined_whole() -> None:
+    sections = range(4)
     output, where = page([markdown(i) for i in sections], titles(sections))
     (loc,) = locate_tables([gt_table(sections)], output)
     assert loc.spans == tuple(where)
 
 
-def test_a_split_needing_one_fragment_more_than_the_bound_stops_at_the_bound() -> None:
-    sections = range(MAX_FRAGMENTS + 1)
+def test_a_split_into_five_fragments_is_joined_from_four_of_them() -> None:
+    sections = range(5)
     output, where = page([markdown(i) for i in sections], titles(sections))
     (loc,) = locate_tables([gt_table(sections)], output)
-    assert len(loc.spans) == MAX_FRAGMENTS
+    assert len(loc.spans) == 4
     first = where.index(loc.spans[0])
-    assert list(loc.spans) == where[first:first + MAX_FRAGMENTS]  # a consecutive run of the pieces
-    assert f"joined from {MAX_FRAGMENTS} fragments" in loc.note
+    assert list(loc.spans) == where[first:first + 4]  # a consecutive run of the pieces
+    assert "joined from 4 fragments" in loc.note
 
 
 def test_two_ground_truth_tables_adjacent_in_the_output_are_not_joined() -> None:

@@ -281,6 +281,14 @@ def test_canonical_form_is_what_counts() -> None:
     assert teds(huge, Table([[Cell("ac", colspan=5)]])) == pytest.approx(0.5, abs=TOL)
 
 
+def test_rowspans_out_of_bounds_count_as_the_html_writes_them_when_texts_differ() -> None:
+    """With one text changed the edit distance is computed, not short-cut: a rowspan of 0 is
+    written as 1 and one of 5000 as 1000, so the only cost is "ab" -> "ac", half a rename."""
+    assert teds(Table([[Cell("ab", rowspan=0)]]), Table.from_rows([["ac"]])) == pytest.approx(0.75, abs=TOL)
+    tall = Table([[Cell("ab", rowspan=5000), Cell("x")]])
+    assert teds(tall, Table([[Cell("ac", rowspan=1000), Cell("x")]])) == pytest.approx(1 - 0.5 / 3, abs=TOL)
+
+
 def test_tables_without_cells() -> None:
     empty = Table([])
     assert teds(empty, empty) == 1.0  # the reference divides 0 by 0 here; nothing differs

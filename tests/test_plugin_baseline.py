@@ -86,6 +86,18 @@ def test_a_format_2_baseline_is_read_with_its_ids_in_the_current_form(tmp_path: 
     assert list(load_baseline(tmp_path / "v2.json").cases) == ["s/p001::t0[dir:/x/y]", "s/p001::f2[pypdf]"]
 
 
+def test_a_baseline_entry_written_without_an_outcome_is_a_found_table(tmp_path: Path):
+    """A hand-written baseline of scores: its entries gate as found tables, so a loss now fails
+    (a missing one would make that loss a known failure)."""
+    from harness.gating.rules import Gate
+
+    (tmp_path / "b.json").write_text('{"format": "tablebench-baseline/3", "cases": '
+                                     '{"s/p001::t0[pypdf]": {"scores": {"teds": 0.9}}}}')
+    base = load_baseline(tmp_path / "b.json")
+    assert base.cases == {"s/p001::t0[pypdf]": Entry("ok", {"teds": 0.9})}
+    assert Gate(baseline=base).check(result(0, "missing")).status == "fail"
+
+
 @pytest.mark.parametrize("text, says", [("nan", "finite"), ("inf", "finite"), ("-inf", "finite"), ("-0.1", ">= 0"),
                                         ("abc", "expected a number"), ("2", "<= 1")])
 def test_tolerance_numbers_are_checked_at_the_door(text, says):

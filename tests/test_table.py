@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import harness.core.table
-from harness.core.table import Cell, NoTableError, Table
+from harness.core.table import Cell, NoTableError, Table, TableTooLarge
 from harness.readers.html import as_table, table_from_html
 
 
@@ -30,6 +30,32 @@ def test_rowspan_past_last_row_extends_grid():
     t = Table([[Cell("a", rowspan=3), Cell("b")]])
     assert t.shape == (3, 2)
     assert t.layout().grid[:, 1].tolist() == [1, -1, -1]
+
+
+def test_overlapping_spans_keep_the_cell_that_claimed_the_slot_first():
+    """b reaches down into row 1, where c is three columns wide from column 0: the slot both
+    claim stays b's, and c keeps the two it alone covers (GriTS and T-LAG place such cells
+    their references' way; this is the model's own layout)."""
+    t = Table([[Cell("a"), Cell("b", rowspan=2)], [Cell("c", colspan=3)]])
+    assert t.layout().grid.tolist() == [[0, 1, -1], [2, 1, 2]]
+    assert t.text_grid(fill="") == [["a", "b", ""], ["c", "b", "c"]]
+
+
+def test_a_grid_of_exactly_the_limit_is_allowed_and_one_slot_more_is_not():
+    t = Table([[Cell("a"), Cell("b", colspan=2)], [Cell("c", rowspan=2)]])  # 3 rows x 3 columns
+    assert t.grid_shape(limit=9) == (3, 3)
+    with pytest.raises(TableTooLarge, match="more than 8 slots"):
+        t.grid_shape(limit=8)
+
+
+def test_header_rows_count_the_leading_header_block_only():
+    """A header row repeated further down (a table continued under its header) is no part of
+    the column-header block, nor is a row where only the stub is a header."""
+    t = Table([[Cell("Year", header=True), Cell("Sales", header=True)], [Cell("2020"), Cell("5")],
+               [Cell("Year", header=True), Cell("Sales", header=True)], [Cell("2021"), Cell("7")]])
+    assert t.header_rows == 1
+    stub = Table([[Cell("", header=True), Cell("Q1", header=True)], [Cell("North", header=True), Cell("4")]])
+    assert stub.header_rows == 1
 
 
 def test_canonical_html_round_trip_keeps_spans_text_and_escaping():

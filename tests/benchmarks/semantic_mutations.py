@@ -12,29 +12,16 @@ feature table (docs/semantic-score.md) must point at a test for every row.
 from __future__ import annotations
 
 import argparse
-import shutil
-import subprocess
 import sys
-import tempfile
-from dataclasses import dataclass
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.benchmarks.mutants import Mutation, report
+
 TESTS = ["tests/test_metric_semantic.py", "tests/test_semantic_lines.py", "tests/test_semantic_rows.py",
          "tests/test_semantic_formats.py", "tests/test_semantic_size.py", "tests/test_semantic_blind.py",
          "tests/test_semantic_features_doc.py", "tests/test_perturb.py", "tests/test_locate_fragments.py",
          "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py", "tests/test_semantic_emphasis.py"]
 
-
-@dataclass(frozen=True)
-class Mutation:
-    name: str
-    kind: str  # "weight", "threshold" or "reading"
-    path: str
-    old: str
-    new: str
-
-
+# kind: "weight", "threshold" or "reading"
 M = "harness/metrics/tables/"
 VECTOR = "return np.asarray(self.weights + self.lines_weights, dtype=float)"
 MUTATIONS = [
@@ -82,33 +69,12 @@ MUTATIONS = [
 ]
 
 
-def run(mutation: Mutation, python: str) -> tuple[bool, str]:
-    """(killed, the first failing test or why it survived) for one mutation, in a copy of the repo."""
-    with tempfile.TemporaryDirectory(prefix="tb-mutant-") as tmp:
-        copy = Path(tmp) / "repo"
-        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".venv", ".git", ".tablebench-cache", "reports",
-                                                                  "__pycache__"))
-        target = copy / mutation.path
-        text = target.read_text(encoding="utf-8")
-        if mutation.old not in text:
-            raise SystemExit(f"{mutation.name}: '{mutation.old}' is not in {mutation.path}: update the mutation")
-        target.write_text(text.replace(mutation.old, mutation.new, 1), encoding="utf-8")
-        proc = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
-                               "--no-header", *TESTS], cwd=copy, capture_output=True, text=True)
-        failed = [line for line in proc.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
-        return proc.returncode != 0, (failed[0] if failed else "survived")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", default=[], help="a mutation's name (repeatable)")
     args = parser.parse_args(argv)
     chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
-    killed = 0
-    for m in chosen:
-        dead, why = run(m, sys.executable)
-        killed += dead
-        print(f"{'killed ' if dead else 'SURVIVED'}  {m.kind:<9} {m.name:<22} {why}", flush=True)
+    killed = report(chosen, TESTS, sys.executable)
     print(f"\n{killed} of {len(chosen)} mutations killed")
     return 0
 
