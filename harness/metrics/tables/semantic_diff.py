@@ -31,6 +31,7 @@ def cell_diff(a: Alignment | None, n_gt_facts: int = 0) -> dict:
     col_of = dict(zip(a.ci.tolist(), a.cj.tolist()))
     k_of = {i: k for k, i in enumerate(a.ri.tolist())}
     l_of = {c: ll for ll, c in enumerate(a.ci.tolist())}
+    similarity = a.cell_v.tolist()  # indexed per cell below: lists, not numpy scalars
     st_rows: list[str] = []
     changed: dict[str, str] = {}
     counts = {"equal": 0, "changed": 0, "missing": 0, "extra": 0}
@@ -41,7 +42,7 @@ def cell_diff(a: Alignment | None, n_gt_facts: int = 0) -> dict:
             pred = p.body[j][cj] if j is not None and cj is not None else None
             if pred is None or (pred == NULL and text != NULL):
                 mark = "-"
-            elif a.cell_v[k_of[i], l_of[c]] >= SAME_VALUE or pred == text:
+            elif similarity[k_of[i]][l_of[c]] >= SAME_VALUE or pred == text:
                 mark = "="
             else:
                 mark = "~"
@@ -49,8 +50,9 @@ def cell_diff(a: Alignment | None, n_gt_facts: int = 0) -> dict:
             counts[{"-": "missing", "=": "equal", "~": "changed"}[mark]] += 1
             marks.append(mark)
         st_rows.append("".join(marks))
-    x_cols = [c for c in range(len(p.col_keys)) if c not in set(a.cj.tolist())]
-    x_rows = [j for j in range(len(p.body)) if j not in set(row_of.values())]
+    paired_cols, paired_rows = set(a.cj.tolist()), set(row_of.values())
+    x_cols = [c for c in range(len(p.col_keys)) if c not in paired_cols]
+    x_rows = [j for j in range(len(p.body)) if j not in paired_rows]
     extra_in_rows = {str(i): [_cut(p.body_shown[j][c]) for c in x_cols] for i, j in row_of.items() if x_cols}
     extra_rows = [[_cut(p.body_shown[j][col_of[c]]) if c in col_of else "" for c in range(len(g.col_keys))]
                   + [_cut(p.body_shown[j][c]) for c in x_cols] for j in x_rows]
