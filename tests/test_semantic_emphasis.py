@@ -108,3 +108,12 @@ def test_a_cause_keeps_at_most_max_text_characters() -> None:
     assert len(cause.text) == MAX_TEXT and cause.text.endswith("…")
     huge = _md("| " + "w" * 100_000 + " | Speed | Memory |\n|---|---|---|\n| Alpha | 1.2 | 30 |")
     assert all(len(e) <= MAX_TEXT for e in semantic_details(GT, huge).errors)
+
+
+def test_an_element_is_looked_for_near_its_opener_only() -> None:
+    """A cell of 40,000 openers without closers (a parser's repetition loop) holds no emphasis and is
+    read once, not once per opener; an element's text is looked for within 300 characters of it."""
+    loop = "<b>x " * 40_000
+    assert emphasised(Table([[Cell(loop, raw=loop)]], fmt="markdown")) == {}
+    near, far = "<u>" + "y" * 300 + "</u>", "<u>" + "y" * 301 + "</u>"
+    assert emphasised(_md(f"| a | b |\n|---|---|\n| {near} | {far} |")) == {("underline", "y" * 300): 1}

@@ -5,8 +5,9 @@ emphasises what the source does not (every header underlined, a value set bold, 
 through) tells a reader something the table does not say, and puts
 markup into cells a reader has to see through. The comparison counts, for each kind of emphasis
 (bold, italic, underline, strike-through), the texts the extraction emphasises so that are not
-texts (or pieces of texts) the ground truth emphasises so (`RULE`, ablatable), one cause, toward the feature `emphasis` (charged
-log(1 + n) at the rated size, as the other counts are: `semantic_size`). Italics over text the
+texts (or pieces of texts) the ground truth emphasises so (`RULE`, ablatable), one cause, toward
+the feature `emphasis` (charged log(1 + n) at the rated size, as the other counts are:
+`semantic_size`). Italics over text the
 ground truth sets as math (`$T$`, `$P6_3/mmc$`) are not added: math letters are set in italics,
 and a parser that writes `<i>T</i>` writes what the page shows.
 
@@ -33,7 +34,9 @@ RULE = "emphasis"  # the comparison's rule (`semantic.RULES`; `tablebench meta-e
 
 # Per kind of emphasis: the LaTeX commands that set it, and the Markdown and HTML that write it (a
 # single * or _ only around text that is not part of a longer word: a mark `0.91*` or a name `a_1`
-# is not emphasis). Each Markdown/HTML pattern captures what it emphasises in its last group.
+# is not emphasis). Each Markdown/HTML pattern captures what it emphasises in its last group. An
+# element's (and `\(...\)` math's) text is looked for within 300 characters of its opener: a cell
+# of many openers without closers (a parser's repetition loop) must not cost time quadratic in its length.
 _LATEX = {
     "bold": re.compile(r"\\(?:textbf|bfseries|bf|mathbf|boldsymbol|bm)(?![A-Za-z])"),
     "italic": re.compile(r"\\(?:textit|emph|itshape|it|textsl|slshape|sl)(?![A-Za-z])"),
@@ -41,13 +44,13 @@ _LATEX = {
     "strike": re.compile(r"\\(?:sout|st)(?![A-Za-z])"),
 }
 _MARKUP = {
-    "bold": re.compile(r"\*\*(?=\S)([^*\n]+?)\*\*|__(?=\S)([^_\n]+?)__|<(?:b|strong)>(.*?)</(?:b|strong)>", re.I),
+    "bold": re.compile(r"\*\*(?=\S)([^*\n]+?)\*\*|__(?=\S)([^_\n]+?)__|<(?:b|strong)>(.{0,300}?)</(?:b|strong)>", re.I),
     "italic": re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)\*(?![\w*])|(?<![\w_\\])_(?=[^\s_])([^_\n]+?)_(?![\w_])"
-                         r"|<(?:i|em)>(.*?)</(?:i|em)>", re.I),
-    "underline": re.compile(r"<(?:u|ins)>(.*?)</(?:u|ins)>", re.I),
-    "strike": re.compile(r"~~(?=\S)([^~\n]+?)~~|<(?:s|del|strike)>(.*?)</(?:s|del|strike)>", re.I),
+                         r"|<(?:i|em)>(.{0,300}?)</(?:i|em)>", re.I),
+    "underline": re.compile(r"<(?:u|ins)>(.{0,300}?)</(?:u|ins)>", re.I),
+    "strike": re.compile(r"~~(?=\S)([^~\n]+?)~~|<(?:s|del|strike)>(.{0,300}?)</(?:s|del|strike)>", re.I),
 }
-_MATH = re.compile(r"\$\$?(.+?)\$\$?|\\\((.+?)\\\)")
+_MATH = re.compile(r"\$\$?(.+?)\$\$?|\\\((.{1,300}?)\\\)")
 # what a cell must hold to emphasise anything, per syntax: most cells hold none (nothing to look for)
 _MAYBE_LATEX = re.compile(r"\\")
 _MAYBE_MARKUP = re.compile(r"[*_~<]")
