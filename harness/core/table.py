@@ -111,10 +111,10 @@ class Table:
                 cell_id += 1
         if n_rows * n_cols > MAX_GRID_SLOTS:  # ragged rows alone: 1,000 rows under one of 10,000 cells
             raise TableTooLarge(f"grid of more than {MAX_GRID_SLOTS} slots")
-        grid = np.full((n_rows, n_cols), -1, dtype=np.int32)
+        slots = [[-1] * n_cols for _ in range(n_rows)]  # filled as lists: a numpy store per slot costs more
         for (r, c), i in occupied.items():
-            grid[r, c] = i
-        return Layout(grid, origins)
+            slots[r][c] = i
+        return Layout(np.array(slots, dtype=np.int32).reshape(n_rows, n_cols), origins)
 
     def grid_shape(self, limit: int = MAX_GRID_SLOTS) -> tuple[int, int]:
         """(rows, columns) of `layout()`'s grid, found without building it; `TableTooLarge` when it

@@ -397,10 +397,11 @@ def _headers(g: View, p: View, ci: np.ndarray, cj: np.ndarray, attached: np.ndar
         return 0.0, []
     gk = [g.full_key(c) for c in ci.tolist()]
     pk = [p.full_key(d) for d in cj.tolist()]
-    text = similarity_matrix([k or NULL for k in gk], [k or NULL for k in pk])
+    left, right = [k or NULL for k in gk], [k or NULL for k in pk]
+    text = similarity_matrix(left, right)
     # as a fact, a header path is right when its words are (a lost or moved level is one cause below,
     # not a wrong fact in every column)
-    fact = key_similarity_matrix([k or NULL for k in gk], [k or NULL for k in pk])
+    fact = key_similarity_matrix(left, right, text)
     agree = 0.0
     own = {c: set(g.col_keys[c].split()) for c in ci.tolist() if g.col_keys[c]}
     groups: dict[tuple, list[tuple[int, int, float, tuple[int, ...]]]] = {}

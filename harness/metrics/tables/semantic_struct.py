@@ -34,7 +34,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-import numpy as np
 
 from harness.core.table import Table
 from harness.metrics.tables.semantic_text import NULL, fold_case, normalize, numbers, residue
@@ -94,41 +93,43 @@ class View:
 
 
 def to_grid(table: Table) -> Grid:
-    """Normalised slot texts; rows and columns holding nothing are dropped (they show nothing)."""
+    """Normalised slot texts; rows and columns holding nothing are dropped (they show nothing).
+
+    Plain lists throughout: a table has tens of rows, and numpy's cost per call would be most of
+    the work (`tests/benchmarks/test_bench_semantic.py`)."""
     cells = table.cells()
-    ids = table.layout().grid
-    if ids.size == 0:
+    ids = table.layout().grid.tolist()
+    if not ids or not ids[0]:
         return Grid([], [], 0, 0, [])
     # A span over slots no other cell splits makes columns (rows) a reader cannot tell apart: one.
-    ids = ids[:, np.concatenate(([True], (ids[:, 1:] != ids[:, :-1]).any(axis=0)))]
-    ids = ids[np.concatenate(([True], (ids[1:] != ids[:-1]).any(axis=1)))]
-    raw = [[cells[i].text if i >= 0 else "" for i in row] for row in ids.tolist()]
+    split = [0] + [c for c in range(1, len(ids[0])) if any(row[c] != row[c - 1] for row in ids)]
+    ids = [[row[c] for c in split] for row in ids]
+    ids = [row for r, row in enumerate(ids) if r == 0 or row != ids[r - 1]]
+    raw = [[cells[i].text if i >= 0 else "" for i in row] for row in ids]
     norm = [[normalize(t) for t in row] for row in raw]
-    filled = np.array([[t != NULL for t in row] for row in norm], dtype=bool)
-    keep_r = np.flatnonzero(filled.any(axis=1))
-    keep_c = np.flatnonzero(filled.any(axis=0))
+    filled_r = [any(t != NULL for t in row) for row in norm]
+    columns = list(zip(*norm))
+    filled_c = [any(t != NULL for t in column) for column in columns]
     # The same for a span resolved by repeating its text: a column (row) that repeats its
     # neighbour in every slot cannot be told from it either.
-    columns = list(zip(*norm))
-    keep_c = np.asarray([c for c in keep_c.tolist() if c == 0 or columns[c] != columns[c - 1]], dtype=int)
-    keep_r = np.asarray([r for r in keep_r.tolist() if r == 0 or norm[r] != norm[r - 1]], dtype=int)
-    header_row = [bool(len(r)) and all(cells[i].header for i in r if i >= 0) and any(i >= 0 for i in r)
-                  for r in ids.tolist()]
+    keep_c = [c for c, full in enumerate(filled_c) if full and (c == 0 or columns[c] != columns[c - 1])]
+    keep_r = [r for r, full in enumerate(filled_r) if full and (r == 0 or norm[r] != norm[r - 1])]
+    header_row = [all(cells[i].header for i in row if i >= 0) and any(i >= 0 for i in row) for row in ids]
     flagged = 0
     for r in keep_r:
-        one_label = len({i for i in ids[r].tolist() if i >= 0}) == 1
-        if not header_row[r] or (one_label and flagged and not _one_label(ids, keep_r[flagged - 1])):
+        one_label = _one_label(ids[r])
+        if not header_row[r] or (one_label and flagged and not _one_label(ids[keep_r[flagged - 1]])):
             break  # a row of one label marked as a header under a row of column labels: a section's label
         flagged += 1
-    blank = int((~filled.any(axis=1)).sum() + (~filled.any(axis=0)).sum())
+    blank = filled_r.count(False) + filled_c.count(False)
     return Grid([[norm[r][c] for c in keep_c] for r in keep_r], [[raw[r][c] for c in keep_c] for r in keep_r],
-                flagged if flagged < len(keep_r) else 0, blank, [[ids[r, c] for c in keep_c] for r in keep_r.tolist()],
+                flagged if flagged < len(keep_r) else 0, blank, [[ids[r][c] for c in keep_c] for r in keep_r],
                 "text" not in table.fmt.split("+"))
 
 
-def _one_label(ids: np.ndarray, r: int) -> bool:
-    """Row `r` of a layout grid holds one cell (over every slot it covers)."""
-    return len({i for i in ids[r].tolist() if i >= 0}) == 1
+def _one_label(row: list[int]) -> bool:
+    """A row of a layout grid holds one cell (over every slot it covers)."""
+    return len({i for i in row if i >= 0}) == 1
 
 
 @lru_cache(maxsize=65536)

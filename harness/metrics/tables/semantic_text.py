@@ -280,13 +280,14 @@ def _distinct_of(values: tuple[str, ...]) -> tuple[list[str], np.ndarray]:
     return list(index), np.asarray(inverse, dtype=np.intp)
 
 
-def key_similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
+def key_similarity_matrix(left: list[str], right: list[str], sim: np.ndarray | None = None) -> np.ndarray:
     """How surely two header keys name the same row or column, in [0, 1], for aligning and
     attributing: like `similarity_matrix`, except that a key whose words all occur in the other
     (a header path that lost or gained a level, "Top-1" vs "ImageNet Top-1") names it as surely
     as an equal one. Whether the shorter key still names *one* row or column is the caller's
-    question (it may name several: see `semantic_align`). Numbers must agree."""
-    sim = similarity_matrix(left, right)
+    question (it may name several: see `semantic_align`). Numbers must agree. `sim`: the
+    `similarity_matrix` of the two lists, when the caller has it already."""
+    sim = similarity_matrix(left, right) if sim is None else sim
     if not left or not right:
         return sim
     ul, il = _distinct(left)
@@ -294,8 +295,9 @@ def key_similarity_matrix(left: list[str], right: list[str]) -> np.ndarray:
     ts = process.cdist(ul, ur, scorer=fuzz.token_set_ratio, dtype=np.float32, workers=1) / 100.0
     nl = [set(numbers(x)) for x in ul]
     nr = [set(numbers(x)) for x in ur]
-    ok = np.array([[a <= b or b <= a for b in nr] for a in nl], dtype=bool)
-    return np.maximum(sim, (ts * ok)[il[:, None], ir])
+    if any(nl) and any(nr):  # else one side holds no number: the empty set is in every other
+        ts = ts * np.array([[a <= b or b <= a for b in nr] for a in nl], dtype=bool)
+    return np.maximum(sim, ts[il[:, None], ir])
 
 
 def shared_cells(g_body: list[list[str]], p_body: list[list[str]]) -> np.ndarray:
