@@ -26,6 +26,20 @@ def test_ragged_rows_leave_holes():
     assert t.text_grid(fill="") == [["a", "b", "c"], ["d", "", ""]]
 
 
+def test_ragged_rows_without_spans_are_laid_out_as_with_a_span_elsewhere():
+    """A table without spans takes a shorter path (`_unspanned_layout`); adding a 1x1 span
+    far right (a cell with colspan=1 written as a span of its own row) must not move a slot."""
+    t = Table([[], [Cell("a"), Cell("b")], [Cell("c")], []])
+    assert t.layout().grid.tolist() == [[-1, -1], [0, 1], [2, -1], [-1, -1]]
+    assert t.layout().origins == [(1, 0), (1, 1), (2, 0)]
+    assert t.layout().grid.dtype == np.int32
+    spanned = Table([[], [Cell("a"), Cell("b")], [Cell("c")], [Cell("d", rowspan=2)]])
+    assert spanned.layout().grid.tolist()[:4] == [[-1, -1], [0, 1], [2, -1], [3, -1]]
+    assert Table([[]]).layout().grid.shape == (1, 0)
+    with pytest.raises(TableTooLarge):
+        Table([[Cell("x")] * 1001] * 1000).layout()
+
+
 def test_rowspan_past_last_row_extends_grid():
     t = Table([[Cell("a", rowspan=3), Cell("b")]])
     assert t.shape == (3, 2)

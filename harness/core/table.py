@@ -83,6 +83,8 @@ class Table:
         the first cell that claimed a slot. A grid of more than `MAX_GRID_SLOTS` slots raises
         `TableTooLarge` before a cell that would pass it claims its slots.
         """
+        if all(cell.rowspan == 1 and cell.colspan == 1 for row in self.rows for cell in row):
+            return self._unspanned_layout()
         origins: list[tuple[int, int]] = []
         occupied: dict[tuple[int, int], int] = {}
         n_rows = len(self.rows)
@@ -114,6 +116,19 @@ class Table:
         slots = [[-1] * n_cols for _ in range(n_rows)]  # filled as lists: a numpy store per slot costs more
         for (r, c), i in occupied.items():
             slots[r][c] = i
+        return Layout(np.array(slots, dtype=np.int32).reshape(n_rows, n_cols), origins)
+
+    def _unspanned_layout(self) -> Layout:
+        """`layout()` of a table without spans (most tables): each row's cells side by side from
+        its first slot, short rows ending in holes."""
+        n_rows, n_cols = len(self.rows), max(map(len, self.rows), default=0)
+        if n_rows * n_cols > MAX_GRID_SLOTS:
+            raise TableTooLarge(f"grid of more than {MAX_GRID_SLOTS} slots")
+        slots, origins, start = [], [], 0
+        for r, row in enumerate(self.rows):
+            slots.append([*range(start, start + len(row)), *[-1] * (n_cols - len(row))])
+            origins += [(r, c) for c in range(len(row))]
+            start += len(row)
         return Layout(np.array(slots, dtype=np.int32).reshape(n_rows, n_cols), origins)
 
     def grid_shape(self, limit: int = MAX_GRID_SLOTS) -> tuple[int, int]:
