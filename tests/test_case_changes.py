@@ -53,7 +53,7 @@ def test_a_move_counts_only_beyond_the_tolerance_and_a_lost_or_found_table_count
 def test_the_change_keeps_its_tolerance_when_per_table_failures_are_off():
     """`--baseline-per-table=off`: no case fails on its own, but a drop within the tolerance is
     still no regression in the report's view."""
-    changes = case_changes(NOW, Gate(baseline=BASE, tolerance=Tolerance(0.01, off=True)))
+    changes = case_changes(NOW, Gate(baseline=BASE, tolerance=Tolerance(0.01), per_table=False))
     assert [c["verdict"] for c in changes.values()][:3] == ["unchanged", "regressed", "improved"]
     assert [c["status"] for c in changes.values()][:3] == ["pass", "pass", "pass"]
 

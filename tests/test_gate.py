@@ -217,7 +217,7 @@ def test_a_score_not_computed_now_counts_zero_only_against_a_baseline_that_score
     verdicts = [Gate(baseline=Base()).check(r) for r in results]  # type: ignore[arg-type]
     assert (verdicts[0].status, verdicts[1].status) == ("fail", "pass")
     assert verdicts[0].reasons == [f"teds, grits_con scored in the baseline, {why}"]
-    per_table_off = Gate(baseline=Base(), tolerance=Tolerance(0.01, off=True))  # type: ignore[arg-type]
+    per_table_off = Gate(baseline=Base(), tolerance=Tolerance(0.01), per_table=False)  # type: ignore[arg-type]
     assert per_table_off.check(results[0]).status == "pass", "--baseline-per-table=off: only --gate decides"
 
 

@@ -1,4 +1,4 @@
-"""RunOptions read once for the plugin and the CLI, finish_run for both, and the one xdist internal."""
+"""RunOptions read once for the plugin and the CLI, decide_run and finish_run for both, and the one xdist internal."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import pytest
 
 from harness.core.options import DEFAULT_ALPHA, DEFAULT_PARSE_TIMEOUT, GateSpec, RunOptions, Tolerance
 from harness.core.results import ItemResult
+from harness.gating.decide import Decisions
 from harness.gating.options import read_options
 
 
@@ -36,7 +37,7 @@ def test_values_are_parsed_once_into_typed_frozen_fields():
     assert dict(options.min_scores) == {"teds": 0.8} and options.gates == (GateSpec("teds", "complex"),)
     assert (options.parse_timeout, options.repeat, options.shard) == (2.5, 3, (2, 3))
     assert options.locator_model == "openai/x", "the LLM locator defaults to the judge's model"
-    assert options.table_tolerance.off and read_options({}).table_tolerance == Tolerance(0.01)
+    assert not options.per_table and read_options({}).per_table and read_options({}).tolerance == Tolerance(0.01)
     with pytest.raises(dataclasses.FrozenInstanceError):
         options.repeat = 1  # type: ignore[misc]
     with pytest.raises(TypeError):
@@ -83,24 +84,34 @@ def results(teds: float) -> list[ItemResult]:
                         scores={"teds": teds}) for i in range(1, 9)]
 
 
-def test_finish_run_gates_writes_and_saves_and_survives_an_unwritable_folder(tmp_path: Path):
+def test_the_run_is_decided_then_written_and_saved_and_survives_an_unwritable_folder(tmp_path: Path):
+    from harness.evaluate.completeness import of_meta
     from harness.gating.baseline import load_baseline, save_baseline
+    from harness.gating.decide import GatePolicy, decide_run
+    from harness.gating.rules import Gate
     from harness.report.finish import FinishPolicy, finish_run
 
     save_baseline(results(1.0), tmp_path / "base.json")
-    policy = FinishPolicy(report_dir=tmp_path / "r", gates=(GateSpec("teds"),), baseline=load_baseline(tmp_path / "base.json"),
-                          baseline_file="base.json", groups=("p",), save_baseline=str(tmp_path / "new.json"),
+    decider = GatePolicy(Gate(baseline=load_baseline(tmp_path / "base.json")), (GateSpec("teds"),), groups=("p",))
+    policy = FinishPolicy(report_dir=tmp_path / "r", save_baseline=str(tmp_path / "new.json"),
                           update_meta=lambda meta, _: meta.update(seen=sorted(meta)))
-    end = finish_run(results(0.5), {"case_set": "s"}, policy)
+    now = results(0.5)
+    meta = {"case_set": "s", "baseline": "base.json"}
+    decisions = decide_run(now, decider, of_meta(meta, len(now)))
+    assert decisions.failed and decisions.gate_lines[0].startswith("REGRESSION: teds [p]")
+    assert [r.extra["verdict"]["status"] for r in now] == ["fail"] * 8, "each case decided, kept on its result"
+    assert {r.extra["baseline"]["verdict"] for r in now} == {"regressed"}
+    end = finish_run(now, meta, policy, decisions)
     assert end.failed and end.error is None and set(end.written) == {"baseline", "json", "markdown", "html", "gate"}
     meta = json.loads((tmp_path / "r" / "results.json").read_text())["meta"]
     assert meta["gate"][0].startswith("REGRESSION: teds [p]") and meta["baseline"] == "base.json"
     assert meta["seen"] == ["baseline", "case_set", "gate"], "update_meta sees the gate lines"
     assert json.loads((tmp_path / "r" / "gate.json").read_text())[0]["failed"] is True
+    assert len(end.case_failures) == 8
 
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
-    end = finish_run(results(1.0), {}, dataclasses.replace(policy, report_dir=blocked / "r", gates=()))
+    end = finish_run(results(1.0), {}, dataclasses.replace(policy, report_dir=blocked / "r"), Decisions())
     assert end.error == end.notes[0] and end.error.startswith(f"tablebench report not written to {blocked}")
     assert "baseline" in end.written and not end.comparisons
 

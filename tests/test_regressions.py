@@ -101,6 +101,35 @@ def test_per_table_verdicts_are_kept_in_results_json(pytester: pytest.Pytester, 
     assert {c["verdict"] for c in changes.values()} == {"regressed", "unchanged"}
 
 
+def test_each_case_is_decided_once_in_a_run_and_once_more_only_by_a_merge_given_its_own_rules(
+        pytester: pytest.Pytester, cases: Path, outputs, baseline: Path, tmp_path: Path, monkeypatch, capsys):
+    """The verdict is decided where the result is made; the end of the run, the change against the
+    baseline and every report read it there (`verdict_of`). A merge given its own baseline decides
+    each case again, once: the shards were decided against other rules."""
+    from harness.gating.rules import Gate
+
+    decided: list[str] = []
+    check = Gate.check
+
+    def counted(self, result):
+        decided.append(result.test_id)
+        return check(self, result)
+
+    monkeypatch.setattr(Gate, "check", counted)
+    spec = f"--parser=mine=dir:{outputs['corrupt']}"
+    run = pytester.runpytest(*args(cases, tmp_path, spec, f"--baseline={baseline}", "--gate=teds", "--min-score=teds=0.5",
+                                   f"--report-dir={tmp_path / 'r'}"))
+    ids = [r["case_set"] + "/" + r["page"] + f"::t{r['table']}[mine]"
+           for r in json.loads((tmp_path / "r" / "results.json").read_text())["results"]]
+    assert len(ids) > 10 and sorted(decided) == sorted(ids), run.stdout.str()
+    decided.clear()
+    capsys.readouterr()
+    assert main(["report", "merge", str(tmp_path / "r"), "--out", str(tmp_path / "m")]) == 1
+    assert decided == [], "a merge without rules of its own keeps every case's verdict"
+    main(["report", "merge", str(tmp_path / "r"), "--out", str(tmp_path / "m2"), f"--baseline={baseline}"])
+    assert sorted(decided) == sorted(ids)
+
+
 def test_a_printed_failing_id_pasted_back_runs_exactly_that_case(pytester: pytest.Pytester, cases: Path, outputs,
                                                                  tmp_path: Path):
     spec = f"--parser=mine=dir:{outputs['corrupt']}", "--min-score=teds=0.9"

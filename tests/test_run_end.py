@@ -65,16 +65,17 @@ def test_a_run_with_absurd_sidecar_seconds_ends_with_its_results(pytester: pytes
 
 # -- item 8: writes that fail ----------------------------------------------------------------------
 def test_a_failed_write_keeps_what_was_written_and_the_baseline_comes_last(tmp_path: Path):
+    from harness.gating.decide import Decisions
     from harness.report.finish import FinishPolicy, finish_run
 
     report = tmp_path / "r"
     (report / "report.html").mkdir(parents=True)  # the last report file cannot replace a folder
-    end = finish_run(results(), {}, FinishPolicy(report_dir=report, save_baseline=str(tmp_path / "b.json")))
+    end = finish_run(results(), {}, FinishPolicy(report_dir=report, save_baseline=str(tmp_path / "b.json")), Decisions())
     assert (report / "results.json").is_file() and (report / "leaderboard.md").is_file()
     assert (tmp_path / "b.json").is_file() and set(end.written) == {"json", "markdown", "baseline"}
     assert len(end.errors) == 1 and "\n" not in end.error and "results.json" in end.error
     end = finish_run(results(), {}, FinishPolicy(report_dir=tmp_path / "ok",
-                                                 save_baseline=str(tmp_path / "b.json" / "x.json")))
+                                                 save_baseline=str(tmp_path / "b.json" / "x.json")), Decisions())
     assert (tmp_path / "ok" / "results.json").is_file() and end.error.startswith("tablebench baseline not written")
 
 

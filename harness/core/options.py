@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 DEFAULT_PARSE_TIMEOUT = 300.0  # seconds per page
@@ -169,14 +169,14 @@ class Tolerance:
     the option exists) or a bare percentage (`5%` of the baseline score) applies to the
     headline scores only; `METRIC=X` gives a metric its own, absolute on the metric's own scale
     (`semantic=0.5`) or relative (`teds=2%`), and is how a sub-metric is checked at all.
-    Parsed by `harness.gating.thresholds.parse_tolerance`; `off`: no table fails against the
-    baseline (`--baseline-per-table=off`).
+    Parsed by `harness.gating.thresholds.parse_tolerance`. Whether single tables fail on it at
+    all is `RunOptions.per_table` (`--baseline-per-table`); a case's change against the
+    baseline is judged by it either way.
     """
 
     default: float = DEFAULT_TOLERANCE
     default_relative: bool = False
     named: Mapping[str, tuple[float, bool]] = field(default_factory=_frozen)  # metric -> (value, relative)
-    off: bool = False
 
 
 @dataclass(frozen=True)
@@ -216,9 +216,3 @@ class RunOptions:
     repeat: int = DEFAULT_REPEAT
     shard: tuple[int, int] | None = None  # (I, N), 1-based
     parse_concurrency: int = DEFAULT_PARSE_CONCURRENCY
-
-    @property
-    def table_tolerance(self) -> Tolerance:
-        """The per-table tolerance the rules apply: none fails against the baseline with
-        `--baseline-per-table=off` (known failures stay known)."""
-        return self.tolerance if self.per_table else replace(self.tolerance, off=True)

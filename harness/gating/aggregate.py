@@ -17,14 +17,14 @@ paired bootstrap confidence interval of the mean difference (tables resampled, l
 1 - alpha, two-sided). A table that was found in the baseline and is lost now counts 0 in
 the run (include-missing, as the leaderboard ranks): losing tables is a regression too.
 
-Everything here is pure arithmetic on numbers keyed by case; `harness.report.finish` builds the
+Everything here is pure arithmetic on numbers keyed by case; `harness.gating.decide` builds the
 pairs (for the pytest plugin and `tablebench report merge` alike). No pytest, no files.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -289,8 +289,8 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
         run_ok = r.outcome == "ok"
         names = set(base) | set(r.scores)
         lost = r.not_computed() if run_ok else {}
-        run_values = {m: (0.0 if m in lost else _finite(r.scores.get(m))) if run_ok else 0.0 for m in names}
-        base_values = {m: (0.0 if base is NOT_FOUND else _finite(base.get(m))) for m in names}
+        run_values = {m: counted(run_ok, r.scores, m, lost) for m in names}
+        base_values = {m: counted(base is not NOT_FOUND, base, m) for m in names}
         # the page's language / variant (ItemResult fields); results.json files from before those
         # fields carried the language in `extra`, which therefore comes last
         attrs = {"complexity": r.complexity or "unknown", "case_set": r.case_set, "page": r.page,
@@ -298,6 +298,16 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
                  **{k: v for k, v in (r.extra or {}).items() if isinstance(v, (str, int, float))}}
         pairs.append(Pair(key=r.test_id, group=r.parser, attrs=attrs, base=base_values, run=run_values))
     return pairs
+
+
+def counted(found: bool, scores: Mapping[str, Any], metric: str, lost: Container[str] = ()) -> float | None:
+    """A case's value on `metric` as a run is compared with its baseline (the gate's pairs and each
+    case's change): 0 when the item was not found or failed, and when the metric could not be
+    computed (`lost`, `ItemResult.not_computed`: too large to score), so that losing a table is a
+    regression (include-missing, as the leaderboard ranks); else its score, None when it has none."""
+    if not found or metric in lost:
+        return 0.0
+    return _finite(scores.get(metric))
 
 
 def _finite(value: Any) -> float | None:

@@ -1,27 +1,27 @@
-"""Every case against its baseline, and the run's per-case verdicts, computed once for every runner.
+"""Every case against its baseline: what moved, the same for every runner.
 
-Why here: `pytest --baseline` and `tablebench report merge --baseline` must fail the same
-cases for the same reasons, and every report file must show the same regression view. So
-both call `case_changes` on their results with one `Gate` (`gate_of`): it returns, per case,
+Why here: `pytest --baseline` and `tablebench report merge --baseline` must show the same
+regression view in every report file. So both reach `case_changes` through
+`harness.gating.decide.decide_run`, with one `Gate` (`gate_of`): it returns, per case,
 
-- the pass / fail / known verdict of `Gate.check` with its reasons (what pytest reports);
+- the pass / fail / known verdict the case carries (decided once, where it was made:
+  `harness.gating.rules.verdict_of`) with its reasons (what pytest reports);
 - the case's baseline score on its kind's ranking metric, the score now, the delta and a
   verdict: `regressed` / `improved` (moved beyond the metric's tolerance, or lost / found
   since the baseline), `unchanged`, or `new` (not in the baseline).
 
 A case lost now, or whose score was not computed now (too large to score), counts 0 against its
-baseline score (include-missing, as the gate counts it).
+baseline score (`harness.gating.aggregate.counted`: as the gate counts it).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from harness.core.metric_specs import ranking_metric
 from harness.core.options import RunOptions
 from harness.core.results import ItemResult
+from harness.gating.aggregate import counted
 from harness.gating.baseline import Baseline, Entry
 from harness.gating.rules import Gate, verdict_of
 from harness.gating.thresholds import allowed_drop
@@ -32,7 +32,8 @@ EXTRA_KEY = "baseline"  # where a case's change is kept in `ItemResult.extra` (r
 
 def gate_of(options: RunOptions, baseline: Baseline | None) -> Gate:
     """The per-case rules of a run: its floors, its baseline and tolerance, report-only."""
-    return Gate(options.min_scores, baseline, options.table_tolerance, report_only=options.report_only)
+    return Gate(options.min_scores, baseline, options.tolerance, report_only=options.report_only,
+                per_table=options.per_table)
 
 
 def ranking_metrics(results: Iterable[ItemResult]) -> dict[str, str]:
@@ -67,9 +68,8 @@ def _change(r: ItemResult, entry: Entry | None, metric: str | None, gate: Gate) 
     old = _score(entry.outcome, entry.scores, metric)
     now = _score(r.outcome, r.scores, metric, r.not_computed() if old is not None else None)
     delta = now - old if old is not None and now is not None else None
-    # the verdict uses the metric's tolerance even when single cases do not fail on it (per-table off)
-    tolerance = replace(gate.tolerance, off=False)  # type: ignore[arg-type]  # Gate makes it a Tolerance
-    tol = (allowed_drop(tolerance, metric, old) if metric and old is not None else None) or 0.0
+    # the metric's tolerance, also when single cases do not fail on it (`Gate.per_table` off)
+    tol = (allowed_drop(gate.tolerance, metric, old) if metric and old is not None else None) or 0.0  # type: ignore[arg-type]
     if (entry.outcome == "ok") != (r.outcome == "ok"):
         verdict = "improved" if r.outcome == "ok" else "regressed"
     elif delta is None:
@@ -86,14 +86,10 @@ def _change(r: ItemResult, entry: Entry | None, metric: str | None, gate: Gate) 
 
 def _score(outcome: str, scores: Mapping[str, float], metric: str | None,
            lost: Mapping[str, str] | None = None) -> float | None:
-    """The case's value on `metric`: 0 when it was not found (include-missing) or when `lost` (scores
-    the case could not compute, against a baseline that has one) holds it, None when not scored."""
-    if metric is None:
-        return None
-    if outcome != "ok" or metric in (lost or {}):
-        return 0.0
-    value = scores.get(metric)
-    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+    """The case's value on `metric` as the gate counts it (`counted`: 0 when not found, or when
+    `lost`, the scores it could not compute against a baseline that has one, holds it); None when
+    there is no metric or no score."""
+    return counted(outcome == "ok", scores, metric, lost or {}) if metric is not None else None
 
 
 def attach(results: Iterable[ItemResult], changes: Mapping[str, dict]) -> None:

@@ -4,7 +4,9 @@
   has it not `ok` too: then it is a *known* failure (the plugin reports it as xfail), so a
   baseline gates regressions only. A table lost with a crashed worker is never a known failure.
 - A located table fails below a `--min-score` floor or below its baseline score by more than
-  the tolerance, or when a metric its baseline scored was not computed now (too large to score).
+  the tolerance, or when a metric its baseline scored was not computed now (too large to score);
+  with `--baseline-per-table=off` (`Gate.per_table`) only the floors fail it (the aggregate
+  gate decides against the baseline).
 - In report-only mode every case passes; outcomes and scores are still recorded.
 
 A failure's reasons name the kind's ranking metric first (`headline_first`: a failure line is
@@ -81,6 +83,7 @@ class Gate:
     baseline: Baseline | None = None
     tolerance: Tolerance | float = DEFAULT_TOLERANCE  # a bare number: the headline metrics' tolerance
     report_only: bool = False
+    per_table: bool = True  # a case fails below its baseline (`--baseline-per-table=off`: only --gate decides)
 
     def __post_init__(self) -> None:
         if not isinstance(self.tolerance, Tolerance):
@@ -95,7 +98,8 @@ class Gate:
             if base is not None and base.outcome != "ok" and not is_crashed(result.message):
                 return Verdict("known", [f"known failure ({base.outcome} in the baseline): {reason}"])
             return Verdict("fail", [reason])
-        floors, base_scores = floors_for(self.floors, result.kind), base.scores if base is not None else {}
+        floors = floors_for(self.floors, result.kind)
+        base_scores = base.scores if base is not None and self.per_table else {}
         reasons = []
         for metric in headline_first(result.kind, [*floors, *base_scores]):  # what a cut line must keep
             if metric in floors:

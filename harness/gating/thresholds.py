@@ -92,9 +92,7 @@ def parse_tolerance(text: object) -> Tolerance:
 
 def allowed_drop(tolerance: Tolerance, metric: str, old: float) -> float | None:
     """How far `metric` may fall below its baseline score `old`; None: not checked (a sub-metric
-    nobody named, or per-table checks off)."""
-    if tolerance.off:
-        return None
+    nobody named)."""
     if metric in tolerance.named:
         value, relative = tolerance.named[metric]
     elif metric in headline_scores():

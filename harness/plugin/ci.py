@@ -3,14 +3,14 @@
 `harness.plugin.session.BenchSession` makes one of each from its `RunOptions` and calls them;
 none of them reaches into the session. The work is elsewhere: `harness.evaluate.repeat` (K
 parses per page), `harness.parse.prefetch` (N parses in flight), `harness.cases.shard` (which
-pages) and `harness.report.finish` (the gate's statistics against the baseline).
+pages) and `harness.gating.decide` (the gate's statistics against the baseline).
 
 How a gate reaches every output: after the last item is reported (in the controller under
 xdist, where every worker's results arrive), each `--gate` is evaluated and logged as a test
 of its own, `tablebench::gate[METRIC]`, through the ordinary report hooks. So it counts in the
 session's outcome (a failing gate fails the run, exit code 1), shows in the short summary and
-in junit XML as a testcase like any other; `finish_run` puts its lines into the report's meta
-and a `gate.json` beside results.json.
+in junit XML as a testcase like any other; `harness.report.finish.finish_run` puts its lines into
+the report's meta and a `gate.json` beside results.json.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from harness.gating.aggregate import Comparison
 from harness.parse.prefetch import ParsePool
 from harness.parse.registry import resolve
 from harness.plugin.workers import XdistChanged, worker_queue
-from harness.report.finish import FinishPolicy, json_number, run_gates
+from harness.gating.decide import GatePolicy, run_gates
+from harness.report.finish import json_number
 
 GATE_NODE = "tablebench::gate"
 
@@ -138,7 +139,7 @@ class ShardSelection:
 class GateStep:
     """`--gate` in a pytest session: evaluated when the test loop ends, each gate logged as a test."""
 
-    def __init__(self, config: pytest.Config, policy: FinishPolicy,
+    def __init__(self, config: pytest.Config, policy: GatePolicy,
                  completeness: Callable[[str], Completeness] | None = None) -> None:
         self.config, self.policy = config, policy
         self.comparisons: list[Comparison] = []

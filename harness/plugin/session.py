@@ -4,7 +4,8 @@ A `BenchSession` is made from the run's `RunOptions` when pytest configures; it 
 parsers, the case set, the per-case rules, the results as their reports arrive, and the CI
 parts (`harness.plugin.ci`), each made here from the options and called from here:
 page evaluation (--repeat, --parse-concurrency), the shard, and the aggregate gate. At the
-end, `harness.report.finish.finish_run` writes what `tablebench report merge` writes too.
+end, `harness.gating.decide.decide_run` decides the run and `harness.report.finish.finish_run`
+writes it, as `tablebench report merge` does.
 Everything a user's conftest may change goes through the `pytest_tablebench_*` hooks.
 """
 
@@ -29,10 +30,11 @@ from harness.core.metric_specs import MetricSpec
 from harness.core.metric_specs import register as register_metric
 from harness.core.options import RunOptions
 from harness.core.results import ItemResult, case_id, item_name, run_order
-from harness.evaluate.completeness import Completeness, crashed_count, measure
+from harness.evaluate.completeness import Completeness, crashed_count, measure, of_meta
 from harness.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
 from harness.evaluate.selection import metric_names
 from harness.gating.baseline import Baseline, load_baseline
+from harness.gating.decide import GatePolicy, decide_run
 from harness.gating.regressions import gate_of
 from harness.gating.rules import baseline_notes
 from harness.parse.preflight import setup_problems
@@ -90,8 +92,7 @@ class BenchSession:
         self._check_scored("--min-score", [(name, name) for name in options.min_scores])
         self._check_scored("--baseline-tolerance", [(name, name) for name in options.tolerance.named])
         self.notes: list[str] = []  # shown at the end of the terminal summary
-        baseline = self._baseline(options.baseline)
-        self.rules = gate_of(options, baseline)
+        self.rules = gate_of(options, self._baseline(options.baseline))
         self.shard = ShardSelection.of(options.shard, self.cases) if options.shard else None
         self._check_scored("--gate", [(gate.label, gate.metric) for gate in options.gates])
         self.specs = served_specs(options.parsers, options.llm_api_base)  # label -> the spec it runs with
@@ -116,16 +117,16 @@ class BenchSession:
             if not options.report_dir:  # the default name has second resolution: another run may have it
                 self.report_dir = new_folder(self.report_dir)
             self._claim = claim_folder(self.report_dir, "--report-dir")
+        self.decider = GatePolicy(self.rules, options.gates, min_effect=options.gate_min_effect,
+                                  alpha=options.gate_alpha, groups=tuple(self.specs),
+                                  allow_incomplete=options.allow_incomplete)
         self.policy = FinishPolicy(
-            report_dir=self.report_dir, gates=options.gates, min_effect=options.gate_min_effect,
-            alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline, groups=tuple(self.specs),
-            save_baseline=options.save_baseline, allow_incomplete=options.allow_incomplete, parsers=self.parsers,
-            save_anyway=options.save_baseline_anyway,
-            case_set=self.case_set, metrics=self.metrics, rules=self.rules,
-            crop_folder=options.report_crops == "folder",
+            report_dir=self.report_dir, save_baseline=options.save_baseline, allow_incomplete=options.allow_incomplete,
+            parsers=self.parsers, save_anyway=options.save_baseline_anyway, case_set=self.case_set,
+            metrics=self.metrics, crop_folder=options.report_crops == "folder",
             update_meta=lambda meta, results: config.hook.pytest_tablebench_update_meta(
                 config=config, meta=meta, results=results))
-        self.gate = GateStep(config, self.policy, self.completeness)
+        self.gate = GateStep(config, self.decider, self.completeness)
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self._pages: dict[tuple[str, str], list[ItemResult]] = {}
         self._served: dict[tuple[str, str], set[tuple[str, int]]] = {}  # the items of each page handed out
@@ -316,7 +317,8 @@ class BenchSession:
             self._claim = None
 
     def finish(self, session: pytest.Session, exitstatus: int) -> None:
-        """Close the parser pools; in the controller, gates, report files and baseline (`finish_run`).
+        """Close the parser pools; in the controller, the run's decisions (`decide_run`), then its
+        report files and baseline (`finish_run`).
         A file not written is one line on stderr and a non-zero exit; the rest is still written."""
         close_default_pool()
         self.pages.close()
@@ -329,8 +331,9 @@ class BenchSession:
         results = self.final = self.sorted_results()  # the texts stay on disk: results.json reads them one by one
         workers_stopped = stop_workers(self.config)  # their exit overlaps the report files
         try:
-            self.end = finish_run(FullResults(results, self.stream.read), self.meta(results), self.policy,
-                                  comparisons=self.gate.comparisons)
+            meta = self.meta(results)
+            decisions = decide_run(results, self.decider, of_meta(meta, len(results)), self.gate.comparisons)
+            self.end = finish_run(FullResults(results, self.stream.read), meta, self.policy, decisions)
         finally:
             self.stream.close()
             workers_stopped()

@@ -24,7 +24,8 @@ from harness.core.results import ItemResult
 from harness.plugin.ci import GateStep, repeat_summary
 from harness.plugin.nodes import REPRODUCE
 from harness.report.aggregate import boards, cache_summary
-from harness.report.finish import RunEnd, gate_verdict
+from harness.gating.decide import gate_verdict
+from harness.report.finish import RunEnd
 from harness.report.terminal import tracks_group
 from harness.report.whole import print_whole
 

@@ -1,7 +1,8 @@
 """`tablebench report merge`: shard runs -> one report, ended as a pytest session ends (`harness.cli` parses).
 
-Why here and not in the CLI: the merge is `finish_run` (the same per-case rules and gates a
-session's end applies) plus what a session prints at its end; the CLI only reads the options.
+Why here and not in the CLI: the merge is `decide_run` and `finish_run` (the same per-case rules,
+gates and files a session's end applies) plus what a session prints at its end; the CLI only
+reads the options.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ def run_merge(args: argparse.Namespace) -> int:
     from harness.gating.aggregate import summary_lines
     from harness.gating.baseline import load_baseline
     from harness.gating.options import read_options
+    from harness.gating.decide import GatePolicy, decide_run, gate_verdict
     from harness.gating.regressions import gate_of
     from harness.gating.rules import baseline_notes
     from harness.report.aggregate import boards
-    from harness.report.finish import FinishPolicy, finish_run, gate_verdict
+    from harness.report.finish import FinishPolicy, finish_run
     from harness.report.merge import merge_runs, results_path
     from harness.report.terminal import tracks_group
     from harness.report.verdicts import failed_rich
@@ -50,19 +52,22 @@ def run_merge(args: argparse.Namespace) -> int:
     baseline = load_baseline(options.baseline) if options.baseline else None
     notes = baseline_notes(baseline, [r.test_id for r in results], parsers=parsers, case_set=case_set,
                            metrics=meta.get("metrics") or []) if baseline is not None else []
+    decider = GatePolicy(gate_of(options, baseline), options.gates, min_effect=options.gate_min_effect,
+                         alpha=options.gate_alpha, groups=tuple(dict.fromkeys(r.parser for r in results)),
+                         allow_incomplete=args.allow_incomplete,
+                         decide=baseline is not None or bool(options.min_scores))  # else each case keeps its shard's verdict
     policy = FinishPolicy(
-        report_dir=Path(args.out), primary=args.primary, gates=options.gates, min_effect=options.gate_min_effect,
-        alpha=options.gate_alpha, baseline=baseline, baseline_file=options.baseline,
-        groups=tuple(dict.fromkeys(r.parser for r in results)), save_baseline=options.save_baseline,
-        parsers=parsers, case_set=case_set, metrics=meta.get("metrics") or [], rules=gate_of(options, baseline),
-        allow_incomplete=args.allow_incomplete, crop_folder=options.report_crops == "folder",
-        decide=baseline is not None or bool(options.min_scores), save_anyway=args.save_baseline_anyway)  # else each case keeps its shard's verdict
+        report_dir=Path(args.out), primary=args.primary, save_baseline=options.save_baseline, parsers=parsers,
+        case_set=case_set, metrics=meta.get("metrics") or [], allow_incomplete=args.allow_incomplete,
+        crop_folder=options.report_crops == "folder", save_anyway=args.save_baseline_anyway)
+    if options.baseline:  # this merge's baseline, not the shards'
+        meta["baseline"] = options.baseline
+    completeness = of_meta(meta, len(results))
     held = claim_folder(args.out, "--out")
     try:
-        end = finish_run(merged, meta, policy)
+        end = finish_run(merged, meta, policy, decide_run(results, decider, completeness))
     finally:
         held.release()
-    completeness = of_meta(meta, len(results))
     print_whole(tracks_group(boards(results, primary=args.primary)))
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")

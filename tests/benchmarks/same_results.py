@@ -1,11 +1,15 @@
 """Same numbers before and after a change: run the reference runs, then diff two of them.
 
-A restructure must not move a score. This runs what the README and docs/ measure (the 5-parser run on
-synth-v1, formulas-v1 with pymupdf4llm, `meta-eval --cv` on the four study files) into a
+A restructure must not move a score or a verdict. This runs what the README and docs/ measure
+(the 5-parser run on synth-v1, formulas-v1 with pymupdf4llm, `meta-eval --cv` on the four study
+files) and the gate's paths (three parsers against a baseline saved from other parsers under
+their labels, so cases regress, improve and fail: with `--gate`, floors and per-case verdicts;
+the same run in two shards merged by `tablebench report merge` with the same gate) into a
 folder, at whatever commit is checked out, and compares two such folders: every result in
-order (outcome, scores, spans, messages, semantic errors, HTML), every leaderboard number and
-every meta-eval number. Only what a clock or a cache decides is left out (seconds, the cache
-flag, timestamps, paths and the command line).
+order (outcome, scores, spans, messages, semantic errors, HTML, verdicts, changes against the
+baseline), every leaderboard number, every gate row, the baselines and every meta-eval number.
+Only what a clock or a cache decides is left out (seconds, the cache flag, timestamps, paths and
+the command line).
 
     python -m tests.benchmarks.same_results run OUT [--cache DIR]   # from the repo root
     python -m tests.benchmarks.same_results diff BEFORE AFTER       # exit 1 and the differences
@@ -38,11 +42,38 @@ def run(out: Path, cache: Path, shared: Path) -> None:
         subprocess.run([py, "-m", "pytest", "-p", "no:cacheprovider", *args, "-n", "2", "--report-only", "-q",
                         f"--report-dir={out / name}", f"--parse-cache={cache}"], check=True,
                        stdout=subprocess.DEVNULL)
+    _gate_runs(out, cache)
     for study in STUDIES:
         data = shared / "data" / f"{study}.json"
         done = subprocess.run([py, "-m", "harness.cli", "meta-eval", str(data), "--cv", "--json"], check=True,
                               capture_output=True, text=True)
         (out / f"meta_{study.replace('/', '_')}.json").write_text(done.stdout, encoding="utf-8")
+
+
+# The baseline: other parsers under the gated run's labels, so that the run's cases move both ways.
+BASELINE_PARSERS = ("--parser=pdfplumber=pypdf", "--parser=pypdf=pdfplumber", "--parser=pymupdf4llm=pymupdf4llm?layout=off")
+GATED = ("--parser=pdfplumber", "--parser=pypdf", "--parser=pymupdf4llm", "--gate=semantic", "--gate=teds",
+         "--min-score=semantic=3")
+
+
+def _gate_runs(out: Path, cache: Path) -> None:
+    """A baseline, a gated run against it (cases fail: the exit status is not checked), the same
+    run in two shards, and their merge with the same gate."""
+    py = sys.executable
+    baseline = out / "baseline.json"
+
+    def pytest_run(name: str, *args: str, check: bool = False) -> None:
+        subprocess.run([py, "-m", "pytest", "-p", "no:cacheprovider", *args, "-n", "2", "-q",
+                        f"--report-dir={out / name}", f"--parse-cache={cache}"], check=check,
+                       stdout=subprocess.DEVNULL)
+
+    pytest_run("baseline_run", *BASELINE_PARSERS, "--report-only", f"--save-baseline={baseline}", check=True)
+    pytest_run("gated", *GATED, f"--baseline={baseline}")
+    for i in (1, 2):
+        pytest_run(f"shard{i}", *GATED, f"--baseline={baseline}", f"--shard={i}/2")
+    subprocess.run([py, "-m", "harness.cli", "report", "merge", str(out / "shard1"), str(out / "shard2"),
+                    "--out", str(out / "merged"), f"--baseline={baseline}", "--gate=semantic", "--gate=teds",
+                    "--min-score=semantic=3"], check=False, stdout=subprocess.DEVNULL)
 
 
 def _stable(value: Any) -> Any:
