@@ -8,7 +8,7 @@ import lxml.html
 
 from harness.core.results import ItemResult
 from harness.core.table import Table
-from harness.metrics.tables.semantic import DEFAULT, combine, compared, semantic_details
+from harness.metrics.tables.semantic import DEFAULT, combine, read_and_count, semantic_details
 from harness.metrics.tables.semantic_diff import MAX_CELLS
 from harness.report.evidence import cell_diff_html
 
@@ -39,11 +39,11 @@ def test_changed_missing_and_extra_cells_follow_the_alignment() -> None:
 
 def test_the_score_is_what_it_was_without_the_diff() -> None:
     """The diff only reads the alignment: the score is the one the comparison's features give
-    without any diff being drawn (`compared` makes none)."""
+    without any diff being drawn (`read_and_count` makes none)."""
     pred = [["name", "a", "b"], ["x", "1", "9"], ["y", "3", "4"]]
     gt, p = Table.from_rows(GT, header_rows=1), Table.from_rows(pred, header_rows=1)
     result = semantic_details(gt, p)
-    assert 0 < result.score < 10 and result.score == round(combine(compared(gt, p).row, DEFAULT.vector), 4)
+    assert 0 < result.score < 10 and result.score == round(combine(read_and_count(gt, p).row, DEFAULT.vector), 4)
     assert result.diff["counts"]["missing"] == 3
 
 

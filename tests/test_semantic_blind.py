@@ -99,8 +99,8 @@ def test_the_locator_decides_which_text_and_reads_it_without_the_ground_truth() 
 
 
 def test_the_score_reads_the_prediction_from_the_prediction_alone() -> None:
-    """In `semantic.compared`, `read_prediction` is called with the prediction and the rules only."""
-    tree = ast.parse(inspect.getsource(semantic.compared))
+    """In `semantic.read_and_count`, `read_prediction` is called with the prediction and the rules only."""
+    tree = ast.parse(inspect.getsource(semantic.read_and_count))
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "read_prediction"]
     assert len(calls) == 1
     used = {n.id for arg in calls[0].args for n in ast.walk(arg) if isinstance(n, ast.Name)}
@@ -115,12 +115,12 @@ def test_the_score_reads_the_prediction_from_the_prediction_alone() -> None:
 
 def test_a_prediction_reads_the_same_whatever_it_is_compared_with() -> None:
     from harness.core.table import Table
-    from harness.metrics.tables.semantic import compared
+    from harness.metrics.tables.semantic import read_and_count
 
     pred = Table.from_rows([["Model", "Acc"], ["A", "1.5"], ["B", "2.5"]], header_rows=1)
     one = Table.from_rows([["Model", "Acc"], ["A", "1.5"], ["B", "2.5"]], header_rows=1)
     other = Table.from_rows([["x"], ["Model"], ["Acc"], ["A 1.5"], ["B 2.5"]], header_rows=2)
-    a, b = compared(one, pred), compared(other, pred)
-    assert a.how == b.how and a.comparison.n_pred == b.comparison.n_pred
-    assert a.comparison.alignment is not None and b.comparison.alignment is not None
-    assert a.comparison.alignment.p == b.comparison.alignment.p  # the same view of the prediction
+    a, b = read_and_count(one, pred), read_and_count(other, pred)
+    assert a.how == b.how and a.differences.n_pred == b.differences.n_pred
+    assert a.differences.alignment is not None and b.differences.alignment is not None
+    assert a.differences.alignment.p == b.differences.alignment.p  # the same view of the prediction

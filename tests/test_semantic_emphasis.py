@@ -5,7 +5,7 @@ contents are invented; the shapes are those parsers write (underlined headers, a
 from __future__ import annotations
 
 from harness.core.table import Cell, Table
-from harness.metrics.tables.semantic import RULES, compared, semantic_details
+from harness.metrics.tables.semantic import RULES, read_and_count, semantic_details
 from harness.metrics.tables.semantic_align import FEATURES
 from harness.metrics.tables.semantic_causes import MAX_TEXT, Cause
 from harness.metrics.tables.semantic_emphasis import RULE, emphasised
@@ -64,7 +64,7 @@ Ours & \textbf{56.1\textsubscript{$\pm$0.4}} \\
 Base & 52.7\textsubscript{$\pm$0.6} \\
 \end{tabular}""")[0]
     pieces = _md("| **Comp** **onents** | mAP |\n|---|---|\n| Ours | **56.1**_±_**0.4** |\n| Base | 52.7±0.6 |")
-    assert compared(gt, pieces).comparison.features[FEATURES.index("emphasis")] == 0.0
+    assert read_and_count(gt, pieces).differences.features[FEATURES.index("emphasis")] == 0.0
     elsewhere = _md("| **Components** | mAP |\n|---|---|\n| Ours | **56.1**±**0.4** |\n| Base | **52.7**±0.6 |")
     read = semantic_details(gt, elsewhere)
     assert read.counts["emphasis"] == 1 and "bold '52.7'" in read.errors[-1]
@@ -72,17 +72,17 @@ Base & 52.7\textsubscript{$\pm$0.6} \\
 
 def test_italics_over_what_the_table_sets_as_math_are_the_maths_own() -> None:
     """`$\\times$` is set in italics on the page: a parser writing `_×_` writes what the page shows."""
-    read = compared(GT, _md(AS_WRITTEN.replace("| × |", "| _×_ |")))
-    assert read.comparison.features[FEATURES.index("emphasis")] == 0.0
-    read = compared(GT, _md(AS_WRITTEN.replace("| × |", "| <u>×</u> |")))  # underlined: not the math's
-    assert read.comparison.features[FEATURES.index("emphasis")] > 0.0
+    read = read_and_count(GT, _md(AS_WRITTEN.replace("| × |", "| _×_ |")))
+    assert read.differences.features[FEATURES.index("emphasis")] == 0.0
+    read = read_and_count(GT, _md(AS_WRITTEN.replace("| × |", "| <u>×</u> |")))  # underlined: not the math's
+    assert read.differences.features[FEATURES.index("emphasis")] > 0.0
 
 
 def test_emphasis_lost_costs_nothing() -> None:
     """A format without emphasis (lines of text) cannot write it: its absence is not charged."""
     plain = read_lines("Method Speed Memory\nAlpha 1.2 30\nBeta 2.4 ×\nGamma 0.8 41")
-    read = compared(GT, plain)
-    assert read.undelimited and read.comparison.features[FEATURES.index("emphasis")] == 0.0
+    read = read_and_count(GT, plain)
+    assert read.undelimited and read.differences.features[FEATURES.index("emphasis")] == 0.0
 
 
 def test_emphasis_in_lines_of_text_is_charged_at_the_lines_weight() -> None:
@@ -97,9 +97,9 @@ def test_emphasis_in_lines_of_text_is_charged_at_the_lines_weight() -> None:
 
 def test_without_the_rule_added_emphasis_costs_nothing() -> None:
     marked = _md(AS_WRITTEN.replace("| Alpha |", "| <u>Alpha</u> |").replace("| 41 |", "| ~~41~~ |"))
-    with_rule, without = compared(GT, marked), compared(GT, marked, rules=RULES - {RULE})
+    with_rule, without = read_and_count(GT, marked), read_and_count(GT, marked, rules=RULES - {RULE})
     k = FEATURES.index("emphasis")
-    assert with_rule.comparison.features[k] > 0 and without.comparison.features[k] == 0.0
+    assert with_rule.differences.features[k] > 0 and without.differences.features[k] == 0.0
 
 
 def test_a_cause_keeps_at_most_max_text_characters() -> None:

@@ -8,7 +8,7 @@ import pytest
 from harness.core.table import NoTableError, Table
 from harness.evaluate.metaeval_tables import _read_pair
 from harness.locate.tables import locate_tables
-from harness.metrics.tables.semantic import DEFAULT, compared, feature_row, semantic_details
+from harness.metrics.tables.semantic import DEFAULT, read_and_count, feature_row, semantic_details
 from harness.metrics.tables.semantic_align import FEATURES
 from harness.metrics.tables.semantic_lines import ALL, read_lines, tokens_of
 from harness.metrics.tables.semantic_read import read_prediction
@@ -54,12 +54,12 @@ def test_lines_of_one_word_cells_read_back_whole_and_cost_nothing_for_being_line
 
 def test_errors_in_lines_cost_at_the_costs_of_a_reader_of_lines() -> None:
     wrong = lines_of(LINES.replace("89.4", "98.4"))
-    read = compared(GT, wrong)
+    read = read_and_count(GT, wrong)
     assert read.undelimited
     n = len(FEATURES)
     assert list(read.row[:n]) == [0.0] * n and read.row[n:].any()  # the second half: `Params.lines_weights`
     assert semantic_details(GT, wrong).score < 10.0
-    assert list(feature_row(read.comparison.features, False)[:n]) == list(read.comparison.features)
+    assert list(feature_row(read.differences.features, False)[:n]) == list(read.differences.features)
 
 
 def test_a_label_of_several_words_before_the_values_is_one_cell_and_a_long_header_merges_first() -> None:

@@ -8,15 +8,15 @@ from __future__ import annotations
 import numpy as np
 
 from harness.core.table import Table
-from harness.metrics.tables.semantic import RULES, compared, semantic_details
+from harness.metrics.tables.semantic import RULES, read_and_count, semantic_details
 from harness.metrics.tables.semantic_align import FEATURES
 from harness.readers.text import read_lines as lines_of
 
 
 def features(gt: Table, text: str, without: str | None = None) -> dict[str, float]:
-    read = compared(gt, lines_of(text), rules=RULES - {without} if without else RULES)
+    read = read_and_count(gt, lines_of(text), rules=RULES - {without} if without else RULES)
     assert read.undelimited
-    return {name: float(v) for name, v in zip(FEATURES, read.comparison.features) if v}
+    return {name: float(v) for name, v in zip(FEATURES, read.differences.features) if v}
 
 
 RECALL = Table.from_rows([["Model", "Training set", "Recall at 5", "Recall at 10"],
@@ -68,8 +68,8 @@ def test_a_grid_without_its_header_is_charged_as_unattributed_not_unlabelled() -
     grid = Table.from_rows([["Falcon", "None", "41.7", "39.2"], ["Heron", "None", "63.1", "57.9"]])
     gt = Table.from_rows([["Model", "Training set", "Recall at 5", "Recall at 10"],
                           ["Falcon", "None", "41.7", "39.2"], ["Heron", "None", "63.1", "57.9"]], header_rows=1)
-    read = compared(gt, grid)
+    read = read_and_count(gt, grid)
     assert not read.undelimited
-    assert read.comparison.features[FEATURES.index("unlabelled")] == 0.0
-    assert read.comparison.features[FEATURES.index("unattributed")] > 0.5
-    assert np.all(compared(gt, grid, rules=RULES - {"foreign_text"}).row == read.row)
+    assert read.differences.features[FEATURES.index("unlabelled")] == 0.0
+    assert read.differences.features[FEATURES.index("unattributed")] > 0.5
+    assert np.all(read_and_count(gt, grid, rules=RULES - {"foreign_text"}).row == read.row)

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from harness.core.table import Table
-from harness.metrics.tables.semantic import DEFAULT, compared, read_truth, semantic
-from harness.metrics.tables.semantic_align import FEATURES, compare
+from harness.metrics.tables.semantic import DEFAULT, read_and_count, read_truth, semantic
+from harness.metrics.tables.semantic_align import FEATURES, count_differences
 from harness.metrics.tables.semantic_read import read_prediction
 from harness.metrics.tables.semantic_size import RATED_FACTS, at_rated_size
 from harness.readers.latex import read_latex
@@ -42,7 +42,7 @@ def test_within_the_rated_size_counts_are_charged_as_they_are_and_beyond_it_they
     """Every count is charged log(1 + n); beyond the rated size the body counts scale to it first."""
     g, p = _tables(10, 0.05)
     gv, _ = read_truth(g)
-    raw = compare(gv, read_prediction(p).view, 0, DEFAULT.key_weight)
+    raw = count_differences(gv, read_prediction(p).view, 0, DEFAULT.key_weight)
     assert raw.n_gt <= RATED_FACTS
     charged = at_rated_size(raw)
     for name in FEATURES:
@@ -63,5 +63,5 @@ def test_the_rated_size_is_the_largest_rated_ground_truth_table() -> None:
     for split in ("dev", "dev2"):
         for t in json.loads(shared_path("data", "table-metric-study", f"{split}.json").read_text(encoding="utf-8")):
             g = read_latex(t["gt_table"])[0]
-            facts.append(compared(g, g).comparison.n_gt)
+            facts.append(read_and_count(g, g).differences.n_gt)
     assert max(facts) == RATED_FACTS

@@ -26,7 +26,7 @@ from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, sto
 from harness.evaluate.progress import Progress, no_progress
 from harness.locate.tables import locate_tables
 from harness.metrics.judge import judge_scorer
-from harness.metrics.tables.semantic import DEFAULT, RULES, Params, compared
+from harness.metrics.tables.semantic import DEFAULT, RULES, Params, read_and_count
 from harness.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
 from harness.readers import read_tables
 from harness.readers.latex import read_latex
@@ -169,7 +169,7 @@ def semantic_features(pairs: list[RatedPair], key_weights: Iterable[float],
     """Per key_weight: each pair's semantic feature row (`semantic.Read.row`; None: no table read);
     `rules`: the rules the prediction is read by (all but for an ablation)."""
     read = [_read_pair(p.gt, p.extraction) for p in pairs]
-    return {kw: [None if pred is None else compared(gt, pred, kw, rules).row for gt, pred in read] for kw in key_weights}
+    return {kw: [None if pred is None else read_and_count(gt, pred, kw, rules).row for gt, pred in read] for kw in key_weights}
 
 
 def _features(pairs: list[RatedPair]) -> dict[float, list]:

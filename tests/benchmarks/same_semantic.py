@@ -23,7 +23,7 @@ from harness.core.table import NoTableError, Table, TableLike
 from harness.evaluate.metaeval_tables import _read_pair, load_rated_pairs
 from harness.locate.tables import locate_tables
 from harness.metrics.tables.grits import grits_details
-from harness.metrics.tables.semantic import compared, semantic_details
+from harness.metrics.tables.semantic import read_and_count, semantic_details
 from harness.metrics.tables.tlag import tlag_details
 from tests.benchmarks.pairs import realistic_pair
 from tests.perturb.corpus import collect
@@ -37,7 +37,7 @@ SIZES = [(4, 3), (6, 5), (10, 10), (20, 10), (20, 20), (30, 30), (40, 40), (60, 
 def record(gt: Table, pred: TableLike) -> dict[str, Any]:
     """Everything the score reports, the reading's features included, floats exact."""
     try:
-        readings = [compared(gt, pred).comparison]
+        readings = [read_and_count(gt, pred).differences]
         result = semantic_details(gt, pred)
     except NoTableError as exc:
         return {"no_table": str(exc)}

@@ -39,9 +39,9 @@ from harness.metrics.tables.semantic_align import (
     FEATURES,
     NOTE,
     Cause,
-    Comparison,
+    Differences,
     as_lines,
-    compare,
+    count_differences,
     nothing_read,
 )
 from harness.metrics.tables.semantic_diff import cell_diff
@@ -106,16 +106,16 @@ class SemanticResult:
 
 @dataclass(frozen=True, slots=True)
 class Read:
-    """The prediction as read (`semantic_read`) compared with the ground truth."""
+    """The prediction as read (`semantic_read`) and its differences from the ground truth."""
 
     how: str
-    comparison: Comparison
+    differences: Differences
     undelimited: bool = False  # a grid rebuilt from lines of text: its errors cost `Params.lines_weights`
 
     @property
     def row(self) -> np.ndarray:
         """The features in the slots of this kind of reading (`Params.vector`'s layout)."""
-        return feature_row(self.comparison.features, self.undelimited)
+        return feature_row(self.differences.features, self.undelimited)
 
 
 def feature_row(features: np.ndarray, undelimited: bool) -> np.ndarray:
@@ -135,8 +135,8 @@ def semantic(gt: TableLike, pred: TableLike, *, params: Params = DEFAULT) -> flo
 
 def semantic_details(gt: TableLike, pred: TableLike, *, params: Params = DEFAULT) -> SemanticResult:
     """Score `pred` against `gt` on the 0-10 scale with its main errors in words."""
-    read = compared(gt, pred, params.key_weight)
-    c = read.comparison
+    read = read_and_count(gt, pred, params.key_weight)
+    c = read.differences
     score = 0.0 if c.n_pred == 0 else combine(read.row, params.vector)  # nothing read: nothing right
     counts = {name: sum(x.amount for x in c.causes if x.feature == name) for name in FEATURES}
     weights = np.asarray(params.lines_weights if read.undelimited else params.weights)
@@ -158,7 +158,7 @@ def read_truth(gt: TableLike) -> tuple[View, int]:
     return view(g, header_rows(g)), g.blank_lines
 
 
-def compared(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_weight,
+def read_and_count(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_weight,
              rules: frozenset[str] = RULES) -> Read:
     """The prediction read without the ground truth (`semantic_read`; `rules`: the rules it reads
     by, all but for an ablation), then aligned with the ground truth and its differences counted:
@@ -170,7 +170,7 @@ def compared(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_wei
     reading = read_prediction(pred_table, rules)
     if reading is None:
         return Read("nothing read", nothing_read(gv.n_facts))
-    c = compare(gv, reading.view, reading.grid.blank_lines - gt_blank, key_weight, reading.undelimited,
+    c = count_differences(gv, reading.view, reading.grid.blank_lines - gt_blank, key_weight, reading.undelimited,
                 rules & frozenset(ALIGN_RULES))
     if EMPHASIS in rules:
         c = with_added_emphasis(c, gt_table, pred_table)

@@ -31,7 +31,7 @@ counted as a reader counts mistakes, by cause, not by the cells a cause touches:
   column but the labels over it, so a header a parser dropped leaves every value unmapped,
   however the lines are read;
 - `emphasis`: each emphasised span (bold, italic, underline, strike-through) the prediction adds
-  over the ground truth (`semantic_emphasis`, counted from each table's own markup: not by `compare`);
+  over the ground truth (`semantic_emphasis`, counted from each table's own markup: not by `count_differences`);
 - `share`: -log of the soft F1 over all facts (cells and column header paths; a path counts
   as right when its words are, so a lost level is not a wrong fact in every column), so a
   table mostly wrong is scored as such whatever its count of causes.
@@ -75,7 +75,7 @@ _FLOOR = 1e-3  # the share feature of a prediction with nothing right: -log(0.00
 
 
 @dataclass(slots=True)
-class Comparison:
+class Differences:
     """One reading of the prediction against the ground truth: its features and their causes."""
 
     features: np.ndarray  # per FEATURES
@@ -90,7 +90,7 @@ class Comparison:
 
 @dataclass(slots=True)
 class Alignment:
-    """The row and column pairs `compare` chose and each paired cell's similarity (0-1): kept
+    """The row and column pairs `count_differences` chose and each paired cell's similarity (0-1): kept
     so a report can colour cells as the score saw them without aligning again."""
 
     g: View
@@ -103,25 +103,25 @@ class Alignment:
     dead: frozenset[int] = frozenset()  # ground-truth rows paired with a row that is another (`_lost_lines`)
 
 
-def nothing_read(n_gt: int) -> Comparison:
-    """The comparison for a prediction with no cells: nothing is right."""
+def nothing_read(n_gt: int) -> Differences:
+    """The differences of a prediction with no cells: nothing is right."""
     features = np.zeros(len(FEATURES))
     features[FEATURES.index("share")] = -np.log(_FLOOR)
-    return Comparison(features, [Cause("share", 1.0, "the prediction has no cells")], 0.0, 0.0, 0.0, n_gt, 0)
+    return Differences(features, [Cause("share", 1.0, "the prediction has no cells")], 0.0, 0.0, 0.0, n_gt, 0)
 
 
-def as_lines(comparison: Comparison, n_lines: int) -> Comparison:
-    """`comparison` of a reading whose grid a reader rebuilt from lines of text, with a note that
+def as_lines(differences: Differences, n_lines: int) -> Differences:
+    """`differences` of a reading whose grid a reader rebuilt from lines of text, with a note that
     says so (`NOTE`: named for the reader of the errors, charged nothing itself; what the reading
     got wrong is charged as what it is)."""
     note = Cause(NOTE, 0.0, f"no cell boundaries: the table is {n_lines} lines of text, "
                             "split into cells here by their own regularity")
-    return Comparison(comparison.features, [*comparison.causes, note], comparison.f1, comparison.recall,
-                      comparison.precision, comparison.n_gt, comparison.n_pred, comparison.alignment)
+    return Differences(differences.features, [*differences.causes, note], differences.f1, differences.recall,
+                       differences.precision, differences.n_gt, differences.n_pred, differences.alignment)
 
 
-def compare(g: View, p: View, blank: int, key_weight: float, undelimited: bool = False,
-            rules: frozenset[str] = frozenset(ALIGN_RULES)) -> Comparison:
+def count_differences(g: View, p: View, blank: int, key_weight: float, undelimited: bool = False,
+                      rules: frozenset[str] = frozenset(ALIGN_RULES)) -> Differences:
     """Align `p` with `g` and count their differences by cause (see the module docstring).
 
     `blank` counts blank rows/columns the prediction has beyond the ground truth's. `undelimited`:
@@ -194,10 +194,10 @@ def compare(g: View, p: View, blank: int, key_weight: float, undelimited: bool =
     f1 = 2.0 * agree / (n_g + n_p) if n_g + n_p else 1.0
     features = np.zeros(len(FEATURES))
     for cause in causes:
-        features[FEATURES.index(cause.feature)] += cause.amount  # compare makes no NOTE
+        features[FEATURES.index(cause.feature)] += cause.amount  # count_differences makes no NOTE
     features[FEATURES.index("share")] = -np.log(max(f1, _FLOOR))
-    return Comparison(features, causes, f1, agree / max(n_g, 1), agree / max(n_p, 1), n_g, n_p,
-                      Alignment(g, p, ri, rj, ci, cj, cell_v, frozenset(dead)))
+    return Differences(features, causes, f1, agree / max(n_g, 1), agree / max(n_p, 1), n_g, n_p,
+                       Alignment(g, p, ri, rj, ci, cj, cell_v, frozenset(dead)))
 
 
 def _without_group_rows(v: View, other: View) -> View:

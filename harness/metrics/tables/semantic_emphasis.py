@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from harness.core.table import Table
-from harness.metrics.tables.semantic_align import FEATURES, Comparison
+from harness.metrics.tables.semantic_align import FEATURES, Differences
 from harness.metrics.tables.semantic_causes import Cause
 from harness.metrics.tables.semantic_text import normalize
 
@@ -99,14 +99,14 @@ def math_text(table: Table) -> str:
     return "\n".join(out)
 
 
-def with_added_emphasis(comparison: Comparison, gt: Table, pred: Table) -> Comparison:
-    """`comparison` with the texts `pred` emphasises that `gt` does not emphasise so counted (see
+def with_added_emphasis(differences: Differences, gt: Table, pred: Table) -> Differences:
+    """`differences` with the texts `pred` emphasises that `gt` does not emphasise so counted (see
     the module docstring): a text the ground truth emphasises so, or a piece of one (a parser that
     sets `56.1` and `0.4` bold apart where the table bolds `56.1±0.4`), is the table's own, and so
     are italics over what the ground truth sets as math."""
     spans = emphasised(pred)
     if not spans:  # nothing emphasised: nothing added (the ground truth need not be read)
-        return comparison
+        return differences
     own = {kind: [] for kind in _MARKUP}
     for kind, text in emphasised(gt):
         own[kind].append(text.casefold())
@@ -115,13 +115,13 @@ def with_added_emphasis(comparison: Comparison, gt: Table, pred: Table) -> Compa
     extra = Counter({(kind, t): n for (kind, t), n in spans.items() if not (t and t.casefold() in within[kind])})
     added = extra.total()
     if not added:
-        return comparison
-    features = comparison.features.copy()
+        return differences
+    features = differences.features.copy()
     features[FEATURES.index("emphasis")] += added
     shown = dict(reversed(list(_spans(pred))))  # (kind, normalised) -> as first written
     some = ", ".join(f"{kind} '{shown[kind, t]}'" for kind, t in list(extra)[:3]) + (", ..." if len(extra) > 3 else "")
     text = (f"{added} text{'s' if added > 1 else ''} emphasised (bold, italic, underline or strike-through) "
             f"that the table does not emphasise so ({some})")
     cause = Cause("emphasis", float(added), text)
-    return Comparison(features, [*comparison.causes, cause], comparison.f1, comparison.recall, comparison.precision,
-                      comparison.n_gt, comparison.n_pred, comparison.alignment)
+    return Differences(features, [*differences.causes, cause], differences.f1, differences.recall, differences.precision,
+                       differences.n_gt, differences.n_pred, differences.alignment)

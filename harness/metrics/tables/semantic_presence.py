@@ -1,6 +1,6 @@
 """Whether the extraction's text shows a reader what the table needs, and what is not the table's.
 
-Two checks of the comparison (`semantic_align.compare`) that look at the text itself, not at the
+Two checks of the comparison (`semantic_align.count_differences`) that look at the text itself, not at the
 aligned cells: whether the header labels a reader of lines of text needs stand above the rows
 (`unlabelled`: without markup nothing else maps a value to its column), and which rows hold text
 foreign to the table (`foreign_rows`: prose or a caption a parser wrote among the rows). The ground

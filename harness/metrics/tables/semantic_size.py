@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.metrics.tables.semantic_align import FEATURES, Comparison
+from harness.metrics.tables.semantic_align import FEATURES, Differences
 
 # the largest ground-truth table of table-metric-study dev and dev2, in facts (tests/test_semantic_size.py
 # checks it against the data when ../shared is there)
@@ -29,12 +29,12 @@ COUNTED = tuple(FEATURES.index(name) for name in ("values", "lines", "attached",
 CHARGED = tuple(FEATURES.index(name) for name in ("values", "lines", "headers", "attached", "emphasis"))  # counts, charged log(1 + n)
 
 
-def at_rated_size(comparison: Comparison) -> Comparison:
-    """`comparison` with its body counts scaled to `RATED_FACTS` facts when its table is larger,
+def at_rated_size(differences: Differences) -> Differences:
+    """`differences` with its body counts scaled to `RATED_FACTS` facts when its table is larger,
     and every count charged as log(1 + n)."""
-    features = comparison.features.copy()
-    if comparison.n_gt > RATED_FACTS:
-        features[list(COUNTED)] *= RATED_FACTS / comparison.n_gt
+    features = differences.features.copy()
+    if differences.n_gt > RATED_FACTS:
+        features[list(COUNTED)] *= RATED_FACTS / differences.n_gt
     features[list(CHARGED)] = np.log1p(features[list(CHARGED)])
-    return Comparison(features, comparison.causes, comparison.f1, comparison.recall, comparison.precision,
-                      comparison.n_gt, comparison.n_pred, comparison.alignment)
+    return Differences(features, differences.causes, differences.f1, differences.recall, differences.precision,
+                       differences.n_gt, differences.n_pred, differences.alignment)
