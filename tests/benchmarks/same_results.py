@@ -30,7 +30,7 @@ from typing import Any
 PARSERS = "pymupdf4llm,pdfplumber,camelot,pypdf,tesseract"
 STUDIES = ("table-metric-study/dev", "table-metric-study/dev2", "formula-metric-study/dev",
            "formula-metric-study/dev2")
-VOLATILE = ("seconds", "parse_cache", "parse_cached", "timestamp", "finished", "command", "_path")
+VOLATILE = ("seconds", "parse_cache", "parse_cached", "timestamp", "created", "finished", "command", "_path")
 
 
 def run(out: Path, cache: Path, shared: Path) -> None:
