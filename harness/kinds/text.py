@@ -79,8 +79,8 @@ class TextKind(ItemKind):
         from harness.metrics.text.details import DIFF_KEY, text_diff, text_notes
 
         scores, _, extra = score_details(list(gt.blocks), found.prediction, metrics)
-        extra[DIFF_KEY] = text_diff(gt.blocks, found.prediction)
-        return Scoring(scores, text_notes(gt.blocks, found.prediction), extra=extra)
+        extra[DIFF_KEY] = diff = text_diff(gt.blocks, found.prediction)
+        return Scoring(scores, text_notes(gt.blocks, found.prediction, diff), extra=extra)
 
     def judge(self, gt: GroundTruthText, extraction: str, model: str, **options: Any) -> Any:
         raise NotImplementedError("text pages have no judge prompt yet")

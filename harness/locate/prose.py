@@ -68,6 +68,8 @@ class Alignment:
     coverage: bytearray  # ground-truth word -> MISSING / FOUND / CHANGED
     runs: list[Run]  # matched runs in output order
     edits: list[tuple[int, int, int, int]] = field(default_factory=list)  # (out start, out end, gt start, gt end)
+    # what the metrics derive from it, derived once (every metric and the card ask): name -> value
+    derived: dict = field(default_factory=dict, repr=False)
 
     def block_at(self, j: int) -> int:
         """The block output word `j` was read as (or repeats, for a duplicate); -1 for invented text."""
@@ -233,6 +235,8 @@ def in_order(a: Alignment) -> list[bool]:
     """For each run, whether it belongs to the heaviest subsequence of runs read in ground-truth
     order (weights: the runs' characters): what a reader reads in order; the rest was read out of it.
     A Fenwick tree over ground-truth positions: O(runs x log words)."""
+    if "in_order" in a.derived:
+        return a.derived["in_order"]
     n = len(a.gt)
     weights = run_weights(a)
     tree = [(0, -1)] * (n + 1)  # best (weight, run index) of a chain ending at or before a position
@@ -254,9 +258,12 @@ def in_order(a: Alignment) -> list[bool]:
     while i >= 0:
         keep[i] = True
         i = best_before[i]
+    a.derived["in_order"] = keep
     return keep
 
 
 def run_weights(a: Alignment) -> list[int]:
     """Each run's characters (its words plus one separator each): what reading order is weighed by."""
-    return [sum(len(a.out[j].norm) + 1 for j in range(r.start, r.end)) for r in a.runs]
+    if "run_weights" not in a.derived:
+        a.derived["run_weights"] = [sum(len(w.norm) + 1 for w in a.out[r.start:r.end]) for r in a.runs]
+    return a.derived["run_weights"]

@@ -25,7 +25,8 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from dataclasses import dataclass
+from string import punctuation
+from typing import NamedTuple
 
 # scripts written without spaces between words: each character is a word of its own
 _CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff60"
@@ -71,9 +72,9 @@ _MARKUP = re.compile(
     re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class Word:
-    """One word of prose: where it is in the output, what a reader reads, how it is looked up."""
+class Word(NamedTuple):
+    """One word of prose: where it is in the output, what a reader reads, how it is looked up
+    (a tuple: a page of a 2 MB output has hundreds of thousands)."""
 
     start: int
     end: int
@@ -84,6 +85,8 @@ class Word:
 def normalise_word(word: str) -> str:
     """What a reader forgives in one word: compatibility forms (NFKC, so ligatures ﬁ ﬂ become fi fl),
     invisible characters, typographic quotes and dashes, HTML entities; nothing else."""
+    if word.isascii() and "&" not in word:  # already in every normal form: most words of most outputs
+        return word
     if "&" in word and _ENTITY.search(word):
         word = html.unescape(word)
     return unicodedata.normalize("NFKC", word.translate(_INVISIBLE)).translate(_FOLD)
@@ -91,6 +94,8 @@ def normalise_word(word: str) -> str:
 
 def key_of(norm: str) -> str:
     """The lookup form of a normalised word: case folded, punctuation at its edges removed."""
+    if norm.isascii():
+        return (norm.strip(punctuation) or norm).lower()
     stripped = _EDGE.sub("", norm)
     return (stripped or norm).casefold()
 
@@ -111,7 +116,11 @@ def _words(original: str, masked: str) -> list[Word]:
     pending: tuple[int, int, str] | None = None  # a word ending in "-" at a line end, waiting for its rest
     for m in WORD.finditer(masked):
         start, end = m.span()
-        norm = normalise_word(m.group())
+        word = m.group()
+        if pending is None and word.isascii() and "&" not in word and word[-1] != "-":  # most words: as written
+            out.append(Word(start, end, word, (word.strip(punctuation) or word).lower()))
+            continue
+        norm = normalise_word(word)
         if not norm.strip():
             continue
         if pending is not None:
@@ -132,7 +141,8 @@ def _words(original: str, masked: str) -> list[Word]:
 
 def _add(out: list[Word], start: int, end: int, norm: str) -> None:
     # NFKC may turn one character into words ("¼" -> "1⁄4" stays one; U+3000 -> space): keep one word
-    norm = " ".join(norm.split()) or norm
+    if not norm.isascii():
+        norm = " ".join(norm.split()) or norm
     out.append(Word(start, end, norm, key_of(norm)))
 
 

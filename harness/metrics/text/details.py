@@ -67,17 +67,18 @@ def _statuses(a: Alignment) -> list[tuple[int, str]]:
             for j, s in enumerate(a.status)]
 
 
-def text_notes(gt: Sequence[str], pred: str) -> list[str]:
+def text_notes(gt: Sequence[str], pred: str, diff: dict | None = None) -> list[str]:
     """The costliest errors in words, worst first: blocks or words missing, text invented or
-    repeated, text read out of order, words read as others."""
+    repeated, text read out of order, words read as others (`diff`: this pair's `text_diff`, if made)."""
     a = align_text(gt, pred)
+    diff = diff if diff is not None else text_diff(gt, pred)
     found: list[tuple[int, str]] = []
     for b, (missing, total, first) in _missing_by_block(a).items():
         if missing == total:
             found.append((missing, f"¶{b + 1} missing: '{_preview(first)}'"))
         else:
             found.append((missing, f"¶{b + 1}: {missing} of {total} characters missing, e.g. '{_preview(first)}'"))
-    for text, status, block in text_diff(gt, pred)["pieces"]:
+    for text, status, block in diff["pieces"]:
         if status == INVENTED:
             found.append((len(text) + 1, f"invented: '{_preview(text)}'"))
         elif status == DUPLICATE:

@@ -35,7 +35,13 @@ def _chars(words: Sequence, indices: range | list[int]) -> int:
 
 
 def counts(a: Alignment) -> dict[str, int]:
-    """The character counts every text metric is made of (also what a card shows)."""
+    """The character counts every text metric is made of (also what a card shows); counted once per alignment."""
+    if "counts" not in a.derived:
+        a.derived["counts"] = _counted(a)
+    return dict(a.derived["counts"])
+
+
+def _counted(a: Alignment) -> dict[str, int]:
     gt_chars = _chars(a.gt, range(len(a.gt)))
     out_chars = _chars(a.out, range(len(a.out)))
     missing = sum(len(a.gt[g].norm) + 1 for g in range(len(a.gt)) if a.coverage[g] == MISSING)
