@@ -136,9 +136,13 @@ def test_import_keeps_formulas_and_their_kinds(tmp_path: Path) -> None:
 def test_metrics_split_by_kind_with_defaults_for_a_kind_not_named() -> None:
     from harness.core.metric_specs import defaults_of
 
-    assert metric_selection(None) == {"table": defaults_of("table"), "formula": ["formula_score", "token_edit"]}
-    assert metric_selection("teds") == {"table": ["teds"], "formula": ["formula_score", "token_edit"]}
-    assert metric_selection("teds,glyph_f1") == {"table": ["teds"], "formula": ["glyph_f1"]}
+    text = defaults_of("text")  # every registered kind is in the selection, the opt-in text kind too
+    assert text == ["text_fidelity", "reading_order", "text_coverage"]
+    assert metric_selection(None) == {"table": defaults_of("table"), "formula": ["formula_score", "token_edit"],
+                                      "text": text}
+    assert metric_selection("teds") == {"table": ["teds"], "formula": ["formula_score", "token_edit"], "text": text}
+    assert metric_selection("teds,glyph_f1") == {"table": ["teds"], "formula": ["glyph_f1"], "text": text}
+    assert metric_selection("reading_order")["text"] == ["reading_order"]
     assert metric_names("token_edit", ["formula"]) == ["token_edit"]
     assert metric_names("teds,token_edit", ["table"]) == ["teds"]
     with pytest.raises(ValueError, match="unknown metric.*bleu.*formulas formula_score"):

@@ -75,7 +75,7 @@ def test_a_registered_kind_is_read_located_scored_and_reported(keyword_kind, tmp
 def test_an_unknown_kind_or_a_taken_prefix_is_a_one_line_error(keyword_kind) -> None:
     from harness.core.kinds import get, register
 
-    with pytest.raises(ValueError, match="unknown item kind 'chart'; known: table, formula, keyword"):
+    with pytest.raises(ValueError, match="unknown item kind 'chart'; known: table, formula, text, keyword"):
         get("chart")
     clash = keywords.KeywordKind()
     clash.name = "keyword2"

@@ -171,11 +171,15 @@ def resolve_case_set(spec: str | Path | None, cases_dir: Path = REPO_CASES) -> P
 
 
 def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES,
-                  only: Collection[str] | None = None, verify: bool = False) -> CaseSet:
+                  only: Collection[str] | None = None, verify: bool = False,
+                  kinds: str | Collection[str] | None = None) -> CaseSet:
     """Load a case set by name or path, in either layout; a clear error for anything else.
     `only` (page ids, "p012"): just those pages, for a reader that needs a few of many. `verify`:
     a tablebench set's files are checked against its manifest first, before any page is read
-    (`harness.cases.manifest.check_case_set`); every file is checked before it is read either way."""
+    (`harness.cases.manifest.check_case_set`); every file is checked before it is read either way.
+    `kinds` names the item kinds read ("table,text"; None: the default kinds, `harness.core.kinds.chosen`):
+    a kind not chosen has no items, so no stage ever sees it."""
+    chosen = [item_kinds.get(name) for name in item_kinds.chosen(kinds)]
     root = resolve_case_set(spec, cases_dir)
     name = root.name
     if (root / "ground_truth").is_dir() and (root / "pdfs").is_dir():
@@ -192,13 +196,13 @@ def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES,
                          "folder (pdfs/ + ground_truth/)")
     if only is not None:
         pairs = [(pdf, gt) for pdf, gt in pairs if f"p{gt.stem}" in only]
-    pages = [_load_page(name, pdf, gt) for pdf, gt in pairs]
+    pages = [_load_page(name, pdf, gt, chosen) for pdf, gt in pairs]
     if not pages and only is None:
         raise ValueError(f"{root}: no pages found")
     return CaseSet(name=name, root=root, kind=kind, pages=pages)
 
 
-def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
+def _load_page(set_name: str, pdf: Path, gt_path: Path, kinds: list[item_kinds.ItemKind]) -> Page:
     if not pdf.exists():
         raise ValueError(f"{gt_path}: its PDF {pdf.name} is missing")
     check_case_file(pdf)
@@ -206,7 +210,7 @@ def _load_page(set_name: str, pdf: Path, gt_path: Path) -> Page:
     blocks = record.get("blocks") if isinstance(record, dict) else record
     if not isinstance(blocks, list) or not all(isinstance(b, dict) for b in blocks):
         raise ValueError(f"{gt_path}: expected a list of blocks ({{\"type\": ..., \"data\": ...}})")
-    items = {kind.name: kind.read(record, blocks, gt_path) for kind in item_kinds.all_kinds()}
+    items = {kind.name: kind.read(record, blocks, gt_path) for kind in kinds}
     layout = record.get("layout", {}) if isinstance(record, dict) else {}
     return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, items=items,
                 layout=layout if isinstance(layout, dict) else {}, variant=_variant(record, gt_path))

@@ -15,7 +15,7 @@ import of the layer above.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from importlib.metadata import entry_points
@@ -30,7 +30,7 @@ ENTRY_POINT_GROUP = "tablebench.kinds"
 BUILTIN = KINDS  # name -> "module:attribute" of each built-in kind
 # The built-in kinds' id prefixes (`ItemKind.prefix`, which they take from here): a case id is
 # computed everywhere, and computing one must not import the kinds, which sit above every stage.
-BUILTIN_PREFIX = {"table": "t", "formula": "f"}
+BUILTIN_PREFIX = {"table": "t", "formula": "f", "text": "x"}
 
 
 class GroundTruth(Protocol):
@@ -106,6 +106,7 @@ class ItemKind:
     label: str = ""  # the word that qualifies report headings ("Formula leaderboard"); "" for none
     notes_title: str = "errors"  # what its headline metric's notes (`Scoring.notes`) are called on cards and failures
     perfect_by_group: bool = False  # the per-group section also shows the share at full score
+    default: bool = True  # benchmarked when no kinds are named (`chosen`); an opt-in kind says False
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[Any]:
         """The page's ground-truth items of this kind, in page order; one-line errors for bad data."""
@@ -213,5 +214,19 @@ def prefix_of(name: str) -> str:
 
 def all_kinds() -> list[ItemKind]:
     return [get(name) for name in names()]
+
+
+def chosen(spec: str | Iterable[str] | None) -> list[str]:
+    """The kinds a run benchmarks, in registry order: those named ("table,text", `--kinds`), or every
+    kind whose `default` is true when none is named (tables and formulas; text is opt-in, so a run
+    on a set that has always meant its tables keeps meaning them). A one-line error for a name no
+    kind has."""
+    if spec is None:
+        return [kind.name for kind in all_kinds() if kind.default]
+    wanted = [n.strip() for n in (spec.split(",") if isinstance(spec, str) else spec) if n.strip()]
+    unknown = [n for n in wanted if n not in names()]
+    if unknown or not wanted:
+        raise ValueError(f"unknown item kind(s) {', '.join(unknown) or '(none named)'}; known: {', '.join(names())}")
+    return [name for name in names() if name in wanted]
 
 

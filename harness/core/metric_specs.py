@@ -78,6 +78,10 @@ BUILTIN: tuple[MetricSpec, ...] = (
     MetricSpec("token_edit", "formula", ("token_edit",), "token_edit", SCORERS["token_edit"]),
     MetricSpec("glyph_f1", "formula", ("glyph_f1",), "glyph_f1", SCORERS["glyph_f1"],
                default=False, requires=("pdflatex",)),
+    MetricSpec("text_fidelity", "text", ("text_fidelity",), "text_fidelity", SCORERS["text_fidelity"], primary=True),
+    MetricSpec("reading_order", "text", ("reading_order",), "reading_order", SCORERS["reading_order"]),
+    MetricSpec("text_coverage", "text", ("text_recall", "text_precision"), "text_recall", SCORERS["text_coverage"],
+               shown=("text_recall", "text_precision")),
     MetricSpec(JUDGE, "*", (JUDGE,), JUDGE, None, scale=10.0, default=False, requires=("llm",)),
 )
 

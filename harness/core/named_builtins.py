@@ -15,7 +15,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-KINDS = {"table": "harness.kinds.tables:KIND", "formula": "harness.kinds.formulas:KIND"}
+KINDS = {"table": "harness.kinds.tables:KIND", "formula": "harness.kinds.formulas:KIND",
+         "text": "harness.kinds.text:KIND"}
 
 SCORERS = {
     "teds": "harness.metrics.tables.registry:score_teds",
@@ -26,6 +27,9 @@ SCORERS = {
     "formula_score": "harness.metrics.formulas.registry:score_formula_score",
     "token_edit": "harness.metrics.formulas.registry:score_token_edit",
     "glyph_f1": "harness.metrics.formulas.registry:score_glyph_f1",
+    "text_fidelity": "harness.metrics.text.registry:score_text_fidelity",
+    "reading_order": "harness.metrics.text.registry:score_reading_order",
+    "text_coverage": "harness.metrics.text.registry:score_text_coverage",
 }
 
 

@@ -192,6 +192,7 @@ class RunOptions:
     cases: str | None = None  # a set name, a folder, or None for the default set
     verify: bool = True  # check the case set against its manifest.json
     metrics: str | None = None  # comma-separated metric groups; None: each kind's defaults
+    kinds: str | None = None  # --kinds: comma-separated item kinds to benchmark; None: the default kinds
     judge: str | None = None  # litellm model of the LLM judge
     llm_api_base: str | None = None  # OpenAI-compatible server for judge, LLM locator and vlm: parsers
     locator: str = LOCATORS[0]

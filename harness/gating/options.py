@@ -78,6 +78,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "cases": _text,
     "verify": bool,
     "metrics": _text,
+    "kinds": _text,  # names checked against the registry when the case set is read (`harness.core.kinds.chosen`)
     "judge": _text,
     "llm_api_base": _text,
     "locator": _locator,

@@ -28,6 +28,7 @@ from harness.gating.options import read_options
 # RunOptions field -> the pytest option dest it is read from (dests as they always were:
 # a conftest may read them with config.getoption)
 DESTS = {"parsers": "tb_parsers", "cases": "tb_cases", "verify": "tb_no_verify", "metrics": "tb_metrics",
+         "kinds": "tb_kinds",
          "judge": "tb_judge", "llm_api_base": "tb_judge_api_base", "locator": "tb_locator",
          "locator_model": "tb_locator_model", "min_scores": "tb_min_scores", "baseline": "tb_baseline",
          "save_baseline": "tb_save_baseline", "tolerance": "tb_tolerance", "per_table": "tb_baseline_per_table",
@@ -67,9 +68,13 @@ def add_options(parser: pytest.Parser) -> None:
                          f"(default: {DEFAULT_SET}).")
     group.addoption("--no-verify", dest="tb_no_verify", action="store_true", default=False,
                     help="benchmark a case set without checking its files against manifest.json (warns).")
+    group.addoption("--kinds", dest="tb_kinds", metavar="LIST", default=None,
+                    help="comma-separated item kinds to benchmark: table, formula, text (a page's prose and "
+                         "reading order), or a plug-in's. Default: tables and formulas; text only when named.")
     group.addoption("--metrics", dest="tb_metrics", metavar="LIST", default=None,
                     help="comma-separated metric groups: table ones (default: every offline metric) and "
-                         "formula ones (default formula_score,token_edit; glyph_f1 renders with pdflatex). "
+                         "formula ones (default formula_score,token_edit; glyph_f1 renders with pdflatex), text ones "
+                         "(default text_fidelity,reading_order,text_coverage). "
                          "A kind none of whose metrics is named keeps its defaults.")
     group.addoption("--judge", dest="tb_judge", metavar="MODEL", default=None,
                     help="also score located tables and formulas with an LLM judge (litellm model string; off by default).")

@@ -77,7 +77,7 @@ class BenchSession:
         # an unknown parser is a usage error, now
         self.parsers = {label: {"spec": spec, "version": str(resolve(spec).version)}
                         for label, spec in options.parsers.items()}
-        self.cases: CaseSet = load_case_set(options.cases, verify=options.verify)  # checked before it is read
+        self.cases: CaseSet = load_case_set(options.cases, verify=options.verify, kinds=options.kinds)  # checked first
         self.verified = options.verify and self.cases.kind == "tablebench"
         self.case_set = {"name": self.cases.name, "manifest_sha256": manifest_sha256(self.cases.root)}
         register_page_markers(config, self.cases)

@@ -107,6 +107,9 @@ td.d-miss, span.d-mis { background: #ffd7d5; } td.d-ext, th.d-ext, span.d-ext { 
 .output button { font: inherit; font-size: 12px; margin-top: 6px; cursor: pointer; }
 figure.crop { margin: 6px 0; } figure.crop img { max-width: 100%; border: 1px solid var(--line); }
 .output pre { max-height: 320px; } .output mark { background: #ffe066; }
+.prose { max-height: 420px; overflow: auto; font-size: 13px; } .prose .bn { color: var(--muted); font-size: 11px; }
+.t-missing { background: #ffd7d5; } .t-edited { text-decoration: underline wavy #bf8700; }
+.t-order { background: #fff1c2; } .t-invented, .t-dup { background: #ddf4ff; text-decoration: none; }
 """
 
 JS = """

@@ -1,0 +1,138 @@
+"""A page's prose as one benchmark item: its text blocks, in reading order, against the output's prose.
+
+Why one item per page, not one per block: reading order is a property of the page (a two-column
+page read across its columns has every block present and the page unreadable), so the order
+metric needs every block of the page in one item, and a dropped or invented paragraph is the
+page's error, counted against the page's prose. The item's group is the page's layout as the
+generator recorded it (`layout.columns`: one or two columns), so leaderboards split by it.
+
+Its ground truth is the page's `"type": "text"` blocks (tables and formulas are not prose);
+its locator aligns the blocks' words with the output's prose (`harness.locate.prose`); its
+metrics are `harness.metrics.text`; its card is `harness.report.text_card`. Text is opt-in
+(`default = False`): a run benchmarks it when `--kinds` names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from harness.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
+from harness.core.metric_specs import MetricSpec
+
+LAYOUTS = ("one_column", "two_column")  # the groups: what `layout.columns` 1 / 2 is called
+MAX_SPANS = 200  # matched fragments kept per page (closest ones merged beyond it)
+
+
+@dataclass(frozen=True)
+class GroundTruthText:
+    """A page's prose: its text blocks in reading order."""
+
+    blocks: tuple[str, ...]
+    group: str  # the page's layout (`LAYOUTS`), "unknown" when the record says none
+    index: int = 0  # one text item per page
+
+    @property
+    def latex(self) -> str:
+        """The prose as the ground truth has it, blocks apart by a blank line (what a judge or a card shows)."""
+        return "\n\n".join(self.blocks)
+
+
+def read_text_of(record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthText]:
+    """The page's text item ([] for a page without prose); a one-line error for a text block without text."""
+    texts = []
+    for i, block in enumerate(blocks):
+        if block.get("type") != "text":
+            continue
+        if not isinstance(block.get("data"), str):
+            raise ValueError(f"{gt_path}: text block {i} has no text in 'data'")  # noqa: TRY004
+        if block["data"].strip():
+            texts.append(block["data"])
+    if not texts:
+        return []
+    layout = record.get("layout") if isinstance(record, dict) else None
+    columns = layout.get("columns") if isinstance(layout, dict) else None
+    group = LAYOUTS[columns - 1] if columns in (1, 2) else "unknown"
+    return [GroundTruthText(tuple(texts), group)]
+
+
+class TextKind(ItemKind):
+    name = "text"
+    title = "text pages"
+    prefix = BUILTIN_PREFIX["text"]
+    groups = LAYOUTS
+    group_title = "layout"
+    label = "Text"
+    notes_title = "text errors"
+    default = False  # opt-in: `--kinds=text` (tables stay what a run means by default)
+
+    def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthText]:
+        return read_text_of(record, blocks, gt_path)
+
+    def locate(self, gts: Sequence[GroundTruthText], output: str) -> list[Located]:
+        return [_located(gt, output) for gt in gts]
+
+    def score(self, gt: GroundTruthText, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
+        from harness.metrics.score import score_details
+        from harness.metrics.text.details import DIFF_KEY, text_diff, text_notes
+
+        scores, _, extra = score_details(list(gt.blocks), found.prediction, metrics)
+        extra[DIFF_KEY] = diff = text_diff(gt.blocks, found.prediction)
+        return Scoring(scores, text_notes(gt.blocks, found.prediction, diff), extra=extra)
+
+    def judge(self, gt: GroundTruthText, extraction: str, model: str, **options: Any) -> Any:
+        raise NotImplementedError("text pages have no judge prompt yet")
+
+    def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
+        from harness.report.text_card import text_sides
+
+        return text_sides(result)
+
+
+def _located(gt: GroundTruthText, output: str) -> Located:
+    """The page's prose found where any of its words are; the fragments are the stretches of output
+    read as ground truth. Missing only when no word of any block is in the output's prose."""
+    from harness.locate.prose import EDITED, MATCHED, align_text
+
+    a = align_text(gt.blocks, output)
+    spans: list[list[int]] = []
+    found_words = 0
+    previous = -2
+    for j, status in enumerate(a.status):
+        if status not in (MATCHED, EDITED):
+            continue
+        found_words += 1
+        word = a.out[j]
+        if spans and previous == j - 1:
+            spans[-1][1] = word.end
+        else:
+            spans.append([word.start, word.end])
+        previous = j
+    if not spans:
+        note = "the output has no prose" if not a.out else f"no word of the page's {a.n_blocks} text blocks is in the output"
+        return Located(gt.index, None, None, None, 0.0, note)
+    spans = _fewer(spans, MAX_SPANS)
+    covered = sum(1 for c in a.coverage if c)
+    span = (spans[0][0], spans[-1][1])
+    return Located(gt.index, output, span, output[span[0]:span[1]], covered / max(1, len(a.gt)),
+                   source="prose", spans=tuple((s, t) for s, t in spans))
+
+
+def _fewer(spans: list[list[int]], limit: int) -> list[list[int]]:
+    """At most `limit` spans, the ones closest together merged first (a report highlights each)."""
+    if len(spans) <= limit:
+        return spans
+    gaps = sorted(range(1, len(spans)), key=lambda i: spans[i][0] - spans[i - 1][1])[:len(spans) - limit]
+    merge = set(gaps)
+    out: list[list[int]] = []
+    for i, span in enumerate(spans):
+        if i in merge:
+            out[-1][1] = span[1]
+        else:
+            out.append(list(span))
+    return out
+
+
+KIND = register(TextKind())

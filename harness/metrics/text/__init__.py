@@ -1,0 +1,1 @@
+"""The text metrics (`scores`), the diff behind them (`details`) and their scorers (`registry`)."""

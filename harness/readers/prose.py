@@ -1,0 +1,198 @@
+"""The prose of a parser's output as a reader sees it: words in output order, with their offsets.
+
+Why a reader of its own: the text kind scores what a person reading the output would read as
+running text. Tables, formulas and images are other items' business, and a reader never reads
+markup (`**`, `#`, `<p>`, `\\section{`) as words. So the output is read without the ground truth
+(as every reader here): what the output itself marks as a table (HTML `<table>`, Markdown pipe
+rows, LaTeX tabulars), as math (`$...$`, `$$...$$`, `\\[...\\]`, `\\(...\\)`, `<math>`, equation
+environments) or as an image is left out, markup characters are blanked, and what remains is
+cut into words. A table written as plain lines (no markup) stays prose: a reader cannot tell it
+from text either.
+
+Words keep their [start, end) in the output, so a locator can point at what it matched; each
+word's `norm` is what a reader forgives away (`normalise_word`): Unicode compatibility forms
+(NFKC: ligatures ﬁ/ﬂ, full-width letters), soft hyphens and zero-width characters, typographic
+quotes and dashes; and a word broken by a hyphen at a line end is read joined. Nothing else is
+forgiven: a changed letter stays changed. `key` (case folded, edge punctuation off) is only for
+finding where a word is, never for scoring.
+
+Every pattern here runs in time linear in the output (bounded repetitions, closers searched
+once from each opener), so a hostile 2 MB output reads in about a second.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from string import punctuation
+from typing import NamedTuple
+
+# scripts written without spaces between words: each character is a word of its own
+_CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff60"
+WORD = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))  # soft hyphen, zero widths
+_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+                       "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
+                       "\u00ab": '"', "\u00bb": '"',
+                       "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+                       "\u2212": "-"})
+_EDGE = re.compile(r"^[^\w]+|[^\w]+$")
+_NOT_NEWLINE = re.compile(r"[^\n]")
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,10});")
+
+# regions that are not prose at all (closers searched from each opener: linear)
+_REGIONS = (
+    (re.compile(r"<table\b", re.IGNORECASE), re.compile(r"</table\s*>", re.IGNORECASE)),
+    (re.compile(r"<math\b", re.IGNORECASE), re.compile(r"</math\s*>", re.IGNORECASE)),
+    (re.compile(r"<!--"), re.compile(r"-->")),
+    (re.compile(r"\$\$"), re.compile(r"\$\$")),
+    (re.compile(r"\\\["), re.compile(r"\\\]")),
+    (re.compile(r"\\\("), re.compile(r"\\\)")),
+    (re.compile(r"```"), re.compile(r"```")),
+)
+_ENVIRONMENT = re.compile(r"\\begin\s*\{\s*(tabular[x*y]?|array|longtable\*?|table\*?|tabularx|equation\*?|"
+                          r"align\*?|gather\*?|multline\*?|eqnarray\*?|displaymath|math|figure\*?)\s*\}")
+_SINGLE = (
+    re.compile(r"(?<![\\$])\$[^$\n]{1,300}\$"),  # inline math on one line
+    re.compile(r"^[ \t]*\|[^\n]*$", re.MULTILINE),  # a Markdown table row
+    re.compile(r"!\[[^\]\n]{0,300}\]\([^)\n]{0,500}\)"),  # a Markdown image
+    re.compile(r"<img\b[^<>]{0,500}>", re.IGNORECASE),
+)
+# markup around prose: blanked, the text it wraps kept
+_MARKUP = re.compile(
+    r"</?[A-Za-z][^<>\n]{0,200}>"  # an HTML tag
+    r"|^[ \t]{0,3}#{1,6}(?=[ \t])"  # a Markdown heading's hashes
+    r"|^[ \t]{0,3}>+"  # a block quote
+    r"|^[ \t]*(?:[-*+]|\d{1,3}[.)])(?=[ \t])"  # a list bullet
+    r"|^[ \t]*(?:-{3,}|\*{3,}|_{3,}|={3,})[ \t]*$"  # a rule or a setext underline
+    r"|\*+|`+|(?<!\w)_+|_+(?!\w)"  # emphasis and code marks
+    r"|\]\([^)\n]{0,500}\)|\[(?=[^\]\n]{0,300}\]\()"  # a link's brackets and target
+    r"|\\[A-Za-z]+\*?|\\(?=[^\w\s])|[{}]",  # a LaTeX command's name, an escape, braces
+    re.MULTILINE)
+
+
+class Word(NamedTuple):
+    """One word of prose: where it is in the output, what a reader reads, how it is looked up
+    (a tuple: a page of a 2 MB output has hundreds of thousands)."""
+
+    start: int
+    end: int
+    norm: str  # the word as scored (`normalise_word`)
+    key: str  # case folded, edge punctuation off: for finding it, never for scoring
+
+
+def normalise_word(word: str) -> str:
+    """What a reader forgives in one word: compatibility forms (NFKC, so ligatures ﬁ ﬂ become fi fl),
+    invisible characters, typographic quotes and dashes, HTML entities; nothing else."""
+    if word.isascii() and "&" not in word:  # already in every normal form: most words of most outputs
+        return word
+    if "&" in word and _ENTITY.search(word):
+        word = html.unescape(word)
+    return unicodedata.normalize("NFKC", word.translate(_INVISIBLE)).translate(_FOLD)
+
+
+def key_of(norm: str) -> str:
+    """The lookup form of a normalised word: case folded, punctuation at its edges removed."""
+    if norm.isascii():
+        return (norm.strip(punctuation) or norm).lower()
+    stripped = _EDGE.sub("", norm)
+    return (stripped or norm).casefold()
+
+
+def words_of(text: str) -> list[Word]:
+    """Plain text (a ground-truth block) as words, nothing masked; hyphenated line breaks joined."""
+    return _words(text, text)
+
+
+def prose_words(output: str) -> list[Word]:
+    """The prose of a parser's output as words in output order (tables, math and images left
+    out, markup blanked); offsets index `output`."""
+    return _words(output, _masked(output))
+
+
+def _words(original: str, masked: str) -> list[Word]:
+    out: list[Word] = []
+    pending: tuple[int, int, str] | None = None  # a word ending in "-" at a line end, waiting for its rest
+    for m in WORD.finditer(masked):
+        start, end = m.span()
+        word = m.group()
+        if pending is None and word.isascii() and "&" not in word and word[-1] != "-":  # most words: as written
+            out.append(Word(start, end, word, (word.strip(punctuation) or word).lower()))
+            continue
+        norm = normalise_word(word)
+        if not norm.strip():
+            continue
+        if pending is not None:
+            p_start, p_end, p_norm = pending
+            pending = None
+            if "\n" in masked[p_end:start] and norm[:1].islower():
+                _add(out, p_start, end, p_norm[:-1] + norm)
+                continue
+            _add(out, p_start, p_end, p_norm)
+        if len(norm) > 1 and norm.endswith("-") and norm[-2].isalpha():
+            pending = (start, end, norm)
+            continue
+        _add(out, start, end, norm)
+    if pending is not None:
+        _add(out, *pending)
+    return out
+
+
+def _add(out: list[Word], start: int, end: int, norm: str) -> None:
+    # NFKC may turn one character into words ("¼" -> "1⁄4" stays one; U+3000 -> space): keep one word
+    if not norm.isascii():
+        norm = " ".join(norm.split()) or norm
+    out.append(Word(start, end, norm, key_of(norm)))
+
+
+def _masked(output: str) -> str:
+    """`output` with every non-prose region and markup character replaced by spaces (same length)."""
+    cut: list[tuple[int, int]] = []
+    for opener, closer in _REGIONS:
+        _pair_regions(output, opener, closer, cut)
+    _environments(output, cut)
+    for pattern in _SINGLE:
+        cut.extend(m.span() for m in pattern.finditer(output))
+    cut.extend(m.span() for m in _MARKUP.finditer(output))
+    if not cut:
+        return output
+    cut.sort()
+    pieces, reach = [], 0
+    for start, end in cut:  # sorted by start: each character is copied or blanked once
+        if end <= reach:
+            continue
+        start = max(start, reach)
+        pieces.append(output[reach:start])
+        pieces.append(_NOT_NEWLINE.sub(" ", output[start:end]))
+        reach = end
+    pieces.append(output[reach:])
+    return "".join(pieces)
+
+
+def _pair_regions(text: str, opener: re.Pattern, closer: re.Pattern, cut: list[tuple[int, int]]) -> None:
+    """Opener ... closer regions, each closer searched once from its opener; none found: stop."""
+    at = 0
+    while (m := opener.search(text, at)) is not None:
+        end = closer.search(text, m.end())
+        if end is None:
+            return
+        cut.append((m.start(), end.end()))
+        at = end.end()
+
+
+def _environments(text: str, cut: list[tuple[int, int]]) -> None:
+    """LaTeX table / math / figure environments, each to its own \\end{name} (a name without a
+    closer after one opener has none after a later one either: each name is searched once in vain)."""
+    at, unclosed = 0, set()
+    while (m := _ENVIRONMENT.search(text, at)) is not None:
+        name, at = m.group(1), m.end()
+        if name in unclosed:
+            continue
+        closer = f"\\end{{{name}}}"
+        end = text.find(closer, m.end())
+        if end < 0:
+            unclosed.add(name)
+            continue
+        cut.append((m.start(), end + len(closer)))
+        at = end + len(closer)

@@ -1,0 +1,108 @@
+"""The text kind through the real stages: case sets, a real parser on a committed PDF, the card, and
+the plugin with `--kinds` (pytester, as the other plugin tests)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from harness.cases import load_case_set
+from harness.core import kinds as item_kinds
+from harness.core.results import ItemResult
+from harness.evaluate.page import evaluate_page
+from harness.metrics.text.details import DIFF_KEY, text_diff
+from harness.parse.prefetch import ParsePool
+from harness.report.html_data import expanded_html
+from harness.report.text_card import text_sides
+from tests.test_plugin import PLUGIN
+
+pytest_plugins = ["pytester"]
+TEXT_SCORES = {"text_fidelity", "reading_order", "text_recall", "text_precision"}
+
+
+def test_text_is_opt_in_and_read_as_one_item_per_page_grouped_by_layout() -> None:
+    default = load_case_set("synth-v1", only={"p001", "p004"})
+    assert default.kinds == ["table"] and default.count("text") == 0
+    cases = load_case_set("synth-v1", only={"p001", "p004"}, kinds="text,table")
+    assert cases.kinds == ["table", "text"] and cases.count("text") == 2
+    first, fourth = (p.items_of("text")[0] for p in cases.pages)
+    assert (first.group, fourth.group) == ("two_column", "one_column")
+    record = json.loads((cases.root / "001.json").read_text(encoding="utf-8"))
+    assert list(first.blocks) == [b["data"] for b in record["blocks"] if b["type"] == "text"]
+    assert all("\\begin" not in b for b in first.blocks), "table text is not prose"
+    with pytest.raises(ValueError, match="unknown item kind\\(s\\) prose; known: table, formula, text"):
+        item_kinds.chosen("prose")
+
+
+def test_a_real_parser_on_a_real_page_is_located_scored_and_explained(tmp_path: Path) -> None:
+    page = load_case_set("synth-v1", only={"p001"}, kinds="text").pages[0]
+    pool = ParsePool()
+    try:
+        [result] = evaluate_page(page, "pypdf", None, cache_dir=tmp_path, pool=pool)
+    finally:
+        pool.close()
+    assert result.test_id == "synth-v1/p001::x0[pypdf]" and result.outcome == "ok" and result.kind == "text"
+    assert set(result.scores) == TEXT_SCORES and all(0.0 <= v <= 1.0 for v in result.scores.values())
+    # pypdf writes the tables as lines of prose: invented text, so precision and fidelity fall, recall not
+    assert result.scores["text_recall"] > 0.95 and result.scores["text_precision"] < 0.8
+    assert any(note.startswith("invented: ") for note in result.semantic_errors)
+    output = result.extra["page_output"]
+    assert result.matched_text == output[result.matched_span[0]:result.matched_span[1]]
+    assert result.extra[DIFF_KEY]["counts"]["gt_chars"] > 1000
+
+
+def test_the_card_marks_each_difference_and_escapes_every_text() -> None:
+    gt = ["first <script>alert(1)</script> block here", "second block is dropped entirely", "third & last block"]
+    out = "first <script>alert(1)</script> block here\n\nthird & last block\n\nthird & last block\n\nPAGE <b>9</b>"
+    diff = text_diff(gt, out)
+    result = ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="one_column", outcome="ok",
+                        gt_latex="\n\n".join(gt), matched_text=out, kind="text", extra={DIFF_KEY: diff})
+    gt_html, pred_html = text_sides(result)
+    assert "<script>" not in gt_html + pred_html and "&lt;script&gt;" in gt_html
+    assert '<del class="t-missing" title="not in the output">second block is dropped entirely</del>' in gt_html
+    assert '<ins class="t-dup" title="a repeat of this block">third &amp; last block</ins>' in pred_html
+    assert '<ins class="t-invented" title="not in the ground truth">PAGE 9</ins>' in pred_html
+    missing = ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="x", outcome="missing",
+                         gt_latex="a <i>b</i>\n\nc", kind="text")
+    gt_html, pred_html = text_sides(missing)
+    assert gt_html == '<div class="prose"><p>a &lt;i&gt;b&lt;/i&gt;</p><p>c</p></div>'
+    assert "nothing matched" in pred_html
+
+
+def _run(pytester: pytest.Pytester, tmp_path: Path, *more: str) -> pytest.RunResult:
+    return pytester.runpytest(*PLUGIN, "--cases=synth-v1", f"--parse-cache={tmp_path / 'cache'}",
+                              "-p", "no:cacheprovider", *more)
+
+
+def test_kinds_selects_text_and_the_leaderboard_and_results_report_it(pytester: pytest.Pytester,
+                                                                     tmp_path: Path) -> None:
+    listed = _run(pytester, tmp_path, "--parser=pypdf", "--collect-only", "-q", "-k", "p001")
+    ids = [ln for ln in listed.stdout.lines if ln.startswith("synth-v1/")]
+    assert ids and all(ln.startswith("synth-v1/p001::t") for ln in ids), "tables stay the default"
+    both = _run(pytester, tmp_path, "--parser=pypdf", "--kinds=table,text", "--collect-only", "-q", "-k", "p001")
+    assert "synth-v1/p001::x0[pypdf]" in both.stdout.lines and "synth-v1/p001::t0[pypdf]" in both.stdout.lines
+    layout = _run(pytester, tmp_path, "--parser=pypdf", "--kinds=text", "--collect-only", "-q", "-m", "one_column")
+    ids = [ln for ln in layout.stdout.lines if ln.startswith("synth-v1/")]
+    assert "synth-v1/p004::x0[pypdf]" in ids and "synth-v1/p001::x0[pypdf]" not in ids
+
+    report = tmp_path / "report"
+    run = _run(pytester, tmp_path, "--parser=pymupdf4llm,pypdf", "--kinds=text", "-k", "p001 or p004",
+               "--report-only", f"--report-dir={report}")
+    assert run.ret == 0
+    text = run.stdout.str()
+    assert "text pages" in text and "text_fidelity" in text and "reading_order" in text
+    data = json.loads((report / "results.json").read_text(encoding="utf-8"))
+    rows = {r["id"]: r for r in data["results"]}
+    assert set(rows) == {f"synth-v1/p00{p}::x0[{parser}]" for p in (1, 4) for parser in ("pymupdf4llm", "pypdf")}
+    for row in rows.values():
+        assert set(row["scores"]) == TEXT_SCORES and row["complexity"] in ("one_column", "two_column")
+    # pymupdf4llm keeps its tables apart from the prose, pypdf writes them into it
+    assert rows["synth-v1/p001::x0[pymupdf4llm]"]["scores"]["text_fidelity"] > 0.95
+    assert rows["synth-v1/p001::x0[pypdf]"]["scores"]["text_fidelity"] < 0.8
+    html = expanded_html((report / "report.html").read_text(encoding="utf-8"))
+    assert 'class="prose"' in html and "t-invented" in html
+    bad = _run(pytester, tmp_path, "--parser=pypdf", "--kinds=prose", "--collect-only")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    assert "unknown item kind(s) prose; known: table, formula, text" in bad.stderr.str()
