@@ -85,7 +85,7 @@ def test_a_killed_workers_tables_make_the_run_incomplete_and_never_known_failure
     # let through on purpose: what the worker took down is no measurement, so it is left out of the baseline
     bench("r2", out, "-n", "2", f"--save-baseline={base}", "--allow-incomplete")
     saved = json.loads(base.read_text())["cases"]
-    crashed = {f"{r['case_set']}/{r['page']}::t{r['table']}[mine]" for r in
+    crashed = {f"{r['case_set']}/{r['page']}::t{r['index']}[mine]" for r in
                json.loads((tmp_path / "r2" / "results.json").read_text())["results"] if r["outcome"] == "error"}
     assert crashed and not crashed & set(saved) and all(e["outcome"] == "ok" for e in saved.values())
     # a later parser that finds nothing on that page: its tables fail, none is a known failure (xfail)
