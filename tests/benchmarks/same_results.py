@@ -8,11 +8,12 @@ the same run in two shards merged by `tablebench report merge` with the same gat
 folder, at whatever commit is checked out, and compares two such folders: every result in
 order (outcome, scores, spans, messages, semantic errors, HTML, verdicts, changes against the
 baseline), every leaderboard number, every gate row, the baselines and every meta-eval number.
-Only what a clock or a cache decides is left out (seconds, the cache flag, timestamps, paths and
-the command line). A folder written before results.json had a format (format 1: fields named for
-tables, facts in `extra`) compares with one written after: each result is read as every reader
-reads it (`ItemResult.from_dict`) and written back in the current layout, and the leaderboards'
-groups go under their current names, so only a real difference shows.
+Only what a clock or a cache decides is left out (seconds, the cache flag, timestamps, a
+baseline's `created`, paths and the command line). A folder written before results.json had a
+format (format 1: fields named for tables, facts in `extra`) compares with one written after:
+each result is read as every reader reads it (`ItemResult.from_dict`) and written back in the
+current layout, and the leaderboards' groups go under their current names, so only a real
+difference shows.
 
     python -m tests.benchmarks.same_results run OUT [--cache DIR]   # from the repo root
     python -m tests.benchmarks.same_results diff BEFORE AFTER       # exit 1 and the differences
@@ -33,7 +34,7 @@ from typing import Any
 PARSERS = "pymupdf4llm,pdfplumber,camelot,pypdf,tesseract"
 STUDIES = ("table-metric-study/dev", "table-metric-study/dev2", "formula-metric-study/dev",
            "formula-metric-study/dev2")
-VOLATILE = ("seconds", "parse_cache", "parse_cached", "timestamp", "finished", "command", "_path")
+VOLATILE = ("seconds", "parse_cache", "parse_cached", "timestamp", "created", "finished", "command", "_path")
 
 
 def run(out: Path, cache: Path, shared: Path) -> None:
