@@ -21,7 +21,7 @@ OUTPUT = f"Intro text.\n\n{WEAK}\n\nMore prose."
 def _missing_result(output: str) -> ItemResult:
     (found,) = locate_tables([GT], output)
     assert not found.found and found.note.startswith("best candidate scored")
-    r = ItemResult(parser="p", spec="p", case_set="s", page="001", table=0, complexity="simple", outcome="missing",
+    r = ItemResult(parser="p", spec="p", case_set="s", page="001", index=0, group="simple", outcome="missing",
                    gt_latex="", gt_html=GT.to_html(headers=True), message=f"not found in parser output: {found.note}",
                    locate_score=found.score)
     r.extra = {BEST_CANDIDATE: best_candidate(found, output), PAGE_OUTPUT: output}

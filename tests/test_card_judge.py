@@ -11,7 +11,7 @@ from harness.report.html_data import expanded_html
 
 
 def _card(extra: dict, scores: dict) -> lxml.html.HtmlElement:
-    r = ItemResult(parser="p", spec="p", case_set="s", page="001", table=0, complexity="simple", outcome="ok",
+    r = ItemResult(parser="p", spec="p", case_set="s", page="001", index=0, group="simple", outcome="ok",
                    gt_latex="", gt_html="<table><tr><td>a</td></tr></table>", scores=scores, extra=extra)
     (card,) = lxml.html.fromstring(expanded_html(render_html(leaderboard([r]), [r]))).xpath("//article[@class='case']")
     return card

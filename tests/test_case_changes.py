@@ -19,7 +19,7 @@ from harness.gating.rules import Gate
 
 
 def _result(table: int, outcome: str = "ok", **scores: float) -> ItemResult:
-    return ItemResult(parser="p", case_set="s", page="p001", table=table, complexity="simple", outcome=outcome,
+    return ItemResult(parser="p", case_set="s", page="p001", index=table, group="simple", outcome=outcome,
                       scores=scores)
 
 

@@ -67,7 +67,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def values(report: Path, parser: str, metric: str) -> dict[tuple, float]:
     """(set, page, table) -> the metric, 0 for a case not found, read straight from results.json (in run order)."""
     data = json.loads((report / "results.json").read_text(encoding="utf-8"))
-    return {(r["case_set"], r["page"], r["table"]): (r["scores"][metric] if r["outcome"] == "ok" else 0.0)
+    return {(r["case_set"], r["page"], r["index"]): (r["scores"][metric] if r["outcome"] == "ok" else 0.0)
             for r in data["results"] if r["parser"] == parser}
 
 
@@ -137,7 +137,7 @@ def test_the_command_writes_terminal_markdown_and_html(runs, tmp_path: Path, cap
 def test_every_text_is_escaped_and_label_or_run_errors_are_one_line(tmp_path: Path, capsys):
     evil = "<script>alert(1)</script>"
     meta = {"case_set": evil, "parser_versions": {evil: evil}}
-    base = {"case_set": evil, "page": "p001", "table": 0, "complexity": evil,
+    base = {"case_set": evil, "page": "p001", "index": 0, "group": evil,
             "gt_html": f"<table><tr><td>{evil}</td></tr></table>"}
     write_report([ItemResult(parser=evil, outcome="ok", scores={"teds": 1.0}, **base)], tmp_path / "a", meta)
     write_report([ItemResult(parser="b", outcome="missing", message=evil, matched_text=evil, **base)],

@@ -162,7 +162,7 @@ def test_merge_refuses_an_incomplete_shard_unless_allowed_and_then_flags_it(pyte
 
 
 def test_an_old_results_file_without_the_record_still_reads_and_says_unknown(tmp_path: Path, capsys):
-    results = [ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="simple", outcome="ok",
+    results = [ItemResult(parser="p", case_set="s", page="p001", index=0, group="simple", outcome="ok",
                           scores={"teds": 1.0})]
     write_report(results, tmp_path / "old", {"case_set": "s"})
     assert main(["report", str(tmp_path / "old")]) == 0
@@ -170,7 +170,7 @@ def test_an_old_results_file_without_the_record_still_reads_and_says_unknown(tmp
 
 
 def test_merge_refuses_a_shard_without_the_record_unless_allowed(tmp_path: Path, capsys):
-    results = [ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="simple", outcome="ok",
+    results = [ItemResult(parser="p", case_set="s", page="p001", index=0, group="simple", outcome="ok",
                           scores={"teds": 1.0})]
     write_report(results, tmp_path / "old", {"case_set": "s"})  # no meta.completeness: an older or edited file
     assert main(["report", "merge", str(tmp_path / "old"), "--out", str(tmp_path / "m")]) == 1

@@ -23,7 +23,7 @@ FORMULAS = [r"$x^{2} + y_{i}^{2} = r^{2}$", r"$\sum_{k=1}^{n} a_{k} \leq \frac{1
 
 
 def _formula(i: int, latex: str, group: str = "inline") -> ItemResult:
-    return ItemResult(parser="p", spec="p", case_set="s", page=f"{i:03d}", table=0, complexity=group, outcome="ok",
+    return ItemResult(parser="p", spec="p", case_set="s", page=f"{i:03d}", index=0, group=group, outcome="ok",
                       gt_latex=latex, matched_text=latex, matched_span=[0, len(latex)], kind="formula",
                       scores={"formula_score": 9.0}, message="found as text")
 
@@ -39,10 +39,10 @@ def _page(results: list[ItemResult], csp: bool = True) -> str:
 
 def test_the_group_filter_is_named_for_the_kinds_in_the_run() -> None:
     def label(results: list[ItemResult]) -> str:
-        (select,) = lxml.html.fromstring(_page(results)).xpath("//select[@data-filter='complexity']")
+        (select,) = lxml.html.fromstring(_page(results)).xpath("//select[@data-filter='group']")
         return select.getparent().text.strip()
 
-    table = ItemResult(parser="p", spec="p", case_set="s", page="009", table=0, complexity="simple", outcome="ok",
+    table = ItemResult(parser="p", spec="p", case_set="s", page="009", index=0, group="simple", outcome="ok",
                        gt_html="<table><tr><td>a</td></tr></table>", scores={"teds": 1.0})
     assert label(_formulas()) == "inline / display"
     assert label([table]) == "complexity"
@@ -119,12 +119,12 @@ def test_card_wording_follows_the_item_kind() -> None:
     """A formula's card and its failure say "formula errors", never "semantic errors" (the table
     score's name) or "tables"; a table's keep theirs; a formula-only page counts formulas."""
     formula = _formula(0, FORMULAS[0])
-    formula.scores, formula.semantic_errors = {"formula_score": 4.0}, [r"formula: \frac read as /"]
+    formula.scores, formula.errors = {"formula_score": 4.0}, [r"formula: \frac read as /"]
     _failed(formula)
     assert formula.extra["verdict"]["reasons"][-1] == r"formula errors: formula: \frac read as /"
-    table = ItemResult(parser="p", spec="p", case_set="s", page="009", table=0, complexity="simple", outcome="ok",
+    table = ItemResult(parser="p", spec="p", case_set="s", page="009", index=0, group="simple", outcome="ok",
                        gt_html="<table><tr><td>a</td></tr></table>", scores={"teds": 0.5, "semantic": 4.0},
-                       semantic_errors=["value 1 read as 7"])
+                       errors=["value 1 read as 7"])
     _failed(table)
     assert table.extra["verdict"]["reasons"][-1] == "semantic errors: value 1 read as 7"
 
@@ -141,6 +141,6 @@ def test_the_case_counter_counts_the_run_s_items() -> None:
     def unit(results: list[ItemResult]) -> str | None:
         return lxml.html.fromstring(_page(results)).get_element_by_id("case-count").get("data-unit")
 
-    table = ItemResult(parser="p", spec="p", case_set="s", page="009", table=0, complexity="simple", outcome="ok",
+    table = ItemResult(parser="p", spec="p", case_set="s", page="009", index=0, group="simple", outcome="ok",
                        gt_html="<table><tr><td>a</td></tr></table>", scores={"teds": 1.0})
     assert unit(_formulas()) == "formulas" and unit([table]) == "tables" and unit([table, *_formulas()]) == "cases"

@@ -108,7 +108,7 @@ def test_generated_pages_give_formulas_from_blocks_or_a_formulas_list(tmp_path: 
                              GroundTruthFormula(1, "$$b$$", "display", "001#f1")]
     listed = {"blocks": [], "formulas": [{"latex": r"\frac{1}{2}", "kind": "display"}]}
     page = load_case_set(_tablebench_set(tmp_path / "b", listed)).pages[0]
-    assert [(f.latex, f.kind, f.complexity) for f in page.formulas] == [(r"\frac{1}{2}", "display", "display")]
+    assert [(f.latex, f.kind, f.group) for f in page.formulas] == [(r"\frac{1}{2}", "display", "display")]
     assert page.n_items == 1
 
 
@@ -158,7 +158,7 @@ def test_a_perfect_parser_scores_full_marks_on_every_formula(fcases, tmp_path: P
     assert {r.kind for r in results} == {"formula"} and {r.outcome for r in results} == {"ok"}
     assert all(r.scores == {"formula_score": 10.0, "token_edit": 1.0} for r in results)
     assert all(r.matched_text == r.gt_latex for r in results)
-    assert {r.complexity for r in results} == {"inline", "display"}
+    assert {r.group for r in results} == {"inline", "display"}
 
 
 def test_a_missing_formula_is_missing_and_counts_zero(fcases, tmp_path: Path, pool: ParsePool) -> None:
@@ -178,10 +178,10 @@ def test_one_parse_scores_tables_and_formulas_each_with_their_metrics(mixed, tmp
     page = mixed.pages[0]
     out = write_perfect(tmp_path / "out", mixed)
     results = evaluate_page(page, f"dir:{out}", "teds", cache_dir=None, pool=pool)
-    assert [(r.kind, r.table) for r in results] == [("table", 0), ("table", 1), ("formula", 0), ("formula", 1)]
+    assert [(r.kind, r.index) for r in results] == [("table", 0), ("table", 1), ("formula", 0), ("formula", 1)]
     assert [set(r.scores) for r in results] == [{"teds"}, {"teds"}, *[{"formula_score", "token_edit"}] * 2]
     assert all(r.outcome == "ok" for r in results)
-    assert [r.complexity for r in results[2:]] == ["inline", "display"]
+    assert [r.group for r in results[2:]] == ["inline", "display"]
     failed = page_error_results(page, "dir:x", RuntimeError("boom"))
     assert [(r.kind, r.outcome) for r in failed] == [("table", "error")] * 2 + [("formula", "error")] * 2
 
@@ -221,12 +221,12 @@ def test_both_tracks_get_their_own_leaderboard_in_every_file(tmp_path: Path) -> 
     assert data["leaderboard"]["kind"] == "table" and data["leaderboard"]["primary"] == "teds"
     fboard = data["formula_leaderboard"]
     assert fboard["kind"] == "formula" and fboard["primary"] == "formula_score"
-    assert fboard["complexities"] == ["inline", "display"]
+    assert fboard["groups"] == ["inline", "display"]
     row = fboard["rows"][0]
     assert row["overall"]["total"] == 3 and row["overall"]["found"] == 2
     assert row["overall"]["metrics"]["formula_score"]["include_missing"] == pytest.approx(14 / 3)
     assert row["overall"]["metrics"]["formula_score"]["perfect_rate"] == pytest.approx(1 / 3)
-    assert row["by_complexity"]["display"]["metrics"]["token_edit"]["include_missing"] == pytest.approx(0.25)
+    assert row["by_group"]["display"]["metrics"]["token_edit"]["include_missing"] == pytest.approx(0.25)
     md = paths["markdown"].read_text(encoding="utf-8")
     assert "## Formulas" in md and "### Inline / display" in md and "| parser |  | all | inline | display |" in md
     assert "mean with missing formulas as 0" in md

@@ -136,7 +136,7 @@ def test_gates_run_per_parser_with_a_per_complexity_breakdown_and_subsets():
 
 def test_pairs_count_lost_tables_as_zero_and_skip_cases_the_baseline_lacks():
     def result(i: int, outcome: str = "ok", **scores: float) -> ItemResult:
-        return ItemResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome=outcome,
+        return ItemResult(parser="p", case_set="s", page="p001", index=i, group="simple", outcome=outcome,
                            scores=scores)
 
     baseline = {"s/p001::t0[p]": Entry("ok", {"teds": 0.9}), "s/p001::t1[p]": Entry("missing", {}),
@@ -161,7 +161,7 @@ def test_an_ok_baseline_entry_without_scores_is_no_baseline_not_zero():
         def get(self, key: str) -> Entry | None:
             return baseline.get(key)
 
-    results = [ItemResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome="ok",
+    results = [ItemResult(parser="p", case_set="s", page="p001", index=i, group="simple", outcome="ok",
                           scores={"teds": 0.9}) for i in range(30)]
     pairs = gate_pairs(results, lambda r: baseline_values(Base(), r))
     assert {p.base["teds"] for p in pairs} == {None}
@@ -203,7 +203,7 @@ def test_a_score_not_computed_now_counts_zero_only_against_a_baseline_that_score
         def get(self, key: str) -> Entry | None:
             return baseline.get(key)
 
-    results = [ItemResult(parser="p", case_set="s", page="p001", table=i, complexity="simple", outcome="ok",
+    results = [ItemResult(parser="p", case_set="s", page="p001", index=i, group="simple", outcome="ok",
                           extra={"not_computed": {"teds": why, "grits": why}}) for i in (0, 1)]
     assert results[0].not_computed()["grits_precision_top"] == why
     pairs = gate_pairs(results, lambda r: baseline_values(Base(), r))
@@ -229,7 +229,7 @@ def test_a_table_lost_with_a_crashed_worker_is_never_a_known_failure():
             return Entry("error", {})  # an old baseline saved with the crashed page's errors
 
     def result(message: str) -> ItemResult:
-        return ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="simple", outcome="error",
+        return ItemResult(parser="p", case_set="s", page="p001", index=0, group="simple", outcome="error",
                           message=message)
 
     gate = Gate(baseline=Base())  # type: ignore[arg-type]

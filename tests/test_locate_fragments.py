@@ -172,11 +172,11 @@ def test_split_tables_of_a_real_page_score_as_whole_and_results_record_the_spans
     assert len(split) >= 4
     results = evaluate_page(pg, f"dir:{out}", "teds", cache_dir=tmp_path / "cache")
     for r in results:
-        assert r.outcome == "ok" and r.scores["teds"] == 1.0, (r.table, r.message)
-        assert len(r.matched_spans) == (2 if r.table in split else 1)
+        assert r.outcome == "ok" and r.scores["teds"] == 1.0, (r.index, r.message)
+        assert len(r.matched_spans) == (2 if r.index in split else 1)
         assert r.matched_span == [r.matched_spans[0][0], r.matched_spans[-1][1]]
         assert all(text[a:b].startswith("<table>") and text[a:b].endswith("</table>") for a, b in r.matched_spans)
-        assert ("joined from 2 fragments" in r.message) == (r.table in split)
+        assert ("joined from 2 fragments" in r.message) == (r.index in split)
     from harness.core.results import ItemResult
 
     back = ItemResult.from_dict(results[0].to_dict())

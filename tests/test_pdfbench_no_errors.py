@@ -53,6 +53,6 @@ def test_no_table_of_the_sample_ends_as_error(spec: str, bench_sample_dir: Path,
     with Evaluator(spec, cache_dir=parse_cache, timeout=600) as evaluator:
         results = evaluator.run(cases)
     assert len(results) == cases.n_tables == 91
-    broken = [f"{r.page}/t{r.table}: {r.message}" for r in results if r.outcome in ("error", "parse_error")]
+    broken = [f"{r.page}/t{r.index}: {r.message}" for r in results if r.outcome in ("error", "parse_error")]
     assert not broken, "\n".join(broken)
     assert sum(r.outcome == "ok" for r in results) > 0  # the pipeline scored something, not only misses

@@ -66,7 +66,7 @@ def junit(path: Path, report: Path | None = None) -> dict[str, dict]:
     results = {}
     if report is not None:
         data = json.loads((report / "results.json").read_text(encoding="utf-8"))
-        results = {f"{r['case_set']}/{r['page']}::t{r['table']}[{r['parser']}]": r for r in data["results"]}
+        results = {f"{r['case_set']}/{r['page']}::t{r['index']}[{r['parser']}]": r for r in data["results"]}
     out = {}
     for case in ET.parse(path).iter("testcase"):
         props = {p.get("name"): p.get("value") for p in case.iter("property")}

@@ -17,7 +17,7 @@ from harness.gating.thresholds import baseline_failures, min_score_failures, par
 
 
 def result(table: int, outcome: str = "ok", **scores: float) -> ItemResult:
-    return ItemResult(parser="pypdf", case_set="s", page="p001", table=table, complexity="simple",
+    return ItemResult(parser="pypdf", case_set="s", page="p001", index=table, group="simple",
                        outcome=outcome, scores=scores)
 
 
@@ -125,7 +125,7 @@ def test_gate_verdicts(tmp_path: Path):
     gate = Gate({"teds": 0.5}, load_baseline(path), 0.01)
     assert gate.check(result(0, teds=0.9)).status == "pass"
     regressed = result(0, teds=0.7)
-    regressed.semantic_errors = ["value 3 under (a, b) read as 8", "row 2 missing", "x", "y"]
+    regressed.errors = ["value 3 under (a, b) read as 8", "row 2 missing", "x", "y"]
     verdict = gate.check(regressed)
     assert verdict.status == "fail"
     assert verdict.message == ("teds 0.70 < baseline 0.90 - 0.01; semantic errors: value 3 under (a, b) read as 8; "

@@ -158,7 +158,7 @@ def test_shards_merged_equal_the_unsharded_run(pytester: pytest.Pytester, cases:
 
     def cases_of(folder: Path) -> list[tuple]:
         data = json.loads((folder / "results.json").read_text())
-        return [(r["case_set"], r["page"], r["table"], r["parser"], r["outcome"], r["scores"]) for r in data["results"]]
+        return [(r["case_set"], r["page"], r["index"], r["parser"], r["outcome"], r["scores"]) for r in data["results"]]
 
     assert cases_of(tmp_path / "m") == cases_of(tmp_path / "whole")
     merged = json.loads((tmp_path / "m" / "results.json").read_text())

@@ -59,10 +59,10 @@ def test_a_killed_worker_ends_the_run_with_every_item_and_the_lost_ones_as_error
     lost = [r for r in results if r["outcome"] != "ok"]
     assert lost and all(r["page"] == "p003" and r["outcome"] == "error" and "worker crashed" in r["message"]
                         and "\n" not in r["message"] for r in lost), lost
-    assert {r["table"] for r in lost} >= {1}  # the item the worker died on
+    assert {r["index"] for r in lost} >= {1}  # the item the worker died on
     if dist == "load":  # the page scheduler gives up the rest of the page, not runs it again
-        assert {r["table"] for r in lost} == {t for t in range(1, 99) if any(
-            x["page"] == "p003" and x["table"] == t for x in results)}
+        assert {r["index"] for r in lost} == {t for t in range(1, 99) if any(
+            x["page"] == "p003" and x["index"] == t for x in results)}
 
 
 def test_a_killed_workers_tables_make_the_run_incomplete_and_never_known_failures(pytester: pytest.Pytester,
@@ -85,7 +85,7 @@ def test_a_killed_workers_tables_make_the_run_incomplete_and_never_known_failure
     # let through on purpose: what the worker took down is no measurement, so it is left out of the baseline
     bench("r2", out, "-n", "2", f"--save-baseline={base}", "--allow-incomplete")
     saved = json.loads(base.read_text())["cases"]
-    crashed = {f"{r['case_set']}/{r['page']}::t{r['table']}[mine]" for r in
+    crashed = {f"{r['case_set']}/{r['page']}::t{r['index']}[mine]" for r in
                json.loads((tmp_path / "r2" / "results.json").read_text())["results"] if r["outcome"] == "error"}
     assert crashed and not crashed & set(saved) and all(e["outcome"] == "ok" for e in saved.values())
     # a later parser that finds nothing on that page: its tables fail, none is a known failure (xfail)

@@ -43,7 +43,7 @@ def test_unreadable_ground_truth_is_an_error_case_in_every_output(pytester: pyte
     assert line.startswith(f"FAILED broken/p074::t1[dir:{out}] - Failed: error: ground truth unreadable (NoTableError")
     data = results_json(report)
     assert len(data["results"]) == 5
-    bad = next(r for r in data["results"] if r["page"] == "p074" and r["table"] == 1)
+    bad = next(r for r in data["results"] if r["page"] == "p074" and r["index"] == 1)
     assert bad["outcome"] == "error" and bad["scores"] == {} and "\n" not in bad["message"]
     [row] = data["leaderboard"]["rows"]
     assert (row["overall"]["total"], row["overall"]["found"], row["outcomes"]["error"]) == (5, 4, 1)
@@ -68,7 +68,7 @@ def test_report_only_records_everything_and_exits_zero(pytester: pytest.Pytester
     assert meta["parsers"] == [f"dir:{out}", "broken"]
     assert meta["parser_specs"] == {"broken": "command:false {pdf}"}
     def record(report: Path) -> list:
-        return [(r["page"], r["table"], r["parser"], r["outcome"], r["scores"], r["message"])
+        return [(r["page"], r["index"], r["parser"], r["outcome"], r["scores"], r["message"])
                 for r in results_json(report)["results"]]
 
     assert record(report) == record(tmp_path / "gated"), "same record, only the exit differs"
@@ -173,7 +173,7 @@ def test_semantic_errors_reach_the_failure_message_and_results(pytester: pytest.
     result.assert_outcomes(passed=4, failed=1)
     case = junit(xml, report)[f"bench/p074::t0[dir:{out}]"]
     assert "semantic errors: " in case["failure"] and "9.99" in case["failure"]
-    assert case["result"]["semantic_errors"] and any("9.99" in e for e in case["result"]["semantic_errors"])
+    assert case["result"]["errors"] and any("9.99" in e for e in case["result"]["errors"])
     html = expanded_html((report / "report.html").read_text(encoding="utf-8"))
     assert "semantic errors" in html
-    assert json.dumps(case["result"]["semantic_errors"][0])[1:-1] in (report / "results.json").read_text()
+    assert json.dumps(case["result"]["errors"][0])[1:-1] in (report / "results.json").read_text()

@@ -80,7 +80,7 @@ def test_the_merge_command_refuses_what_the_plugin_refuses(tmp_path: Path, capsy
 
 # -- finish_run ------------------------------------------------------------------------------------
 def results(teds: float) -> list[ItemResult]:
-    return [ItemResult(parser="p", case_set="s", page=f"p{i:03d}", table=0, complexity="simple", outcome="ok",
+    return [ItemResult(parser="p", case_set="s", page=f"p{i:03d}", index=0, group="simple", outcome="ok",
                         scores={"teds": teds}) for i in range(1, 9)]
 
 

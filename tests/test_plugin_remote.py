@@ -42,7 +42,7 @@ def socket_server(workdir: Path) -> tuple[subprocess.Popen, int]:
 
 def results_of(folder: Path) -> list[tuple]:
     data = json.loads((folder / "results.json").read_text())
-    return [(r["page"], r["table"], r["parser"], r["outcome"], r["scores"]) for r in data["results"]]
+    return [(r["page"], r["index"], r["parser"], r["outcome"], r["scores"]) for r in data["results"]]
 
 
 def test_socket_workers_give_the_results_of_a_local_run(pytester: pytest.Pytester, tmp_path: Path):

@@ -93,7 +93,7 @@ def test_per_table_verdicts_are_kept_in_results_json(pytester: pytest.Pytester, 
     run = pytester.runpytest(*args(cases, tmp_path, f"--parser=mine=dir:{outputs['corrupt']}",
                                    f"--baseline={baseline}", f"--report-dir={tmp_path / 'r'}"))
     results = json.loads((tmp_path / "r" / "results.json").read_text())["results"]
-    changes = {r["case_set"] + "/" + r["page"] + f"::t{r['table']}[mine]": r["extra"]["baseline"] for r in results}
+    changes = {r["case_set"] + "/" + r["page"] + f"::t{r['index']}[mine]": r["extra"]["baseline"] for r in results}
     regressed = {k for k, c in changes.items() if c["verdict"] == "regressed"}
     assert regressed == failed_ids(run.stdout.lines)
     worst = min(changes.values(), key=lambda c: c["delta"])
@@ -119,7 +119,7 @@ def test_each_case_is_decided_once_in_a_run_and_once_more_only_by_a_merge_given_
     spec = f"--parser=mine=dir:{outputs['corrupt']}"
     run = pytester.runpytest(*args(cases, tmp_path, spec, f"--baseline={baseline}", "--gate=teds", "--min-score=teds=0.5",
                                    f"--report-dir={tmp_path / 'r'}"))
-    ids = [r["case_set"] + "/" + r["page"] + f"::t{r['table']}[mine]"
+    ids = [r["case_set"] + "/" + r["page"] + f"::t{r['index']}[mine]"
            for r in json.loads((tmp_path / "r" / "results.json").read_text())["results"]]
     assert len(ids) > 10 and sorted(decided) == sorted(ids), run.stdout.str()
     decided.clear()
@@ -175,7 +175,7 @@ def test_every_report_shows_the_gate_and_the_most_regressed_cases_linked_to_thei
     base = json.loads(baseline.read_text())["cases"]
     now = json.loads((report / "results.json").read_text())["results"]
     drops = sorted((r["scores"].get("teds", 0.0) if r["outcome"] == "ok" else 0.0)
-                   - base[f"{r['case_set']}/{r['page']}::t{r['table']}[mine]"]["scores"]["teds"] for r in now)
+                   - base[f"{r['case_set']}/{r['page']}::t{r['index']}[mine]"]["scores"]["teds"] for r in now)
     worst = [d for d in drops if d < -0.01][:10]
     assert len(worst) == 10
 
@@ -221,7 +221,7 @@ def test_a_table_scored_in_the_baseline_and_not_computed_now_is_a_regression(
     assert run.ret == pytest.ExitCode.TESTS_FAILED
     results = json.loads((tmp_path / "r" / "results.json").read_text())["results"]
     assert results and all(r["outcome"] == "ok" and r["extra"]["not_computed"] for r in results)
-    ids = {f"{r['case_set']}/{r['page']}::t{r['table']}[mine]" for r in results}
+    ids = {f"{r['case_set']}/{r['page']}::t{r['index']}[mine]" for r in results}
     assert failed_ids(run.stdout.lines) == ids | {"tablebench::gate[teds]"}, "every table fails, never unchanged"
     assert "teds scored in the baseline, not computed: table too large" in run.stdout.str()
     changes = [r["extra"]["baseline"] for r in results]

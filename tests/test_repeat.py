@@ -36,7 +36,7 @@ RANDOM_PARSER = textwrap.dedent("""\
 
 
 def result(outcome: str = "ok", **scores: float) -> ItemResult:
-    return ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="simple", outcome=outcome,
+    return ItemResult(parser="p", case_set="s", page="p001", index=0, group="simple", outcome=outcome,
                        scores=scores, message="" if outcome == "ok" else "not found")
 
 

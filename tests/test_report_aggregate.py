@@ -12,7 +12,7 @@ from harness.report.aggregate import leaderboard, metric_stats
 
 def _r(parser: str, page: str, table: int, complexity: str, outcome: str, seconds: float,
        cost: float = 0.0, **scores: float) -> ItemResult:
-    return ItemResult(parser=parser, case_set="s", page=page, table=table, complexity=complexity,
+    return ItemResult(parser=parser, case_set="s", page=page, index=table, group=complexity,
                        outcome=outcome, scores=scores, parse_seconds=seconds, cost=cost)
 
 
@@ -60,7 +60,7 @@ def test_parser_numbers_match_hand_computation() -> None:
 
 def test_per_complexity_groups() -> None:
     a = next(row for row in leaderboard(A + B).rows if row.parser == "A")
-    simple, moderate, complex_ = (a.by_complexity[c] for c in ("simple", "moderate", "complex"))
+    simple, moderate, complex_ = (a.by_group[c] for c in ("simple", "moderate", "complex"))
     assert (simple.total, simple.found) == (2, 1)
     assert simple.metrics["teds"].include_missing == pytest.approx(0.5)
     assert simple.metrics["teds"].exclude_missing == pytest.approx(1.0)
@@ -117,11 +117,11 @@ def test_unknown_primary_is_a_clear_error_and_dict_is_strict_json() -> None:
 
 def test_dicts_and_unlabelled_complexity_are_accepted() -> None:
     rows = [r.to_dict() for r in A]
-    rows[0]["complexity"] = ""
+    rows[0]["group"] = ""
     board = leaderboard(rows)
-    assert board.complexities == ["simple", "moderate", "complex", "unknown"]
+    assert board.groups == ["simple", "moderate", "complex", "unknown"]
     a = board.rows[0]
-    assert (a.by_complexity["unknown"].total, a.by_complexity["simple"].total) == (1, 1)
+    assert (a.by_group["unknown"].total, a.by_group["simple"].total) == (1, 1)
     assert a.overall.metrics["teds"].include_missing == pytest.approx(1.5 / 4)
 
 
@@ -143,7 +143,7 @@ def test_an_error_case_counts_as_not_found_and_zero_in_the_ranking_mean() -> Non
     assert (a.total, a.found, a.outcomes["error"]) == (5, 2, 1)
     assert a.overall.metrics["teds"].include_missing == pytest.approx(1.5 / 5)
     assert a.overall.metrics["teds"].exclude_missing == pytest.approx(0.75)
-    assert a.by_complexity["complex"].total == 2
+    assert a.by_group["complex"].total == 2
 
 
 def test_run_counts_say_tables_and_cases_and_the_cache_share() -> None:

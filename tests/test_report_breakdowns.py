@@ -21,7 +21,7 @@ LANGS = ["en", "ru", "el", "zh", "ja", "ar", "hi", "de", "fr", "es"]
 
 
 def _r(parser: str, page: str, language: str, variant: str, outcome: str = "ok", **scores: float) -> ItemResult:
-    return ItemResult(parser=parser, case_set="s", page=page, table=0, complexity="simple", outcome=outcome,
+    return ItemResult(parser=parser, case_set="s", page=page, index=0, group="simple", outcome=outcome,
                        scores=scores, language=language, variant=variant)
 
 

@@ -202,7 +202,7 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
         r.case_set, r.page = "synth-v1", f"p{int(r.page[1:]) + 1:03d}"
     board = leaderboard(results)
     crops = page_crops(results, {"case_set_path": str(REPO_CASES / "synth-v1")}, board.primary)
-    candidates = [r for r in reversed(results) if (r.case_set, r.page, r.table) in crops
+    candidates = [r for r in reversed(results) if (r.case_set, r.page, r.index) in crops
                   and "gt" in r.extra.get("cell_diff", {}) and r.matched_text]
     assert candidates, "the sample should hold a found, imperfect table with a crop"
     target = candidates[0]

@@ -19,7 +19,7 @@ SYNTH = REPO_CASES / "synth-v1"
 
 
 def _result(parser: str, page: str, table: int, outcome: str = "ok", teds: float = 1.0, **extra) -> ItemResult:
-    return ItemResult(parser=parser, case_set="synth-v1", page=page, table=table, complexity="simple",
+    return ItemResult(parser=parser, case_set="synth-v1", page=page, index=table, group="simple",
                       outcome=outcome, scores={"teds": teds} if outcome == "ok" else {}, extra=dict(extra))
 
 

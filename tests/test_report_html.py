@@ -138,12 +138,12 @@ def test_semantic_errors_and_error_cases_are_in_the_drilldown() -> None:
     from harness.core.results import ItemResult
 
     ok = ItemResult("A", "s", "p1", 0, "simple", "ok", scores={"semantic": 6.0, "teds": 0.7},
-                     semantic_errors=["value 2 under (1, b) read as 3", "row 4 missing"])
+                     errors=["value 2 under (1, b) read as 3", "row 4 missing"])
     err = ItemResult("A", "s", "p1", 1, "simple", "error", message="error: ground truth unreadable (NoTableError: x)")
     doc = lxml.html.document_fromstring(expanded_html(render_html(leaderboard([ok, err]), [ok, err])))
     articles = {a.get("data-outcome"): a for a in doc.iter("article")}
     assert set(articles) == {"ok", "error"}
-    assert [li.text_content() for li in articles["ok"].iter("li")] == ok.semantic_errors
+    assert [li.text_content() for li in articles["ok"].iter("li")] == ok.errors
     assert "ground truth unreadable" in articles["error"].text_content()
     heads = [th.text_content() for th in doc.xpath("//table[contains(@class, 'board')]//th")]
     assert "error" in heads and "parse error" in heads

@@ -61,5 +61,5 @@ def test_a_report_stores_the_ground_truth_once_for_every_parser() -> None:
     data = json.loads(page.split('id="tb-data">', 1)[1].split("</script>", 1)[0])["cards"]
     fragments = [f for chunk in data["chunks"] for f in json.loads(unpack(chunk))]
     gt_sides = [f for f in fragments if f.startswith('<div class="sides"><div class="side"><h4>ground truth')]
-    assert len(gt_sides) == len({(r.page, r.table) for r in results}) < len(results)
+    assert len(gt_sides) == len({(r.page, r.index) for r in results}) < len(results)
     assert len(decode_cards(page)) == len(results)

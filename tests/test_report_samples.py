@@ -92,7 +92,7 @@ def _gt_table(rng: random.Random, level: int, hostile: bool) -> Table:
 
 def _result(rng: random.Random, parser: str, page: str, t: int, complexity: str, gt: Table, outcome: str,
             quality: float, seconds: float, cost: float, hostile: bool) -> ItemResult:
-    r = ItemResult(parser=parser, case_set="synth-demo", page=page, table=t, complexity=complexity,
+    r = ItemResult(parser=parser, case_set="synth-demo", page=page, index=t, group=complexity,
                     outcome=outcome, gt_latex=_latex(gt), gt_html=gt.to_html(), parse_seconds=seconds,
                     cost=cost)
     if outcome == "ok":
@@ -111,9 +111,9 @@ def _result(rng: random.Random, parser: str, page: str, t: int, complexity: str,
                     "tlag": 1.0 if exact else round(base * 0.9, 4),
                     "semantic": 10.0 if exact else float(round(base * 10))}
         if r.scores["semantic"] < 10:
-            r.semantic_errors = ["a value under (row 1, col 2) read as 1.0"]
+            r.errors = ["a value under (row 1, col 2) read as 1.0"]
         if hostile:
-            r.semantic_errors = [f"value {PAYLOADS[0]} missing"]
+            r.errors = [f"value {PAYLOADS[0]} missing"]
             r.message = "locator noticed " + PAYLOADS[1]
             r.pred_html = RAW_HOSTILE_HTML  # raw markup, as a careless adapter might store it
     else:
@@ -150,7 +150,7 @@ def test_samples_cover_every_outcome_and_complexity() -> None:
     results = sample_results()
     assert len(results) == 180 and len({r.parser for r in results}) == 3
     assert {r.outcome for r in results} == set(OUTCOMES)
-    assert {r.complexity for r in results} == set(_COMPLEXITY)
+    assert {r.group for r in results} == set(_COMPLEXITY)
     assert all(table_from_html(r.pred_html).rows for r in results if r.outcome == "ok")
 
 

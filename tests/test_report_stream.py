@@ -19,9 +19,9 @@ pytest_plugins = ["pytester"]
 
 
 def _result(page: str, table: int, score: float) -> ItemResult:
-    return ItemResult(parser="p", case_set="s", page=page, table=table, complexity="simple", outcome="ok",
+    return ItemResult(parser="p", case_set="s", page=page, index=table, group="simple", outcome="ok",
                       scores={"teds": score}, gt_latex="\\begin{tabular}", gt_html="<table>", pred_html="<table>",
-                      matched_text="| a |", semantic_errors=["row 1 lost"], extra={"k": 1})
+                      matched_text="| a |", errors=["row 1 lost"], extra={"k": 1})
 
 
 def test_the_stream_reads_back_each_case_s_latest_result_in_the_order_asked(tmp_path: Path) -> None:
@@ -42,8 +42,8 @@ def test_slim_keeps_what_gates_and_summaries_read_and_drops_the_texts() -> None:
     kept = slim(full)
     assert (kept.gt_latex, kept.gt_html, kept.pred_html, kept.matched_text) == ("", "", None, None)
     assert kept.extra == {"page_output": "", "k": 1} and full.extra["page_output"]
-    assert (kept.test_id, kept.scores, kept.outcome, kept.semantic_errors) == \
-        (full.test_id, full.scores, full.outcome, full.semantic_errors)
+    assert (kept.test_id, kept.scores, kept.outcome, kept.errors) == \
+        (full.test_id, full.scores, full.outcome, full.errors)
     one, two = (replace(_result("p002", i, 0.1), spec="".join(["dir:", "/out"])) for i in (0, 1))
     assert one.spec is not two.spec and slim(one).spec is slim(two).spec  # one string for every case's facts
     back = with_texts(kept, full)
@@ -233,10 +233,10 @@ def test_a_result_s_dict_is_what_asdict_gives_with_every_container_copied() -> N
     """`ItemResult.to_dict`, hand-written for speed, against `dataclasses.asdict` on nested fields."""
     from dataclasses import asdict
 
-    r = ItemResult(parser="p", case_set="s", page="p001", table=2, complexity="simple", outcome="ok",
+    r = ItemResult(parser="p", case_set="s", page="p001", index=2, group="simple", outcome="ok",
                    scores={"teds": 0.5, "nan": float("nan")}, matched_spans=[[1, 4], [9, 12]],
                    extra={"judge": {"errors": ["a", ("b", 1)], "n": None}, "flags": [True, 1.5]},
-                   semantic_errors=["x"])
+                   errors=["x"])
     d = r.to_dict()
     assert repr(d) == repr(asdict(r))
     d["extra"]["judge"]["errors"].append("c")

@@ -10,7 +10,7 @@ from harness.core.results import ItemResult
 from harness.report import fmt
 from harness.report.aggregate import leaderboard
 from harness.report.terminal import (
-    complexity_table,
+    group_table,
     leaderboard_group,
     leaderboard_table,
 )
@@ -36,7 +36,7 @@ def test_leaderboard_shows_hand_computed_numbers_in_rank_order() -> None:
 
 
 def test_complexity_table_has_every_level_and_metric() -> None:
-    text = _text(complexity_table(leaderboard(A + B)))
+    text = _text(group_table(leaderboard(A + B)))
     header = next(line for line in text.splitlines() if "simple" in line)
     assert header.split() == ["all", "simple", "moderate", "complex"]
     assert "0.500 (1.000)" in text  # A's teds on simple tables: (1.0 + 0) / 2, found only 1.0
@@ -59,7 +59,7 @@ def test_headers_and_numbers_stay_whole_at_80_columns() -> None:
         if r.parser == "pdfplumber":
             r.parser = long
         if r.page == "p003":
-            r.complexity = "unknown"  # a fifth group: all, simple, moderate, complex, unknown
+            r.group = "unknown"  # a fifth group: all, simple, moderate, complex, unknown
     board = leaderboard(results)
     text = _text(leaderboard_group(board, title=""), width=80)
     assert max(len(line.rstrip()) for line in text.splitlines()) <= 80

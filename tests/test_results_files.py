@@ -13,7 +13,7 @@ import pytest
 from harness.gating.baseline import load_baseline
 from harness.report.write import read_results
 
-GOOD = {"parser": "p", "case_set": "s", "page": "p001", "table": 0, "complexity": "simple", "outcome": "ok",
+GOOD = {"parser": "p", "case_set": "s", "page": "p001", "index": 0, "group": "simple", "outcome": "ok",
         "scores": {"teds": 0.5}, "kind": "table"}
 
 
@@ -23,8 +23,8 @@ def _write(tmp_path: Path, results: list, name: str = "results.json") -> Path:
     return path
 
 
-@pytest.mark.parametrize(("field", "value"), [("page", [1]), ("table", "x"), ("scores", {"teds": "high"}),
-                                              ("outcome", 5), ("table", True), ("extra", [])])
+@pytest.mark.parametrize(("field", "value"), [("page", [1]), ("index", "x"), ("scores", {"teds": "high"}),
+                                              ("outcome", 5), ("index", True), ("extra", [])])
 def test_a_field_of_the_wrong_type_is_named(tmp_path: Path, field: str, value: object) -> None:
     with pytest.raises(ValueError, match=f"field '{field}'"):
         read_results(_write(tmp_path, [dict(GOOD, **{field: value})]))

@@ -71,10 +71,10 @@ def test_exact_extractions_score_full_marks_and_keep_the_literal_span(cases, tmp
     for page in cases.pages:
         text = (out / f"{page.pdf.stem}.md").read_text(encoding="utf-8")
         results = evaluate_page(page, f"dir:{out}", None, cache_dir=tmp_path / "cache", pool=pool)
-        assert [r.table for r in results] == [t.index for t in page.tables]
+        assert [r.index for r in results] == [t.index for t in page.tables]
         for r, gt in zip(results, page.tables):
             assert r.outcome == "ok", r.message
-            assert (r.case_set, r.page, r.complexity, r.gt_latex) == (cases.name, page.page_id, gt.complexity, gt.latex)
+            assert (r.case_set, r.page, r.group, r.gt_latex) == (cases.name, page.page_id, gt.complexity, gt.latex)
             start, end = r.matched_span
             assert text[start:end] == r.matched_text
             kinds.add(r.matched_text[0])
@@ -204,7 +204,7 @@ def test_unreadable_ground_truth_is_an_error_case_and_the_others_still_score(cas
     assert [r.outcome for r in results] == ["ok", "error", "ok"]
     bad = results[1]
     assert bad.message.startswith("error: ground truth unreadable (NoTableError: ") and "\n" not in bad.message
-    assert bad.scores == {} and bad.table == 1 and bad.gt_latex == "}}}{{{"
+    assert bad.scores == {} and bad.index == 1 and bad.gt_latex == "}}}{{{"
     assert [r.parser for r in results] == ["mine"] * 3 and results[0].spec == f"dir:{out}"
     assert results[0].scores["teds"] == pytest.approx(1.0) and results[2].scores["semantic"] == pytest.approx(10.0)
     assert "error" in OUTCOMES
@@ -230,7 +230,7 @@ def test_a_page_whose_evaluation_raised_gives_every_table_an_error(cases):
     from harness.evaluate.page import page_error_results
 
     results = page_error_results(cases.pages[1], "command:x {pdf}", RuntimeError("bad\nthing"), label="x")
-    assert [(r.outcome, r.table, r.parser, r.spec) for r in results] == [
+    assert [(r.outcome, r.index, r.parser, r.spec) for r in results] == [
         ("error", i, "x", "command:x {pdf}") for i in range(3)]
     assert results[0].message == "error: page failed (RuntimeError: bad thing)"
 
@@ -243,10 +243,10 @@ def test_semantic_errors_travel_with_the_result(cases, tmp_path, pool):
     assert text.count("1.42") == 1
     path.write_text(text.replace("1.42", "9.99"), encoding="utf-8")
     results = evaluate_page(page, f"dir:{out}", "semantic", cache_dir=None, pool=pool)
-    changed = [r for r in results if r.semantic_errors]
+    changed = [r for r in results if r.errors]
     assert len(changed) == 1 and changed[0].scores["semantic"] < 10
-    assert any("9.99" in e for e in changed[0].semantic_errors) and len(changed[0].semantic_errors) <= 5
-    assert all(r.semantic_errors == [] for r in results if r is not changed[0])
+    assert any("9.99" in e for e in changed[0].errors) and len(changed[0].errors) <= 5
+    assert all(r.errors == [] for r in results if r is not changed[0])
 
 
 def test_non_finite_or_negative_page_seconds_and_cost_count_zero(cases):

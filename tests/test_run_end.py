@@ -18,7 +18,7 @@ pytest_plugins = ["pytester"]
 
 
 def results(seconds: float = 0.0) -> list[ItemResult]:
-    return [ItemResult(parser="p", case_set="s", page=f"p{i:03d}", table=0, complexity="simple", outcome="ok",
+    return [ItemResult(parser="p", case_set="s", page=f"p{i:03d}", index=0, group="simple", outcome="ok",
                        scores={"teds": 1.0}, parse_seconds=seconds * i) for i in range(1, 3)]
 
 

@@ -81,7 +81,7 @@ META = {"case_set": "s", "case_set_fingerprint": "abc", "parsers": ["p"], "parse
 
 
 def result(page: str, table: int, teds: float, parser: str = "p") -> ItemResult:
-    return ItemResult(parser=parser, case_set="s", page=page, table=table, complexity="simple", outcome="ok",
+    return ItemResult(parser=parser, case_set="s", page=page, index=table, group="simple", outcome="ok",
                        scores={"teds": teds})
 
 
@@ -101,7 +101,7 @@ def shards(tmp_path: Path, **meta: object) -> list[Path]:
 
 def test_merge_orders_like_an_unsharded_run_and_spans_the_shards(tmp_path: Path):
     meta, results = merge_runs(shards(tmp_path))
-    assert [(r.page, r.table, r.scores["teds"]) for r in results] == [
+    assert [(r.page, r.index, r.scores["teds"]) for r in results] == [
         ("p001", 0, 1.0), ("p001", 1, 0.25), ("p002", 0, 0.75), ("p003", 0, 0.5)]
     assert meta["tables"] == 4 and "shard" not in meta and len(meta["merged_from"]) == 2
     assert main(["report", "merge", str(tmp_path / "s1"), str(tmp_path / "s2" / "results.json"),

@@ -47,7 +47,7 @@ def test_a_real_parser_on_a_real_page_is_located_scored_and_explained(tmp_path: 
     assert set(result.scores) == TEXT_SCORES and all(0.0 <= v <= 1.0 for v in result.scores.values())
     # pypdf writes the tables as lines of prose: invented text, so precision and fidelity fall, recall not
     assert result.scores["text_recall"] > 0.95 and result.scores["text_precision"] < 0.8
-    assert any(note.startswith("invented: ") for note in result.semantic_errors)
+    assert any(note.startswith("invented: ") for note in result.errors)
     output = result.extra["page_output"]
     assert result.matched_text == output[result.matched_span[0]:result.matched_span[1]]
     assert result.extra[DIFF_KEY]["counts"]["gt_chars"] > 1000
@@ -57,14 +57,14 @@ def test_the_card_marks_each_difference_and_escapes_every_text() -> None:
     gt = ["first <script>alert(1)</script> block here", "second block is dropped entirely", "third & last block"]
     out = "first <script>alert(1)</script> block here\n\nthird & last block\n\nthird & last block\n\nPAGE <b>9</b>"
     diff = text_diff(gt, out)
-    result = ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="one_column", outcome="ok",
+    result = ItemResult(parser="p", case_set="s", page="p001", index=0, group="one_column", outcome="ok",
                         gt_latex="\n\n".join(gt), matched_text=out, kind="text", extra={DIFF_KEY: diff})
     gt_html, pred_html = text_sides(result)
     assert "<script>" not in gt_html + pred_html and "&lt;script&gt;" in gt_html
     assert '<del class="t-missing" title="not in the output">second block is dropped entirely</del>' in gt_html
     assert '<ins class="t-dup" title="a repeat of this block">third &amp; last block</ins>' in pred_html
     assert '<ins class="t-invented" title="not in the ground truth">PAGE 9</ins>' in pred_html
-    missing = ItemResult(parser="p", case_set="s", page="p001", table=0, complexity="x", outcome="missing",
+    missing = ItemResult(parser="p", case_set="s", page="p001", index=0, group="x", outcome="missing",
                          gt_latex="a <i>b</i>\n\nc", kind="text")
     gt_html, pred_html = text_sides(missing)
     assert gt_html == '<div class="prose"><p>a &lt;i&gt;b&lt;/i&gt;</p><p>c</p></div>'

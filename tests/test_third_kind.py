@@ -57,7 +57,7 @@ def test_a_registered_kind_is_read_located_scored_and_reported(keyword_kind, tmp
     assert [r.test_id for r in words] == [f"{page}::k{i}[dir:{out}]" for i in range(3)]
     assert [r.outcome for r in words] == ["ok", "ok", "missing"]
     assert words[0].scores == {"keyword_match": 1.0} and 0 < words[1].scores["keyword_match"] < 1
-    assert words[1].semantic_errors == ["'Ipsum' written as 'ipsum'"] and words[1].matched_text == "ipsum"
+    assert words[1].errors == ["'Ipsum' written as 'ipsum'"] and words[1].matched_text == "ipsum"
     assert words[2].message == "not found in parser output: the word is not in the output"
     assert all(r.outcome == "ok" and r.scores["teds"] == 1.0 for r in results if r.kind == "table")
 
@@ -119,8 +119,8 @@ def test_a_registered_kind_runs_through_the_plugin_shards_merge_gate_and_report(
              f"--report-dir={tmp_path / shard.replace('/', 'of')}")
     assert main(["report", "merge", str(tmp_path / "1of2"), str(tmp_path / "2of2"), "--out", str(tmp_path / "m")]) == 0
     merged = json.loads((tmp_path / "m" / "results.json").read_text(encoding="utf-8"))
-    assert [(r["kind"], r["page"], r["table"], r["outcome"]) for r in merged["results"]] == \
-        [(r["kind"], r["page"], r["table"], r["outcome"]) for r in full["results"]]
+    assert [(r["kind"], r["page"], r["index"], r["outcome"]) for r in merged["results"]] == \
+        [(r["kind"], r["page"], r["index"], r["outcome"]) for r in full["results"]]
     assert "## Keywords" in (tmp_path / "m" / "leaderboard.md").read_text(encoding="utf-8")
 
     worse = keyword_outputs(tmp_path / "worse", cases)

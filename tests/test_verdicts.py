@@ -50,7 +50,7 @@ def test_a_failure_names_the_headline_metric_first_and_keeps_the_locator_s_note(
 
     r = ItemResult("p", "s", "p001", 0, "simple", "ok", message="found as 2 fragments",
                    scores={"teds": 0.5, "grits_con": 0.5, "tlag_precision": 0.2, "semantic": 5.0},
-                   semantic_errors=["value 1.42 under (Mass, kg) read as 9.99"])
+                   errors=["value 1.42 under (Mass, kg) read as 9.99"])
     floors = Gate({"tlag_precision": 0.9, "teds": 0.99, "grits_con": 0.99, "semantic": 9.9}).check(r)
     assert [reason.split()[0] for reason in floors.reasons] == [
         "semantic", "teds", "grits_con", "tlag_precision", "locator:", "semantic"]

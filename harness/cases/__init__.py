@@ -89,8 +89,6 @@ class GroundTruthFormula:
         """What results group and mark a formula by (the leaderboard's inline / display columns)."""
         return self.kind
 
-    complexity = group  # the name results.json has always used for an item's group
-
 
 @dataclass
 class Page:

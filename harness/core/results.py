@@ -1,12 +1,18 @@
 """The result of one benchmark case, as plain data that crosses processes and lands in files.
 
 One `ItemResult` per (parser, page, ground-truth item), whatever the item's kind (`kind`: a
-table, a formula, ... see `harness.core.kinds`). `table` is the item's index among the page's
-items of its kind and `complexity` its group (a table's complexity, a formula's inline /
-display): the field names results.json and baselines have always used. `gt_latex` /
+table, a formula, ... see `harness.core.kinds`), so its fields are named for any kind: `index`
+is the item's index among the page's items of its kind, `group` what it is grouped by (a
+table's complexity, a formula's inline / display: `ItemKind.groups`), `errors` the headline
+metric's errors in words. `gt_latex` /
 `matched_text` are the two sides as written; `language` and `variant` are the page's (what the
 leaderboard's per-language / per-variant columns group by). The plugin records it as a test
 property (JSON), so it survives xdist and junit XML; the report aggregates lists of them.
+
+results.json says which layout its results have (`RESULTS_FORMAT`). Files written before it
+did (format 1) named the fields for tables (`table`, `complexity`, `semantic_errors`):
+`from_dict` reads such a result under the current names, so every reader (`tablebench report`,
+`report merge`, `compare`, a run's results.jsonl) takes both.
 """
 
 from __future__ import annotations
@@ -39,8 +45,8 @@ class ItemResult:
     parser: str  # the parser's label: `name=` of `--parser name=spec`, else derived from the spec
     case_set: str
     page: str  # "p012"
-    table: int  # 0-based index of the table on its page
-    complexity: str
+    index: int  # 0-based index of the item among its page's items of its kind
+    group: str  # what it is grouped by: a table's complexity, a formula's inline / display (`ItemKind.groups`)
     outcome: str  # one of OUTCOMES: ok = located and scored
     message: str = ""  # one line: why it is not ok, or what the locator noticed
     scores: dict[str, float] = field(default_factory=dict)
@@ -57,7 +63,7 @@ class ItemResult:
     cost: float = 0.0  # of the whole page, in USD
     extra: dict = field(default_factory=dict)  # e.g. judge errors, parse_cached
     spec: str = ""  # the parser spec as given (`pdfplumber`, `dir:/x/`, `command:...`)
-    semantic_errors: list[str] = field(default_factory=list)  # the semantic score's main errors, worst first
+    errors: list[str] = field(default_factory=list)  # the headline metric's errors in words, worst first
     kind: str = "table"  # an item kind's name (`harness.core.kinds`); results.json files from before formulas read as tables
     language: str = "unknown"  # the page's language (`Page.language`); older results.json files read as unknown
     variant: str = "digital"  # the page's variant (`Page.variant`); older files had born-digital pages only
@@ -82,7 +88,7 @@ class ItemResult:
     @property
     def test_id(self) -> str:
         """The case's id across runs and files (baselines key on it): `set/page::tN[label]`, its pytest node id."""
-        return case_id(self.case_set, self.page, self.table, self.parser, self.kind)
+        return case_id(self.case_set, self.page, self.index, self.parser, self.kind)
 
     def to_dict(self) -> dict:
         """Every field, its containers copied: what `dataclasses.asdict` gives, about 8x faster
@@ -100,11 +106,15 @@ class ItemResult:
         """A result from its JSON form; ValueError naming the first field of the wrong type."""
         if not isinstance(data, dict):
             raise ValueError(f"a result is {type(data).__name__}, not an object")
+        written = {}  # current name -> the name the file used, for messages
+        if "index" not in data and "table" in data:  # format 1's names (see the module docstring)
+            written = {_RENAMED[k]: k for k in data if k in _RENAMED and _RENAMED[k] not in data}
+            data = {_RENAMED.get(k, k) if _RENAMED.get(k) in written else k: v for k, v in data.items()}
         names = {f.name for f in fields(cls)}
         kept = {k: v for k, v in data.items() if k in names}
         for name, value in kept.items():
             if not _FIELD_CHECKS.get(name, _any)(value):
-                raise ValueError(f"field {name!r} holds {_shown(value)}")
+                raise ValueError(f"field {written.get(name, name)!r} holds {_shown(value)}")
         return cls(**kept)
 
 
@@ -145,19 +155,34 @@ def _spans(value: object) -> bool:
 
 # what each field of a results.json result must hold (anything else makes the file unreadable)
 _FIELD_CHECKS = {
-    "parser": _str, "case_set": _str, "page": _str, "complexity": _str, "message": _str, "gt_latex": _str,
+    "parser": _str, "case_set": _str, "page": _str, "group": _str, "message": _str, "gt_latex": _str,
     "gt_html": _str, "spec": _str, "kind": _str, "language": _str, "variant": _str,
     "outcome": lambda v: v in OUTCOMES,
-    "table": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    "index": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
     "scores": lambda v: isinstance(v, dict) and all(isinstance(k, str) and (x is None or _number(x))
                                                     for k, x in v.items()),
     "pred_html": lambda v: v is None or isinstance(v, str), "matched_text": lambda v: v is None or isinstance(v, str),
     "matched_span": lambda v: v is None or (isinstance(v, list) and all(isinstance(x, int) for x in v)),
     "matched_spans": _spans, "locate_score": lambda v: v is None or _number(v),
     "parse_seconds": _number, "cost": _number, "extra": lambda v: isinstance(v, dict),
-    "semantic_errors": lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v),
+    "errors": lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v),
 }
 _FIELD_NAMES = tuple(f.name for f in fields(ItemResult))
+# format 1's names of fields that have another now (a result holding `table`, not `index`, is format 1's)
+_RENAMED = {"table": "index", "complexity": "group", "semantic_errors": "errors"}
+
+RESULTS_FORMAT = "tablebench-results/2"  # what results.json says it holds; bump when a result's layout changes
+_READABLE = ("tablebench-results/1", RESULTS_FORMAT)
+
+
+def results_format(data: dict) -> str:
+    """The format a results.json's top-level object says it is in (a file without one is format 1,
+    written before files said so); a one-line ValueError for a format this version cannot read."""
+    found = data.get("format", _READABLE[0])
+    if found not in _READABLE:
+        raise ValueError(f"results in format {found!r}, which this tablebench does not read "
+                         f"(it reads {', '.join(_READABLE)}): upgrade tablebench")
+    return found
 
 
 
@@ -166,12 +191,12 @@ def item_name(kind: str, index: int) -> str:
     return f"{kinds.prefix_of(kind)}{index}"
 
 
-def case_id(case_set: str, page: str, table: int, label: str, kind: str = "table") -> str:
+def case_id(case_set: str, page: str, index: int, label: str, kind: str = "table") -> str:
     """'synth-v1/p012::t3[pdfplumber]' (a table) or '...::f3[...]' (a formula), as one parser's case.
 
     One form everywhere (terminal, junit, report.html, baselines): the pytest node id of the
     case, so an id copied from any of them runs that case (`pytest 'synth-v1/p012::t3[pdfplumber]'`)."""
-    return f"{case_set}/{page}::{item_name(kind, table)}[{label}]"
+    return f"{case_set}/{page}::{item_name(kind, index)}[{label}]"
 
 
 _OLD_ID = re.compile(r"^(?P<page>[^[:]*)/(?P<item>[A-Za-z]+\d+)(?P<label>\[.*\])$", re.S)
@@ -190,4 +215,4 @@ def run_order(results: Iterable[ItemResult], parsers: Sequence[str]) -> list[Ite
     order = {p: i for i, p in enumerate(parsers)}
     kind_order = {kind: i for i, kind in enumerate(kinds.names())}
     return sorted(results, key=lambda r: (r.case_set, r.page, order.get(r.parser, len(order)), r.parser,
-                                          kind_order.get(r.kind, len(kind_order)), r.table))
+                                          kind_order.get(r.kind, len(kind_order)), r.index))

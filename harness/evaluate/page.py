@@ -192,7 +192,7 @@ def describe(exc: BaseException) -> str:
 def mark_error(result: ItemResult, reason: str) -> ItemResult:
     """Turn `result` into an "error" case: no scores, no match, the reason on one line."""
     result.outcome, result.message = "error", f"error: {one_line(reason)}"
-    result.scores, result.semantic_errors = {}, []
+    result.scores, result.errors = {}, []
     result.pred_html = result.matched_text = result.matched_span = None
     result.matched_spans = []
     return result
@@ -222,8 +222,8 @@ def lost_result(page: Page, parser_spec: str, label: str, kind: str, index: int,
 
 
 def _result(page: Page, kind: ItemKind, gt: Any, parser_spec: str, label: str) -> ItemResult:
-    return ItemResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, table=gt.index,
-                       complexity=gt.group, outcome="ok", gt_latex=gt.latex, gt_html=getattr(gt, "stored_html", None) or "",
+    return ItemResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, index=gt.index,
+                       group=gt.group, outcome="ok", gt_latex=gt.latex, gt_html=getattr(gt, "stored_html", None) or "",
                        kind=kind.name, language=page.language, variant=page.variant)
 
 
@@ -288,7 +288,7 @@ def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: 
     scoring = kind.score(gt, found, metrics)
     result.scores = scoring.scores
     result.pred_html = scoring.pred_html
-    result.semantic_errors = [one_line(n, 200) for n in scoring.notes]
+    result.errors = [one_line(n, 200) for n in scoring.notes]
     if scoring.extra:
         result.extra.update(scoring.extra)
         for reason in sorted(set((scoring.extra.get(NOT_COMPUTED) or {}).values())):

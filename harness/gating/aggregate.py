@@ -293,7 +293,7 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
         base_values = {m: counted(base is not NOT_FOUND, base, m) for m in names}
         # the page's language / variant (ItemResult fields); results.json files from before those
         # fields carried the language in `extra`, which therefore comes last
-        attrs = {"complexity": r.complexity or "unknown", "case_set": r.case_set, "page": r.page,
+        attrs = {"complexity": r.group or "unknown", "case_set": r.case_set, "page": r.page,
                  **{k: getattr(r, k) for k in BREAKDOWN if isinstance(getattr(r, k, None), str)},
                  **{k: v for k, v in (r.extra or {}).items() if isinstance(v, (str, int, float))}}
         pairs.append(Pair(key=r.test_id, group=r.parser, attrs=attrs, base=base_values, run=run_values))

@@ -111,8 +111,8 @@ class Gate:
             return Verdict("pass")
         if result.message:  # what the locator noticed (found as fragments, as text, ...): why it may score low
             reasons.append(f"{LOCATOR_NOTE}{one_line(result.message, 200)}")
-        if result.semantic_errors:
-            shown = "; ".join(one_line(e, 120) for e in result.semantic_errors[:SHOWN_ERRORS])
+        if result.errors:
+            shown = "; ".join(one_line(e, 120) for e in result.errors[:SHOWN_ERRORS])
             reasons.append(f"{item_kinds.get(result.kind).notes_title}: {shown}")
         return Verdict("fail", reasons)
 

@@ -248,7 +248,7 @@ class BenchSession:
         results = self._pages[key]
         served = self._served.setdefault(key, set())
         served.add((kind, index))
-        found = next(r for r in results if r.kind == kind and r.table == index)
+        found = next(r for r in results if r.kind == kind and r.index == index)
         if len(served) >= len(results):  # the page's last item: its results leave with the reports
             del self._pages[key], self._served[key]
             self._page_done(page)

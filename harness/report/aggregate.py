@@ -12,7 +12,8 @@ Conventions (every rendering shows these numbers, none recomputes them):
 - median: over the tables that have the value (a quality summary of what was found).
 - seconds per page and cost are per *unique page* (results repeat them for every table of a page).
 
-Beside complexity, a board groups by the page's language and variant (`ItemResult.language`,
+Beside each item's group (`ItemResult.group`: a table's complexity, a formula's inline /
+display), a board groups by the page's language and variant (`ItemResult.language`,
 `.variant`) when the run has more than one of either; with one value those groups are empty,
 so a single-language born-digital run reads as before.
 
@@ -36,7 +37,7 @@ from harness.core.metric_specs import display_order, ranking_metric, scale_of
 from harness.core.results import OUTCOMES, ItemResult
 
 VARIANT_ORDER = ("digital", "scan", "photo")
-# case attributes (ItemResult fields) a leaderboard also groups by, beside complexity, when a run
+# case attributes (ItemResult fields) a leaderboard also groups by, beside `group`, when a run
 # has more than one value of them: one value only would repeat the overall numbers
 BREAKDOWNS = ("language", "variant")
 _EPS = 1e-9
@@ -56,7 +57,7 @@ class MetricStats:
 
 @dataclass(frozen=True)
 class Group:
-    """A set of tables of one parser (all of them, or one complexity level)."""
+    """A set of items of one parser (all of them, or one group: a complexity level, inline / display)."""
 
     total: int
     found: int
@@ -69,12 +70,12 @@ class Group:
 
 @dataclass(frozen=True)
 class ParserRow:
-    """One leaderboard line: a parser's overall numbers, per complexity, outcomes, time, cost."""
+    """One leaderboard line: a parser's overall numbers, per group, outcomes, time, cost."""
 
     rank: int
     parser: str
     overall: Group
-    by_complexity: dict[str, Group]
+    by_group: dict[str, Group]
     outcomes: dict[str, int]
     pages: int
     seconds_per_page: float | None
@@ -85,8 +86,8 @@ class ParserRow:
     by_variant: dict[str, Group] = field(default_factory=dict)  # only when the run has several variants
 
     def by(self, attribute: str) -> dict[str, Group]:
-        """The groups of one breakdown: "complexity", "language" or "variant"."""
-        return {"complexity": self.by_complexity, "language": self.by_language, "variant": self.by_variant}[attribute]
+        """The groups of one breakdown: "group", "language" or "variant"."""
+        return {"group": self.by_group, "language": self.by_language, "variant": self.by_variant}[attribute]
 
     @property
     def total(self) -> int:
@@ -108,7 +109,7 @@ class Leaderboard:
     rows: list[ParserRow]
     metrics: list[str]  # every score name present, headline ones first
     primary: str | None
-    complexities: list[str]
+    groups: list[str]  # the items' groups present (`ItemResult.group`), in display order
     scale: dict[str, float] = field(default_factory=dict)  # metrics not on 0-1
     kind: str = "table"  # the item kind it ranks: "table" | "formula" (set by `boards`)
     languages: list[str] = field(default_factory=list)  # per-language groups: empty unless the run has several
@@ -116,7 +117,7 @@ class Leaderboard:
 
     def values(self, attribute: str) -> list[str]:
         """The groups a breakdown shows, in display order ([] for a language / variant with one value)."""
-        return {"complexity": self.complexities, "language": self.languages, "variant": self.variants}[attribute]
+        return {"group": self.groups, "language": self.languages, "variant": self.variants}[attribute]
 
     @property
     def breakdowns(self) -> list[str]:
@@ -139,7 +140,7 @@ class Leaderboard:
         for row, data in zip(self.rows, out["rows"]):
             data["coverage"] = row.coverage
             data["overall"]["coverage"] = row.overall.coverage
-            for attribute in ("complexity", *BREAKDOWNS):
+            for attribute in ("group", *BREAKDOWNS):
                 for name, group in row.by(attribute).items():
                     data[f"by_{attribute}"][name]["coverage"] = group.coverage
         return out
@@ -161,7 +162,7 @@ def as_results(results: Iterable[ItemResult | dict]) -> list[ItemResult]:
 
 
 def leaderboard(results: Iterable[ItemResult | dict], primary: str | None = None) -> Leaderboard:
-    """Aggregate results per parser and rank them (a result without a complexity counts as "unknown").
+    """Aggregate results per parser and rank them (a result without a group counts as "unknown").
 
     `primary` defaults to ``semantic`` when present, else ``teds``, else the first score
     present. Ranking: include-missing mean of `primary` (desc), then its exclude-missing mean
@@ -174,18 +175,18 @@ def leaderboard(results: Iterable[ItemResult | dict], primary: str | None = None
         primary = ranking_metric(item_kinds.names(), metrics)
     elif primary not in metrics:
         raise ValueError(f"primary metric {primary!r} is in no result; present: {', '.join(metrics) or 'none'}")
-    complexities = _ordered({complexity_of(r) for r in results}, group_order())
+    groups = _ordered({group_of(r) for r in results}, group_order())
     languages = _several(_ordered({language_of(r) for r in results}, ("en",), last="unknown"))
     variants = _several(_ordered({variant_of(r) for r in results}, VARIANT_ORDER))
 
     by_parser: dict[str, list[ItemResult]] = {}
     for r in results:
         by_parser.setdefault(r.parser, []).append(r)
-    rows = [_parser_row(name, rs, metrics, complexities, languages, variants) for name, rs in by_parser.items()]
+    rows = [_parser_row(name, rs, metrics, groups, languages, variants) for name, rs in by_parser.items()]
     rows.sort(key=lambda row: _rank_key(row, primary))
     rows = [replace(row, rank=i + 1) for i, row in enumerate(rows)]
     scale = {m: scale_of(m) for m in metrics if scale_of(m) != 1.0}
-    return Leaderboard(rows, metrics, primary, complexities, scale, languages=languages, variants=variants)
+    return Leaderboard(rows, metrics, primary, groups, scale, languages=languages, variants=variants)
 
 
 def _several(values: list[str]) -> list[str]:
@@ -253,7 +254,7 @@ def metric_stats(values: Sequence[float | None], scale: float = 1.0) -> MetricSt
     )
 
 
-def _parser_row(name: str, results: list[ItemResult], metrics: list[str], complexities: list[str],
+def _parser_row(name: str, results: list[ItemResult], metrics: list[str], groups: list[str],
                 languages: Sequence[str] = (), variants: Sequence[str] = ()) -> ParserRow:
     outcomes = dict.fromkeys(OUTCOMES, 0)
     for r in results:
@@ -266,14 +267,14 @@ def _parser_row(name: str, results: list[ItemResult], metrics: list[str], comple
     n_pages = len(pages)
     seconds = exact_sum(s for s, _ in pages.values())
     cost = exact_sum(c for _, c in pages.values())
-    by_complexity = {c: group_stats([r for r in results if complexity_of(r) == c], metrics) for c in complexities}
+    by_group = {c: group_stats([r for r in results if group_of(r) == c], metrics) for c in groups}
     by_language = {v: group_stats([r for r in results if language_of(r) == v], metrics) for v in languages}
     by_variant = {v: group_stats([r for r in results if variant_of(r) == v], metrics) for v in variants}
     return ParserRow(
         rank=0,
         parser=name,
         overall=group_stats(results, metrics),
-        by_complexity={c: g for c, g in by_complexity.items() if g.total},
+        by_group={c: g for c, g in by_group.items() if g.total},
         outcomes=outcomes,
         pages=n_pages,
         seconds_per_page=seconds / n_pages if n_pages else None,
@@ -295,9 +296,9 @@ def _value(result: ItemResult, metric: str) -> float | None:
     return float(value)
 
 
-def complexity_of(result: ItemResult) -> str:
-    """The complexity level a result is grouped under ("unknown" when the case set has none)."""
-    return result.complexity or "unknown"
+def group_of(result: ItemResult) -> str:
+    """The group a result is counted under ("unknown" when the case set has none)."""
+    return result.group or "unknown"
 
 
 def language_of(result: ItemResult) -> str:
@@ -337,7 +338,7 @@ def run_counts(results: Iterable[ItemResult]) -> dict[str, int]:
     """{kind title: distinct ground-truth items, for each kind that has any (the first kind's
     title with 0 for no results), "parsers": n, "cases": items x parsers as run}."""
     results = list(results)
-    counts = {item_kinds.get(kind).title: len({(r.case_set, r.page, r.table) for r in results if r.kind == kind})
+    counts = {item_kinds.get(kind).title: len({(r.case_set, r.page, r.index) for r in results if r.kind == kind})
               for kind in item_kinds.names()}
     shown = {title: n for title, n in counts.items() if n} or dict([next(iter(counts.items()))])
     return {**shown, "parsers": len({r.parser for r in results}), "cases": len(results)}

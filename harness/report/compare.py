@@ -39,7 +39,7 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 def item_id(r: ItemResult) -> str:
     """A case's id without its parser label (`set/page::tN`): what two runs' cases are matched by."""
-    return f"{r.case_set}/{r.page}::{item_name(r.kind, r.table)}"
+    return f"{r.case_set}/{r.page}::{item_name(r.kind, r.index)}"
 
 
 def card_id(item: str) -> str:

@@ -144,5 +144,5 @@ def _card(item: str, present: Sequence[tuple[object, ItemResult]], gt_cache: dic
     grid = f"n{n}" if n in (3, 4) else "many" if n > 4 else ""
     return (f'<article class="case" id="{e(card_id(item))}"><header>'
             f'<a class="id" href="#{e(card_id(item))}">{e(item)}</a>'
-            f'<span class="cx">{e(first.complexity)}</span></header>'
+            f'<span class="cx">{e(first.group)}</span></header>'
             f'<div class="sides {grid}">{"".join(columns)}</div></article>')

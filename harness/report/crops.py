@@ -39,7 +39,7 @@ TableKey = tuple[str, str, int]  # (case set, page, table index)
 
 
 def key_of(r: ItemResult) -> TableKey:
-    return (r.case_set, r.page, r.table)
+    return (r.case_set, r.page, r.index)
 
 
 def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORST,

@@ -96,7 +96,7 @@ def judge_html(r: ItemResult) -> str:
 
 def crop_html(r: ItemResult, index: dict[tuple[str, str, int], int]) -> str:
     """A placeholder the script fills with the table's page crop (stored once per table in the data)."""
-    i = index.get((r.case_set, r.page, r.table)) if r.kind == "table" else None
+    i = index.get((r.case_set, r.page, r.index)) if r.kind == "table" else None
     if i is None:
         return ""
     return (f'<figure class="crop" data-crop="{i}"><figcaption class="note">the page around the table '

@@ -35,7 +35,7 @@ from harness.report import fmt
 from harness.report.aggregate import (
     Leaderboard,
     MetricStats,
-    complexity_of,
+    group_of,
     language_of,
     run_counts,
     variant_of,
@@ -191,10 +191,10 @@ def _track_html(board: Leaderboard) -> str:
     """One kind's leaderboard, its group section and its breakdowns, headed by the kind's label."""
     kind = item_kinds.get(board.kind)
     if not kind.label:
-        return _leaderboard_html(board) + _complexity_html(board, f"By {kind.group_title}", kind.title) + \
+        return _leaderboard_html(board) + _group_html(board, f"By {kind.group_title}", kind.title) + \
             _breakdowns_html(board)
     return (_leaderboard_html(board, f"{kind.label} leaderboard", kind.title)
-            + _complexity_html(board, f"{kind.title.capitalize()}: {kind.group_title}", kind.title)
+            + _group_html(board, f"{kind.title.capitalize()}: {kind.group_title}", kind.title)
             + _breakdowns_html(board))
 
 
@@ -202,12 +202,12 @@ def _breakdowns_html(board: Leaderboard) -> str:
     """'By language' / 'By variant' sections, for the breakdowns with more than one value in the run."""
     kind = item_kinds.get(board.kind)
     prefix = f"{kind.title.capitalize()} by" if kind.label else "By"
-    return "".join(_complexity_html(board, f"{prefix} {attribute}", board.unit, attribute)
+    return "".join(_group_html(board, f"{prefix} {attribute}", board.unit, attribute)
                    for attribute in board.breakdowns)
 
 
-def _complexity_html(board: Leaderboard, title: str = "By complexity", unit: str = "tables",
-                     attribute: str = "complexity") -> str:
+def _group_html(board: Leaderboard, title: str = "By complexity", unit: str = "tables",
+                     attribute: str = "group") -> str:
     if not board.rows:
         return ""
     values = board.values(attribute)
@@ -236,7 +236,7 @@ def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Lea
     """Every case's card in page order (then kind, item, parser rank), as `html_data` stores them."""
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
-    ordered = in_order(results, lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.table,
+    ordered = in_order(results, lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.index,
                                            rank.get(r.parser, 0), r.parser))
     primaries = {track.kind: track.primary for track in reversed([board, *more])}
     cache: dict[str, str] = {}  # every parser repeats the same ground truth: each table rendered once per page
@@ -247,8 +247,8 @@ def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Lea
             page = (r.case_set, r.page)
         primary = primaries.get(r.kind, board.primary)
         value = r.scores.get(primary) if primary and r.outcome == "ok" else None
-        yield Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {complexity_of(r)}",
-                   values=(r.parser, complexity_of(r), language_of(r), variant_of(r), r.outcome, verdict_label(r)),
+        yield Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {group_of(r)}",
+                   values=(r.parser, group_of(r), language_of(r), variant_of(r), r.outcome, verdict_label(r)),
                    score=float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None,
                    delta=delta_of(r),
                    parts=_by_reference(_case_parts(r, primary, cache, evidence), r, evidence[0], texts),
@@ -269,7 +269,7 @@ def _by_reference(parts: list[str], r: ItemResult, outputs: dict, texts: Sequenc
 def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard] = ()) -> str:
     """The controls and an empty list: the script lays out the cards shown from the data (`_cards`)."""
     tracks = [board, *more]
-    levels = list(dict.fromkeys(c for track in tracks for c in track.complexities))
+    levels = list(dict.fromkeys(c for track in tracks for c in track.groups))
     breakdowns = {a: list(dict.fromkeys(v for track in tracks for v in track.values(a))) for a in ("language", "variant")}
     present = {r.outcome for r in results}
     outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
@@ -283,7 +283,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
     controls = "".join([
         '<label>search <input type="search" id="case-search" placeholder="id or text" size="24"></label>',
         _select("parser", [row.parser for row in board.rows]),
-        _select("complexity", levels, ", ".join(dict.fromkeys(item_kinds.get(t.kind).group_title for t in tracks))),
+        _select("group", levels, ", ".join(dict.fromkeys(item_kinds.get(t.kind).group_title for t in tracks))),
         *(_select(a, values) for a, values in breakdowns.items() if values),
         _select("outcome", outcomes),
         _select("verdict", verdicts),
@@ -316,12 +316,12 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
     located = f" · <b>locate</b> {r.locate_score:.3f}" if isinstance(r.locate_score, (int, float)) else ""
     badge, reasons = verdict_html(r)
     header = (f'<header><a class="id" href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a>'
-              f'<span class="badge {outcome_cls}">{e(r.outcome)}</span>{badge}<span class="cx">{e(r.complexity)}</span>'
+              f'<span class="badge {outcome_cls}">{e(r.outcome)}</span>{badge}<span class="cx">{e(r.group)}</span>'
               f'{change_badge(r.extra.get("baseline") if isinstance(r.extra, dict) else None)}'
               f'<span class="scores">{scores}{located}</span></header>')
     message = reasons + (f'<p class="message">{e(r.message)}</p>' if r.message else "")
-    if r.semantic_errors:
-        items = "".join(f"<li>{e(err)}</li>" for err in r.semantic_errors)
+    if r.errors:
+        items = "".join(f"<li>{e(err)}</li>" for err in r.errors)
         message += f'<div class="errors"><b>{e(item_kinds.get(r.kind).notes_title)}</b><ul>{items}</ul></div>'
     message += subs
     gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
@@ -330,7 +330,7 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
     score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
     return [f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
-            f'data-complexity="{e(complexity_of(r))}" '
+            f'data-group="{e(group_of(r))}" '
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
             f'data-outcome="{e(r.outcome)}" data-verdict="{e(verdict_label(r))}" data-score="{score}">{header}{message}',
             f'<div class="sides"><div class="side"><h4>ground truth</h4>{gt}</div>',
@@ -347,7 +347,7 @@ def formula_sides(r: ItemResult) -> tuple[str, str]:
     """A formula case: the ground truth and the matched output side by side, each typeset (MathML,
     when it converts) above its escaped source (and the LaTeX that was scored, when the match was
     MathML or plain text)."""
-    display = r.complexity == "display"
+    display = r.group == "display"
     gt = (_typeset(r.gt_latex, display) + _pre(r.gt_latex)) if r.gt_latex else '<p class="none">no ground truth</p>'
     if r.matched_text is None:
         return gt, '<p class="none">nothing matched</p>'

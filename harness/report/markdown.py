@@ -65,9 +65,9 @@ def _sections(board: Leaderboard, h: str) -> list[str]:
     outcomes = f"{kind.label} outcomes" if kind.label else "Outcomes"
     parts = [leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", ""]
     parts += [f"{h} Every {qualifier}metric", "", metrics_md(board), ""]
-    parts += [f"{h} {groups}", "", complexity_md(board), ""]
+    parts += [f"{h} {groups}", "", group_md(board), ""]
     for attribute in board.breakdowns:  # only when the run has several languages / variants
-        parts += [f"{h} {by} {attribute}", "", complexity_md(board, attribute), ""]
+        parts += [f"{h} {by} {attribute}", "", group_md(board, attribute), ""]
     parts += [f"{h} {outcomes}", "", outcomes_md(board), ""]
     return parts
 
@@ -102,8 +102,8 @@ def metrics_md(board: Leaderboard) -> str:
     return _table(head, rows, right_from=2)
 
 
-def complexity_md(board: Leaderboard, attribute: str = "complexity") -> str:
-    """Found and every headline metric per complexity level (or per `attribute`: language,
+def group_md(board: Leaderboard, attribute: str = "group") -> str:
+    """Found and every headline metric per group (a complexity level, inline / display; or per `attribute`: language,
     variant), one block of rows per parser."""
     values = board.values(attribute)
     head = ["parser", "", "all"] + [md_text(c) for c in values]

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from harness.core.results import ItemResult
+from harness.core.results import ItemResult, results_format
 from harness.report.stream import result_at, slim
 
 _OPEN, _CLOSE = b"  {", (b"  }", b"  },")
@@ -58,6 +58,10 @@ def read_slim(path: Path, shelf: Shelf) -> tuple[dict, list[ItemResult]]:
             head = _head(file)
             if head is None:
                 return _whole(path, shelf)
+            try:
+                results_format(head)
+            except ValueError as exc:
+                raise ValueError(f"{path}: {exc}") from None
             index = len(shelf._paths)
             shelf._paths.append(path)
             results = []

@@ -29,7 +29,7 @@ EXTRA_TEXTS = (PAGE_OUTPUT, PARSER_TRACEBACK)  # `extra` texts `slim` keeps in t
 
 
 # the facts every case of a run repeats: one string each in memory, not one per case
-_SHARED = ("parser", "case_set", "complexity", "spec", "kind", "language", "variant", "outcome")
+_SHARED = ("parser", "case_set", "group", "spec", "kind", "language", "variant", "outcome")
 
 
 def slim(result: ItemResult) -> ItemResult:

@@ -47,7 +47,7 @@ def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
 
     Fits 80 columns without breaking a header or a number mid-word: headers are single words
     (or wrap at a space), the parser label folds beyond `NAME_WIDTH` after its punctuation, a two-number cell wraps
-    at its space. The median and every other metric are in `complexity_table` and the files.
+    at its space. The median and every other metric are in `group_table` and the files.
     """
     primary = board.primary
     table = RichTable(title=title or None, caption=_caption(board), caption_justify="left", box=box.SIMPLE_HEAD,
@@ -77,8 +77,8 @@ def leaderboard_table(board: Leaderboard, title: str = "") -> RichTable:
     return table
 
 
-def complexity_table(board: Leaderboard, title: str = "") -> RichTable:
-    """Found and every headline metric, overall and per complexity: a block of rows per parser
+def group_table(board: Leaderboard, title: str = "") -> RichTable:
+    """Found and every headline metric, overall and per group (a complexity level, inline / display): a block of rows per parser
     (its label on the first row), so no column is spent on repeating the parser."""
     table = RichTable(title=title or None, caption=fmt.legend(board), caption_justify="left", box=box.SIMPLE_HEAD,
                       padding=(0, 1, 0, 0), pad_edge=False)
@@ -86,10 +86,10 @@ def complexity_table(board: Leaderboard, title: str = "") -> RichTable:
     table.add_column("", overflow="fold", no_wrap=True,  # keeps "teds_struct" and "formula_score (0-10)" whole
                      max_width=max(NAME_WIDTH, *map(len, labels)))
     table.add_column("all", justify="right", style="bold", min_width=8)
-    for level in board.complexities:
+    for level in board.groups:
         table.add_column(level, justify="right", min_width=8)
     for row in board.rows:
-        groups = [row.overall] + [row.by_complexity.get(level) for level in board.complexities]
+        groups = [row.overall] + [row.by_group.get(level) for level in board.groups]
         table.add_row(Text(label_lines(row.parser, NAME_WIDTH), style="bold", overflow="fold", no_wrap=False),
                       *[""] * len(groups))
         table.add_row(labels[0], *(fmt.found(g) if g else fmt.DASH for g in groups))
@@ -160,12 +160,12 @@ def _caption(board: Leaderboard) -> str:
 
 
 def leaderboard_group(board: Leaderboard, title: str = "tablebench leaderboard") -> Group:
-    """The leaderboard and per-complexity tables, then per language / variant when the run has
+    """The leaderboard and per-group tables, then per language / variant when the run has
     several, ready for `Console.print` (what the pytest plugin shows at session end)."""
     if not board.rows:
         return Group(Text(f"{title}: no results" if title else "no results"))
     return Group(leaderboard_table(board, title=title),
-                 complexity_table(board, title=_groups_title(board)),
+                 group_table(board, title=_groups_title(board)),
                  *(t for attribute in board.breakdowns for t in breakdown_tables(board, attribute)))
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from harness.core.files import read_run_json, write_atomic
-from harness.core.results import ItemResult
+from harness.core.results import RESULTS_FORMAT, ItemResult, results_format
 from harness.gating.aggregate import Comparison
 from harness.report.aggregate import Leaderboard, as_results, boards
 from harness.report.crops import CROPS_FOLDER, chosen, key_of, page_crops, write_crops
@@ -23,7 +23,6 @@ from harness.report.regressions import RegressionView
 from harness.report.stream import FullResults, slim_of
 
 FILES = {"json": "results.json", "markdown": "leaderboard.md", "html": "report.html"}
-SCHEMA = 1  # bump when the layout of results.json changes
 RESULTS_FILE = "a tablebench results.json"  # what a file named as a run's results should be, in messages
 
 
@@ -91,7 +90,7 @@ def results_json_pieces(board: Leaderboard, results: Sequence[ItemResult], meta:
     Each result starts on a line of its own, `  {`, and ends on one, `  }` (`  },` before the
     next): no line inside it is indented less, so `harness.report.results_file` can find one
     result at a time in the file without parsing all of it."""
-    data = {"schema": SCHEMA, "meta": dict(meta), "leaderboard": board.to_dict()}
+    data = {"format": RESULTS_FORMAT, "meta": dict(meta), "leaderboard": board.to_dict()}
     for track in more:
         data[f"{track.kind}_leaderboard"] = track.to_dict()
     if comparisons:
@@ -112,7 +111,8 @@ def _dumps(value: object) -> str:
 
 
 def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:
-    """(meta, results) from a results.json written by `write_report`, or from the report folder holding one."""
+    """(meta, results) from a results.json written by `write_report`, or from the report folder
+    holding one; a file of an earlier format reads under the current names (`ItemResult.from_dict`)."""
     path = Path(path)
     if path.is_dir():
         if not (path / FILES["json"]).is_file():
@@ -121,6 +121,10 @@ def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:
     data = read_run_json(path, str(path), RESULTS_FILE)
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise ValueError(f"{path}: not a tablebench results.json (expected an object with a 'results' list)")
+    try:
+        results_format(data)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
     meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
     try:
         results = [ItemResult.from_dict(r) for r in data["results"]]

@@ -103,7 +103,7 @@ def run(name: str, shared: Path) -> dict:
     board = boards(results)["formula"]
     (row,) = board.rows
     return {"command": _command(name), "parser": row.parser, "minutes": round(wall / 60, 1), "load": round(load, 1),
-            "groups": {"all": _group(row.overall), **{c: _group(g) for c, g in row.by_complexity.items()}}}
+            "groups": {"all": _group(row.overall), **{c: _group(g) for c, g in row.by_group.items()}}}
 
 
 # -- the blocks, from the JSON alone -----------------------------------------------------------------

@@ -55,7 +55,7 @@ def run(name: str, report_dir: Path, cache: Path | None) -> tuple[float, float]:
 
 
 def by_md(board: Leaderboard, attribute: str) -> str:
-    """The primary score per `attribute` (complexity, language), one row per parser
+    """The primary score per `attribute` (group, language), one row per parser
     (include-missing mean, found-only mean)."""
     levels = board.values(attribute)
     lines = ["| parser | all | " + " | ".join(md_text(c) for c in levels) + " |",
@@ -80,7 +80,7 @@ def block(name: str, results: list[dict], wall_seconds: float, load: float, cold
     return "\n".join([
         f"{head}:", "", leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", "",
         f"{board.primary} by complexity (mean with missing tables as 0; in brackets, over found tables):", "",
-        by_md(board, "complexity")])
+        by_md(board, "group")])
 
 
 def written_blocks() -> dict[str, str]:

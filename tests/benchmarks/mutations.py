@@ -52,8 +52,8 @@ GATE = [
              "if diff < -min_effect - tol and p_drop < alpha:", "if diff < -min_effect - tol:"),
     Mutation("ci_one_sided_level", "boundary", G + "aggregate.py", "[alpha / 2, 1 - alpha / 2]",
              "[alpha, 1 - alpha]"),
-    Mutation("lost_run_unpaired", "default", G + "aggregate.py", "    if not found or metric in lost:\n        return 0.0",
-             "    if not found:\n        return None\n    if metric in lost:\n        return 0.0"),
+    Mutation("lost_run_unpaired", "default", G + "aggregate.py", "counted(run_ok, r.scores, m, lost) for m in names}",
+             "counted(run_ok, r.scores, m, lost) if run_ok else None for m in names}"),
     # baseline: reading the file
     Mutation("entry_outcome_missing", "default", G + "baseline.py", 'outcome = case.get("outcome", "ok")',
              'outcome = case.get("outcome", "missing")'),

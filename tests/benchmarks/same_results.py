@@ -8,8 +8,12 @@ the same run in two shards merged by `tablebench report merge` with the same gat
 folder, at whatever commit is checked out, and compares two such folders: every result in
 order (outcome, scores, spans, messages, semantic errors, HTML, verdicts, changes against the
 baseline), every leaderboard number, every gate row, the baselines and every meta-eval number.
-Only what a clock or a cache decides is left out (seconds, the cache flag, timestamps, paths and
-the command line).
+Only what a clock or a cache decides is left out (seconds, the cache flag, timestamps, a
+baseline's `created`, paths and the command line). A folder written before results.json had a
+format (format 1: fields named for tables, facts in `extra`) compares with one written after:
+each result is read as every reader reads it (`ItemResult.from_dict`) and written back in the
+current layout, and the leaderboards' groups go under their current names, so only a real
+difference shows.
 
     python -m tests.benchmarks.same_results run OUT [--cache DIR]   # from the repo root
     python -m tests.benchmarks.same_results diff BEFORE AFTER       # exit 1 and the differences
@@ -76,6 +80,30 @@ def _gate_runs(out: Path, cache: Path) -> None:
                     "--min-score=semantic=3"], check=False, stdout=subprocess.DEVNULL)
 
 
+# format 1's names of the leaderboards' groups, and the format markers themselves (each side has its own)
+_BOARD_NAMES = {"by_complexity": "by_group", "complexities": "groups"}
+_FORMAT_KEYS = ("schema", "format")
+
+
+def _current(data: Any) -> Any:
+    """A results.json's content in the current layout, whichever format wrote it (any other file as it is)."""
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        return data
+    from harness.core.results import ItemResult
+
+    out = {k: _renamed(v) if k.endswith("leaderboard") else v for k, v in data.items() if k not in _FORMAT_KEYS}
+    out["results"] = [ItemResult.from_dict(row).to_row() for row in data["results"]]
+    return out
+
+
+def _renamed(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_BOARD_NAMES.get(k, k): _renamed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_renamed(v) for v in value]
+    return value
+
+
 def _stable(value: Any) -> Any:
     """`value` without the keys a clock, a cache or a path decides."""
     if isinstance(value, dict):
@@ -112,7 +140,7 @@ def diff(before: Path, after: Path) -> list[str]:
         if not b.is_file():
             out.append(f"{b}: missing")
             continue
-        data_a, data_b = (_stable(json.loads(p.read_text(encoding="utf-8"))) for p in (a, b))
+        data_a, data_b = (_stable(_current(json.loads(p.read_text(encoding="utf-8")))) for p in (a, b))
         if isinstance(data_a, dict):
             data_a.pop("meta", None), data_b.pop("meta", None)
         _differences(data_a, data_b, a.name if before.is_file() else str(a.relative_to(before)), out)

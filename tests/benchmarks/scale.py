@@ -116,9 +116,9 @@ def _scores(path: Path, scratch: Path) -> dict:
     for r in results:
         outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
     stable = json.dumps(_stable(results), sort_keys=True).replace(str(scratch), "SCRATCH").encode()
-    last = max(results, key=lambda r: (r["case_set"], r["page"], r["table"]))  # the last card of the report
+    last = max(results, key=lambda r: (r["case_set"], r["page"], r["index"]))  # the last card of the report
     return {"outcomes": outcomes, "n": len(results), "sha256": hashlib.sha256(stable).hexdigest(),
-            "last_id": case_id(last["case_set"], last["page"], last["table"], last["parser"], last.get("kind", "table"))}
+            "last_id": case_id(last["case_set"], last["page"], last["index"], last["parser"], last.get("kind", "table"))}
 
 
 def measure(pages: int, repeat: int = 1, workers: tuple[int, ...] = (0, 2)) -> dict:

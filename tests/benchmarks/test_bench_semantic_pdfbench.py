@@ -49,7 +49,7 @@ def judged_means(results: list[ItemResult], judged_file: Path, parser: str) -> d
              for e in t["extractions"] if e["parser"] == parser}
     groups: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for r in results:
-        key = f"{r.page}_t{r.table}"
+        key = f"{r.page}_t{r.index}"
         if r.outcome == "ok" and key in judge:
             groups[judge[key][0]].append((r.scores["semantic"], judge[key][1]))
     return {name: {"n": len(pairs), "ours": sum(o for o, _ in pairs) / len(pairs),
@@ -60,7 +60,7 @@ def per_complexity(results: list[ItemResult]) -> dict[str, dict[str, float]]:
     """Mean semantic score per complexity and overall: missing tables as 0, and located only."""
     groups: dict[str, list[ItemResult]] = defaultdict(list)
     for r in results:
-        groups[r.complexity].append(r)
+        groups[r.group].append(r)
         groups["overall"].append(r)
     out = {}
     for name, rs in groups.items():
