@@ -97,7 +97,7 @@ def test_kinds_selects_text_and_the_leaderboard_and_results_report_it(pytester: 
     rows = {r["id"]: r for r in data["results"]}
     assert set(rows) == {f"synth-v1/p00{p}::x0[{parser}]" for p in (1, 4) for parser in ("pymupdf4llm", "pypdf")}
     for row in rows.values():
-        assert set(row["scores"]) == TEXT_SCORES and row["complexity"] in ("one_column", "two_column")
+        assert set(row["scores"]) == TEXT_SCORES and row["group"] in ("one_column", "two_column")
     # pymupdf4llm keeps its tables apart from the prose, pypdf writes them into it
     assert rows["synth-v1/p001::x0[pymupdf4llm]"]["scores"]["text_fidelity"] > 0.95
     assert rows["synth-v1/p001::x0[pypdf]"]["scores"]["text_fidelity"] < 0.8
