@@ -11,9 +11,9 @@ from harness.gating.aggregate import (
     Pair,
     baseline_values,
     bootstrap_ci,
-    compare,
     evaluate,
     gate_pairs,
+    paired_statistics,
     sign_flip_p,
     summary_lines,
 )
@@ -23,18 +23,18 @@ from harness.gating.baseline import Entry
 def test_a_small_drop_on_every_table_is_a_regression_and_the_same_rise_an_improvement():
     rng = np.random.default_rng(0)
     base = rng.uniform(0.6, 1.0, 40)
-    drop = compare(base, base - 0.008, min_effect=0.005)
+    drop = paired_statistics(base, base - 0.008, min_effect=0.005)
     assert drop["verdict"] == "regression" and drop["diff"] == pytest.approx(-0.008)
     assert drop["p_drop"] < 0.001 and drop["p_rise"] == 1.0
     assert drop["ci_low"] == pytest.approx(-0.008) and drop["ci_high"] == pytest.approx(-0.008)
-    rise = compare(base, base + 0.008, min_effect=0.005)
+    rise = paired_statistics(base, base + 0.008, min_effect=0.005)
     assert rise["verdict"] == "improvement" and rise["p_rise"] < 0.001
 
 
 def test_a_significant_drop_below_the_minimum_effect_passes_and_so_does_a_big_insignificant_one():
     base = np.full(40, 0.9)
-    assert compare(base, base - 0.004, min_effect=0.005)["verdict"] == "no change"
-    few = compare([0.9, 0.9, 0.9], [0.5, 0.9, 0.9], min_effect=0.01)  # -0.13 mean, one table: not significant
+    assert paired_statistics(base, base - 0.004, min_effect=0.005)["verdict"] == "no change"
+    few = paired_statistics([0.9, 0.9, 0.9], [0.5, 0.9, 0.9], min_effect=0.01)  # -0.13 mean, one table: not significant
     assert few["diff"] < -0.1 and few["p_drop"] > 0.05 and few["verdict"] == "no change"
 
 
@@ -62,7 +62,7 @@ def test_sign_flip_p_values_agree_with_scipy_permutation_test(n):
 
 
 def test_no_paired_table_is_no_data_and_fails():
-    stats = compare([], [])
+    stats = paired_statistics([], [])
     assert stats["verdict"] == "no data" and stats["n"] == 0
     (row,) = evaluate([], [GateSpec("teds")])
     assert row.failed and "no table is scored in both" in row.line()
@@ -92,7 +92,7 @@ def test_false_alarms_stay_near_alpha_under_pure_noise():
     """Calibration: runs that differ from the baseline by noise alone fail at most ~alpha of the time."""
     rng = np.random.default_rng(7)
     base = rng.uniform(0.2, 0.8, 60)  # away from 0 and 1: clipping would bias the noise
-    fails = sum(compare(base, base + rng.normal(0, 0.05, 60), min_effect=0.0, alpha=0.05,
+    fails = sum(paired_statistics(base, base + rng.normal(0, 0.05, 60), min_effect=0.0, alpha=0.05,
                         seed=i, n_boot=200, n_perm=999)["verdict"] == "regression" for i in range(200))
     assert fails <= 20, f"{fails}/200 false regressions at alpha 0.05"
 
@@ -187,11 +187,11 @@ def test_a_significant_drop_below_the_minimum_effect_is_said_so_not_no_change():
 
     base = np.full(40, 0.9)
     small = Comparison(group="p", metric="teds", subset=None, min_effect=0.005, alpha=0.05,
-                       **compare(base, base - 0.004, min_effect=0.005))
+                       **paired_statistics(base, base - 0.004, min_effect=0.005))
     assert small.verdict == "no change" and not small.failed  # the gate passes...
     assert small.line().startswith("significant but below minimum effect: teds [p]: 0.900 -> 0.896")  # ...and says why
     noise = Comparison(group="p", metric="teds", subset=None, min_effect=0.01, alpha=0.05,
-                       **compare([0.9, 0.9, 0.9], [0.5, 0.9, 0.9], min_effect=0.01))
+                       **paired_statistics([0.9, 0.9, 0.9], [0.5, 0.9, 0.9], min_effect=0.01))
     assert noise.line().startswith("no change: teds [p]")
 
 

@@ -136,9 +136,9 @@ def p_text(p: float) -> str:
     return f"{p:.2g}" if p >= P_FLOOR else f"<{P_FLOOR:g}"
 
 
-def compare(base: Sequence[float], run: Sequence[float], *, min_effect: float = DEFAULT_MIN_EFFECT,
-            alpha: float = DEFAULT_ALPHA, seed: int = 0, n_boot: int = DEFAULT_BOOTSTRAP,
-            n_perm: int = DEFAULT_PERMUTATIONS) -> dict:
+def paired_statistics(base: Sequence[float], run: Sequence[float], *, min_effect: float = DEFAULT_MIN_EFFECT,
+                      alpha: float = DEFAULT_ALPHA, seed: int = 0, n_boot: int = DEFAULT_BOOTSTRAP,
+                      n_perm: int = DEFAULT_PERMUTATIONS) -> dict:
     """Paired statistics of `run` against `base` (same order, same cases) and the verdict.
 
     `min_effect` is on the metric's own scale here (callers scale it). Returns the
@@ -245,8 +245,8 @@ def evaluate(pairs: Iterable[Pair], gates: Sequence[GateSpec], *, min_effect: fl
             for spec, gating in rows:
                 chosen = [p for p in pairs if p.group == group and spec.selects(p.attrs)
                           and p.base.get(spec.metric) is not None and p.run.get(spec.metric) is not None]
-                stats = compare([p.base[spec.metric] for p in chosen], [p.run[spec.metric] for p in chosen],
-                                min_effect=effect, alpha=alpha, seed=seed)
+                stats = paired_statistics([p.base[spec.metric] for p in chosen], [p.run[spec.metric] for p in chosen],
+                                          min_effect=effect, alpha=alpha, seed=seed)
                 sds = [run_sd[(group, p.key)][spec.metric] for p in chosen
                        if run_sd and spec.metric in run_sd.get((group, p.key), {})]
                 out.append(Comparison(group=group, metric=spec.metric, subset=spec.subset, min_effect=effect,

@@ -99,7 +99,7 @@ def decide_run(results: Sequence[ItemResult], policy: GatePolicy, completeness: 
             keep_verdict(r, rules.check(r))
     if rules is not None and (rules.baseline is not None or rules.floors):
         attach(results, case_changes(results, rules))
-    lines = []
-    if comparisons:
-        lines = summary_lines(comparisons) + ([] if completeness.complete else [gate_verdict(comparisons, completeness)])
+    lines = summary_lines(comparisons) if comparisons else []
+    if comparisons and not completeness.complete:
+        lines.append(gate_verdict(comparisons, completeness))
     return Decisions(comparisons, failures(results), lines)

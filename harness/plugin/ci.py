@@ -33,10 +33,10 @@ from harness.core.results import ItemResult
 from harness.evaluate.completeness import Completeness, refusal
 from harness.evaluate.repeat import evaluate_repeated, sd_of
 from harness.gating.aggregate import Comparison
+from harness.gating.decide import GatePolicy, run_gates
 from harness.parse.prefetch import ParsePool
 from harness.parse.registry import resolve
 from harness.plugin.workers import XdistChanged, worker_queue
-from harness.gating.decide import GatePolicy, run_gates
 from harness.report.finish import json_number
 
 GATE_NODE = "tablebench::gate"

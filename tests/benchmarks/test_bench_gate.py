@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.gating.aggregate import compare
+from harness.gating.aggregate import paired_statistics
 
 
 @pytest.mark.parametrize("n", [441, 5000])
@@ -18,5 +18,5 @@ def test_bench_gate_compare(benchmark, n: int) -> None:
     rng = np.random.default_rng(0)
     base = rng.uniform(0.2, 0.9, n)
     run = base + rng.normal(-0.005, 0.03, n)
-    stats = benchmark(compare, base, run, min_effect=0.001)
+    stats = benchmark(paired_statistics, base, run, min_effect=0.001)
     assert stats["n"] == n

@@ -123,5 +123,5 @@ def with_added_emphasis(differences: Differences, gt: Table, pred: Table) -> Dif
     text = (f"{added} text{'s' if added > 1 else ''} emphasised (bold, italic, underline or strike-through) "
             f"that the table does not emphasise so ({some})")
     cause = Cause("emphasis", float(added), text)
-    return Differences(features, [*differences.causes, cause], differences.f1, differences.recall, differences.precision,
-                       differences.n_gt, differences.n_pred, differences.alignment)
+    return Differences(features, [*differences.causes, cause], differences.f1, differences.recall,
+                       differences.precision, differences.n_gt, differences.n_pred, differences.alignment)

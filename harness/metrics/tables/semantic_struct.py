@@ -34,7 +34,6 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-
 from harness.core.table import Table
 from harness.metrics.tables.semantic_text import NULL, fold_case, normalize, numbers, residue
 from harness.readers.row_roles import header_end, is_mark, is_spanning_label, repeats_header
