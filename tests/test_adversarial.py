@@ -79,7 +79,7 @@ htmls = [gt.stored_html for gt in page.tables]
 htmls[0] = htmls[0].replace("</table>", "<tr>" + '<td rowspan="1000" colspan="1000">x</td>' * 40 + "</tr></table>")
 Path({str(tmp_path)!r}, "001.html").write_text("\\n<p>text</p>\\n".join(htmls))
 results = evaluate_page(page, "dir:{tmp_path}", None, cache_dir=None)
-OUTCOME = [results[0].outcome, sorted(set(results[0].extra.get("not_computed", {{}}).values()))]
+OUTCOME = [results[0].outcome, sorted(set(results[0].not_computed.values()))]
 """
     ran = bomb(code, memory_mb=2048, timeout=300)
     assert ran.outcome == ["ok", ["not computed: table too large (grid of more than 5000 slots)"]]
@@ -223,7 +223,7 @@ out = [gt.latex.strip("$") for gt in page.items_of("formula")]
 out = ["$$" + body + " \\\\boldsymbol{{\\\\boldsymbol{{x}}}}$$" for body in out]
 Path({str(tmp_path)!r}, "001.md").write_text("\\n\\nSome text.\\n\\n".join(out))
 results = evaluate_page(page, "dir:{tmp_path}", "formula_score,glyph_f1", cache_dir=None, timeout=5.0)
-OUTCOME = sorted({{r.outcome + " " + str(r.not_computed().get("glyph_f1", ""))[:60] for r in results}})
+OUTCOME = sorted({{r.outcome + " " + str(r.uncomputed_scores().get("glyph_f1", ""))[:60] for r in results}})
 """
     ran = bomb(code, memory_mb=2048, timeout=300)
     assert any("not computed: formula not rendered: this page's 5 s" in o for o in ran.outcome), ran.outcome

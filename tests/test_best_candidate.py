@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import lxml.html
 
-from harness.core.results import BEST_CANDIDATE, PAGE_OUTPUT, ItemResult
+from harness.core.results import ItemResult
 from harness.core.table import Cell, Table
 from harness.evaluate.page import MAX_BEST_TEXT, best_candidate
 from harness.locate.tables import locate_tables
@@ -24,7 +24,7 @@ def _missing_result(output: str) -> ItemResult:
     r = ItemResult(parser="p", spec="p", case_set="s", page="001", index=0, group="simple", outcome="missing",
                    gt_latex="", gt_html=GT.to_html(headers=True), message=f"not found in parser output: {found.note}",
                    locate_score=found.score)
-    r.extra = {BEST_CANDIDATE: best_candidate(found, output), PAGE_OUTPUT: output}
+    r.best_candidate, r.page_output = best_candidate(found, output), output
     return r
 
 
@@ -58,5 +58,5 @@ def test_the_card_shows_the_best_candidate_and_highlights_it_in_the_page_output(
     assert best.xpath(".//pre")[0].text == WEAK
     assert [c.text for c in best.xpath(".//table//td")][:2] == ["gamma", "2019"]
     (out,) = card.xpath(".//div[@class='output']")
-    start, end = r.extra[BEST_CANDIDATE]["span"]
+    start, end = r.best_candidate["span"]
     assert out.get("data-spans") == f"{start},{end}" and "best candidate highlighted" in out.text_content()

@@ -30,7 +30,7 @@ latex = "\\\\begin{{tabular}}{{lllll}}\\n" + "\\n".join(" & ".join(row) + " \\\\
 gt = GroundTruthTable(0, latex)
 pred = Table.from_rows(rows)
 scoring = kinds.get("table").score(gt, Located(0, pred, (0, 1), "", 1.0), specs_of("table"))
-print(json.dumps({{"scores": scoring.scores, "extra": scoring.extra, "notes": scoring.notes}}))
+print(json.dumps({{"scores": scoring.scores, "not_computed": scoring.not_computed, "notes": scoring.notes}}))
 """
 
 
@@ -39,9 +39,9 @@ def test_a_5000_by_5_table_is_marked_not_computed_within_2gb() -> None:
                           timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout)
-    assert len(out["extra"]["not_computed"]) == len([s for s in specs_of("table") if s.default])
+    assert len(out["not_computed"]) == len([s for s in specs_of("table") if s.default])
     assert all(v == f"not computed: table too large (25000 cells > {MAX_SCORED_CELLS})"
-               for v in out["extra"]["not_computed"].values())
+               for v in out["not_computed"].values())
     assert not any(k.startswith(("teds", "grits", "tlag", "semantic")) for k in out["scores"])  # absent, not 0
     assert "not computed" in out["notes"][0]
 
@@ -56,7 +56,7 @@ def test_a_table_at_the_limit_is_scored_as_before() -> None:
     gt = GroundTruthTable(0, latex)
     scoring = kinds.get("table").score(gt, Located(0, pred, (0, 1), "", 1.0), specs_of("table"))
     assert scoring.scores == score_pair(gt.table, pred, specs_of("table"))[0]
-    assert "not_computed" not in (scoring.extra or {})  # its extra is the cell diff only
+    assert not scoring.not_computed and list(scoring.evidence) == ["cell_diff"]  # the cell diff only
 
 
 def test_a_prediction_of_two_huge_cells_is_marked_not_computed() -> None:
@@ -72,7 +72,7 @@ def test_a_prediction_of_two_huge_cells_is_marked_not_computed() -> None:
                        + "<br>".join(str(i) for i in range(n)) + " |")[0]
     scoring = kinds.get("table").score(GroundTruthTable(0, latex), Located(0, pred, (0, 1), "", 1.0),
                                        specs_of("table"))
-    assert set(scoring.extra["not_computed"].values()) == {
+    assert set(scoring.not_computed.values()) == {
         f"not computed: table too large ({sum(len(c.text) for c in pred.cells())} characters > {MAX_SCORED_CHARS})"}
 
 

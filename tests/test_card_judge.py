@@ -10,9 +10,9 @@ from harness.report.html import render_html
 from harness.report.html_data import expanded_html
 
 
-def _card(extra: dict, scores: dict) -> lxml.html.HtmlElement:
+def _card(facts: dict, scores: dict) -> lxml.html.HtmlElement:
     r = ItemResult(parser="p", spec="p", case_set="s", page="001", index=0, group="simple", outcome="ok",
-                   gt_latex="", gt_html="<table><tr><td>a</td></tr></table>", scores=scores, extra=extra)
+                   gt_latex="", gt_html="<table><tr><td>a</td></tr></table>", scores=scores, **facts)
     (card,) = lxml.html.fromstring(expanded_html(render_html(leaderboard([r]), [r]))).xpath("//article[@class='case']")
     return card
 
@@ -27,7 +27,8 @@ def test_the_judges_error_list_is_in_the_card_escaped_and_bounded() -> None:
 
 
 def test_a_judge_that_failed_says_why_in_the_card() -> None:
-    card = _card({"judge_error": "judge unreachable: ConnectionError: refused (circuit open)"}, {"teds": 0.9})
+    card = _card({"metric_errors": {"judge": "judge unreachable: ConnectionError: refused (circuit open)"}},
+                 {"teds": 0.9})
     (line,) = card.xpath(".//p[contains(@class, 'judge-failed')]")
     assert line.text_content() == "judge failed: judge unreachable: ConnectionError: refused (circuit open)"
 

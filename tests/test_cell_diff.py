@@ -59,7 +59,7 @@ def test_the_card_colours_each_cell_and_escapes_every_text() -> None:
     payload = "</td><b>2 & 'q'"
     pred = [["name", "a", "b"], ["x", "1", payload], ["y", "3", "4"], ["z", "5", "6"], ["w", "0", "0"]]
     r = ItemResult(parser="p", case_set="s", page="p001", index=0, group="simple", outcome="ok",
-                   extra={"cell_diff": _diff(pred)})
+                   evidence={"cell_diff": _diff(pred)})
     markup = cell_diff_html(r)
     assert "<b>" not in markup and "</td><b>" not in markup
     doc = lxml.html.fragment_fromstring(markup, create_parent="div")
@@ -72,5 +72,5 @@ def test_the_card_colours_each_cell_and_escapes_every_text() -> None:
 def test_a_malformed_diff_shows_no_table_and_does_not_raise() -> None:
     for bad in ({"counts": "x"}, {"counts": {}, "gt": 3, "st": [], "cols": []}, {"counts": {}, "gt": [["a"]]}, 5):
         r = ItemResult(parser="p", case_set="s", page="p001", index=0, group="simple", outcome="ok",
-                       extra={"cell_diff": bad})
+                       evidence={"cell_diff": bad})
         assert "<table" not in cell_diff_html(r)

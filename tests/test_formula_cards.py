@@ -121,12 +121,12 @@ def test_card_wording_follows_the_item_kind() -> None:
     formula = _formula(0, FORMULAS[0])
     formula.scores, formula.errors = {"formula_score": 4.0}, [r"formula: \frac read as /"]
     _failed(formula)
-    assert formula.extra["verdict"]["reasons"][-1] == r"formula errors: formula: \frac read as /"
+    assert formula.verdict["reasons"][-1] == r"formula errors: formula: \frac read as /"
     table = ItemResult(parser="p", spec="p", case_set="s", page="009", index=0, group="simple", outcome="ok",
                        gt_html="<table><tr><td>a</td></tr></table>", scores={"teds": 0.5, "semantic": 4.0},
                        errors=["value 1 read as 7"])
     _failed(table)
-    assert table.extra["verdict"]["reasons"][-1] == "semantic errors: value 1 read as 7"
+    assert table.verdict["reasons"][-1] == "semantic errors: value 1 read as 7"
 
     page, cards = _card_texts([formula, *_formulas()[1:]])
     assert "formula errors" in cards["formula"]

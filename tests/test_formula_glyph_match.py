@@ -143,7 +143,7 @@ def test_a_render_the_budget_has_no_time_for_is_not_computed_and_not_cached(tmp_
     with render_budget(0.0, "this page's"):
         scored = score_glyph_f1("$x^2$", "$x^2$")
     reason = "not computed: formula not rendered: this page's 0 s budget for rendering formulas is spent"
-    assert scored.values == {} and scored.extra == {"not_computed": {"glyph_f1": reason}}
+    assert scored.values == {} and scored.not_computed == {"glyph_f1": reason}
 
 
 @needs_tex

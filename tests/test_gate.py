@@ -204,8 +204,8 @@ def test_a_score_not_computed_now_counts_zero_only_against_a_baseline_that_score
             return baseline.get(key)
 
     results = [ItemResult(parser="p", case_set="s", page="p001", index=i, group="simple", outcome="ok",
-                          extra={"not_computed": {"teds": why, "grits": why}}) for i in (0, 1)]
-    assert results[0].not_computed()["grits_precision_top"] == why
+                          not_computed={"teds": why, "grits": why}) for i in (0, 1)]
+    assert results[0].uncomputed_scores()["grits_precision_top"] == why
     pairs = gate_pairs(results, lambda r: baseline_values(Base(), r))
     assert [(p.base.get("teds"), p.run.get("teds"), p.run.get("grits_con")) for p in pairs] == \
         [(0.9, 0.0, 0.0), (None, None, None)]
@@ -235,3 +235,18 @@ def test_a_table_lost_with_a_crashed_worker_is_never_a_known_failure():
     gate = Gate(baseline=Base())  # type: ignore[arg-type]
     assert gate.check(result("error: worker crashed (xdist worker gw1 lost)")).status == "fail"
     assert gate.check(result("error: ground truth unreadable (NoTableError)")).status == "known"
+
+
+def test_a_subset_selects_on_the_case_s_fields_and_on_a_hook_s_annotations_but_no_annotation_hides_a_field():
+    """`--gate=teds:reviewed_by=nobody` selects what a hook marked; a hook's `language` in `extra`
+    does not rename the case's language; the project's own facts (fields) are no subset keys."""
+    def result(i: int, language: str, extra: dict) -> ItemResult:
+        return ItemResult(parser="p", case_set="s", page="p001", index=i, group="simple", outcome="ok",
+                          scores={"teds": 0.5}, language=language, parse_cached=True, extra=extra)
+
+    results = [result(0, "de", {"reviewed_by": "nobody", "language": "fr"}), result(1, "en", {"reviewed_by": "ann"})]
+    pairs = gate_pairs(results, lambda r: {"teds": 0.9})
+    assert [p.attrs["language"] for p in pairs] == ["de", "en"]
+    assert [p.attrs["reviewed_by"] for p in pairs] == ["nobody", "ann"] and "parse_cached" not in pairs[0].attrs
+    assert [p.key for p in pairs if GateSpec("teds", "reviewed_by=nobody").selects(p.attrs)] == ["s/p001::t0[p]"]
+    assert [p.key for p in pairs if GateSpec("teds", "language=fr").selects(p.attrs)] == []

@@ -520,7 +520,7 @@ def test_run_puts_the_cached_flag_into_each_table_result(tmp_path: Path) -> None
             results = evaluate_page(page, spec, ["teds"], cache_dir=tmp_path / "cache", pool=pool, refresh=refresh)
         finally:
             pool.close()
-        flags.append({r.extra["parse_cached"] for r in results})
+        flags.append({r.parse_cached for r in results})
     assert flags == [{False}, {True}, {False}]
 
 

@@ -12,7 +12,6 @@ import pytest
 
 from harness.cli import main
 from harness.core.messages import MAX_TRACEBACK
-from harness.core.results import PARSER_TRACEBACK
 from harness.parse.runner import ParseRunner
 from harness.report.html_data import expanded_html
 from tests.raising_parser import Raises
@@ -42,7 +41,7 @@ def test_the_traceback_reaches_results_json_the_card_and_tb_long(pytester: pytes
     assert f"reproduce: tablebench parse {shlex.quote(SPEC)} " in out and str(pdf.parent) in out
     assert "parser traceback (last frames):" in out and "in _read_grid" in out
     results = json.loads((report / "results.json").read_text())["results"]
-    assert results and all("in _read_grid" in r["extra"][PARSER_TRACEBACK] for r in results)
+    assert results and all("in _read_grid" in r["parser_traceback"] for r in results)
     assert "in _read_grid" in expanded_html((report / "report.html").read_text())
     short = pytester.runpytest(*args(bench, tmp_path / "cache", f"--parser={SPEC}", "--metrics=teds",
                                      f"--report-dir={tmp_path / 'r2'}"))

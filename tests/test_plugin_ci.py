@@ -216,7 +216,7 @@ def test_repeat_parses_every_page_k_times_and_reports_the_spread(pytester: pytes
     assert sorted(calls) == sorted(["001", "002", "003"] * 3), "three parses of each selected page"
     data = json.loads((tmp_path / "r" / "results.json").read_text())
     assert data["meta"]["repeat"] == 3
-    reps = [r["extra"]["repeat"] for r in data["results"]]
+    reps = [r["repeat"] for r in data["results"]]
     assert all(rep["k"] == 3 and len(rep["scores"]["teds"]) == 3 for rep in reps if rep["scores"])
     assert any(rep["sd"].get("teds", 0) > 0 for rep in reps), "a random parser's repeats differ"
     assert "tablebench repeats: 3 parses per page; per-table sd (mean over tables): teds 0." in run.stdout.str()

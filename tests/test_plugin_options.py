@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import math
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -99,8 +98,8 @@ def test_the_run_is_decided_then_written_and_saved_and_survives_an_unwritable_fo
     meta = {"case_set": "s", "baseline": "base.json"}
     decisions = decide_run(now, decider, of_meta(meta, len(now)))
     assert decisions.failed and decisions.gate_lines[0].startswith("REGRESSION: teds [p]")
-    assert [r.extra["verdict"]["status"] for r in now] == ["fail"] * 8, "each case decided, kept on its result"
-    assert {r.extra["baseline"]["verdict"] for r in now} == {"regressed"}
+    assert [r.verdict["status"] for r in now] == ["fail"] * 8, "each case decided, kept on its result"
+    assert {r.baseline_change["verdict"] for r in now} == {"regressed"}
     end = finish_run(now, meta, policy, decisions)
     assert end.failed and end.error is None and set(end.written) == {"baseline", "json", "markdown", "html", "gate"}
     meta = json.loads((tmp_path / "r" / "results.json").read_text())["meta"]

@@ -93,7 +93,7 @@ def test_per_table_verdicts_are_kept_in_results_json(pytester: pytest.Pytester, 
     run = pytester.runpytest(*args(cases, tmp_path, f"--parser=mine=dir:{outputs['corrupt']}",
                                    f"--baseline={baseline}", f"--report-dir={tmp_path / 'r'}"))
     results = json.loads((tmp_path / "r" / "results.json").read_text())["results"]
-    changes = {r["case_set"] + "/" + r["page"] + f"::t{r['index']}[mine]": r["extra"]["baseline"] for r in results}
+    changes = {r["case_set"] + "/" + r["page"] + f"::t{r['index']}[mine]": r["baseline_change"] for r in results}
     regressed = {k for k, c in changes.items() if c["verdict"] == "regressed"}
     assert regressed == failed_ids(run.stdout.lines)
     worst = min(changes.values(), key=lambda c: c["delta"])
@@ -220,11 +220,11 @@ def test_a_table_scored_in_the_baseline_and_not_computed_now_is_a_regression(
                                    f"--baseline={baseline}", f"--report-dir={tmp_path / 'r'}"))
     assert run.ret == pytest.ExitCode.TESTS_FAILED
     results = json.loads((tmp_path / "r" / "results.json").read_text())["results"]
-    assert results and all(r["outcome"] == "ok" and r["extra"]["not_computed"] for r in results)
+    assert results and all(r["outcome"] == "ok" and r["not_computed"] for r in results)
     ids = {f"{r['case_set']}/{r['page']}::t{r['index']}[mine]" for r in results}
     assert failed_ids(run.stdout.lines) == ids | {"tablebench::gate[teds]"}, "every table fails, never unchanged"
     assert "teds scored in the baseline, not computed: table too large" in run.stdout.str()
-    changes = [r["extra"]["baseline"] for r in results]
+    changes = [r["baseline_change"] for r in results]
     assert {(c["verdict"], c["now"]) for c in changes} == {("regressed", 0.0)}
     gate = json.loads((tmp_path / "r" / "gate.json").read_text())[0]
     assert (gate["n"], gate["run_mean"], gate["verdict"]) == (len(results), 0.0, "regression"), "each counts 0"

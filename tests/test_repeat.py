@@ -43,7 +43,7 @@ def result(outcome: str = "ok", **scores: float) -> ItemResult:
 def test_combine_takes_means_with_lost_repeats_as_zero_and_keeps_the_spread():
     (one,) = combine([[result(teds=0.9)], [result("missing")], [result(teds=0.6)]])
     assert one.outcome == "ok" and one.scores["teds"] == pytest.approx(0.5)
-    rep = one.extra["repeat"]
+    rep = one.repeat
     assert rep["k"] == 3 and rep["outcomes"] == ["ok", "missing", "ok"] and rep["scores"]["teds"] == [0.9, 0.0, 0.6]
     assert rep["sd"]["teds"] == pytest.approx(0.45826, abs=1e-4) and sd_of(one) == rep["sd"]
     assert "found in 2 of 3 repeats" in one.message
@@ -76,11 +76,11 @@ def test_repeats_parse_k_times_once_and_a_rerun_reads_them_all_from_the_cache(tm
     finally:
         pool.close()
     assert log.read_text().split() == ["001"] * 4, "four parses of the page"
-    assert [r.extra["repeat"]["k"] for r in results] == [4] * len(page.tables)
+    assert [r.repeat["k"] for r in results] == [4] * len(page.tables)
     spread = [sd_of(r)["teds"] for r in results if "teds" in sd_of(r)]
     assert any(s > 0 for s in spread), "a random parser's repeats differ"
     for r in results:
-        values = r.extra["repeat"]["scores"]["teds"]
+        values = r.repeat["scores"]["teds"]
         assert r.scores["teds"] == pytest.approx(sum(values) / 4)
     again = evaluate_repeated(page, spec, ["teds"], repeat=4, cache_dir=tmp_path / "cache")
     assert log.read_text().split() == ["001"] * 4, "the rerun parsed nothing"

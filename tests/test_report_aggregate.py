@@ -128,7 +128,7 @@ def test_dicts_and_unlabelled_complexity_are_accepted() -> None:
 def test_judge_is_a_headline_metric_on_the_ten_point_scale() -> None:
     rs = [_r("J", "p1", 0, "simple", "ok", 1, teds=1.0, judge=10.0),
           _r("J", "p1", 1, "simple", "ok", 1, teds=1.0, judge=7.0)]
-    rs[0].extra["judge_cost"] = 0.002
+    rs[0].judge_cost = 0.002
     board = leaderboard(rs)
     assert board.primary == "teds" and board.headline == ["judge", "teds"]
     assert board.rows[0].judge_cost == pytest.approx(0.002) and board.rows[0].cost == 0.0
@@ -153,5 +153,5 @@ def test_run_counts_say_tables_and_cases_and_the_cache_share() -> None:
     cached = [_r("A", "p1", 0, "simple", "ok", 1.0), _r("A", "p1", 1, "simple", "ok", 1.0),
               _r("A", "p2", 0, "simple", "ok", 1.0), _r("B", "p1", 0, "simple", "ok", 1.0)]
     for r in cached[:3]:
-        r.extra["parse_cached"] = True
+        r.parse_cached = True
     assert cache_summary(cached) == "2 of 3 pages from the cache"

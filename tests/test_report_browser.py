@@ -134,8 +134,8 @@ def test_a_regression_link_opens_its_card_even_beyond_the_first_page(tmp_path: P
     board = leaderboard(results)
     last = results[-1]  # not laid out at load: the page shows the first 60 cards
     for r in results:
-        r.extra["baseline"] = {"metric": "teds", "baseline": 1.0, "now": 0.5, "delta": -0.1, "verdict": "regressed"}
-    last.extra["baseline"] = {**last.extra["baseline"], "delta": -0.9}
+        r.baseline_change = {"metric": "teds", "baseline": 1.0, "now": 0.5, "delta": -0.1, "verdict": "regressed"}
+    last.baseline_change = {**last.baseline_change, "delta": -0.9}
     page = tmp_path / "linked.html"
     page.write_text(render_html(board, results, {}, regressions=RegressionView.of(results)), encoding="utf-8")
     link = lxml.html.document_fromstring(page.read_text()).get_element_by_id("regressions").find(".//a")
@@ -203,10 +203,10 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
     board = leaderboard(results)
     crops = page_crops(results, {"case_set_path": str(REPO_CASES / "synth-v1")}, board.primary)
     candidates = [r for r in reversed(results) if (r.case_set, r.page, r.index) in crops
-                  and "gt" in r.extra.get("cell_diff", {}) and r.matched_text]
+                  and "gt" in r.evidence.get("cell_diff", {}) and r.matched_text]
     assert candidates, "the sample should hold a found, imperfect table with a crop"
     target = candidates[0]
-    target.extra["baseline"] = {"metric": "teds", "baseline": 1.0, "now": 0.2, "delta": -0.8, "verdict": "regressed"}
+    target.baseline_change = {"metric": "teds", "baseline": 1.0, "now": 0.2, "delta": -0.8, "verdict": "regressed"}
     view = RegressionView.of(results)
     anchor = card_anchor(target.test_id)
 
@@ -338,11 +338,11 @@ def test_a_failed_card_shows_its_verdict_and_the_failed_filter_hides_passing_car
     gate = Gate({"teds": 0.8})
     for i, r in enumerate(results):
         keep_verdict(r, gate.check(r))
-        r.extra["baseline"] = {"metric": "teds", "baseline": 1.0, "now": 0.9, "delta": -0.1 * (i % 3),
+        r.baseline_change = {"metric": "teds", "baseline": 1.0, "now": 0.9, "delta": -0.1 * (i % 3),
                                "verdict": "unchanged"}
     dropped = results[len(results) // 2]
-    dropped.extra["baseline"]["delta"] = -0.7
-    failed = [r for r in results if r.extra["verdict"]["status"] == "fail"]
+    dropped.baseline_change["delta"] = -0.7
+    failed = [r for r in results if r.verdict["status"] == "fail"]
     assert 0 < len(failed) < len(results)
     page = tmp_path / "verdicts.html"
     page.write_text(render_html(leaderboard(results), results, csp=False).replace("</body>", VERDICT_DRIVER, 1),
@@ -383,9 +383,9 @@ def test_a_linked_card_s_header_is_not_hidden_under_the_sticky_bar(tmp_path: Pat
     board = leaderboard(results)
     first, second = results[-3], results[70]  # beyond the first page of cards, and within it
     for r in results:
-        r.extra["baseline"] = {"metric": "teds", "baseline": 1.0, "now": 0.9, "delta": -0.01, "verdict": "regressed"}
+        r.baseline_change = {"metric": "teds", "baseline": 1.0, "now": 0.9, "delta": -0.01, "verdict": "regressed"}
     for r, delta in ((first, -0.8), (second, -0.9)):
-        r.extra["baseline"] = {**r.extra["baseline"], "delta": delta}
+        r.baseline_change = {**r.baseline_change, "delta": delta}
     html = render_html(board, results, {}, csp=False, regressions=RegressionView.of(results))
     script = (ANCHOR_DRIVER.replace("FIRST", json.dumps(card_anchor(first.test_id)))
               .replace("SECOND", json.dumps(card_anchor(second.test_id))))

@@ -18,9 +18,10 @@ from harness.report.write import write_report
 SYNTH = REPO_CASES / "synth-v1"
 
 
-def _result(parser: str, page: str, table: int, outcome: str = "ok", teds: float = 1.0, **extra) -> ItemResult:
+def _result(parser: str, page: str, table: int, outcome: str = "ok", teds: float = 1.0,
+            baseline: dict | None = None) -> ItemResult:
     return ItemResult(parser=parser, case_set="synth-v1", page=page, index=table, group="simple",
-                      outcome=outcome, scores={"teds": teds} if outcome == "ok" else {}, extra=dict(extra))
+                      outcome=outcome, scores={"teds": teds} if outcome == "ok" else {}, baseline_change=baseline)
 
 
 def test_failed_regressed_and_the_worst_per_parser_are_chosen_first() -> None:

@@ -206,7 +206,7 @@ def test_the_regressions_section_escapes_hostile_ids_and_links_only_to_cards() -
     results = sample_results(n_pages=3, payloads=True)
     for i, r in enumerate(results):
         r.parser = PAYLOADS[i % len(PAYLOADS)]
-        r.extra["baseline"] = {"status": "fail", "reasons": [PAYLOADS[0]], "metric": "teds", "baseline": 1.0,
+        r.baseline_change = {"status": "fail", "reasons": [PAYLOADS[0]], "metric": "teds", "baseline": 1.0,
                                "now": 0.1, "delta": -0.9 + i / 100, "verdict": "regressed"}
     rows = [Comparison(group=p, metric="teds", subset=p, n=3, base_mean=1.0, run_mean=0.5, diff=-0.5, ci_low=-0.6,
                        ci_high=-0.4, p_drop=0.01, p_rise=1.0, min_effect=0.01, alpha=0.05, verdict="regression")
@@ -227,8 +227,8 @@ def test_the_regressions_section_escapes_hostile_ids_and_links_only_to_cards() -
 def test_canonical_table_markup_is_shown_as_parsing_would_show_it_and_nothing_else_passes_unparsed() -> None:
     """Scored tables are stored as `Table.to_html` wrote them: the report shows such markup without
     parsing it again, byte for byte what parsing and re-rendering gives; anything else is parsed."""
-    from harness.report import html as report_html
     from harness.readers.html import table_from_html
+    from harness.report import html as report_html
 
     results = sample_results(n_pages=6)
     markups = {m for r in results for m in (r.gt_html, r.pred_html) if m}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from harness.core.results import OUTCOMES, PAGE_OUTPUT, ItemResult
+from harness.core.results import CELL_DIFF, OUTCOMES, ItemResult
 from harness.core.table import Table
 from harness.metrics.tables.semantic import semantic_details
 from harness.readers.html import table_from_html
@@ -72,7 +72,7 @@ def _page_outputs(results: list[ItemResult]) -> None:
             text += "lorem ipsum " * max(0, (r.matched_span[0] - len(text)) // 12) + "\n"
             r.matched_span = [len(text), len(text) + len(r.matched_text)]
             text += r.matched_text + "\n"
-        rs[0].extra[PAGE_OUTPUT] = text + "the end\n"
+        rs[0].page_output = text + "the end\n"
 
 
 def _gt_table(rng: random.Random, level: int, hostile: bool) -> Table:
@@ -104,7 +104,7 @@ def _result(rng: random.Random, parser: str, page: str, t: int, complexity: str,
         base = min(1.0, max(0.0, rng.gauss(quality, 0.2)))
         exact = rng.random() < quality / 3
         teds = 1.0 if exact else round(base, 4)
-        r.extra["cell_diff"] = semantic_details(gt, pred).diff
+        r.evidence[CELL_DIFF] = semantic_details(gt, pred).diff
         r.scores = {"teds": teds, "teds_struct": 1.0 if exact else round(min(1.0, base + 0.1), 4),
                     "grits_con": 1.0 if exact else round(base * 0.95, 4),
                     "grits_top": 1.0 if exact else round(min(1.0, base + 0.05), 4),

@@ -38,16 +38,17 @@ def test_the_stream_reads_back_each_case_s_latest_result_in_the_order_asked(tmp_
 
 def test_slim_keeps_what_gates_and_summaries_read_and_drops_the_texts() -> None:
     full = _result("p001", 0, 0.5)
-    full.extra = {"page_output": "the page " * 100, "k": 1}
+    full.page_output = "the page " * 100
     kept = slim(full)
     assert (kept.gt_latex, kept.gt_html, kept.pred_html, kept.matched_text) == ("", "", None, None)
-    assert kept.extra == {"page_output": "", "k": 1} and full.extra["page_output"]
+    assert kept.page_output == "" and kept.parser_traceback is None and full.page_output
+    assert kept.extra == {"k": 1} and kept.evidence == full.evidence
     assert (kept.test_id, kept.scores, kept.outcome, kept.errors) == \
         (full.test_id, full.scores, full.outcome, full.errors)
     one, two = (replace(_result("p002", i, 0.1), spec="".join(["dir:", "/out"])) for i in (0, 1))
     assert one.spec is not two.spec and slim(one).spec is slim(two).spec  # one string for every case's facts
     back = with_texts(kept, full)
-    assert back == full and list(back.extra) == list(full.extra)  # the page's output in its place again
+    assert back == full  # the page's output in its place again
 
 
 CONFTEST = """
@@ -137,7 +138,7 @@ def test_the_end_of_a_run_writes_the_bytes_the_whole_results_writer_writes(pytes
                              "--gate=teds", "--baseline-tolerance=teds=1")
     text = (report / "results.json").read_text(encoding="utf-8")
     meta, results = read_results(report)
-    assert results and all(r.extra["baseline"]["verdict"] for r in results)
+    assert results and all(r.baseline_change["verdict"] for r in results)
     tracks = list(boards(results).values())
     comparisons = read_comparisons(report)
     assert comparisons
@@ -145,7 +146,7 @@ def test_the_end_of_a_run_writes_the_bytes_the_whole_results_writer_writes(pytes
     run.stdout.fnmatch_lines([f"*hook: {len(results)} results, texts in memory 0, texts read {len(results)}"])
 
 
-def test_full_results_read_each_result_s_texts_from_the_stream_and_keep_the_slim_one_s_extra(tmp_path: Path) -> None:
+def test_full_results_read_each_result_s_texts_from_the_stream_and_keep_the_slim_one_s_change(tmp_path: Path) -> None:
     from harness.report.stream import FullResults
 
     stream = ResultStream(tmp_path / STREAM_FILE)
@@ -153,12 +154,12 @@ def test_full_results_read_each_result_s_texts_from_the_stream_and_keep_the_slim
     for r in full:
         stream.add(r.test_id, json.dumps(r.to_dict(), ensure_ascii=False))
     kept = [slim(r) for r in reversed(full)]
-    kept[0].extra["baseline"] = {"verdict": "new"}  # what the end of a run adds to the results it keeps
+    kept[0].baseline_change = {"verdict": "new"}  # what the end of a run adds to the results it keeps
     results = FullResults(kept, stream.read)
     assert len(results) == 3 and list(results) == list(results)  # iterated again: read again
     assert [r.test_id for r in results] == [r.test_id for r in reversed(full)]
     assert [r.gt_html for r in results] == [r.gt_html for r in full] and results[1] == full[1]
-    assert results[0].extra["baseline"] == {"verdict": "new"} and list(results[1:]) == list(reversed(full[:2]))
+    assert results[0].baseline_change == {"verdict": "new"} and list(results[1:]) == list(reversed(full[:2]))
     stream.close()
 
 
@@ -236,18 +237,20 @@ def test_a_result_s_dict_is_what_asdict_gives_with_every_container_copied() -> N
     r = ItemResult(parser="p", case_set="s", page="p001", index=2, group="simple", outcome="ok",
                    scores={"teds": 0.5, "nan": float("nan")}, matched_spans=[[1, 4], [9, 12]],
                    extra={"judge": {"errors": ["a", ("b", 1)], "n": None}, "flags": [True, 1.5]},
-                   errors=["x"])
+                   errors=["x"], evidence={"cell_diff": {"counts": {"equal": 1}}}, judge_errors=["y"])
     d = r.to_dict()
     assert repr(d) == repr(asdict(r))
     d["extra"]["judge"]["errors"].append("c")
     d["matched_spans"][0][0] = 0
+    d["evidence"]["cell_diff"]["counts"]["equal"] = 2
+    d["judge_errors"].append("z")
     assert r.extra["judge"]["errors"] == ["a", ("b", 1)] and r.matched_spans[0] == [1, 4]
+    assert r.evidence == {"cell_diff": {"counts": {"equal": 1}}} and r.judge_errors == ["y"]
 
 
 def test_report_html_of_streamed_results_is_the_page_of_the_same_results_in_memory(tmp_path: Path) -> None:
     """render_html reads a run's texts one result at a time (the page outputs, then the cards in
     page order) instead of holding every result with its texts: the same page, fewer reads."""
-    from harness.core.results import PAGE_OUTPUT
     from harness.report.aggregate import boards
     from harness.report.html import render_html
 
@@ -256,7 +259,7 @@ def test_report_html_of_streamed_results_is_the_page_of_the_same_results_in_memo
         for table in (1, 0):
             r = _result(page, table, 0.25 + table / 2)
             if table == 0:
-                r.extra[PAGE_OUTPUT] = f"output of {page}: | a |"
+                r.page_output = f"output of {page}: | a |"
             full.append(r)
     stream = ResultStream(tmp_path / STREAM_FILE)
     for r in full:

@@ -1,7 +1,8 @@
 """results.json formats (issue 33): a file written before results said their format (format 1,
-fields named for tables, facts in `extra`) reads through `tablebench report` and
-`tablebench report merge` as the same run as one written now; a format from a later version
-is refused in one line."""
+fields named for tables, the project's facts in `extra`) and one of format 2 (fields named for
+items, facts still in `extra`) read through `tablebench report` and `tablebench report merge`
+as the same run as one written now (format 3: each fact a field, `extra` the users'); a format
+from a later version is refused in one line."""
 
 from __future__ import annotations
 
@@ -63,29 +64,42 @@ def _v1_rows(pages: tuple[str, ...]) -> list[dict]:
     return rows
 
 
-def _v1_file(folder: Path, pages: tuple[str, ...], **meta: object) -> Path:
-    """A run folder whose results.json is format 1's, in its layout (`json.dumps(indent=1)`: each
-    result between `  {` and `  }`, as `tablebench report merge` reads one result at a time)."""
-    rows = _v1_rows(pages)
+def _old_file(folder: Path, pages: tuple[str, ...], version: int = 1, **meta: object) -> Path:
+    """A run folder whose results.json is format 1's (or 2's: the fields renamed, the facts still
+    in `extra`), in its layout (`json.dumps(indent=1)`: each result between `  {` and `  }`, as
+    `tablebench report merge` reads one result at a time)."""
+    rows = _v1_rows(pages) if version == 1 else [_renamed(row) for row in _v1_rows(pages)]
     done = measure([r["id"] for r in rows], [r["id"] for r in rows]).to_dict()
-    data = {"schema": 1, "meta": {**META, "completeness": done, **meta}, "leaderboard": {}, "results": rows}
+    head = {"schema": 1} if version == 1 else {"format": f"tablebench-results/{version}"}
+    data = {**head, "meta": {**META, "completeness": done, **meta}, "leaderboard": {}, "results": rows}
     folder.mkdir(parents=True)
     (folder / "results.json").write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return folder
 
 
-def _v2_run(folder: Path, pages: tuple[str, ...], **meta: object) -> Path:
+def _now_run(folder: Path, pages: tuple[str, ...], **meta: object) -> Path:
     """The same results written by this version's writer (read from format 1 by hand: the
-    fields under their current names, nothing else)."""
-    results = [ItemResult.from_dict(_current(row)) for row in _v1_rows(pages)]
+    fields under their current names, each fact of `extra` in its field)."""
+    results = [ItemResult(**_current(row)) for row in _v1_rows(pages)]
     done = measure([r.test_id for r in results], [r.test_id for r in results]).to_dict()
     write_report(results, folder, {**META, "completeness": done, **meta})
     return folder
 
 
-def _current(row: dict) -> dict:
+def _renamed(row: dict) -> dict:
     renamed = {"table": "index", "complexity": "group", "semantic_errors": "errors"}
     return {renamed.get(k, k): v for k, v in row.items()}
+
+
+def _current(row: dict) -> dict:
+    out = {k: v for k, v in _renamed(row).items() if k not in ("id", "extra")}
+    extra = dict(row["extra"])
+    out["evidence"] = {k: extra.pop(k) for k in ("cell_diff", "scored_latex") if k in extra}
+    for name in ("parse_cached", "verdict", "page_output", "best_candidate"):
+        if name in extra:
+            out[name] = extra.pop(name)
+    out["extra"] = extra  # what a hook wrote
+    return out
 
 
 def _report(capsys: pytest.CaptureFixture[str], *args: str) -> str:
@@ -99,8 +113,11 @@ def _files(folder: Path) -> tuple[dict, list[dict]]:
     return leaderboards, data["results"]
 
 
-def test_a_format_1_run_reports_as_the_same_run_written_now(tmp_path: Path, capsys: pytest.CaptureFixture[str]):
-    old, new = _v1_file(tmp_path / "old", ("p001", "p002")), _v2_run(tmp_path / "new", ("p001", "p002"))
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_run_reports_as_the_same_run_written_now(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                          version: int):
+    old = _old_file(tmp_path / "old", ("p001", "p002"), version)
+    new = _now_run(tmp_path / "new", ("p001", "p002"))
     assert json.loads((new / "results.json").read_text())["format"] == RESULTS_FORMAT
     shown = _report(capsys, str(old), "--out", str(tmp_path / "old_again"))
     assert "semantic" in shown and "FAILED s/p001::t1[p] - semantic 2.00 < min 3" in shown
@@ -109,13 +126,16 @@ def test_a_format_1_run_reports_as_the_same_run_written_now(tmp_path: Path, caps
     again_old, again_new = _files(tmp_path / "old_again"), _files(tmp_path / "new_again")
     assert again_old == again_new
     assert again_old[1][1]["errors"] == ["value 2 read as 7"] and again_old[1][1]["index"] == 1
+    first = again_old[1][0]
+    assert first["extra"] == {"reviewed_by": "nobody"} and first["verdict"] == PASS and first["page_output"]
+    assert first["evidence"]["cell_diff"]["counts"]["equal"] == 1 and again_old[1][3]["best_candidate"]["score"] == 0.16
     assert again_old[0] == _files(new)[0], "the leaderboard of the format-1 file is the one written now"
 
 
-def test_a_merge_of_format_1_and_format_2_shards_is_the_merge_of_shards_written_now(tmp_path: Path):
-    _v1_file(tmp_path / "old1", ("p001",), shard="1/2")
-    _v2_run(tmp_path / "new1", ("p001",), shard="1/2")
-    _v2_run(tmp_path / "new2", ("p002",), shard="2/2")
+def test_a_merge_of_an_older_shard_and_one_written_now_is_the_merge_of_shards_written_now(tmp_path: Path):
+    _old_file(tmp_path / "old1", ("p001",), shard="1/2")
+    _now_run(tmp_path / "new1", ("p001",), shard="1/2")
+    _now_run(tmp_path / "new2", ("p002",), shard="2/2")
     status = [main(["report", "merge", str(tmp_path / first), str(tmp_path / "new2"), "--out", str(tmp_path / out)])
               for first, out in (("old1", "m_old"), ("new1", "m_new"))]
     assert status == [1, 1], "two cases failed in the shards: the merge fails on both"
@@ -131,7 +151,7 @@ def test_a_merge_of_format_1_and_format_2_shards_is_the_merge_of_shards_written_
 @pytest.mark.parametrize("command", [["report"], ["report", "merge", "--out", "OUT"]])
 def test_a_later_format_is_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                command: list[str]):
-    run = _v2_run(tmp_path / "later", ("p001",))
+    run = _now_run(tmp_path / "later", ("p001",))
     path = run / "results.json"
     path.write_text(path.read_text().replace(f'"format": "{RESULTS_FORMAT}"', '"format": "tablebench-results/9"'))
     args = [str(tmp_path / "out") if a == "OUT" else a for a in command]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from harness.cases import CaseSet, load_case_set
-from harness.core.results import OUTCOMES, PAGE_OUTPUT
+from harness.core.results import CELL_DIFF, OUTCOMES
 from harness.evaluate.page import evaluate_page
 from harness.parse.prefetch import ParsePool
 from tests.conftest import shared_path
@@ -82,10 +82,10 @@ def test_exact_extractions_score_full_marks_and_keep_the_literal_span(cases, tmp
             assert r.scores["tlag"] == pytest.approx(1.0) and r.scores["semantic"] == pytest.approx(10.0)
             assert set(r.scores) >= {"teds_struct", "grits_top", "tlag_precision"}
             # evidence for the report, stored while scoring: an exact table's diff is counts only
-            counts = r.extra["cell_diff"]["counts"]
+            counts = r.evidence[CELL_DIFF]["counts"]
             assert counts["equal"] > 0 and counts["changed"] == counts["missing"] == counts["extra"] == 0
         # the page's whole output once, on its first result, so spans can be shown in it
-        assert results[0].extra[PAGE_OUTPUT] == text and all(PAGE_OUTPUT not in r.extra for r in results[1:])
+        assert results[0].page_output == text and all(r.page_output is None for r in results[1:])
     assert kinds == {"|", "<"}, "both a pipe table and an HTML table should be located"
 
 
@@ -107,10 +107,10 @@ def test_a_missing_table_keeps_its_best_candidate_for_the_report(cases, tmp_path
     file.write_text(file.read_text(encoding="utf-8") + f"\n{weak}\n", encoding="utf-8")
     results = evaluate_page(page, f"dir:{out}", "teds", cache_dir=None, pool=pool)
     assert results[1].outcome == "missing", results[1].message
-    best = results[1].extra["best_candidate"]
+    best = results[1].best_candidate
     start, end = best["span"]
     assert file.read_text(encoding="utf-8")[start:end] == best["text"] and best["score"] == results[1].locate_score
-    assert all("best_candidate" not in r.extra for r in (results[0], results[2]))
+    assert all(r.best_candidate is None for r in (results[0], results[2]))
 
 
 def test_no_output_file_is_empty_for_every_table(cases, tmp_path, pool):
@@ -138,7 +138,7 @@ def test_a_real_parser_is_parsed_once_then_read_from_the_cache(cases, tmp_path, 
     first = evaluate_page(page, "pypdf", "teds", cache_dir=tmp_path, pool=pool)
     again = evaluate_page(page, "pypdf", "teds", cache_dir=tmp_path, pool=pool)
     assert {r.outcome for r in first} <= {"ok", "missing"}
-    assert [r.extra["parse_cached"] for r in first + again] == [False] * 2 + [True] * 2
+    assert [r.parse_cached for r in first + again] == [False] * 2 + [True] * 2
     assert [r.scores for r in first] == [r.scores for r in again]
     assert first[0].parse_seconds > 0 and first[0].parse_seconds == again[0].parse_seconds
     assert len(list(tmp_path.rglob("*.json"))) == 1
@@ -175,8 +175,8 @@ def test_judge_scores_located_tables_and_gives_missing_ones_zero_without_a_call(
         assert len(server.requests) == 2, "judge answers are cached under the cache dir"
     assert [r.outcome for r in results] == ["ok", "ok", "missing"]
     assert [r.scores["judge"] for r in results] == [7.0, 7.0, 0.0]
-    assert results[0].extra["judge_errors"] == ["a value moved"]
-    assert [r.extra.get("judge_cached") for r in again] == [True, True, None]
+    assert results[0].judge_errors == ["a value moved"]
+    assert [r.judge_cached for r in again] == [True, True, None]
 
 
 def test_a_failed_parse_scores_judge_zero_without_a_call(cases, tmp_path, pool):

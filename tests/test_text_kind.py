@@ -10,9 +10,9 @@ import pytest
 
 from harness.cases import load_case_set
 from harness.core import kinds as item_kinds
-from harness.core.results import ItemResult
+from harness.core.results import TEXT_DIFF, ItemResult
 from harness.evaluate.page import evaluate_page
-from harness.metrics.text.details import DIFF_KEY, text_diff
+from harness.metrics.text.details import text_diff
 from harness.parse.prefetch import ParsePool
 from harness.report.html_data import expanded_html
 from harness.report.text_card import text_sides
@@ -48,9 +48,9 @@ def test_a_real_parser_on_a_real_page_is_located_scored_and_explained(tmp_path: 
     # pypdf writes the tables as lines of prose: invented text, so precision and fidelity fall, recall not
     assert result.scores["text_recall"] > 0.95 and result.scores["text_precision"] < 0.8
     assert any(note.startswith("invented: ") for note in result.errors)
-    output = result.extra["page_output"]
+    output = result.page_output
     assert result.matched_text == output[result.matched_span[0]:result.matched_span[1]]
-    assert result.extra[DIFF_KEY]["counts"]["gt_chars"] > 1000
+    assert result.evidence[TEXT_DIFF]["counts"]["gt_chars"] > 1000
 
 
 def test_the_card_marks_each_difference_and_escapes_every_text() -> None:
@@ -58,7 +58,7 @@ def test_the_card_marks_each_difference_and_escapes_every_text() -> None:
     out = "first <script>alert(1)</script> block here\n\nthird & last block\n\nthird & last block\n\nPAGE <b>9</b>"
     diff = text_diff(gt, out)
     result = ItemResult(parser="p", case_set="s", page="p001", index=0, group="one_column", outcome="ok",
-                        gt_latex="\n\n".join(gt), matched_text=out, kind="text", extra={DIFF_KEY: diff})
+                        gt_latex="\n\n".join(gt), matched_text=out, kind="text", evidence={TEXT_DIFF: diff})
     gt_html, pred_html = text_sides(result)
     assert "<script>" not in gt_html + pred_html and "&lt;script&gt;" in gt_html
     assert '<del class="t-missing" title="not in the output">second block is dropped entirely</del>' in gt_html

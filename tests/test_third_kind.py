@@ -82,6 +82,14 @@ def test_an_unknown_kind_or_a_taken_prefix_is_a_one_line_error(keyword_kind) -> 
     with pytest.raises(ValueError, match="share the id prefix 'k'"):
         register(clash)
 
+    class Other(keywords.KeywordKind):
+        prefix = "q"
+
+    with pytest.raises(ValueError, match="item kind 'keyword' is registered twice"):
+        register(Other())
+    again = keywords.KeywordKind()  # its module imported anew (an in-process pytest run ended): replaces
+    assert register(again) is again and get("keyword") is again
+
 
 # -- through pytest, shards, merge, the gate and the report -------------------------------------
 pytest_plugins = ["pytester"]

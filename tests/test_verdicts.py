@@ -16,7 +16,7 @@ import pytest
 
 from harness.cli import main
 from harness.core.results import ItemResult
-from harness.gating.rules import VERDICT_KEY, Gate, Verdict, keep_verdict, verdict_of
+from harness.gating.rules import Gate, Verdict, keep_verdict, verdict_of
 from harness.report.html_data import expanded_html
 from harness.report.regressions import card_anchor
 from tests.test_plugin_ci import args, warm_metrics  # noqa: F401  (fixture: score once in this process first)
@@ -33,11 +33,11 @@ def _result(outcome: str = "ok", teds: float = 0.5) -> ItemResult:
 def test_a_verdict_kept_on_a_result_reads_back_and_garbage_reads_as_none():
     r = _result()
     verdict = keep_verdict(r, Gate({"teds": 0.9}).check(r))
-    assert r.extra[VERDICT_KEY] == {"passed": False, "status": "fail", "reasons": ["teds 0.50 < min 0.90"]}
+    assert r.verdict == {"passed": False, "status": "fail", "reasons": ["teds 0.50 < min 0.90"]}
     assert verdict_of(ItemResult.from_dict(json.loads(json.dumps(r.to_dict())))) == verdict
     assert verdict_of(_result()) is None
     for junk in ("fail", {"status": "maybe"}, {"passed": False}):
-        r.extra[VERDICT_KEY] = junk
+        r.verdict = junk
         assert verdict_of(r) is None
     assert Verdict("known", ["x"]).passed and not Verdict("fail").passed
 
@@ -85,7 +85,7 @@ def _failed_in(junit: Path) -> set[str]:
 def test_results_json_keeps_the_verdict_pytest_gave_every_case(run):
     out, ids = run
     results = json.loads((out / "results.json").read_text())["results"]
-    verdicts = {ItemResult.from_dict(r).test_id: r["extra"][VERDICT_KEY] for r in results}
+    verdicts = {ItemResult.from_dict(r).test_id: r["verdict"] for r in results}
     assert {i for i, v in verdicts.items() if not v["passed"]} == ids
     assert all(v["reasons"] and "< min 0.90" in v["reasons"][0] for i, v in verdicts.items() if i in ids)
     assert all(v == {"passed": True, "status": "pass", "reasons": []} for i, v in verdicts.items() if i not in ids)

@@ -89,7 +89,8 @@ class Scoring:
     scores: dict[str, float]
     notes: list[str]  # the headline metric's explanations in words, worst first
     pred_html: str | None = None  # the prediction as canonical HTML, where the kind has one
-    extra: dict | None = None  # kind-specific facts for results (e.g. the LaTeX a formula was scored as)
+    evidence: dict | None = None  # facts for the item's card, by name (e.g. the LaTeX a formula was scored as)
+    not_computed: dict[str, str] | None = None  # metric group -> why it gave no value (too large to score)
 
 
 class ItemKind:
@@ -157,9 +158,15 @@ _TARGETS: dict[str, str] = {}
 
 
 def register(kind: ItemKind) -> ItemKind:
-    """Add a kind (a test's or a user's); its name and id prefix must be new."""
+    """Add a kind (a test's or a user's); its name and id prefix must be new.
+
+    The same class registering the same name again is its module imported again (an in-process
+    pytest run drops the modules it imported when it ends, and the next one imports them anew):
+    the new instance replaces the old one rather than failing every later import."""
     for other_name in names():
         other = _REGISTRY.get(other_name)
+        if other is not None and other_name == kind.name and _same_class(other, kind):
+            other = kind
         if other_name == kind.name and other is not None and other is not kind:
             raise ValueError(f"item kind {kind.name!r} is registered twice")
         if other is not None and other is not kind and other.prefix == kind.prefix:
@@ -169,6 +176,11 @@ def register(kind: ItemKind) -> ItemKind:
     _TARGETS.setdefault(kind.name, "")
     _REGISTRY[kind.name] = kind
     return kind
+
+
+def _same_class(a: ItemKind, b: ItemKind) -> bool:
+    """Are `a` and `b` instances of one class, as named by its module and qualified name?"""
+    return (type(a).__module__, type(a).__qualname__) == (type(b).__module__, type(b).__qualname__)
 
 
 def unregister(name: str) -> None:

@@ -30,7 +30,8 @@ class Scored:
 
     values: dict[str, float]
     notes: tuple[str, ...] = ()
-    extra: dict | None = None  # facts for the result's `extra` (e.g. the semantic score's cell diff)
+    evidence: dict | None = None  # facts for the item's card, by name (the semantic score's "cell_diff")
+    not_computed: dict[str, str] | None = None  # metric group -> why it gave no value (too large to score)
 
 
 @dataclass(frozen=True)

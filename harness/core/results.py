@@ -4,15 +4,20 @@ One `ItemResult` per (parser, page, ground-truth item), whatever the item's kind
 table, a formula, ... see `harness.core.kinds`), so its fields are named for any kind: `index`
 is the item's index among the page's items of its kind, `group` what it is grouped by (a
 table's complexity, a formula's inline / display: `ItemKind.groups`), `errors` the headline
-metric's errors in words. `gt_latex` /
-`matched_text` are the two sides as written; `language` and `variant` are the page's (what the
-leaderboard's per-language / per-variant columns group by). The plugin records it as a test
-property (JSON), so it survives xdist and junit XML; the report aggregates lists of them.
+metric's errors in words. `gt_latex` / `matched_text` are the two sides as written; `language`
+and `variant` are the page's (what the leaderboard's per-language / per-variant columns group
+by). The plugin records it as a test property (JSON), so it survives xdist and junit XML; the
+report aggregates lists of them.
+
+Every fact the project records about a case has a field of its own (the parse cache flag, the
+page's output, a traceback, the best candidate, scoring's evidence, the judge's notes, the
+verdict, the change against the baseline); `extra` is left to users (a hook's annotations).
 
 results.json says which layout its results have (`RESULTS_FORMAT`). Files written before it
-did (format 1) named the fields for tables (`table`, `complexity`, `semantic_errors`):
-`from_dict` reads such a result under the current names, so every reader (`tablebench report`,
-`report merge`, `compare`, a run's results.jsonl) takes both.
+did (format 1) named the fields for tables (`table`, `complexity`, `semantic_errors`); files
+before format 3 kept the project's facts in `extra`. `from_dict` reads either under the current
+names and fields, so every reader (`tablebench report`, `report merge`, `compare`, a run's
+results.jsonl) takes all three.
 """
 
 from __future__ import annotations
@@ -31,13 +36,10 @@ from harness.core.metric_specs import all_specs
 PARSE_FAILURES = ("parse_error", "timeout", "empty")  # what a parser that failed on a page leaves its items
 FAILURES = (*PARSE_FAILURES, "error")  # nothing scored, whoever failed (the terminal's "errors" column)
 OUTCOMES = ("ok", "missing", *FAILURES)
-
-PAGE_OUTPUT = "page_output"  # the `extra` key of a page's first result holding the parser's whole output
-BEST_CANDIDATE = "best_candidate"  # the `extra` key of a missing item holding its best-scoring candidate
-# the `extra` key of each item of a page whose parser raised: the last frames of its traceback (bounded)
-PARSER_TRACEBACK = "parser_traceback"
-# the `extra` key of a found item whose metrics were not computed (too large to score): {metric group: why}
-NOT_COMPUTED = "not_computed"
+# the names of `ItemResult.evidence`'s entries, for the scorers that write them and the cards that read them
+CELL_DIFF = "cell_diff"  # a table's cells equal / changed / missing / extra (`harness.metrics.tables.semantic_diff`)
+TEXT_DIFF = "text_diff"  # a page's prose, block by block (`harness.metrics.text.details`)
+SCORED_LATEX = "scored_latex"  # the LaTeX a formula was scored as, where it differs from the text matched
 
 
 @dataclass
@@ -61,7 +63,26 @@ class ItemResult:
     locate_score: float | None = None
     parse_seconds: float = 0.0  # of the whole page
     cost: float = 0.0  # of the whole page, in USD
-    extra: dict = field(default_factory=dict)  # e.g. judge errors, parse_cached
+    # what the project records about the case beyond its scores, each fact in a field of its own
+    # (results.json files before format 3 held them in `extra`: `from_dict` moves them here)
+    parse_cached: bool = False  # the page's parse was read from the parse cache, not run
+    page_output: str | None = None  # the parser's whole output (bounded), on the first result of a page only
+    parser_traceback: str | None = None  # the last frames of the traceback of a parser that raised (bounded)
+    # a missing item's best-scoring candidate: {"span": [start, end), "score", "text" (bounded),
+    # "cut" (characters left out), "html" (a table of bounded size)}: what "best candidate 0.16" was
+    best_candidate: dict | None = None
+    # what scoring left for the item's card, by name: "cell_diff" (the semantic score's, a table),
+    # "text_diff" (the text kind's), "scored_latex" (the LaTeX a formula was scored as)
+    evidence: dict = field(default_factory=dict)
+    not_computed: dict[str, str] = field(default_factory=dict)  # metric group -> why (too large to score)
+    metric_errors: dict[str, str] = field(default_factory=dict)  # metric asked for -> why it has no value
+    judge_cost: float = 0.0  # USD of this item's judge call, as the judge reported it (0 when not asked)
+    judge_cached: bool | None = None  # the judge's answer came from its cache; None: the judge was not asked
+    judge_errors: list[str] = field(default_factory=list)  # the errors the judge listed, in its words
+    repeat: dict | None = None  # --repeat's spread: {"k", "outcomes", "scores", "sd"} (`harness.evaluate.repeat`)
+    verdict: dict | None = None  # the case's pass / fail verdict (`harness.gating.rules.Verdict.to_dict`)
+    baseline_change: dict | None = None  # the change against the run's baseline (`harness.gating.regressions`)
+    extra: dict = field(default_factory=dict)  # the users': annotations of a hook (the project writes none)
     spec: str = ""  # the parser spec as given (`pdfplumber`, `dir:/x/`, `command:...`)
     errors: list[str] = field(default_factory=list)  # the headline metric's errors in words, worst first
     kind: str = "table"  # an item kind's name (`harness.core.kinds`); results.json files from before formulas read as tables
@@ -75,13 +96,13 @@ class ItemResult:
             return self.matched_spans
         return [self.matched_span] if self.matched_span else []
 
-    def not_computed(self) -> dict[str, str]:
+    def uncomputed_scores(self) -> dict[str, str]:
         """score -> why, for every score of a metric group this result says was not computed.
 
         Such a score is absent from `scores` but is no "not scored": the gates count it 0 against
         a baseline that scored it (a table grown too large to score must not hide a regression)."""
-        groups = self.extra.get(NOT_COMPUTED) if isinstance(self.extra, dict) else None
-        if not isinstance(groups, dict) or not groups:
+        groups = self.not_computed
+        if not groups:
             return {}
         return {score: str(groups[s.name]) for s in all_specs() if s.name in groups for score in s.scores}
 
@@ -110,12 +131,39 @@ class ItemResult:
         if "index" not in data and "table" in data:  # format 1's names (see the module docstring)
             written = {_RENAMED[k]: k for k in data if k in _RENAMED and _RENAMED[k] not in data}
             data = {_RENAMED.get(k, k) if _RENAMED.get(k) in written else k: v for k, v in data.items()}
+        if "evidence" not in data and isinstance(data.get("extra"), dict):  # before format 3
+            data = _facts_out_of_extra(data)
         names = {f.name for f in fields(cls)}
         kept = {k: v for k, v in data.items() if k in names}
         for name, value in kept.items():
             if not _FIELD_CHECKS.get(name, _any)(value):
                 raise ValueError(f"field {written.get(name, name)!r} holds {_shown(value)}")
         return cls(**kept)
+
+
+# before format 3, `extra` held the project's facts: old key -> the field it is now
+_FROM_EXTRA = {"parse_cached": "parse_cached", "page_output": "page_output", "parser_traceback": "parser_traceback",
+               "best_candidate": "best_candidate", "not_computed": "not_computed", "judge_cost": "judge_cost",
+               "judge_cached": "judge_cached", "judge_errors": "judge_errors", "repeat": "repeat",
+               "verdict": "verdict", "baseline": "baseline_change", "language": "language"}
+_EVIDENCE_IN_EXTRA = ("cell_diff", "text_diff", "scored_latex")  # old `extra` keys that are `evidence` now
+_METRIC_ERRORS_IN_EXTRA = {"judge_error": "judge"}  # old `extra` keys that are `metric_errors` now
+
+
+def _facts_out_of_extra(data: dict) -> dict:
+    """A result written before format 3 with the project's facts moved out of `extra` into their
+    fields (a field the row already holds wins: files from before `language` was a field had it
+    in `extra` only); what is left in `extra` is a hook's."""
+    extra, data = dict(data["extra"]), dict(data)
+    for old, name in _FROM_EXTRA.items():
+        if old in extra:
+            value = extra.pop(old)
+            data.setdefault(name, value)
+    evidence = {k: extra.pop(k) for k in _EVIDENCE_IN_EXTRA if k in extra}
+    errors = {metric: extra.pop(old) for old, metric in _METRIC_ERRORS_IN_EXTRA.items() if old in extra}
+    data.update(extra=extra, evidence=evidence)
+    data.setdefault("metric_errors", errors)
+    return data
 
 
 def _copied(value: object) -> object:
@@ -165,14 +213,23 @@ _FIELD_CHECKS = {
     "matched_span": lambda v: v is None or (isinstance(v, list) and all(isinstance(x, int) for x in v)),
     "matched_spans": _spans, "locate_score": lambda v: v is None or _number(v),
     "parse_seconds": _number, "cost": _number, "extra": lambda v: isinstance(v, dict),
+    "parse_cached": lambda v: isinstance(v, bool), "page_output": lambda v: v is None or isinstance(v, str),
+    "parser_traceback": lambda v: v is None or isinstance(v, str),
+    "best_candidate": lambda v: v is None or isinstance(v, dict), "evidence": lambda v: isinstance(v, dict),
+    "not_computed": lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v),
+    "metric_errors": lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v),
+    "judge_cost": _number, "judge_cached": lambda v: v is None or isinstance(v, bool),
+    "judge_errors": lambda v: isinstance(v, list), "repeat": lambda v: v is None or isinstance(v, dict),
+    "verdict": lambda v: v is None or isinstance(v, dict),
+    "baseline_change": lambda v: v is None or isinstance(v, dict),
     "errors": lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v),
 }
 _FIELD_NAMES = tuple(f.name for f in fields(ItemResult))
 # format 1's names of fields that have another now (a result holding `table`, not `index`, is format 1's)
 _RENAMED = {"table": "index", "complexity": "group", "semantic_errors": "errors"}
 
-RESULTS_FORMAT = "tablebench-results/2"  # what results.json says it holds; bump when a result's layout changes
-_READABLE = ("tablebench-results/1", RESULTS_FORMAT)
+RESULTS_FORMAT = "tablebench-results/3"  # what results.json says it holds; bump when a result's layout changes
+_READABLE = ("tablebench-results/1", "tablebench-results/2", RESULTS_FORMAT)
 
 
 def results_format(data: dict) -> str:

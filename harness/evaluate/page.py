@@ -32,7 +32,7 @@ from harness.core.deadline import BudgetExceeded, time_budget
 from harness.core.kinds import ItemKind, Located
 from harness.core.messages import one_line
 from harness.core.metric_specs import JUDGE, spec
-from harness.core.results import BEST_CANDIDATE, NOT_COMPUTED, PAGE_OUTPUT, PARSE_FAILURES, PARSER_TRACEBACK, ItemResult
+from harness.core.results import PARSE_FAILURES, ItemResult
 from harness.core.table import Table
 from harness.evaluate.selection import metric_selection
 from harness.parse.prefetch import ParsePool
@@ -106,7 +106,7 @@ def evaluate_page(
             if r.outcome == "ok":
                 r.outcome, r.message = outcome, message
                 if isinstance(trace, str) and trace:
-                    r.extra[PARSER_TRACEBACK] = trace
+                    r.parser_traceback = trace
             if judge:
                 r.scores[JUDGE] = 0.0  # nothing to judge: 0 without a call, as for a missing item
         return results
@@ -118,7 +118,7 @@ def evaluate_page(
         for kind, kind_results in per_kind:
             steps.run(kind, page.items_of(kind.name), kind_results, selection[kind.name])
     if results:  # once per page, not per item: the report highlights every item's span in it
-        results[0].extra[PAGE_OUTPUT] = parsed.text[:MAX_PAGE_OUTPUT]
+        results[0].page_output = parsed.text[:MAX_PAGE_OUTPUT]
     return results
 
 
@@ -162,13 +162,13 @@ class _Steps:
                 mark_error(result, f"scoring failed ({describe(exc)})")
                 continue
             if not item.found and item.best_span is not None:
-                result.extra[BEST_CANDIDATE] = best_candidate(item, self.text)
+                result.best_candidate = best_candidate(item, self.text)
             if self.judge:
                 try:
                     _judge(result, lambda latex, extraction, gt=gt: kind.judge(gt, extraction, self.judge, **self.options),
                            gt.latex)
                 except Exception as exc:  # noqa: BLE001 -- keep the other scores; the judge's fault is noted
-                    result.extra["judge_error"] = describe(exc)
+                    result.metric_errors[JUDGE] = describe(exc)
 
     def _locate(self, kind: ItemKind, gts: list[Any]) -> list[Located]:
         """The items found in the output, in ground-truth order, offline or by an LLM."""
@@ -234,7 +234,7 @@ def _base_results(page: Page, kind: ItemKind, parser_spec: str, label: str, pars
     out = []
     for gt in page.items_of(kind.name):
         result = _result(page, kind, gt, parser_spec, label)
-        result.parse_seconds, result.cost, result.extra = seconds, cost, {"parse_cached": bool(parsed.cached)}
+        result.parse_seconds, result.cost, result.parse_cached = seconds, cost, bool(parsed.cached)
         try:
             result.gt_html = kind.gt_html(gt)
         except Exception as exc:  # noqa: BLE001 -- the case set's fault: this item cannot be scored
@@ -289,10 +289,10 @@ def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: 
     result.scores = scoring.scores
     result.pred_html = scoring.pred_html
     result.errors = [one_line(n, 200) for n in scoring.notes]
-    if scoring.extra:
-        result.extra.update(scoring.extra)
-        for reason in sorted(set((scoring.extra.get(NOT_COMPUTED) or {}).values())):
-            result.message = f"{result.message}; {reason}" if result.message else reason  # shown, never a silent 0
+    result.evidence = dict(scoring.evidence or {})
+    result.not_computed = dict(scoring.not_computed or {})
+    for reason in sorted(set(result.not_computed.values())):
+        result.message = f"{result.message}; {reason}" if result.message else reason  # shown, never a silent 0
 
 
 def load_judge() -> Any:
@@ -310,11 +310,10 @@ def _judge(result: ItemResult, ask: Any, gt_latex: str) -> None:
         result.scores[JUDGE] = 0.0
         return
     verdict = ask(gt_latex, result.matched_text or "")
-    result.extra["judge_cost"] = float(verdict.cost or 0.0)
-    result.extra["judge_cached"] = bool(verdict.cached)
-    if verdict.errors:
-        result.extra["judge_errors"] = list(verdict.errors)
+    result.judge_cost = float(verdict.cost or 0.0)
+    result.judge_cached = bool(verdict.cached)
+    result.judge_errors = [str(e) for e in verdict.errors or ()]
     if verdict.score is None:
-        result.extra["judge_error"] = one_line(verdict.error or "judge gave no score")
+        result.metric_errors[JUDGE] = one_line(verdict.error or "judge gave no score")
     else:
         result.scores[JUDGE] = float(verdict.score)

@@ -28,7 +28,7 @@ def combine(runs: Sequence[Sequence[ItemResult]]) -> list[ItemResult]:
     Scores are means over all K repetitions, a repetition where the table was not found
     counting 0 (as the leaderboard's include-missing mean does); the outcome is "ok" when
     any repetition found the table, and the matched text is that repetition's. Per-table
-    spread goes to `extra["repeat"]`: outcomes, every score and the standard deviation.
+    spread goes to `ItemResult.repeat`: outcomes, every score and the standard deviation.
     """
     if len(runs) == 1:
         return list(runs[0])
@@ -45,7 +45,7 @@ def combine(runs: Sequence[Sequence[ItemResult]]) -> list[ItemResult]:
         found = sum(r.outcome == "ok" for r in reps)
         result.parse_seconds = math.fsum(r.parse_seconds for r in reps) / k
         result.cost = math.fsum(r.cost for r in reps)
-        result.extra["repeat"] = {
+        result.repeat = {
             "k": k,
             "outcomes": [r.outcome for r in reps],
             "scores": values,
@@ -63,11 +63,9 @@ def _value(result: ItemResult, metric: str) -> float:
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else 0.0
 
 
-def sd_of(result: ItemResult | dict) -> dict[str, float]:
+def sd_of(result: ItemResult) -> dict[str, float]:
     """{metric: per-table standard deviation over repeats} of a result ({} without --repeat)."""
-    extra = result.extra if isinstance(result, ItemResult) else (result.get("extra") or {})
-    rep = extra.get("repeat") if isinstance(extra, dict) else None
-    sd = rep.get("sd") if isinstance(rep, dict) else None
+    sd = result.repeat.get("sd") if isinstance(result.repeat, dict) else None
     return {k: float(v) for k, v in sd.items() if isinstance(v, (int, float))} if isinstance(sd, dict) else {}
 
 

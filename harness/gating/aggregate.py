@@ -277,7 +277,7 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
 
     A case not in the baseline is left out (it cannot be compared); a case the baseline
     (`NOT_FOUND`) or the run has as not found / failed counts 0 (include-missing), and so does a
-    metric the run could not compute (`ItemResult.not_computed`: too large to score), or a table
+    metric the run could not compute (`ItemResult.uncomputed_scores`: too large to score), or a table
     grown too large would drop out of the comparison; any other metric a side did not compute is
     None there (that pair is left out of that metric).
     """
@@ -288,14 +288,14 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
             continue
         run_ok = r.outcome == "ok"
         names = set(base) | set(r.scores)
-        lost = r.not_computed() if run_ok else {}
+        lost = r.uncomputed_scores() if run_ok else {}
         run_values = {m: counted(run_ok, r.scores, m, lost) for m in names}
         base_values = {m: counted(base is not NOT_FOUND, base, m) for m in names}
-        # the page's language / variant (ItemResult fields); results.json files from before those
-        # fields carried the language in `extra`, which therefore comes last
-        attrs = {"complexity": r.group or "unknown", "case_set": r.case_set, "page": r.page,
-                 **{k: getattr(r, k) for k in BREAKDOWN if isinstance(getattr(r, k, None), str)},
-                 **{k: v for k, v in (r.extra or {}).items() if isinstance(v, (str, int, float))}}
+        # what a subset selects on (`--gate=teds:language=de`): the case's own fields, and a hook's
+        # scalar annotations in `extra` (`--gate=teds:reviewed_by=nobody`) where no field has the name
+        attrs = {**{k: v for k, v in (r.extra or {}).items() if isinstance(v, (str, int, float))},
+                 "complexity": r.group or "unknown", "case_set": r.case_set, "page": r.page,
+                 **{k: getattr(r, k) for k in BREAKDOWN if isinstance(getattr(r, k, None), str)}}
         pairs.append(Pair(key=r.test_id, group=r.parser, attrs=attrs, base=base_values, run=run_values))
     return pairs
 
@@ -303,7 +303,7 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
 def counted(found: bool, scores: Mapping[str, Any], metric: str, lost: Container[str] = ()) -> float | None:
     """A case's value on `metric` as a run is compared with its baseline (the gate's pairs and each
     case's change): 0 when the item was not found or failed, and when the metric could not be
-    computed (`lost`, `ItemResult.not_computed`: too large to score), so that losing a table is a
+    computed (`lost`, `ItemResult.uncomputed_scores`: too large to score), so that losing a table is a
     regression (include-missing, as the leaderboard ranks); else its score, None when it has none."""
     if not found or metric in lost:
         return 0.0

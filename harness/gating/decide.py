@@ -26,8 +26,8 @@ from harness.evaluate.completeness import Completeness
 from harness.evaluate.repeat import sd_of
 from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
 from harness.gating.baseline import Baseline
-from harness.gating.regressions import EXTRA_KEY, attach, case_changes, failures
-from harness.gating.rules import VERDICT_KEY, Gate, keep_verdict, verdict_of
+from harness.gating.regressions import attach, case_changes, failures
+from harness.gating.rules import Gate, keep_verdict, verdict_of
 
 
 @dataclass(frozen=True)
@@ -86,15 +86,15 @@ def gate_verdict(comparisons: Sequence[Comparison], completeness: Completeness |
 def decide_run(results: Sequence[ItemResult], policy: GatePolicy, completeness: Completeness,
                comparisons: list[Comparison] | None = None) -> Decisions:
     """The run's decisions (see the module docstring); verdicts and changes are kept on `results`
-    (their `extra`: results.json and every report read them there). `results` need no texts;
+    (`ItemResult.verdict`, `.baseline_change`: results.json and every report read them there). `results` need no texts;
     `comparisons`: the gates already run (None: run them here)."""
     if comparisons is None:
         comparisons = run_gates(results, policy) if policy.gates else []
     rules = policy.rules
     for r in results:
-        r.extra.pop(EXTRA_KEY, None)  # a change from another run (a shard's) is not this run's
+        r.baseline_change = None  # a change from another run (a shard's) is not this run's
         if policy.decide:
-            r.extra.pop(VERDICT_KEY, None)
+            r.verdict = None
         if rules is not None and verdict_of(r) is None:  # no item decided it (a crashed worker's case, a merge)
             keep_verdict(r, rules.check(r))
     if rules is not None and (rules.baseline is not None or rules.floors):

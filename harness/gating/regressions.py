@@ -27,7 +27,6 @@ from harness.gating.rules import Gate, verdict_of
 from harness.gating.thresholds import allowed_drop
 
 VERDICTS = ("regressed", "improved", "unchanged", "new")
-EXTRA_KEY = "baseline"  # where a case's change is kept in `ItemResult.extra` (results.json)
 
 
 def gate_of(options: RunOptions, baseline: Baseline | None) -> Gate:
@@ -41,7 +40,7 @@ def ranking_metrics(results: Iterable[ItemResult]) -> dict[str, str]:
     a case could not compute counts as present (every table of a run may have grown too large)."""
     present: dict[str, set[str]] = {}
     for r in results:
-        present.setdefault(r.kind, set()).update(r.scores, r.not_computed())
+        present.setdefault(r.kind, set()).update(r.scores, r.uncomputed_scores())
     return {kind: metric for kind, names in present.items() if (metric := ranking_metric([kind], names))}
 
 
@@ -66,7 +65,7 @@ def _change(r: ItemResult, entry: Entry | None, metric: str | None, gate: Gate) 
         return {"metric": metric, "baseline": None, "now": _score(r.outcome, r.scores, metric), "delta": None,
                 "verdict": "new"}
     old = _score(entry.outcome, entry.scores, metric)
-    now = _score(r.outcome, r.scores, metric, r.not_computed() if old is not None else None)
+    now = _score(r.outcome, r.scores, metric, r.uncomputed_scores() if old is not None else None)
     delta = now - old if old is not None and now is not None else None
     # the metric's tolerance, also when single cases do not fail on it (`Gate.per_table` off)
     tol = (allowed_drop(gate.tolerance, metric, old) if metric and old is not None else None) or 0.0  # type: ignore[arg-type]
@@ -93,10 +92,10 @@ def _score(outcome: str, scores: Mapping[str, float], metric: str | None,
 
 
 def attach(results: Iterable[ItemResult], changes: Mapping[str, dict]) -> None:
-    """Keep each case's change in its `extra` (results.json, the report cards read it there)."""
+    """Keep each case's change on it (`ItemResult.baseline_change`: results.json, the report cards read it there)."""
     for r in results:
         if r.test_id in changes:
-            r.extra[EXTRA_KEY] = changes[r.test_id]
+            r.baseline_change = changes[r.test_id]
 
 
 def failures(results: Iterable[ItemResult]) -> list[tuple[str, str]]:

@@ -15,7 +15,7 @@ as fragments, as text, ...), and end with the semantic score's main errors, when
 any (the kind's `notes_title`: "semantic errors" of a table): they say what went wrong in words.
 
 The verdict is decided once, where the result is made (the plugin's item, or the end of a run
-for a case no item finished), and kept on the result (`keep_verdict`, `extra[VERDICT_KEY]`):
+for a case no item finished), and kept on the result (`keep_verdict`, `ItemResult.verdict`):
 every report (report.html, leaderboard.md, `tablebench report`, a merge of shards) reads it
 there with `verdict_of`, so none of them can tell a different story than pytest did.
 """
@@ -36,7 +36,6 @@ from harness.gating.thresholds import baseline_failures, min_score_failures, not
 
 SHOWN_ERRORS = 3  # semantic errors quoted in a failure message
 LOCATOR_NOTE = "locator: "  # the reason that quotes what the locator noticed (a card shows it as its message)
-VERDICT_KEY = "verdict"  # where a case's verdict is kept in `ItemResult.extra` (results.json)
 STATUSES = ("pass", "fail", "known")
 
 
@@ -59,15 +58,15 @@ class Verdict:
 
 
 def keep_verdict(result: ItemResult, verdict: Verdict) -> Verdict:
-    """Keep `verdict` on `result` (its `extra`, so results.json and every report carry it)."""
-    result.extra[VERDICT_KEY] = verdict.to_dict()
+    """Keep `verdict` on `result` (`ItemResult.verdict`, so results.json and every report carry it)."""
+    result.verdict = verdict.to_dict()
     return verdict
 
 
 def verdict_of(result: ItemResult) -> Verdict | None:
     """The verdict kept on `result`, or None (a result from before verdicts were kept, or a
     hand-edited file whose verdict is not one)."""
-    data = result.extra.get(VERDICT_KEY) if isinstance(result.extra, dict) else None
+    data = result.verdict
     if not isinstance(data, dict) or data.get("status") not in STATUSES:
         return None
     reasons = data.get("reasons")
@@ -103,10 +102,10 @@ class Gate:
         reasons = []
         for metric in headline_first(result.kind, [*floors, *base_scores]):  # what a cut line must keep
             if metric in floors:
-                reasons += min_score_failures(result.scores, {metric: floors[metric]}, result.extra)
+                reasons += min_score_failures(result.scores, {metric: floors[metric]}, result.metric_errors)
             if metric in base_scores:
                 reasons += baseline_failures(result.scores, {metric: base_scores[metric]}, self.tolerance)
-        reasons += not_computed_failures(result.not_computed(), base_scores, self.tolerance)
+        reasons += not_computed_failures(result.uncomputed_scores(), base_scores, self.tolerance)
         if not reasons:
             return Verdict("pass")
         if result.message:  # what the locator noticed (found as fragments, as text, ...): why it may score low

@@ -48,12 +48,12 @@ def _fmt(value: float, other: float) -> str:
 def min_score_failures(scores: Mapping[str, float], floors: Mapping[str, float],
                        errors: Mapping[str, object] | None = None) -> list[str]:
     """'teds 0.62 < min 0.80' for each floor a score falls below; an absent score is named too, with
-    why it is absent when `errors` (a result's `extra`) holds `<metric>_error` (an unreachable judge)."""
+    why it is absent when `errors` (a result's `metric_errors`) holds it (an unreachable judge)."""
     out = []
     for name, floor in floors.items():
         value = scores.get(name)
         if value is None or not math.isfinite(value):
-            why = (errors or {}).get(f"{name}_error")
+            why = (errors or {}).get(name)
             out.append(f"{name} not computed" + (f": {why}" if why else "")
                        + f" (scores: {', '.join(sorted(scores)) or 'none'})")
         elif value < floor:

@@ -12,6 +12,7 @@ from harness.cases import FORMULA_KINDS, GroundTruthFormula, read_formulas_of
 from harness.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
 from harness.core.messages import one_line
 from harness.core.metric_specs import MetricSpec
+from harness.core.results import SCORED_LATEX
 from harness.report.html import formula_sides
 
 # Locators, metrics and judges are imported where they are used: a run's controller process reads
@@ -49,10 +50,11 @@ class FormulaKind(ItemKind):
 
     def score(self, gt: GroundTruthFormula, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
         from harness.metrics.score import score_details
-        scores, notes, extra = score_details(gt.latex, found.prediction or "", metrics)
+        scored = score_details(gt.latex, found.prediction or "", metrics)
+        evidence = dict(scored.evidence or {})
         if found.prediction != found.text:
-            extra["scored_latex"] = found.prediction
-        return Scoring(scores, notes, extra=extra or None)
+            evidence[SCORED_LATEX] = found.prediction
+        return Scoring(scored.values, list(scored.notes), evidence=evidence, not_computed=scored.not_computed)
 
     def judge(self, gt: GroundTruthFormula, extraction: str, model: str, **options: Any) -> Any:
         from harness.metrics.judge import judge_formula

@@ -10,12 +10,11 @@ from typing import Any
 from harness.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
 from harness.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
 from harness.core.metric_specs import MetricSpec
-from harness.core.results import NOT_COMPUTED
 from harness.core.table import MAX_SCORED_CELLS, MAX_SCORED_CHARS, Table, TableTooLarge
 from harness.report.html import table_sides
 
 # the metrics `MAX_SCORED_CELLS` (harness.core.table) bounds, in cells and in grid slots: above it,
-# `extra["not_computed"]` (`ItemResult.not_computed`), a note and the message say why
+# `ItemResult.not_computed`, a note and the message say why
 PAIRWISE = frozenset({"teds", "teds_struct", "grits", "tlag", "semantic"})
 # Locators, metrics and judges are imported where they are used: a run's controller process reads
 # the kinds to report, never to score, and need not import numba, scipy or the LLM client.
@@ -53,12 +52,11 @@ class TableKind(ItemKind):
         from harness.metrics.score import score_details
         reason = _too_large(gt.table, found.prediction)
         skipped = [m for m in metrics if m.name in PAIRWISE] if reason else []
-        scores, notes, extra = score_details(gt.table, found.prediction, [m for m in metrics if m not in skipped])
-        if not skipped:
-            return Scoring(scores, notes, pred_html=found.prediction.to_html(headers=True), extra=extra or None)
-        return Scoring(scores, [f"{', '.join(m.name for m in skipped)} {reason}", *notes],
-                       pred_html=found.prediction.to_html(headers=True),
-                       extra={**extra, NOT_COMPUTED: {m.name: reason for m in skipped}})
+        scored = score_details(gt.table, found.prediction, [m for m in metrics if m not in skipped])
+        notes = [f"{', '.join(m.name for m in skipped)} {reason}"] if skipped else []
+        return Scoring(scored.values, [*notes, *scored.notes], pred_html=found.prediction.to_html(headers=True),
+                       evidence=scored.evidence, not_computed={**(scored.not_computed or {}),
+                                                               **{m.name: str(reason) for m in skipped}})
 
     def judge(self, gt: GroundTruthTable, extraction: str, model: str, **options: Any) -> Any:
         from harness.metrics.judge import judge_table

@@ -21,6 +21,7 @@ from typing import Any
 
 from harness.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
 from harness.core.metric_specs import MetricSpec
+from harness.core.results import TEXT_DIFF
 
 LAYOUTS = ("one_column", "two_column")  # the groups: what `layout.columns` 1 / 2 is called
 MAX_SPANS = 200  # matched fragments kept per page (closest ones merged beyond it)
@@ -76,11 +77,12 @@ class TextKind(ItemKind):
 
     def score(self, gt: GroundTruthText, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
         from harness.metrics.score import score_details
-        from harness.metrics.text.details import DIFF_KEY, text_diff, text_notes
+        from harness.metrics.text.details import text_diff, text_notes
 
-        scores, _, extra = score_details(list(gt.blocks), found.prediction, metrics)
-        extra[DIFF_KEY] = diff = text_diff(gt.blocks, found.prediction)
-        return Scoring(scores, text_notes(gt.blocks, found.prediction, diff), extra=extra)
+        scored = score_details(list(gt.blocks), found.prediction, metrics)
+        diff = text_diff(gt.blocks, found.prediction)
+        return Scoring(scored.values, text_notes(gt.blocks, found.prediction, diff),
+                       evidence={**(scored.evidence or {}), TEXT_DIFF: diff}, not_computed=scored.not_computed)
 
     def judge(self, gt: GroundTruthText, extraction: str, model: str, **options: Any) -> Any:
         raise NotImplementedError("text pages have no judge prompt yet")

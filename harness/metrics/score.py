@@ -5,27 +5,29 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from harness.core.metric_specs import MetricSpec, defaults_of, spec, specs_of
+from harness.core.metric_specs import MetricSpec, Scored, defaults_of, spec, specs_of
 
 
 def score_pair(gt: Any, pred: Any, metrics: Iterable[MetricSpec | str]) -> tuple[dict[str, float], list[str]]:
     """(every value of the selected groups, their explanations in words, worst first)."""
-    scores, notes, _ = score_details(gt, pred, metrics)
-    return scores, notes
+    scored = score_details(gt, pred, metrics)
+    return scored.values, list(scored.notes)
 
 
-def score_details(gt: Any, pred: Any,
-                  metrics: Iterable[MetricSpec | str]) -> tuple[dict[str, float], list[str], dict]:
-    """`score_pair` and the facts scorers leave for the result's `extra` (a report's evidence)."""
+def score_details(gt: Any, pred: Any, metrics: Iterable[MetricSpec | str]) -> Scored:
+    """Every selected scorer's answer in one `Scored`: the values, the notes (in the scorers' order),
+    the evidence for the item's card and the groups not computed, with why."""
     scores: dict[str, float] = {}
     notes: list[str] = []
-    extra: dict = {}
+    evidence: dict = {}
+    not_computed: dict[str, str] = {}
     for metric in metrics:
         scored = (spec(metric) if isinstance(metric, str) else metric).scorer()(gt, pred)
         scores.update(scored.values)
         notes.extend(scored.notes)
-        extra.update(getattr(scored, "extra", None) or {})
-    return scores, notes, extra
+        evidence.update(scored.evidence or {})
+        not_computed.update(scored.not_computed or {})
+    return Scored(scores, tuple(notes), evidence, not_computed)
 
 
 def score_values(gt: Any, pred: Any, metrics: Sequence[MetricSpec | str]) -> dict[str, float]:

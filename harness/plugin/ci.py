@@ -234,7 +234,7 @@ def served_specs(specs: Mapping[str, str], api_base: str | None) -> dict[str, st
 def repeat_summary(results: Iterable[ItemResult]) -> str:
     """'3 parses per page; per-table sd (mean over tables): teds 0.012, grits_con 0.010'."""
     results = list(results)
-    k = max((int((r.extra.get("repeat") or {}).get("k", 1)) for r in results), default=1)
+    k = max((int((r.repeat or {}).get("k", 1)) for r in results), default=1)
     sds: dict[str, list[float]] = {}
     for r in results:
         for metric, sd in sd_of(r).items():

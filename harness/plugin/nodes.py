@@ -29,7 +29,7 @@ from harness.cases import (
     variant_marker,
 )
 from harness.core import kinds as item_kinds
-from harness.core.results import PARSER_TRACEBACK, ItemResult, current_id, item_name
+from harness.core.results import ItemResult, current_id, item_name
 from harness.gating.rules import Gate, keep_verdict
 
 REPRODUCE = "reproduce: tablebench parse "  # the line of a parser failure that reruns it in one process
@@ -172,7 +172,7 @@ class TableItem(pytest.Item):
             return ""
         spec = result.spec or self.bench.specs.get(self.label, self.label)
         text = f"\n{REPRODUCE}{shlex.quote(spec)} {shlex.quote(str(self.page.pdf))}"
-        trace = result.extra.get(PARSER_TRACEBACK)
+        trace = result.parser_traceback
         if isinstance(trace, str) and trace and self.config.getoption("tbstyle", "auto") == "long":
             text += f"\n\nparser traceback (last frames):\n{trace}"
         return text

@@ -18,13 +18,13 @@ from typing import Any
 from rich.console import Console
 
 from harness.cases import CaseSet
-from harness.evaluate.completeness import Completeness, of_meta
 from harness.core.messages import one_line
 from harness.core.results import ItemResult
+from harness.evaluate.completeness import Completeness, of_meta
+from harness.gating.decide import gate_verdict
 from harness.plugin.ci import GateStep, repeat_summary
 from harness.plugin.nodes import REPRODUCE
 from harness.report.aggregate import boards, cache_summary
-from harness.gating.decide import gate_verdict
 from harness.report.finish import RunEnd
 from harness.report.terminal import tracks_group
 from harness.report.whole import print_whole
@@ -130,9 +130,9 @@ def unscored_notes(results: list[ItemResult]) -> list[str]:
     failed: dict[str, list[str]] = {}
     found = sum(1 for r in results if r.outcome == "ok")
     for r in results:
-        for key, why in r.extra.items():
-            if key.endswith("_error") and r.outcome == "ok" and key[:-len("_error")] not in r.scores:
-                failed.setdefault(key[:-len("_error")], []).append(str(why))
+        for metric, why in r.metric_errors.items():
+            if r.outcome == "ok" and metric not in r.scores:
+                failed.setdefault(metric, []).append(str(why))
     out = []
     for metric, reasons in failed.items():
         top = Counter(reasons).most_common(1)[0][0]

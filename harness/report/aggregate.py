@@ -52,7 +52,7 @@ class MetricStats:
     median: float | None
     perfect_rate: float | None
     n_values: int  # tables that have this value
-    n_failed: int = 0  # found tables the metric was asked for and failed on (`extra["<metric>_error"]`, e.g. judge)
+    n_failed: int = 0  # found tables the metric was asked for and failed on (`ItemResult.metric_errors`, e.g. judge)
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ class ParserRow:
     seconds_per_page: float | None
     cost: float  # USD over unique pages: what parsing cost
     cost_per_page: float | None
-    judge_cost: float = 0.0  # USD of LLM-judge calls (per table, `extra["judge_cost"]`): what scoring cost
+    judge_cost: float = 0.0  # USD of LLM-judge calls (per table, `ItemResult.judge_cost`): what scoring cost
     by_language: dict[str, Group] = field(default_factory=dict)  # only when the run has several languages
     by_variant: dict[str, Group] = field(default_factory=dict)  # only when the run has several variants
 
@@ -223,7 +223,7 @@ def group_stats(results: Sequence[ItemResult], metrics: Sequence[str]) -> Group:
     found = sum(1 for r in results if r.outcome == "ok")
     stats = {m: metric_stats([_value(r, m) for r in results], scale_of(m)) for m in metrics}
     for m in metrics:
-        failed = sum(1 for r in results if r.outcome == "ok" and _value(r, m) is None and r.extra.get(f"{m}_error"))
+        failed = sum(1 for r in results if r.outcome == "ok" and _value(r, m) is None and r.metric_errors.get(m))
         if failed:
             stats[m] = replace(stats[m], n_failed=failed)
     return Group(len(results), found, stats)
@@ -280,7 +280,7 @@ def _parser_row(name: str, results: list[ItemResult], metrics: list[str], groups
         seconds_per_page=seconds / n_pages if n_pages else None,
         cost=cost,
         cost_per_page=cost / n_pages if n_pages else None,
-        judge_cost=exact_sum(float(r.extra.get("judge_cost") or 0.0) for r in results),
+        judge_cost=exact_sum(r.judge_cost for r in results),
         by_language={v: g for v, g in by_language.items() if g.total},
         by_variant={v: g for v, g in by_variant.items() if g.total},
     )
@@ -315,8 +315,7 @@ def _metric_names(results: list[ItemResult]) -> list[str]:
     """Every score present, and every metric that was asked for and failed everywhere (an
     unreachable judge keeps its column, which says how many tables it could not score)."""
     names = {k for r in results for k in r.scores}
-    names |= {k[:-len("_error")] for r in results for k in r.extra if k.endswith("_error") and k[:-len("_error")]
-              in headline_order()}
+    names |= {m for r in results for m in r.metric_errors if m in headline_order()}
     return _ordered(names, headline_order())
 
 
@@ -349,5 +348,5 @@ def cache_summary(results: Iterable[ItemResult]) -> str:
     pages: dict[tuple[str, str, str], bool] = {}
     for r in results:
         key = (r.parser, r.case_set, r.page)
-        pages[key] = pages.get(key, True) and bool(r.extra.get("parse_cached"))
+        pages[key] = pages.get(key, True) and r.parse_cached
     return f"{sum(pages.values())} of {len(pages)} pages from the cache"

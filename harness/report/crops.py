@@ -51,8 +51,7 @@ def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORS
     out.update((key_of(r), None) for r in tables if r.outcome != "ok")
     out.update((key_of(r), None) for r in tables if (v := verdict_of(r)) is not None and not v.passed)
     out.update((key_of(r), None) for r in tables
-               if isinstance(r.extra, dict) and isinstance(r.extra.get("baseline"), dict)
-               and r.extra["baseline"].get("verdict") == "regressed")
+               if isinstance(r.baseline_change, dict) and r.baseline_change.get("verdict") == "regressed")
     by_parser: dict[str, list[tuple[float, ItemResult]]] = {}
     for r in tables:
         value = r.scores.get(primary) if primary and r.outcome == "ok" else None

@@ -1,8 +1,8 @@
 """The evidence under a card's scores: the semantic score's cell diff, where the item sits in
 the page's whole parser output, and a missing item's best candidate.
 
-They read only what scoring stored in results (`extra["cell_diff"]`, `extra["page_output"]` on a
-page's first result, the matched spans, `extra["best_candidate"]`), so the report never scores
+They read only what scoring stored in results (`evidence["cell_diff"]`, `page_output` on a
+page's first result, the matched spans, `best_candidate`), so the report never scores
 again. Everything shown is escaped; a hand-edited results.json of the wrong shape shows no diff
 rather than breaking the page.
 Each page's output travels once in the page's JSON data (the script highlights spans in it when
@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.core.results import BEST_CANDIDATE, PAGE_OUTPUT, ItemResult
+from harness.core.metric_specs import JUDGE
+from harness.core.results import CELL_DIFF, ItemResult
 from harness.readers.html import table_from_html
 from harness.report.html_escape import e
 
@@ -29,7 +30,7 @@ def page_outputs(results: Sequence[ItemResult]) -> tuple[dict[tuple[str, str, st
     index: dict[tuple[str, str, str], int] = {}
     texts: list[str] = []
     for r in results:
-        text = r.extra.get(PAGE_OUTPUT) if isinstance(r.extra, dict) else None
+        text = r.page_output
         if isinstance(text, str) and page_key(r) not in index:
             index[page_key(r)] = len(texts)
             texts.append(text)
@@ -45,17 +46,17 @@ def output_html(r: ItemResult, index: dict[tuple[str, str, str], int]) -> str:
         return best
     spans = [s for s in r.fragments if _is_span(s)]
     label = "page output, matched span highlighted" if spans else "page output (nothing matched in it)"
-    if not spans and best and _is_span(r.extra[BEST_CANDIDATE].get("span")):
-        spans, label = [r.extra[BEST_CANDIDATE]["span"]], "page output, best candidate highlighted"
+    if not spans and best and _is_span(r.best_candidate.get("span")):  # type: ignore[union-attr]
+        spans, label = [r.best_candidate["span"]], "page output, best candidate highlighted"  # type: ignore[index]
     spans_attr = ";".join(f"{a},{b}" for a, b in spans)
     return best + (f'<div class="output" data-out="{index[page_key(r)]}" data-spans="{e(spans_attr)}">'
             f'<button class="show-output" type="button">{e(label)}</button></div>')
 
 
 def best_candidate_html(r: ItemResult) -> str:
-    """A missing item's best-scoring candidate, as the locator recorded it (`BEST_CANDIDATE`):
+    """A missing item's best-scoring candidate, as the locator recorded it (`ItemResult.best_candidate`):
     its score and span, the table read from it (re-rendered from parsed cells) and its text."""
-    best = r.extra.get(BEST_CANDIDATE) if isinstance(r.extra, dict) and r.outcome == "missing" else None
+    best = r.best_candidate if r.outcome == "missing" else None
     if not isinstance(best, dict) or not isinstance(best.get("text"), str):
         return ""
     score = best.get("score")
@@ -80,13 +81,12 @@ MAX_JUDGE_TEXT = 300  # characters of each
 
 def judge_html(r: ItemResult) -> str:
     """What the LLM judge said beside its score: its own error list, or why it gave no score."""
-    extra = r.extra if isinstance(r.extra, dict) else {}
     out = ""
-    failed = extra.get("judge_error")
+    failed = r.metric_errors.get(JUDGE)
     if isinstance(failed, str) and failed:
         out += f'<p class="message judge-failed"><b>judge failed:</b> {e(failed[:MAX_JUDGE_TEXT])}</p>'
-    errors = extra.get("judge_errors")
-    if isinstance(errors, list) and errors:
+    errors = r.judge_errors
+    if errors:
         shown = [str(err)[:MAX_JUDGE_TEXT] for err in errors[:MAX_JUDGE_ERRORS]]
         more = f"<li>… {len(errors) - len(shown)} more</li>" if len(errors) > len(shown) else ""
         items = "".join(f"<li>{e(err)}</li>" for err in shown)
@@ -106,7 +106,7 @@ def crop_html(r: ItemResult, index: dict[tuple[str, str, int], int]) -> str:
 def cell_diff_html(r: ItemResult) -> str:
     """The semantic score's alignment as a table: ground-truth cells equal / changed (the
     prediction's text beside) / missing, the prediction's unpaired rows and columns as extra."""
-    diff = r.extra.get("cell_diff") if isinstance(r.extra, dict) else None
+    diff = r.evidence.get(CELL_DIFF)
     if not isinstance(diff, dict) or not isinstance(diff.get("counts"), dict):
         return ""
     try:

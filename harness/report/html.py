@@ -28,7 +28,7 @@ from collections.abc import Iterator, Mapping, Sequence
 
 from harness.core import kinds as item_kinds
 from harness.core.metric_specs import JUDGE, scale_of, specs_of
-from harness.core.results import OUTCOMES, ItemResult
+from harness.core.results import OUTCOMES, SCORED_LATEX, ItemResult
 from harness.evaluate.completeness import of_meta
 from harness.readers.html import table_from_html
 from harness.report import fmt
@@ -317,7 +317,7 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
     badge, reasons = verdict_html(r)
     header = (f'<header><a class="id" href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a>'
               f'<span class="badge {outcome_cls}">{e(r.outcome)}</span>{badge}<span class="cx">{e(r.group)}</span>'
-              f'{change_badge(r.extra.get("baseline") if isinstance(r.extra, dict) else None)}'
+              f'{change_badge(r.baseline_change)}'
               f'<span class="scores">{scores}{located}</span></header>')
     message = reasons + (f'<p class="message">{e(r.message)}</p>' if r.message else "")
     if r.errors:
@@ -351,7 +351,7 @@ def formula_sides(r: ItemResult) -> tuple[str, str]:
     gt = (_typeset(r.gt_latex, display) + _pre(r.gt_latex)) if r.gt_latex else '<p class="none">no ground truth</p>'
     if r.matched_text is None:
         return gt, '<p class="none">nothing matched</p>'
-    scored = r.extra.get("scored_latex") if isinstance(r.extra, dict) else None
+    scored = r.evidence.get(SCORED_LATEX)
     typeset = _typeset(scored if isinstance(scored, str) else r.matched_text, display)
     pred = typeset + matched_html(r)
     if isinstance(scored, str) and scored != r.matched_text:

@@ -2,8 +2,8 @@
 
 Why one module: leaderboard.md, report.html and `tablebench report RUN` must say the same
 thing, from the same data: the gate's comparisons (`harness.gating.aggregate.Comparison`)
-and each case's change against the baseline, which `harness.report.finish` keeps in the
-result's `extra` (`harness.gating.regressions`). Cases link to their card in report.html by
+and each case's change against the baseline, which the gate keeps on each result
+(`ItemResult.baseline_change`, `harness.gating.decide`). Cases link to their card in report.html by
 `card_anchor`. Everything shown is escaped by the renderer of its format.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from harness.core.metric_specs import scale_of
 from harness.core.results import ItemResult
 from harness.gating.aggregate import Comparison, p_text
-from harness.gating.regressions import EXTRA_KEY, VERDICTS
+from harness.gating.regressions import VERDICTS
 from harness.report.html_escape import e
 
 SHOWN = 10  # cases listed as most regressed / most improved
@@ -45,8 +45,8 @@ class RegressionView:
     def of(cls, results: Sequence[ItemResult], comparisons: Sequence[Comparison] = (),
            baseline: object = None) -> RegressionView | None:
         """None when the run had neither a baseline nor a gate: nothing to show."""
-        changes = [(r, r.extra[EXTRA_KEY]) for r in results
-                   if isinstance(r.extra.get(EXTRA_KEY), dict) and r.extra[EXTRA_KEY].get("verdict") in VERDICTS]
+        changes = [(r, r.baseline_change) for r in results
+                   if isinstance(r.baseline_change, dict) and r.baseline_change.get("verdict") in VERDICTS]
         if not changes and not comparisons:
             return None
         return cls(list(comparisons), changes, str(baseline) if baseline else None)

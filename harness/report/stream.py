@@ -21,11 +21,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
-from harness.core.results import PAGE_OUTPUT, PARSER_TRACEBACK, ItemResult
+from harness.core.results import ItemResult
 
 STREAM_FILE = "results.jsonl"
 TEXTS = ("gt_latex", "gt_html", "pred_html", "matched_text")  # what `slim` drops
-EXTRA_TEXTS = (PAGE_OUTPUT, PARSER_TRACEBACK)  # `extra` texts `slim` keeps in their place as ""
+HELD_TEXTS = ("page_output", "parser_traceback")  # texts `slim` keeps as "" where present (None stays None)
 
 
 # the facts every case of a run repeats: one string each in memory, not one per case
@@ -33,24 +33,20 @@ _SHARED = ("parser", "case_set", "group", "spec", "kind", "language", "variant",
 
 
 def slim(result: ItemResult) -> ItemResult:
-    """`result` without its texts (ground truth, prediction, matched span, the page's output and a
-    parser's traceback in `extra`, kept in their place as ""): what the controller keeps in memory
-    per case; scores, outcome, message and facts stay, the facts every case repeats as one
-    shared string each."""
-    held = [key for key in EXTRA_TEXTS if key in result.extra]
-    extra = {**result.extra, **dict.fromkeys(held, "")} if held else result.extra
+    """`result` without its texts (ground truth, prediction, matched span; the page's output and a
+    parser's traceback kept as "" where the result has them, so a reader knows which results to
+    read again): what the controller keeps in memory per case; scores, outcome, message and facts
+    stay, the facts every case repeats as one shared string each."""
+    held = {name: "" for name in HELD_TEXTS if getattr(result, name) is not None}
     shared = {name: sys.intern(value) for name in _SHARED if isinstance(value := getattr(result, name), str)}
-    return replace(result, gt_latex="", gt_html="", pred_html=None, matched_text=None, extra=extra, **shared)
+    return replace(result, gt_latex="", gt_html="", pred_html=None, matched_text=None, **held, **shared)
 
 
 def with_texts(result: ItemResult, full: ItemResult) -> ItemResult:
     """`result` (slim) with the texts of `full`, the same case as read from disk: everything
-    else (its `extra`, which the end of a run adds the baseline change to) stays `result`'s."""
-    extra = result.extra
-    back = {key: full.extra[key] for key in EXTRA_TEXTS if key in extra and key in full.extra}
-    if back:
-        extra = {**extra, **back}  # the same place among the keys
-    return replace(result, extra=extra, **{name: getattr(full, name) for name in TEXTS})
+    else (its verdict and baseline change, which the end of a run adds) stays `result`'s."""
+    back = {name: getattr(full, name) for name in HELD_TEXTS if getattr(result, name) is not None}
+    return replace(result, **back, **{name: getattr(full, name) for name in TEXTS})
 
 
 class FullResults(Sequence[ItemResult]):
@@ -94,7 +90,7 @@ def with_page_output(results: Sequence[ItemResult]) -> Sequence[ItemResult]:
     """The results that carry their page's output (one per page and parser: `slim` keeps the key),
     so a reader of the outputs reads those results again, not all of them."""
     if isinstance(results, FullResults):
-        return FullResults([r for r in results.slim if PAGE_OUTPUT in r.extra], results._read)
+        return FullResults([r for r in results.slim if r.page_output is not None], results._read)
     return results
 
 

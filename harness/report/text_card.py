@@ -5,7 +5,7 @@ and a reader checks each charge by seeing it. So the ground truth is shown block
 ¶2, ...) with the words the output lacks struck through and the words it read differently
 underlined; the extraction is its prose in output order, each piece tagged with the block it was
 read as and marked when it was read out of order, invented, or a repeat. The diff comes from the
-result (`extra["text_diff"]`, made by `harness.metrics.text.details`); every text goes through
+result (`evidence["text_diff"]`, made by `harness.metrics.text.details`); every text goes through
 `harness.report.html_escape.e`.
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.core.results import TEXT_DIFF
 from harness.report.html_escape import e
 
-DIFF_KEY = "text_diff"  # as `harness.metrics.text.details.DIFF_KEY` writes it
 # a piece's status -> (css class, what the mark means)
 _PIECES = {"ok": ("", ""), "order": ("t-order", "read out of order"), "edited": ("t-edited", "read differently"),
            "invented": ("t-invented", "not in the ground truth"), "duplicate": ("t-dup", "a repeat of this block")}
@@ -27,7 +27,7 @@ LEGEND = ('<p class="note legend"><del class="t-missing">missing</del> · <span 
 
 def text_sides(result: Any) -> tuple[str, str]:
     """(ground truth, extraction) of a text item's card as HTML."""
-    diff = result.extra.get(DIFF_KEY) if isinstance(result.extra, dict) else None
+    diff = result.evidence.get(TEXT_DIFF)
     if not isinstance(diff, dict) or not isinstance(diff.get("blocks"), list):
         gt = "".join(f"<p>{e(p)}</p>" for p in (result.gt_latex or "").split("\n\n") if p)
         pred = '<p class="none">nothing matched</p>' if result.matched_text is None else f"<pre>{e(result.matched_text)}</pre>"

@@ -14,8 +14,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 
 from harness.core.metric_specs import scale_of
-from harness.core.results import PARSER_TRACEBACK, ItemResult
-from harness.gating.regressions import EXTRA_KEY
+from harness.core.results import ItemResult
 from harness.gating.rules import LOCATOR_NOTE, Verdict, verdict_of
 from harness.report.html_escape import e
 from harness.report.regressions import HTML_FILE, card_anchor
@@ -38,7 +37,7 @@ def verdict_label(r: ItemResult) -> str:
 
 def delta_of(r: ItemResult) -> float | None:
     """The case's change against the baseline on its ranking metric, on a 0-1 scale (None without one)."""
-    change = r.extra.get(EXTRA_KEY) if isinstance(r.extra, dict) else None
+    change = r.baseline_change
     delta = change.get("delta") if isinstance(change, dict) else None
     if not isinstance(delta, (int, float)) or isinstance(delta, bool) or not math.isfinite(delta):
         return None
@@ -85,7 +84,7 @@ def verdict_html(r: ItemResult) -> tuple[str, str]:
     """(badge, reasons) of a card: a fail / known-failure badge in its header and the reasons
     below it (but the locator's note, which the card shows as its message), with the parser's
     traceback when it raised; nothing for a case that passed."""
-    trace = r.extra.get(PARSER_TRACEBACK) if isinstance(r.extra, dict) else None
+    trace = r.parser_traceback
     shown = (f'<details class="traceback"><summary>parser traceback (last frames)</summary><pre>{e(trace)}</pre>'
              "</details>" if isinstance(trace, str) and trace else "")
     v = verdict_of(r)

@@ -9,8 +9,9 @@ folder, at whatever commit is checked out, and compares two such folders: every 
 order (outcome, scores, spans, messages, semantic errors, HTML, verdicts, changes against the
 baseline), every leaderboard number, every gate row, the baselines and every meta-eval number.
 Only what a clock or a cache decides is left out (seconds, the cache flag, timestamps, a
-baseline's `created`, paths and the command line). A folder written before results.json had a
-format (format 1: fields named for tables, facts in `extra`) compares with one written after:
+baseline's `created`, paths and the command line). A folder written in an older results format
+(format 1: fields named for tables; 1 and 2: the project's facts in `extra`) compares with one
+written after:
 each result is read as every reader reads it (`ItemResult.from_dict`) and written back in the
 current layout, and the leaderboards' groups go under their current names, so only a real
 difference shows.

@@ -5,7 +5,6 @@ truth it yields nothing; when the renders' budget is spent it is "not computed",
 from __future__ import annotations
 
 from harness.core.metric_specs import Scored
-from harness.core.results import NOT_COMPUTED
 from harness.metrics.formulas.glyph_match import glyph_match
 from harness.metrics.formulas.score import explained, token_edit_similarity
 
@@ -25,5 +24,5 @@ def score_glyph_f1(gt: str, pred: str) -> Scored:
         value = glyph_match(gt, pred)
     except RenderSkipped as exc:
         reason = f"not computed: {exc}"
-        return Scored({}, (f"glyph_f1 {reason}",), extra={NOT_COMPUTED: {"glyph_f1": reason}})
+        return Scored({}, (f"glyph_f1 {reason}",), not_computed={"glyph_f1": reason})
     return Scored({} if value is None else {"glyph_f1": value})

@@ -7,6 +7,7 @@ so results travel as plain data; the semantic score also explains itself in word
 from __future__ import annotations
 
 from harness.core.metric_specs import Scored
+from harness.core.results import CELL_DIFF
 from harness.core.table import Table
 from harness.metrics.tables.grits import grits_details
 from harness.metrics.tables.semantic import semantic_details
@@ -35,4 +36,5 @@ def score_tlag(gt: Table, pred: Table) -> Scored:
 
 def score_semantic(gt: Table, pred: Table) -> Scored:
     result = semantic_details(gt, pred)
-    return Scored({"semantic": float(result.score)}, tuple(result.errors[:MAX_NOTES]), {"cell_diff": result.diff})
+    return Scored({"semantic": float(result.score)}, tuple(result.errors[:MAX_NOTES]),
+                  evidence={CELL_DIFF: result.diff})

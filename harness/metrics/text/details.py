@@ -3,7 +3,7 @@
 The scores say how much; this says where: the ground truth block by block with its missing and
 edited words marked, the output's prose piece by piece with what each piece is (read in order,
 read out of order, edited, invented, a repeat of a block), and the costliest errors in words.
-Plain data (lists of strings and numbers), so it travels in a result's `extra` to results.json
+Plain data (lists of strings and numbers), so it travels in a result's `evidence` to results.json
 and the report; `harness.report.text_card` renders it. Texts are cut at `MAX_CARD_CHARS` per
 side: a card must open quickly whatever the page.
 """
@@ -18,7 +18,6 @@ from harness.metrics.text.scores import counts, edit_cost
 MAX_CARD_CHARS = 60_000  # characters of text per side of a card
 MAX_NOTES = 8
 PREVIEW = 60
-DIFF_KEY = "text_diff"  # the result's `extra` key holding `text_diff`
 
 # a piece's status on the card (an output word's status, with matched split by reading order)
 IN_ORDER, OUT_OF_ORDER = "ok", "order"
