@@ -83,7 +83,9 @@ class TextKind(ItemKind):
         return Scoring(scores, text_notes(gt.blocks, found.prediction, diff), extra=extra)
 
     def judge(self, gt: GroundTruthText, extraction: str, model: str, **options: Any) -> Any:
-        raise NotImplementedError("text pages have no judge prompt yet")
+        from harness.metrics.judge import judge_text
+
+        return judge_text(gt.blocks, extraction, model, **options)
 
     def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
         from harness.report.text_card import text_sides
