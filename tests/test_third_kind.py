@@ -244,7 +244,8 @@ def test_the_text_kind_runs_through_baseline_gate_shards_merge_compare_and_repor
     # crafted damage, each moving its own metric: order for the columns read across, fidelity and
     # recall for a dropped paragraph, nothing for hyphenated line ends
     gated = _text_run(pytester, tmp_path, bad, "bad", f"--baseline={base}", "--min-score=text_fidelity=0.9",
-                      "--gate=text_fidelity", "--gate=reading_order")
+                      "--gate=text_fidelity", "--gate=reading_order",
+                      "--gate=reading_order:two_column")
     out = gated.stdout.str()
     assert gated.ret == pytest.ExitCode.TESTS_FAILED
     now = {p: r["scores"] for p, r in _scores(tmp_path / "bad").items()}
@@ -259,7 +260,8 @@ def test_the_text_kind_runs_through_baseline_gate_shards_merge_compare_and_repor
     assert "reading_order 0.53 < baseline 1.00" in out and "read out of order: '" in out
     assert "REGRESSION: text_fidelity [mine]: 1.000 -> 0.744" in out
     assert "no change: reading_order [mine]: 1.000 -> 0.941" in out, "one page out of order: not significant"
-    assert "gate FAILED: 1 of 2 gated comparisons regressed" in out
+    assert "no change: reading_order:two_column [mine]: 1.000 -> 0.905" in out, "a layout is a subset"
+    assert "gate FAILED: 1 of 3 gated comparisons regressed" in out
 
     # merge of the damaged run takes the same gating options and reaches the same verdict
     for shard in ("1/2", "2/2"):
