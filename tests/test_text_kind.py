@@ -106,3 +106,58 @@ def test_kinds_selects_text_and_the_leaderboard_and_results_report_it(pytester: 
     bad = _run(pytester, tmp_path, "--parser=pypdf", "--kinds=prose", "--collect-only")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
     assert "unknown item kind(s) prose; known: table, formula, text" in bad.stderr.str()
+
+
+# -- the judge ---------------------------------------------------------------------------------------
+def test_the_text_judge_prompt_through_a_real_server(tmp_path: Path) -> None:
+    from harness.core import llm
+    from harness.metrics.judge import PROMPT_VERSION, TEXT_PROMPT_VERSION, judge_text
+    from tests.llm_server import LLMServer, Reply
+
+    blocks = ["First paragraph of the page.", "Second paragraph, left column.", "Third, right column."]
+    across = "First paragraph of the page.\nSecond paragraph, Third, right\nleft column. column."
+    verdict = json.dumps({"errors": ["paragraphs 2 and 3 are read across the columns"], "score": 4})
+    with LLMServer([Reply(content=verdict), Reply(content='{"score": 9}')]) as server:
+        llm.litellm_module()
+        result = judge_text(blocks, across, "openai/tiny-judge", api_base=server.api_base, cache_dir=tmp_path)
+        again = judge_text(blocks, across, "openai/tiny-judge", api_base=server.api_base, cache_dir=tmp_path)
+        empty = judge_text(blocks, " \n", "openai/tiny-judge", api_base=server.api_base)
+        assert len(server.requests) == 1, "cached answer; an empty extraction is 0 without a call"
+        naive = judge_text(blocks, across, "openai/tiny-judge", variant="naive", api_base=server.api_base)
+        (system, user), naive_system = server.bodies()[0]["messages"], server.bodies()[1]["messages"][0]
+    assert (result.score, again.cached) == (4.0, True)
+    assert result.errors == ["paragraphs 2 and 3 are read across the columns"]
+    assert (empty.score, naive.score) == (0.0, 9.0)
+    assert "text extraction" in system["content"] and "Reading order" in system["content"]
+    assert "two-column page read straight across" in system["content"] and "cell-to-header" not in system["content"]
+    assert "\n\n".join(blocks) in user["content"] and across in user["content"]
+    assert "Reading order" not in naive_system["content"] and "content and order" in naive_system["content"]
+    assert TEXT_PROMPT_VERSION != PROMPT_VERSION
+    with pytest.raises(ValueError, match="needs the page's text blocks"):
+        judge_text("a string, not blocks", "x", "openai/tiny-judge")
+
+
+def test_judge_scores_each_found_page_and_gives_a_page_without_prose_zero(tmp_path: Path) -> None:
+    from harness.core import llm
+    from tests.llm_server import LLMServer, Reply
+
+    cases = load_case_set("synth-v1", only={"p001", "p004"}, kinds="text")
+    out = tmp_path / "out"
+    out.mkdir()
+    first, fourth = cases.pages
+    (out / f"{first.pdf.stem}.md").write_text("\n\n".join(first.items_of("text")[0].blocks), encoding="utf-8")
+    (out / f"{fourth.pdf.stem}.md").write_text("| a | b |\n|---|---|\n| 1 | 2 |\n", encoding="utf-8")
+    pool = ParsePool()
+    try:
+        with LLMServer([Reply(content=json.dumps({"errors": [], "score": 9}))]) as server:
+            llm.litellm_module()
+            results = [r for page in cases.pages for r in
+                       evaluate_page(page, f"dir:{out}", None, cache_dir=tmp_path / "c", pool=pool,
+                                     judge="openai/tiny-judge", judge_options={"api_base": server.api_base})]
+            prompts = [b["messages"] for b in server.bodies()]
+    finally:
+        pool.close()
+    assert [(r.page, r.outcome) for r in results] == [("p001", "ok"), ("p004", "missing")]
+    assert len(prompts) == 1 and "text extraction" in prompts[0][0]["content"]
+    assert first.items_of("text")[0].blocks[0] in prompts[0][1]["content"]
+    assert results[0].scores["judge"] == 9.0 and results[1].scores == {"judge": 0.0}

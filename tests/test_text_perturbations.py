@@ -104,6 +104,7 @@ def test_a_dropped_paragraph_costs_its_share(blocks: list[str]) -> None:
     out = page(blocks[:i] + blocks[i + 1:])
     assert text_fidelity(blocks, out) == pytest.approx(1 - share, abs=0.002)
     assert text_recall(blocks, out) == pytest.approx(1 - share, abs=0.002)
+    assert reading_order(blocks, out) == 1.0 and text_precision(blocks, out) == 1.0, "the rest: in order, none invented"
     assert 0.15 < share < 0.6  # a real paragraph, not a heading
 
 

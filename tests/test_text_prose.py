@@ -71,3 +71,12 @@ def test_text_out_of_order_is_left_out_of_the_in_order_chain() -> None:
     gt = ["aa bb cc dd", "ee ff gg hh", "ii jj kk ll"]
     a = align_text(gt, "ii jj kk ll aa bb cc dd ee ff gg hh")
     assert [r.gt_start for r in a.runs] == [8, 0] and in_order(a) == [False, True]
+
+
+def test_a_dropped_block_beside_stray_text_is_missing_and_the_text_invented_not_an_edit() -> None:
+    gt = ["one two three four", "a much longer paragraph of many words that the parser dropped entirely"]
+    a = align_text(gt, "one two three four PAGE 7")
+    assert a.status == [MATCHED] * 4 + [INVENTED] * 2 and a.edits == []
+    assert list(a.coverage) == [1] * 4 + [0] * 12
+    glued = align_text(gt, "one two three four amuchlongerparagraph of many words that the parser dropped entirely")
+    assert glued.status[4] == EDITED and all(glued.coverage)

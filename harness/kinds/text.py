@@ -85,7 +85,9 @@ class TextKind(ItemKind):
                        evidence={**(scored.evidence or {}), TEXT_DIFF: diff}, not_computed=scored.not_computed)
 
     def judge(self, gt: GroundTruthText, extraction: str, model: str, **options: Any) -> Any:
-        raise NotImplementedError("text pages have no judge prompt yet")
+        from harness.metrics.judge import judge_text
+
+        return judge_text(gt.blocks, extraction, model, **options)
 
     def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
         from harness.report.text_card import text_sides

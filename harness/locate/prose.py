@@ -12,8 +12,8 @@ few seconds.
 
 Then each ground-truth word is claimed once: runs claim in order of length, so the text a
 parser repeated is a duplicate, never a second match. A stretch of unmatched output between two
-runs that follow each other in the ground truth, facing a stretch of unclaimed ground truth, is
-read as that text edited (a changed word), not as text invented plus text missing. Fragments of
+runs that follow each other in the ground truth, facing a stretch of unclaimed ground truth of
+about its size, is read as that text edited (a changed word), not as text invented plus text missing. Fragments of
 a block the output splits (a column or page break, a table between) are simply several runs of
 one block: they are joined by ground-truth position.
 
@@ -178,10 +178,10 @@ def _claim(at: list[int], block_of: list[int]) -> tuple[bytearray, list[str]]:
 def _bridge(a: Alignment) -> None:
     """Unclaimed ground truth between two runs that follow each other in it, facing unmatched output
     between the same runs, is that ground truth edited (a changed word, words glued together) when
-    reading it so costs less than counting it missing and the output invented. The output words so
-    read are the ones next to either run (a table's lines between two paragraphs stay invented): of
-    every stretch touching one of the runs, the one with the least cost. Marked EDITED, placed
-    proportionally between the runs."""
+    neither is more than twice the other's size and reading it so costs less than counting it
+    missing and the output invented. The output words so read are the ones next to either run (a
+    table's lines between two paragraphs stay invented): of every stretch touching one of the runs,
+    the one with the least cost. Marked EDITED, placed proportionally between the runs."""
     n, m = len(a.gt), len(a.out)
     bounds = [(0, 0), *((r.end, r.gt_end) for r in a.runs)]  # (out end, gt end) of the stretch before
     starts = [*((r.start, r.gt_start) for r in a.runs), (m, n)]
@@ -202,9 +202,14 @@ def _bridge(a: Alignment) -> None:
 
 def _cheapest(a: Alignment, was: str, o_lo: int, o_hi: int) -> tuple[int, int] | None:
     """The output words [lo, hi) at either end of [o_lo, o_hi), all unmatched, that read `was` with
-    the least (edit distance - their characters), when that beats leaving both as they are."""
-    budget = 2 * len(was) + 10  # characters of output a stretch of this ground truth may be read as
-    best, best_cost = None, len(was) + 1  # not bridged: `was` missing (the words read stay invented)
+    the least (edit distance - their characters), when that beats leaving both as they are.
+
+    Only a stretch of about the size of `was` (neither side more than twice the other, counting a
+    separator each) can be `was` edited. Why: the edit distance of two strings never exceeds the
+    longer one's length, so it always "beats" missing plus invented; without the bound a dropped
+    paragraph next to a page footer would read as that paragraph edited into the footer, found."""
+    size = len(was) + 1  # characters with a separator, as the metrics count them
+    best, best_cost = None, size  # not bridged: `was` missing (the words read stay invented)
     for from_left in (True, False):
         words: list[str] = []
         for j in range(o_lo, o_hi) if from_left else range(o_hi - 1, o_lo - 1, -1):
@@ -212,8 +217,10 @@ def _cheapest(a: Alignment, was: str, o_lo: int, o_hi: int) -> tuple[int, int] |
                 break
             words.append(a.out[j].norm)
             text = " ".join(words if from_left else words[::-1])
-            if len(text) > budget:
-                break
+            if len(text) + 1 > 2 * size:
+                break  # and every longer stretch too
+            if 2 * (len(text) + 1) < size:
+                continue  # not yet
             cost = Levenshtein.distance(was, text) - len(text) - 1
             if cost < best_cost:
                 best_cost, best = cost, ((o_lo, j + 1) if from_left else (j, o_hi))

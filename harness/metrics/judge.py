@@ -13,8 +13,9 @@ variants are selectable, to measure that sensitivity:
 - "naive": a one-line request for a 0-10 similarity score (`{"score": n}`).
 
 Formulas have their own prompt (`judge_formula`: correctness, completeness, semantic
-equivalence; the formula's kind, inline or display, is said; its own prompt version), with
-the same answer schema, variants, re-asking and cache.
+equivalence; the formula's kind, inline or display, is said; its own prompt version), and so
+does a page's prose (`judge_text`: fidelity of the words and reading order, one rating of
+both), with the same answer schema, variants, re-asking and cache.
 
 The ground truth goes in as its LaTeX, the extraction as the literal text the locator
 matched. An empty extraction scores 0 without a call; an answer without a usable score is
@@ -294,6 +295,86 @@ def judge_formula(gt_latex: str, extraction: str | None, model: str, *, kind: st
         response = complete(model, messages, prompt_version=f"{FORMULA_PROMPT_VERSION}/{variant}",
                             schema=SCHEMAS[variant], check=lambda data: read_verdict(data, variant),
                             cache_dir=cache_dir, **llm_options)
+    except LLMError as exc:
+        return JudgeResult(score=None, error=str(exc), cost=exc.cost)
+    score, errors = response.data
+    return JudgeResult(score=score, errors=errors, cost=response.cost, cached=response.cached)
+
+
+# -- a page's prose ------------------------------------------------------------------------------
+TEXT_PROMPT_VERSION = "judge-text-2026.11-1"  # bump on any text prompt change (cache key)
+
+_TEXT_CRITERIA = """\
+You are a strict evaluator of text extraction from PDF documents. You receive the running text
+(prose) of one page as the ground truth, its paragraphs and headings in reading order and
+separated by blank lines, and the part of a PDF parser's output that holds it (Markdown, HTML,
+LaTeX or plain text). Tables, formulas and images of the page may stand between the paragraphs
+of the output; when the output marks them as such (a Markdown or HTML table, math delimiters, an
+image), they are not prose and not judged. Decide how faithfully, and in which order, the
+extraction holds the ground truth's prose.
+
+Judge on these criteria:
+1. Fidelity: every word of the ground truth is present and written as in the ground truth
+   (letters, case, numbers, punctuation), and nothing is added to the prose that is not in the
+   ground truth: running headers, footers, page numbers, repeated passages, or a table's
+   content written as plain lines of text. Not errors: line breaks, a word hyphenated across a
+   line end, whitespace, ligatures, typographic quotes and dashes, and markup around the text
+   (headings, bold, italics).
+2. Reading order: the paragraphs, and the lines within each paragraph, follow the ground
+   truth's order. A two-column page read straight across both columns, line by line, or
+   paragraphs moved elsewhere are severe errors even when every word is present.
+
+Scale: 10 = the same prose in the same order; 7-9 = a few words changed, missing or added, the
+order intact; 4-6 = sentences or a paragraph missing, added or out of order, most of the text
+still readable in order; 1-3 = most of the text missing or its order scrambled; 0 = unrelated,
+unusable or empty."""
+
+_TEXT_TUNED = _TEXT_CRITERIA + f"""
+
+First list the concrete errors you find, most severe first, at most {MAX_ERRORS}, each one
+sentence that names the affected paragraph and words (an empty list if there are none).
+Then give the score as a number from 0 to 10.
+Answer with only a JSON object: {{"errors": ["...", ...], "score": <0-10>}}"""
+
+_TEXT_NO_COT = _TEXT_CRITERIA + """
+
+Give the score as a number from 0 to 10 without any explanation.
+Answer with only a JSON object: {"score": <0-10>}"""
+
+_TEXT_NAIVE = """\
+Rate how similar the extracted text is to the ground-truth text, in content and order, from 0
+(completely different) to 10 (identical). Answer with only a JSON object: {"score": <0-10>}"""
+
+TEXT_SYSTEM_PROMPTS = {"tuned": _TEXT_TUNED, "tuned_no_cot": _TEXT_NO_COT, "naive": _TEXT_NAIVE}
+EMPTY_TEXT_ERROR = "The extraction is empty: no text was produced."
+
+
+def text_messages(blocks: Sequence[str], extraction: str, variant: str = "tuned") -> list[dict[str, str]]:
+    """The chat messages the judge model sees for one page's prose (its blocks in reading order) and the
+    output's stretch that holds it."""
+    if variant not in TEXT_SYSTEM_PROMPTS:
+        raise ValueError(f"unknown judge variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    prose = "\n\n".join(b.strip() for b in blocks if b.strip())
+    user = (f"Ground-truth text (paragraphs in reading order):\n<ground_truth>\n{prose}\n</ground_truth>\n\n"
+            f"Extracted text:\n<extraction>\n{extraction.strip()}\n</extraction>")
+    return [{"role": "system", "content": TEXT_SYSTEM_PROMPTS[variant]}, {"role": "user", "content": user}]
+
+
+def judge_text(blocks: Sequence[str], extraction: str | None, model: str, *, variant: str = "tuned",
+               cache_dir: Path | None = None, **llm_options: Any) -> JudgeResult:
+    """Rate the prose an output holds against a page's text blocks on 0-10, fidelity and reading order
+    in one rating, as `judge_table` does tables (same schema, re-asking and cache; its own prompt and
+    prompt version)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown judge variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    if isinstance(blocks, str) or not any(isinstance(b, str) and b.strip() for b in blocks):
+        raise ValueError("judge_text needs the page's text blocks (a sequence of strings, not all empty)")
+    if extraction is None or not str(extraction).strip():
+        return JudgeResult(score=0.0, errors=[EMPTY_TEXT_ERROR])
+    try:
+        response = complete(model, text_messages(blocks, str(extraction), variant),
+                            prompt_version=f"{TEXT_PROMPT_VERSION}/{variant}", schema=SCHEMAS[variant],
+                            check=lambda data: read_verdict(data, variant), cache_dir=cache_dir, **llm_options)
     except LLMError as exc:
         return JudgeResult(score=None, error=str(exc), cost=exc.cost)
     score, errors = response.data
