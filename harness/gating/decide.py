@@ -86,8 +86,8 @@ def gate_verdict(comparisons: Sequence[Comparison], completeness: Completeness |
 def decide_run(results: Sequence[ItemResult], policy: GatePolicy, completeness: Completeness,
                comparisons: list[Comparison] | None = None) -> Decisions:
     """The run's decisions (see the module docstring); verdicts and changes are kept on `results`
-    (`ItemResult.verdict`, `.baseline_change`: results.json and every report read them there). `results` need no texts;
-    `comparisons`: the gates already run (None: run them here)."""
+    (`ItemResult.verdict`, `.baseline_change`: results.json and every report read them there).
+    `results` need no texts; `comparisons`: the gates already run (None: run them here)."""
     if comparisons is None:
         comparisons = run_gates(results, policy) if policy.gates else []
     rules = policy.rules

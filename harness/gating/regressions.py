@@ -92,7 +92,8 @@ def _score(outcome: str, scores: Mapping[str, float], metric: str | None,
 
 
 def attach(results: Iterable[ItemResult], changes: Mapping[str, dict]) -> None:
-    """Keep each case's change on it (`ItemResult.baseline_change`: results.json, the report cards read it there)."""
+    """Keep each case's change on it (`ItemResult.baseline_change`: results.json and the report's
+    cards read it there)."""
     for r in results:
         if r.test_id in changes:
             r.baseline_change = changes[r.test_id]

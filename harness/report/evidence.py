@@ -46,8 +46,9 @@ def output_html(r: ItemResult, index: dict[tuple[str, str, str], int]) -> str:
         return best
     spans = [s for s in r.fragments if _is_span(s)]
     label = "page output, matched span highlighted" if spans else "page output (nothing matched in it)"
-    if not spans and best and _is_span(r.best_candidate.get("span")):  # type: ignore[union-attr]
-        spans, label = [r.best_candidate["span"]], "page output, best candidate highlighted"  # type: ignore[index]
+    best_span = (r.best_candidate or {}).get("span")
+    if not spans and best and _is_span(best_span):
+        spans, label = [best_span], "page output, best candidate highlighted"
     spans_attr = ";".join(f"{a},{b}" for a, b in spans)
     return best + (f'<div class="output" data-out="{index[page_key(r)]}" data-spans="{e(spans_attr)}">'
             f'<button class="show-output" type="button">{e(label)}</button></div>')

@@ -3,8 +3,8 @@
 Why one module: leaderboard.md, report.html and `tablebench report RUN` must say the same
 thing, from the same data: the gate's comparisons (`harness.gating.aggregate.Comparison`)
 and each case's change against the baseline, which the gate keeps on each result
-(`ItemResult.baseline_change`, `harness.gating.decide`). Cases link to their card in report.html by
-`card_anchor`. Everything shown is escaped by the renderer of its format.
+(`ItemResult.baseline_change`, `harness.gating.decide`). Cases link to their card in
+report.html by `card_anchor`. Everything shown is escaped by the renderer of its format.
 """
 
 from __future__ import annotations
