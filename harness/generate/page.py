@@ -8,7 +8,9 @@ same run measures every table (natural width, scaled size) and TeX itself drops 
 are far too wide or tall, identically in every run. The page is then cut after the last unit
 that fit on page 1; when a table was the first thing that did not fit, one more run fills the
 gap with text. A final run verifies: one page, no overfull box. Typically 2 runs, at most
-~3 on average.
+~3 on average. A document of N pages (`pages=N`, planned by `harness.generate.document`) is
+cut the same way after the last unit that fit on page N; its long tables mark every row, so
+the log also says where each one breaks.
 """
 
 from __future__ import annotations
