@@ -99,7 +99,8 @@ class GroundTruthFormula:
 
 @dataclass
 class Page:
-    """One PDF page and its ground-truth items of every kind, each kind's in reading order."""
+    """One case: a PDF (one page, or a document of `pdf_pages` pages) and its ground-truth items of
+    every kind, each kind's in reading order."""
 
     set_name: str
     page_id: str  # "p012"
