@@ -88,6 +88,10 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:
                    help="comma list from en,de,fr,es,ru,el,zh,ja,ar,hi: pages cycle through them, with tables and "
                         "text in that language and the TeX engine it needs (pdflatex, or xelatex for zh/ja/ar/hi); "
                         "default: the mixed en/de/fr/es pages with English tables")
+    p.add_argument("--doc-pages", metavar="N|LOW-HIGH", default=None,
+                   help="make documents of N (or LOW to HIGH) pages instead of single pages, one column, with "
+                        "text and long tables continuing across pages (the header repeated on each page); "
+                        "--pages counts the documents")
 
     def run(args: argparse.Namespace) -> int:
         from harness.generate.commands import run_generate

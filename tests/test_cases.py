@@ -146,11 +146,14 @@ def manifest() -> dict:
 
 
 def _readme_tables() -> dict[str, dict[str, int]]:
-    """`#### name` sections of cases/README.md -> {row key: count} of the table under each."""
+    """`#### name` sections of cases/README.md -> {row key: count} of the table under each (a
+    `## ` heading, the next set's, ends the last one)."""
     sections: dict[str, dict[str, int]] = {}
     name = None
     for line in README.read_text(encoding="utf-8").splitlines():
-        if line.startswith("#### "):
+        if line.startswith("## "):
+            name = None
+        elif line.startswith("#### "):
             name = line[5:].strip()
             sections[name] = {}
         elif name and (m := re.fullmatch(r"\| (\S+) \| (\d+) \|", line)):

@@ -7,6 +7,11 @@ Two layouts are read the same way:
 Both keep ground truth as ordered blocks `{"type": "text"|"table"|"inline-formula"|
 "display-formula", "data": ...}`; table and formula blocks become cases (items of kind "table" /
 "formula"). A page record may instead list its formulas as `"formulas": [{"latex", "kind"}]`.
+
+A case's PDF may be a document of several pages (`"pages": N` in its record, `tablebench generate
+--doc-pages`): it is one case all the same, parsed whole, its items in reading order across the
+pages; a table records the page it starts on and, when it continues on later pages, the rows of
+its canonical HTML that open each new page (`breaks`).
 """
 
 from __future__ import annotations
@@ -57,6 +62,8 @@ class GroundTruthTable:
     source: str = ""
     stored_html: str | None = None
     bbox: tuple[float, float, float, float] | None = None  # PDF points, origin top-left, when the set records it
+    page: int = 1  # the PDF page (1-based) the table starts on, which `bbox` is on
+    breaks: tuple[int, ...] = ()  # rows of `html` (0-based) that open a new PDF page: the table continues there
 
     @cached_property
     def table(self) -> Table:
@@ -92,7 +99,8 @@ class GroundTruthFormula:
 
 @dataclass
 class Page:
-    """One PDF page and its ground-truth items of every kind, each kind's in reading order."""
+    """One case: a PDF (one page, or a document of `pdf_pages` pages) and its ground-truth items of
+    every kind, each kind's in reading order."""
 
     set_name: str
     page_id: str  # "p012"
@@ -100,6 +108,7 @@ class Page:
     items: dict[str, list]  # item kind name -> its ground-truth items on the page
     layout: dict = field(default_factory=dict)
     variant: str = DIGITAL  # "digital", or the name of the degradation (`scan`, `photo`) it was made with
+    pdf_pages: int = 1  # pages of the PDF as its record states them (a document: several)
 
     def items_of(self, kind: str) -> list:
         """The page's ground-truth items of `kind` (none: an empty list)."""
@@ -211,7 +220,8 @@ def _load_page(set_name: str, pdf: Path, gt_path: Path, kinds: list[item_kinds.I
     items = {kind.name: kind.read(record, blocks, gt_path) for kind in kinds}
     layout = record.get("layout", {}) if isinstance(record, dict) else {}
     return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, items=items,
-                layout=layout if isinstance(layout, dict) else {}, variant=_variant(record, gt_path))
+                layout=layout if isinstance(layout, dict) else {}, variant=_variant(record, gt_path),
+                pdf_pages=_count(record.get("pages", 1) if isinstance(record, dict) else 1, "pages", gt_path))
 
 
 def read_tables_of(blocks: list[dict], gt_path: Path) -> list[GroundTruthTable]:
@@ -225,8 +235,25 @@ def read_tables_of(blocks: list[dict], gt_path: Path) -> list[GroundTruthTable]:
         tables.append(GroundTruthTable(index=len(tables), latex=block["data"],
                                        complexity=block.get("complexity") or "unknown",
                                        source=block.get("source", ""), stored_html=block.get("html"),
-                                       bbox=_bbox(block.get("bbox"))))
+                                       bbox=_bbox(block.get("bbox")),
+                                       page=_count(block.get("page", 1), "page", gt_path),
+                                       breaks=_breaks(block.get("breaks", []), gt_path)))
     return tables
+
+
+def _count(value: object, what: str, gt_path: Path) -> int:
+    """A page number or count of a record: an int >= 1, else a one-line error naming it."""
+    if type(value) is not int or value < 1:
+        raise ValueError(f"{gt_path}: '{what}' must be a whole number >= 1, got {value!r:.40}")
+    return value
+
+
+def _breaks(value: object, gt_path: Path) -> tuple[int, ...]:
+    """A table's `breaks`: increasing row indices >= 1 (a break before the first row is no break)."""
+    ok = isinstance(value, list) and all(type(v) is int and v >= 1 for v in value) and value == sorted(set(value))
+    if not ok:
+        raise ValueError(f"{gt_path}: 'breaks' must be a list of increasing row indices >= 1, got {value!r:.60}")
+    return tuple(value)
 
 
 def _bbox(value: object) -> tuple[float, float, float, float] | None:

@@ -10,6 +10,9 @@ of `formula_page` (inline formulas in sentences, display formulas between them),
 (`formula_item`) from `formula_pool` (vetted external JSONL) or `formula_builtin` (seeded).
 Pools of either kind are read and written through `pool_file`; `harvest` (tables) and
 `formula_harvest` fill them from LaTeX sources through the one `harvest_core`.
+Documents of several pages (`--doc-pages`) run through the same `build_page` too, with the
+planner of `document` (one column, `longtables` that break across pages, their breaks read
+from row markers) and a cut after their last page.
 """
 
 GENERATOR_VERSION = "1"

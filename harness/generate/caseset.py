@@ -5,6 +5,11 @@ and adds, per table, its canonical HTML, complexity, source, kind, bbox (PDF poi
 top-left) and scale; plus the layout, the page seed and the pdflatex run count. Everything in
 it derives from the seed, so the same seed gives byte-identical JSON (and, with TeX's dates
 pinned, identical PDFs).
+
+A set of documents (`doc_pages`) holds one multi-page PDF per `NNN.pdf`: its record says how
+many PDF pages it has (`pages`), and each table the page it starts on (`page`); a long table
+also the pages it spans and the rows that open a new page (`breaks`, see
+`harness.generate.page.long_table_block`).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from harness import __version__
 from harness.cases.manifest import page_files, verify_files
 from harness.core.files import read_json, sha256_file
 from harness.generate import GENERATOR_VERSION
+from harness.generate.document import build_document
 from harness.generate.formula_page import build_formula_page
 from harness.generate.formula_pool import FormulaPool
 from harness.generate.layouts import localize, sample_layout
@@ -31,6 +37,7 @@ MANIFEST = "manifest.json"
 FORMAT = "tablebench-caseset/1"
 LAYOUT_COUNTS = ("docclass", "font", "fontsize", "paper", "spacing")  # counted in the manifest
 ATTEMPTS = 4  # a page that cannot be made clean is redrawn from a derived seed
+MAX_DOC_PAGES = 20  # pages of one generated document at most (`--doc-pages`)
 FORMULA_KINDS = {"inline-formula": "inline", "display-formula": "display"}  # block type -> kind
 
 
@@ -53,9 +60,35 @@ def make_page(seed: int, index: int, pool: TablePool | FormulaPool | None = None
     raise PageError(f"page {index}: no clean page in {ATTEMPTS} attempts ({last})")
 
 
-def page_record(page: Page, seed: int, index: int) -> dict:
-    """The JSON ground truth of one page."""
-    return {
+def make_document(seed: int, index: int, doc_pages: tuple[int, int]) -> tuple[Page, int]:
+    """Document `index` of the set with seed `seed` and its page count, drawn from `doc_pages`
+    (inclusive range) by the index alone, so it stays the same when a redraw is needed."""
+    low, high = doc_pages
+    n_pages = low + derive_seed(seed, "doc-pages", index) % (high - low + 1)
+    last: Exception | None = None
+    for attempt in range(ATTEMPTS):
+        try:
+            return build_document(derive_seed(seed, "doc", index, attempt), n_pages), n_pages
+        except PageError as exc:
+            last = exc
+    raise PageError(f"document {index}: no clean document of {n_pages} pages in {ATTEMPTS} attempts ({last})")
+
+
+def parse_doc_pages(spec: str) -> tuple[int, int]:
+    """'2-4' -> (2, 4), '3' -> (3, 3): the page counts of `--doc-pages` documents (each at least 2)."""
+    low, dash, high = spec.strip().partition("-")
+    try:
+        pair = (int(low), int(high if dash else low))
+    except ValueError:
+        raise ValueError(f"--doc-pages takes N or LOW-HIGH (e.g. 2-4), got {spec!r}") from None
+    if not 2 <= pair[0] <= pair[1] <= MAX_DOC_PAGES:
+        raise ValueError(f"--doc-pages must lie within 2-{MAX_DOC_PAGES} with LOW <= HIGH, got {spec!r}")
+    return pair
+
+
+def page_record(page: Page, seed: int, index: int, pages: int = 1) -> dict:
+    """The JSON ground truth of one page (of a document of `pages` pages: `pages` recorded)."""
+    record = {
         "generator": {"name": "tablebench.generate", "version": GENERATOR_VERSION},
         "caseset_seed": seed,
         "index": index,
@@ -64,6 +97,9 @@ def page_record(page: Page, seed: int, index: int) -> dict:
         "pdflatex_runs": page.runs,
         "blocks": page.blocks,
     }
+    if pages > 1:  # one-page records stay byte-identical
+        record = {**dict(list(record.items())[:5]), "pages": pages, **dict(list(record.items())[5:])}
+    return record
 
 
 def dump_json(obj: dict) -> str:
@@ -80,9 +116,13 @@ def _set_pool(pool: TablePool | None) -> None:
 
 
 def _job(args: tuple) -> tuple[int, bytes, dict]:
-    seed, index, variant, dpi, *language = args
-    page = make_page(seed, index, _POOL, *language)
-    record = page_record(page, seed, index)
+    seed, index, variant, dpi, doc_pages, *language = args
+    if doc_pages is not None:
+        page, n_pages = make_document(seed, index, doc_pages)
+        record = page_record(page, seed, index, n_pages)
+    else:
+        page = make_page(seed, index, _POOL, *language)
+        record = page_record(page, seed, index)
     if variant is None:
         return index, page.pdf, record
     pdf, record["variant"] = variant_bytes(page.pdf, variant, page_variant_seed(seed, variant, index), dpi)
@@ -111,16 +151,21 @@ def write_caseset(
     variant: str | None = None,
     dpi: int = DEFAULT_DPI,
     languages: tuple[str, ...] | None = None,
+    doc_pages: tuple[int, int] | None = None,
 ) -> dict:
     """Generate `pages` pages into `out` (created; must not hold a case set) and the manifest.
 
     A `pool` (vetted once, in this process) is handed to each worker once, not per page.
-    A `variant` ("scan" | "photo") replaces each compiled page by its image-only version."""
+    A `variant` ("scan" | "photo") replaces each compiled page by its image-only version.
+    `doc_pages` (low, high) makes each entry a document of that many pages instead
+    (`harness.generate.document`), with its own tables: no `pool`, formulas or `languages`."""
     out = check_output(out, pages)
     if variant is not None:
         check_variant(variant, dpi)  # before any page is compiled
+    if doc_pages is not None and (pool is not None or languages):
+        raise ValueError("--doc-pages documents make their own tables: use it without --pool, --track and --languages")
     out.mkdir(parents=True, exist_ok=True)
-    tasks = [(seed, i, variant, dpi) for i in range(1, pages + 1)]
+    tasks = [(seed, i, variant, dpi, doc_pages) for i in range(1, pages + 1)]
     if languages:  # pages cycle through the languages: 12 pages, 6 languages -> 2 each
         tasks = [(*t, languages[(t[1] - 1) % len(languages)]) for t in tasks]
     records: dict[int, dict] = {}
@@ -169,6 +214,9 @@ def build_manifest(folder: Path, seed: int | None, records: list[dict]) -> dict:
         "pdflatex_runs": sum(r.get("pdflatex_runs", 0) for r in records),
         "files": {p.name: sha256_file(p) for p in files},
     }
+    if any(r.get("pages", 1) > 1 for r in records):  # documents: their PDF pages and broken tables
+        manifest["pdf_pages"] = sum(r.get("pages", 1) for r in records)
+        manifest["broken_tables"] = sum(1 for t in tables if t.get("breaks"))
     engines = Counter(r["layout"]["engine"] for r in laid_out if r["layout"].get("engine"))
     if engines:  # --languages sets: pages per TeX engine (default sets keep their manifest unchanged)
         manifest["engines"] = dict(sorted(engines.items()))
@@ -221,6 +269,8 @@ def caseset_info(folder: Path | str) -> dict:
         "seed": manifest.get("seed"),
         "generator": manifest.get("generator", {}),
         "runs_per_page": round(manifest.get("pdflatex_runs", 0) / max(manifest["pages"], 1), 2),
+        "pdf_pages": manifest.get("pdf_pages"),
+        "broken_tables": manifest.get("broken_tables"),
         "layouts": manifest.get("layouts", {}),
         "imported_from": manifest.get("imported_from"),
         "pool": manifest.get("pool"),

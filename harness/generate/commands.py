@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from harness.generate.caseset import caseset_info, check_output, write_caseset
+from harness.generate.caseset import caseset_info, check_output, parse_doc_pages, write_caseset
 from harness.generate.formula_pool import MIXED_TABLES, FormulaPool
 from harness.generate.languages import check_engines, parse_languages
 from harness.generate.pool import TablePool
@@ -35,6 +35,10 @@ def run_generate(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
     check_output(args.out, args.pages)
+    doc_pages = parse_doc_pages(args.doc_pages) if getattr(args, "doc_pages", None) else None
+    if doc_pages and (getattr(args, "track", "tables") != "tables" or getattr(args, "pool", None)
+                      or getattr(args, "languages", None)):
+        raise ValueError("--doc-pages documents make their own tables: use it without --pool, --track and --languages")
     languages = None
     if getattr(args, "languages", None):
         languages = parse_languages(args.languages)
@@ -72,14 +76,19 @@ def run_generate(args: argparse.Namespace) -> int:
 
         variant = getattr(args, "variant", None)
         manifest = write_caseset(Path(args.out), args.pages, args.seed, jobs=args.jobs, on_page=on_page, pool=pool,
-                                 variant=variant, dpi=getattr(args, "dpi", DEFAULT_DPI), languages=languages)
+                                 variant=variant, dpi=getattr(args, "dpi", DEFAULT_DPI), languages=languages,
+                                 doc_pages=doc_pages)
     minutes = (time.perf_counter() - start) / 60
     pages = manifest["pages"]
+    unit = "documents" if manifest.get("pdf_pages") else "pages"
     console.print(
-        f"{pages} pages, {manifest['tables']} tables {manifest['complexity']}"
+        f"{pages} {unit}, {manifest['tables']} tables {manifest['complexity']}"
         f"{', formulas ' + str(manifest['formulas']) if manifest.get('formulas') else ''} -> {args.out}  "
-        f"({pages / minutes:.1f} pages/min, {manifest['pdflatex_runs'] / pages:.2f} pdflatex runs/page)"
+        f"({pages / minutes:.1f} {unit}/min, {manifest['pdflatex_runs'] / pages:.2f} pdflatex runs/{unit[:-1]})"
     )
+    if manifest.get("pdf_pages"):
+        console.print(f"documents of {manifest['pdf_pages']} PDF pages in all, "
+                      f"{manifest['broken_tables']} tables broken across pages")
     if variant:
         console.print(f"every page as a {variant} at {args.dpi} dpi: image only, no text layer")
     return 0
@@ -93,6 +102,9 @@ def run_cases_info(args: argparse.Namespace) -> int:
         table.add_row(key, str(info[key]))
     if info.get("formulas"):
         table.add_row("formulas", str(info["formulas"]))
+    if info.get("pdf_pages"):  # --doc-pages sets: documents of several PDF pages
+        table.add_row("pdf_pages", str(info["pdf_pages"]))
+        table.add_row("broken_tables", str(info["broken_tables"]))
     if info.get("engines"):  # --languages sets: pages per TeX engine
         table.add_row("engines", str(info["engines"]))
     table.add_row("generator", f"{info['generator'].get('name')} v{info['generator'].get('version')}")

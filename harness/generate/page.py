@@ -8,7 +8,9 @@ same run measures every table (natural width, scaled size) and TeX itself drops 
 are far too wide or tall, identically in every run. The page is then cut after the last unit
 that fit on page 1; when a table was the first thing that did not fit, one more run fills the
 gap with text. A final run verifies: one page, no overfull box. Typically 2 runs, at most
-~3 on average.
+~3 on average. A document of N pages (`pages=N`, planned by `harness.generate.document`) is
+cut the same way after the last unit that fit on page N; its long tables mark every row, so
+the log also says where each one breaks.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from harness.generate.layouts import PAPERS, PageLayout, sample_layout
+from harness.generate.longtables import LongTable
 from harness.generate.pool import TablePool
 from harness.generate.seeds import derive_seed
 from harness.generate.tables import COMPLEXITIES, GeneratedTable, generate_table
@@ -79,11 +82,15 @@ class PageError(ValueError):
 class Block:
     """A planned block: text (sentences), heading, or table."""
 
-    kind: str  # "text" | "heading" | "table"
+    kind: str  # "text" | "heading" | "table" | "longtable" (a table that may break across pages)
     sentences: list[str] = field(default_factory=list)
-    table: GeneratedTable | None = None
+    table: GeneratedTable | LongTable | None = None
 
     def latex(self, bid: str) -> str:
+        if self.kind == "longtable":
+            assert isinstance(self.table, LongTable)
+            check_latex(self.table.latex)
+            return f"\n{self.table.render(bid)}\n\n"
         if self.kind == "table":
             assert self.table is not None
             check_latex(self.table.latex)  # pool tables are untrusted; ours must pass too
@@ -186,18 +193,30 @@ def document(layout: PageLayout, blocks: list[Block], macros: str = "") -> str:
 class Marks:
     """What one run's log says about the markers."""
 
-    page_of: dict[str, int]  # unit id (b3s2, b4) -> page it was shipped on
+    page_of: dict[str, int]  # unit id (b3s2, b4) -> page it was shipped on (a long table: its last row's)
     tables: dict[str, dict]  # table block id -> measured size and position
     skipped: dict[str, str]  # table block id -> why TeX dropped it
+    rows: dict[str, list[tuple[int, int, int]]] = field(default_factory=dict)  # long table -> (page, x, y) per body row
+    heads: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # long table -> (page, x, y) of its first head
 
 
 def read_marks(result: LatexResult) -> Marks:
     page_of: dict[str, int] = {}
     tables: dict[str, dict] = {}
     skipped: dict[str, str] = {}
+    rows: dict[str, list[tuple[int, int, int]]] = {}
+    heads: dict[str, tuple[int, int, int]] = {}
     for line in result.log.messages:
         parts = line.split(":")
-        if parts[1] == "M":
+        if parts[1] in ("R", "H"):  # a long table's body row (b3r12) or first head (b3)
+            bid = parts[2].split("r")[0]
+            where = (int(parts[3]), int(parts[4]), int(parts[5]))
+            if parts[1] == "H":
+                heads[bid] = where
+            else:
+                rows.setdefault(bid, []).append(where)
+                page_of[bid] = max(page_of.get(bid, 0), where[0])
+        elif parts[1] == "M":
             page_of[parts[2]] = int(parts[3])
         elif parts[1] == "P":
             page_of[parts[2]] = int(parts[3])
@@ -207,23 +226,23 @@ def read_marks(result: LatexResult) -> Marks:
             tables.setdefault(parts[2], {}).update(natural_width=nat, width=w, height=h, depth=d)
         elif parts[1] == "SKIP":
             skipped[parts[2]] = parts[3]
-    return Marks(page_of, tables, skipped)
+    return Marks(page_of, tables, skipped, rows, heads)
 
 
 def _units(blocks: list[Block]) -> list[tuple[int, int, str]]:
     """(block index, sentence index, unit id) in reading order; tables are one unit."""
     out = []
     for i, b in enumerate(blocks):
-        if b.kind == "table":
+        if b.kind in ("table", "longtable"):
             out.append((i, -1, f"b{i}"))
         else:
             out.extend((i, j, f"b{i}s{j}") for j in range(len(b.sentences)))
     return out
 
 
-def cut_to_page(blocks: list[Block], marks: Marks) -> tuple[list[Block], bool]:
-    """The prefix of `blocks` that fit on page 1 (tables TeX skipped left out), and whether
-    the first unit that did not fit was text (then the page is already full)."""
+def cut_to_page(blocks: list[Block], marks: Marks, last_page: int = 1) -> tuple[list[Block], bool]:
+    """The prefix of `blocks` that fit on pages 1..`last_page` (tables TeX skipped left out), and
+    whether the first unit that did not fit was text (then the last page is already full)."""
     kept: list[Block] = []
     in_text = False
     for i, j, uid in _units(blocks):
@@ -232,7 +251,7 @@ def cut_to_page(blocks: list[Block], marks: Marks) -> tuple[list[Block], bool]:
         page = marks.page_of.get(uid)
         if page is None:
             raise PageError(f"marker {uid} missing from the log")
-        if page > 1:
+        if page > last_page:
             in_text = blocks[i].kind == "text"
             break
         if j <= 0:
@@ -241,7 +260,7 @@ def cut_to_page(blocks: list[Block], marks: Marks) -> tuple[list[Block], bool]:
         if blocks[i].kind == "text":
             kept[-1].sentences.append(blocks[i].sentences[j])
     else:
-        raise PageError("the planned content did not fill one page")
+        raise PageError(f"the planned content did not fill {last_page} page(s)")
     while kept and kept[-1].kind == "heading":  # never end on a dangling heading
         kept.pop()
     return kept, in_text
@@ -265,32 +284,40 @@ def _compile(layout: PageLayout, blocks: list[Block], macros: str = "") -> tuple
 
 
 def build_page(seed: int, layout: PageLayout | None = None, max_runs: int = 6,
-               pool: TablePool | None = None, planner: Planner | None = None, macros: str = "") -> Page:
+               pool: TablePool | None = None, planner: Planner | None = None, macros: str = "",
+               pages: int = 1) -> Page:
     """Plan, compile and cut one page; raise `PageError` if it cannot be made clean.
 
     `planner` replaces the table planner (formula pages: `formula_page.FormulaPlanner`) and
-    `macros` are added to the preamble."""
+    `macros` are added to the preamble. `pages` > 1 makes a document of exactly that many full
+    pages, cut the same way after the last unit that fit on its last page (`harness.generate.document`)."""
     layout = layout or sample_layout(seed)
     text = TextSource(seed, layout.language)
     blocks = planner(seed, layout, text) if planner else plan_blocks(seed, layout, text, pool)
     res, marks, src = _compile(layout, blocks, macros)
     runs = 1
-    while res.pages < 2:  # the estimate fell short (tall spacing, small tables): more text
+    while res.pages < pages + 1:  # the estimate fell short (tall spacing, small tables): more text
         if runs >= max_runs:
             raise PageError(f"page {seed}: planned content never filled the page")
         blocks += [Block("text", text.paragraph(6, 10)) for _ in range(6)]
         res, marks, src = _compile(layout, blocks, macros)
         runs += 1
-    kept, in_text = cut_to_page(blocks, marks)
+    kept, in_text = cut_to_page(blocks, marks, pages)
     if not in_text:  # a table (or heading) did not fit: fill the gap with text, then cut again
         kept += [Block("text", text.paragraph(6, 10)) for _ in range(3)]
         res, marks, src = _compile(layout, kept, macros)
         runs += 1
-        kept, _ = cut_to_page(kept, marks)
+        # a document may have dropped a long table, more than this fills: more text until it
+        # overflows (one-page sets are made exactly as before, so they stay byte-identical)
+        while pages > 1 and res.pages <= pages and runs < max_runs:
+            kept += [Block("text", text.paragraph(6, 10)) for _ in range(3)]
+            res, marks, src = _compile(layout, kept, macros)
+            runs += 1
+        kept, _ = cut_to_page(kept, marks, pages)
     while True:
         res, marks, src = _compile(layout, kept, macros)
         runs += 1
-        if res.pages == 1 and not res.log.overfull:
+        if res.pages == pages and not res.log.overfull:
             break
         if runs >= max_runs:
             raise PageError(f"page {seed}: {res.pages} pages, overfull {res.log.overfull} after {runs} runs")
@@ -298,7 +325,7 @@ def build_page(seed: int, layout: PageLayout | None = None, max_runs: int = 6,
             raise PageError(f"page {seed}: overfull boxes {res.log.overfull}")
         _drop_last_sentence(kept)
     assert res.pdf is not None
-    return Page(seed, layout, _ground_truth(kept, marks, layout), res.pdf, runs, src)
+    return Page(seed, layout, _ground_truth(kept, marks, layout, pages), res.pdf, runs, src)
 
 
 def _drop_last_sentence(blocks: list[Block]) -> None:
@@ -314,12 +341,18 @@ def _drop_last_sentence(blocks: list[Block]) -> None:
         raise PageError("nothing left on the page")
 
 
-def _ground_truth(blocks: list[Block], marks: Marks, layout: PageLayout) -> list[dict]:
-    """Ordered GT blocks (pdf-parse-bench shape plus html, source, kind, size and bbox)."""
+def _ground_truth(blocks: list[Block], marks: Marks, layout: PageLayout, pages: int = 1) -> list[dict]:
+    """Ordered GT blocks (pdf-parse-bench shape plus html, source, kind, size and bbox); in a
+    document of several pages each table also says on which page it starts (`page`), and a long
+    table where it breaks (`long_table_block`)."""
     page_h_bp = PAPERS[layout.paper][1] * 72 / 25.4
     to_bp = 72 / 72.27 / 65536
     out: list[dict] = []
     for i, b in enumerate(blocks):
+        if b.kind == "longtable":
+            assert isinstance(b.table, LongTable)
+            out.append(long_table_block(b.table, f"b{i}", marks, layout))
+            continue
         if b.kind != "table":
             out += _text_blocks(b.sentences, f"b{i}", marks)
             continue
@@ -329,7 +362,7 @@ def _ground_truth(blocks: list[Block], marks: Marks, layout: PageLayout) -> list
             raise PageError(f"table b{i} has no position in the final run")
         x0 = m["x_sp"] * to_bp
         top = page_h_bp - (m["y_sp"] * to_bp + m["height"] * 72 / 72.27)
-        out.append({
+        block = {
             "type": "table",
             "data": b.table.latex,
             "html": table_html(b.table.latex),
@@ -339,8 +372,49 @@ def _ground_truth(blocks: list[Block], marks: Marks, layout: PageLayout) -> list
             "bbox": [round(x0, 2), round(top, 2), round(x0 + m["width"] * 72 / 72.27, 2),
                      round(top + (m["height"] + m["depth"]) * 72 / 72.27, 2)],
             "scale": round(m["width"] / m["natural_width"], 4) if m["natural_width"] else 1.0,
-        })
+        }
+        # one-page sets keep their ground truth byte-identical: no `page` there
+        out.append({"type": "table", "page": marks.page_of[f"b{i}"], **block} if pages > 1 else block)
     return out
+
+
+def long_table_block(table: LongTable, bid: str, marks: Marks, layout: PageLayout) -> dict:
+    """The ground truth of a long table: written whole (its header once), the pages it spans and
+    where it breaks, read from the row markers of the final run.
+
+    `breaks` are the rows of `html` (0-based, header rows counted) that open a new PDF page: the
+    first body row on each page after the first. `bbox` is the table's part on its first page
+    (PDF points, origin top-left): as wide as the table (a longtable is centred on the text
+    width, so its right edge mirrors its left), from about a line above the first header row's
+    baseline to half a line below the last row on that page."""
+    rows, head = marks.rows.get(bid, []), marks.heads.get(bid)
+    if head is None or len(rows) != len(table.body):
+        raise PageError(f"long table {bid}: {len(rows)} of {len(table.body)} row markers and "
+                        f"{'a' if head else 'no'} head marker in the final run")
+    html = table_html(table.latex)
+    n_head = html.count("<tr>") - len(table.body)  # every body row is one row of the table
+    pages = [page for page, _, _ in rows]
+    breaks = [n_head + k for k in range(1, len(rows)) if pages[k] != pages[k - 1]]
+    to_bp = 72 / 72.27 / 65536
+    page_h_bp = PAPERS[layout.paper][1] * 72 / 25.4
+    line = layout.fontsize * 72 / 72.27
+    centre = (layout.margins_mm[3] * 72.27 / 25.4 + layout.textwidth_pt / 2) * 72 / 72.27
+    x0 = head[1] * to_bp - 6 * 72 / 72.27  # the first cell's text starts one \tabcolsep (6pt) in
+    on_first = [y for page, _, y in rows if page == head[0]]
+    lowest = min(on_first) if on_first else head[2]  # TeX's y grows upwards
+    return {
+        "type": "table",
+        "page": head[0],
+        "data": table.latex,
+        "html": html,
+        "complexity": table.complexity,
+        "source": table.source,
+        "kind": table.kind,
+        "pages": [head[0], max(pages)],
+        "breaks": breaks,
+        "bbox": [round(x0, 2), round(page_h_bp - head[2] * to_bp - 1.25 * line, 2),
+                 round(2 * centre - x0, 2), round(page_h_bp - lowest * to_bp + 0.5 * line, 2)],
+    }
 
 
 def _text_blocks(sentences: list, bid: str, marks: Marks) -> list[dict]:

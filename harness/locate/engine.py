@@ -45,6 +45,15 @@ class Joins:
     split_gain: float  # a neighbouring candidate joins a match only when the score rises this much
     merge_gain: float  # a shared candidate must explain both items better than one by this much
     max_fragments: int = MAX_FRAGMENTS  # a split item joins at most this many candidates
+    # The key of adjacent candidates read as one item, from the candidates and their keys (None:
+    # the keys added); a kind whose pieces repeat part of each other (a table's header said
+    # again on each page) reads them as the item's reader would.
+    combine: Callable[[list[Any], list[Any]], Any] | None = None
+    # Whether everything a candidate holds is in the ground truth (its key against the ground
+    # truth's). Such a piece joins without `split_gain` when the score does not fall, and the
+    # run may step over it to the piece beyond: a header the parser set apart, or said again at
+    # a page break, adds too little to the score to pass the gain on its own.
+    held: Callable[[Any, Any], bool] | None = None
 
 
 class Strategy(Protocol):
@@ -97,7 +106,7 @@ def locate(strategy: Strategy, gts: Sequence[Any], output: str, min_score: float
     spans = [strategy.span(c) for c in cands] if strategy.exclusive else None
     match = Match.of(assign(scores, min_score, spans=spans, rounds=strategy.rounds))
     if strategy.joins is not None:
-        join_split(match, strategy, keys, cand_keys, scores, min_score)
+        join_split(match, strategy, keys, cand_keys, scores, min_score, cands)
         share_fused(match, strategy, keys, cand_keys, min_score)
     located = [strategy.found(g, [cands[c] for c in match.pieces[g]], match.score[g], match.notes.get(g, ""), output, keys[g])
                if g in match.pieces else strategy.missing(g, scores[g], keys[g], why_none, min_score)
@@ -180,14 +189,15 @@ class Match:
 
 # -- repairs (kinds whose contents add up) -----------------------------------------------------------
 def join_split(match: Match, strategy: Strategy, gt_keys: list[Any], cand_keys: list[Any], scores: np.ndarray,
-               min_score: float) -> None:
+               min_score: float, cands: Sequence[Any] | None = None) -> None:
     """Split items: each ground truth (in order) takes free neighbours while its score rises,
     up to `Joins.max_fragments` candidates in a row.
 
     Only free candidates join, so a run never crosses a candidate another ground truth holds
     (text between the pieces, such as a second title line, is no candidate and does not stop
     it). A missing ground truth starts from its best free candidate, so two halves that each
-    scored too low are found together.
+    scored too low are found together. `cands` (the candidates themselves) are needed by a kind
+    with `Joins.combine`.
     """
     joins = strategy.joins
     assert joins is not None
@@ -198,7 +208,7 @@ def join_split(match: Match, strategy: Strategy, gt_keys: list[Any], cand_keys: 
             if not free:
                 continue
             seed = [max(free, key=lambda c: (scores[g, c], -c))]
-        joined, score = _extend(joins, gt_keys[g], cand_keys, seed, match.owner, joins.max_fragments)
+        joined, score = _extend(joins, gt_keys[g], cand_keys, seed, match.owner, joins.max_fragments, cands)
         if len(joined) > 1 and score >= min_score:
             for c in match.pieces.get(g, []):
                 del match.owner[c]
@@ -241,25 +251,39 @@ def share_fused(match: Match, strategy: Strategy, gt_keys: list[Any], cand_keys:
 
 
 def _extend(joins: Joins, target: Any, keys: list[Any], seed: list[int], owner: dict[int, list[int]],
-            limit: int) -> tuple[list[int], float]:
-    """Grow a run of adjacent candidates left or right while it matches `target` better, up to
-    `limit` candidates."""
+            limit: int, cands: Sequence[Any] | None = None) -> tuple[list[int], float]:
+    """Grow a run of adjacent candidates left or right while it matches `target` better (by
+    `split_gain`; a piece `Joins.held` by the target as long as the score does not fall), up to
+    `limit` candidates. A held piece next to the run may also be stepped over together with the
+    piece beyond it, when the two raise the score by `split_gain`."""
+    def key_of(run: list[int]) -> Any:
+        if joins.combine is not None and cands is not None:
+            return joins.combine([cands[c] for c in run], [keys[c] for c in run])
+        return added(keys[c] for c in run)
+
+    def held(c: int) -> bool:
+        return joins.held is not None and joins.held(target, keys[c])
+
     run = list(seed)
-    current = added(keys[c] for c in run)
-    score = joins.similarity(target, current)
+    score = joins.similarity(target, key_of(run))
     while len(run) < limit:
         options = []
-        for c in (run[0] - 1, run[-1] + 1):
-            if 0 <= c < len(keys) and c not in owner:
-                joined = current + keys[c] if c > run[-1] else keys[c] + current
-                options.append((joins.similarity(target, joined), -c, c, joined))
+        steps = [(run[0] - 1,), (run[-1] + 1,)]
+        if joins.held is not None and len(run) + 2 <= limit:
+            steps += [(run[0] - 2, run[0] - 1), (run[-1] + 1, run[-1] + 2)]
+        for step in steps:
+            if not all(0 <= c < len(keys) and c not in owner for c in step):
+                continue
+            near = step[-1] if step[0] < run[0] else step[0]  # the piece next to the run
+            joined = sorted(run + list(step))
+            value = joins.similarity(target, key_of(joined))
+            ok = value >= score + joins.split_gain or (len(step) == 1 and held(near) and value >= score)
+            if ok and (len(step) == 1 or held(near)):
+                options.append((value, -len(step), -min(step), joined))
         if not options:
             return run, score
-        best, _, c, joined = max(options, key=lambda o: (o[0], o[1]))
-        if best < score + joins.split_gain:
-            return run, score
-        run = sorted(run + [c])
-        current, score = joined, best
+        best, _, _, joined = max(options, key=lambda o: (o[0], o[1], o[2]))
+        run, score = joined, best
     return run, score
 
 

@@ -22,6 +22,7 @@ from harness.locate.engine import MAX_FRAGMENTS, Joins, Located, Span, describe_
 from harness.locate.loose_lines import find_loose
 from harness.locate.table_profile import Profile, holds_words, normalize, profile, similarity, text_profile
 from harness.readers import read_tables
+from harness.readers.row_roles import header_end
 from harness.readers.textnorm import ANY_TAG
 
 __all__ = ["MAX_FRAGMENTS", "MIN_SCORE", "Located", "candidates", "join_fragments", "locate_tables", "normalize",
@@ -34,6 +35,7 @@ __all__ = ["MAX_FRAGMENTS", "MIN_SCORE", "Located", "candidates", "join_fragment
 MIN_SCORE = 0.30
 SPLIT_GAIN = 0.02  # a neighbouring candidate joins a match only when the score rises this much
 MERGE_GAIN = 0.05  # a shared candidate must explain both tables better than one by this much
+HELD = 0.9  # share of a piece's trigrams in the ground truth that makes it a piece of that table (`held_by`)
 
 _STRUCTURED = ("html", "latex", "markdown")
 MAX_LABEL = 80  # characters: a line between two fragments longer than this is prose, not a section label
@@ -83,7 +85,8 @@ class TableStrategy:
     noun = "table"
     rounds = 1  # a ground truth left below `min_score` stays missing (then the repairs and loose lines)
     exclusive = False  # the readers' tables are pieces of their own
-    joins = Joins(similarity, SPLIT_GAIN, MERGE_GAIN)
+    joins = Joins(similarity, SPLIT_GAIN, MERGE_GAIN, combine=lambda pieces, keys: joined_profile(pieces, keys),
+                  held=lambda gt, key: held_by(gt, key))
     candidates = staticmethod(candidates)
     key = staticmethod(profile)
     candidate_key = staticmethod(profile)
@@ -123,6 +126,26 @@ class TableStrategy:
 
 
 TABLES = TableStrategy()
+
+
+def joined_profile(pieces: list[Table], keys: list[Profile]) -> Profile:
+    """The content of adjacent pieces read as one table (`join_fragments`): each piece's own
+    profile, a later piece's repeated header rows (`repeated_header`) left out."""
+    total = None
+    for piece, key, n in zip(pieces, keys, repeated_header(pieces)):
+        if n >= len(piece.rows):
+            continue  # a piece that only says the header again adds nothing
+        part = key if n == 0 else profile(Table(piece.rows[n:], fmt=piece.fmt))
+        total = part if total is None else total + part
+    return total if total is not None else keys[0]
+
+
+def held_by(gt: Profile, piece: Profile) -> bool:
+    """Whether what a piece says is in the ground truth (a piece of that table): at least
+    `HELD` of its char trigrams are the ground truth's (trigrams, not words: a parser that
+    drops a thin space, "µΩcm" for "µΩ cm", still says the same)."""
+    total = piece.grams.total()
+    return total > 0 and sum(n for g, n in piece.grams.items() if gt.grams[g] > 0) >= HELD * total
 
 
 def locate_tables(gt: list[Table], output: str, min_score: float = MIN_SCORE, *,
@@ -167,24 +190,26 @@ def attached_lines(tables: list[Table], output: str, gt: Profile | None) -> list
     for prev, nxt in zip(tables, tables[1:]):
         gap = (prev.span[1], nxt.span[0])  # type: ignore[index]
         label = _between_label(output[gap[0]:gap[1]])
-        if label and holds_words(gt, label):
+        if label and not _PAGE_MARK.fullmatch(label) and holds_words(gt, label):  # a page number between: a break
             out.append(gap)
     return out
 
 
 def join_fragments(tables: list[Table], output: str = "", lines: Sequence[Span] = ()) -> Table:
     """Located pieces of one table, and the `lines` of `output` beside them that belong to it
-    (`attached_lines`), read as one table as a reader reads them: rows stacked in output order (a
-    later piece's repeated title and header rows stay rows, as in a ground truth with a
-    mid-table section), a short line above the first piece as a title row over the table's width,
-    a short line between two pieces as the label of the rows below it (a section row). The span
-    runs from the first line or piece to the last piece."""
+    (`attached_lines`), read as one table as a reader reads them: rows stacked in output order,
+    a short line above the first piece as a title row over the table's width, a short line
+    between two pieces as the label of the rows below it (a section row). A later piece that
+    opens with the table's header rows (all, or the last of them) says them again, as a
+    table continued on the next page does: they are read once (`repeated_header`). The span runs
+    from the first line or piece to the last piece."""
     fmts = list(dict.fromkeys(t.fmt for t in tables))
     width = max((sum(c.colspan for c in row) for t in tables for row in t.rows), default=1)
     spans = [t.span for t in tables if t.span is not None] + list(lines)
     span = (min(a for a, _ in spans), max(b for _, b in spans)) if spans else None
     first = tables[0].span[0] if tables[0].span is not None else None
     rows: list[list[Cell]] = []
+    repeated = repeated_header(tables) if len(tables) > 1 else [0] * len(tables)
     for a, b in sorted(lines):
         if first is not None and b <= first:
             rows.append([Cell(_between_label(output[a:b]), colspan=width)])
@@ -192,10 +217,48 @@ def join_fragments(tables: list[Table], output: str = "", lines: Sequence[Span] 
         if k and tables[k - 1].span is not None and t.span is not None:
             gap = (tables[k - 1].span[1], t.span[0])
             rows += [[Cell(_between_label(output[a:b]), colspan=width)] for a, b in lines if (a, b) == gap]
-        rows += t.rows
+        rows += t.rows[repeated[k]:]
     if len(tables) == 1 and not lines:
         return tables[0]
     return Table(rows, fmt="+".join(fmts), span=span)
+
+
+def repeated_header(pieces: list[Table]) -> list[int]:
+    """Per piece of one table, how many rows at its top repeat the table's header: the most rows
+    that read exactly as the last ones of the header (a table continued on a new page repeats
+    its header, or its lower levels). The header is the rows of the pieces stacked before the
+    first row of values (`row_roles.header_end`; titles included), so it may be a piece of its
+    own (a parser that sets a header apart from the body) and a piece that repeats data rows is
+    not excused. Cells are compared by their text (the locator's `normalize`) and spans."""
+    stacked = [row for t in pieces for row in t.rows]
+    head = _header_rows(Table(stacked))
+    header = [_row_key(row) for row in stacked[:head]]
+    out, start = [], 0
+    for t in pieces:
+        n = 0
+        if start >= head:  # a piece below the header: does it open by saying it again?
+            n = next((j for j in range(min(head, len(t.rows)), 0, -1)
+                      if [_row_key(row) for row in t.rows[:j]] == header[head - j:]), 0)
+        out.append(n)
+        start += len(t.rows)
+    return out
+
+
+_VALUE = re.compile(r"[-+−–±~≈<>$.,:;%()\[\]/\d\s*^†‡§]*\d[-+−–±~≈<>$.,:;%()\[\]/\d\s*^†‡§eE]*")
+
+
+def _header_rows(table: Table) -> int:
+    """The rows before the table's data as a reader sees them (`row_roles.header_end` over the
+    cells' text, a cell of digits and number signs being a value)."""
+    grid = [[normalize(c.text) for c in row for _ in range(c.colspan)] for row in table.rows]
+    starts = np.cumsum([0] + [len(row) for row in table.rows])  # every cell its own id, table-wide
+    ids = [[int(starts[r]) + n for n, c in enumerate(row) for _ in range(c.colspan)]
+           for r, row in enumerate(table.rows)]
+    return header_end(grid, ids, lambda text: bool(_VALUE.fullmatch(text)))
+
+
+def _row_key(row: list[Cell]) -> tuple[tuple[str, int], ...]:
+    return tuple((normalize(c.text), c.colspan) for c in row)
 
 
 def _between_label(text: str) -> str:

@@ -7,7 +7,9 @@ tables, each page rendered once (pdftoppm at `DPI`) and each table's crop stored
 many parsers it has (cards refer to it by index). `write_crops` can also put every crop in a
 folder beside the report. Pages come from the run's case set (`meta["case_set_path"]`); a
 results file read without its case set, a page without bboxes (pdf-parse-bench), a formula or a
-missing pdftoppm give no crops, never an error.
+missing pdftoppm give no crops, never an error. In a document of several pages a table's crop
+is of the page it starts on (its bbox is there); a table continued on later pages shows only
+its part on that first page.
 """
 
 from __future__ import annotations
@@ -76,15 +78,16 @@ def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primar
     except Exception:  # noqa: BLE001 -- a moved or edited case set: the report goes on without crops
         return {}
     pages = {(p.set_name, p.page_id): p for p in cases.pages}
-    by_page: dict[tuple[str, str], list[tuple[int, tuple[float, float, float, float]]]] = {}
+    by_page: dict[tuple[str, str, int], list[tuple[int, tuple[float, float, float, float]]]] = {}
     for case_set, page_id, index in wanted:
         page = pages.get((case_set, page_id))
         gt = next((t for t in page.tables if t.index == index), None) if page else None
         if gt is not None and gt.bbox is not None:
-            by_page.setdefault((case_set, page_id), []).append((index, gt.bbox))
-    def one(item: tuple[tuple[str, str], list]) -> dict[TableKey, bytes]:
-        (case_set, page_id), boxes = item
-        image = _render(pages[(case_set, page_id)].pdf)
+            by_page.setdefault((case_set, page_id, gt.page), []).append((index, gt.bbox))
+
+    def one(item: tuple[tuple[str, str, int], list]) -> dict[TableKey, bytes]:
+        (case_set, page_id, number), boxes = item
+        image = _render(pages[(case_set, page_id)].pdf, number)
         return {} if image is None else {(case_set, page_id, i): _crop(image, bbox) for i, bbox in boxes}
 
     out: dict[TableKey, bytes] = {}
@@ -113,14 +116,15 @@ def _safe(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip(".") or "_"
 
 
-def _render(pdf: Path):  # -> PIL.Image.Image | None
-    """The PDF's first page at `DPI`, or None when pdftoppm fails."""
+def _render(pdf: Path, number: int = 1):  # -> PIL.Image.Image | None
+    """Page `number` (1-based) of the PDF at `DPI`, or None when pdftoppm fails."""
     from PIL import Image
 
     with tempfile.TemporaryDirectory(prefix="tb-crop-") as tmp:
         stem = Path(tmp) / "page"
         try:
-            proc = subprocess.run(["pdftoppm", "-r", str(DPI), "-f", "1", "-l", "1", "-singlefile", "-png",
+            proc = subprocess.run(["pdftoppm", "-r", str(DPI), "-f", str(number), "-l", str(number),
+                                   "-singlefile", "-png",
                                    str(pdf), str(stem)], capture_output=True, timeout=TIMEOUT, check=False)
         except (OSError, subprocess.TimeoutExpired):
             return None

@@ -24,6 +24,7 @@ BLOCKS: dict[str, tuple[str, str]] = {
     "formula-agreement": ("docs/metrics.md", "tests.benchmarks.formula_figures"),
     "formula-runs": ("docs/formulas.md", "tests.benchmarks.formula_figures"),
     "speed": ("docs/performance.md", "tests.benchmarks.speed_figures"),
+    "documents": ("docs/documents.md", "tests.benchmarks.document_figures"),
 }
 _MARKER = re.compile(r"<!-- (/?)([a-z0-9-]+) -->")
 
