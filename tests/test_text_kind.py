@@ -161,3 +161,15 @@ def test_judge_scores_each_found_page_and_gives_a_page_without_prose_zero(tmp_pa
     assert len(prompts) == 1 and "text extraction" in prompts[0][0]["content"]
     assert first.items_of("text")[0].blocks[0] in prompts[0][1]["content"]
     assert results[0].scores["judge"] == 9.0 and results[1].scores == {"judge": 0.0}
+
+
+def test_the_llm_locator_finds_text_as_the_offline_one_without_asking_a_model() -> None:
+    page = load_case_set("synth-v1", only={"p001"}, kinds="text").pages[0]
+    gts = page.items_of("text")
+    output = "\n\n".join(gts[0].blocks[::-1])  # every block, the columns' order reversed
+    kind = item_kinds.get("text")
+    offline = kind.locate(gts, output)
+    # a closed port: any request would fail
+    by_llm = kind.locate_llm(gts, output, "openai/none", cache_dir=None, api_base="http://127.0.0.1:9/v1", timeout=1)
+    assert [(f.found, f.spans, f.score) for f in by_llm] == [(f.found, f.spans, f.score) for f in offline]
+    assert by_llm[0].found

@@ -75,6 +75,14 @@ class TextKind(ItemKind):
     def locate(self, gts: Sequence[GroundTruthText], output: str) -> list[Located]:
         return [_located(gt, output) for gt in gts]
 
+    def locate_llm(self, gts: Sequence[GroundTruthText], output: str, model: str, *, cache_dir: Path | None,
+                   api_base: str | None = None, timeout: float | None = None) -> list[Located]:
+        """The offline alignment, asking no model: a page's prose is the whole output without its
+        marked-up tables, formulas and images, so there is no span for a model to quote, and each
+        block is found word by word (`harness.locate.prose`). `--locator=llm` thus finds a run's
+        tables and formulas by the model and its text as without it."""
+        return self.locate(gts, output)
+
     def score(self, gt: GroundTruthText, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
         from harness.metrics.score import score_details
         from harness.metrics.text.details import text_diff, text_notes
