@@ -39,23 +39,29 @@ def wrapped(text: str, width: int) -> list[str]:
     return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
 
 
-def test_the_untouched_prose_scores_one_on_every_metric(blocks: list[str]) -> None:
-    out = page(blocks)
-    assert [f(blocks, out) for f in (text_fidelity, reading_order, text_recall, text_precision)] == [1.0] * 4
 
-
-def test_line_breaks_hyphenation_ligatures_and_markup_cost_about_nothing(blocks: list[str]) -> None:
+def hyphenated(blocks: list[str]) -> str:
+    """The prose typeset: lines of about 50 characters, each ending inside a long word, hyphenated
+    (as a typeset page does), a blank line between blocks."""
     lines = []
-    for block in blocks:  # every line ends inside a word, hyphenated, as a typeset page does
-        words, line = block.split(), []
-        for word in words:
+    for block in blocks:
+        line: list[str] = []
+        for word in block.split():
             line.append(word)
             if len(" ".join(line)) > 50 and len(word) > 5:
                 line[-1] = word[:3] + "-"
                 lines.append(" ".join(line))
                 line = [word[3:]]
         lines.append(" ".join(line) + "\n")
-    out = "## " + "\n".join(lines).replace("fi", "\ufb01").replace("fl", "\ufb02").replace("'", "\u2019")
+    return "\n".join(lines)
+
+def test_the_untouched_prose_scores_one_on_every_metric(blocks: list[str]) -> None:
+    out = page(blocks)
+    assert [f(blocks, out) for f in (text_fidelity, reading_order, text_recall, text_precision)] == [1.0] * 4
+
+
+def test_line_breaks_hyphenation_ligatures_and_markup_cost_about_nothing(blocks: list[str]) -> None:
+    out = "## " + hyphenated(blocks).replace("fi", "\ufb01").replace("fl", "\ufb02").replace("'", "\u2019")
     assert "\ufb01" in out and out.count("-\n") > 10
     assert text_fidelity(blocks, out) > 0.995
     assert reading_order(blocks, out) == 1.0

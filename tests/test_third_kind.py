@@ -16,6 +16,7 @@ from harness.report.html_data import expanded_html
 from harness.report.write import write_report
 from tests.kinds import keywords
 from tests.test_run import copy_pages, write_outputs
+from tests.test_text_perturbations import hyphenated
 
 WORDS = ["Lorem", "Ipsum", "Zebra"]  # found as written, found as "ipsum", not in the output
 
@@ -172,21 +173,6 @@ def _across(blocks: list[str]) -> str:
     return "\n".join(f"{a:<42}{b}".rstrip() for a, b in zip(left, right, strict=True))
 
 
-def _hyphenated(blocks: list[str]) -> str:
-    """The prose typeset: lines of about 50 characters, each ending inside a long word, hyphenated."""
-    lines = []
-    for block in blocks:
-        line: list[str] = []
-        for word in block.split():
-            line.append(word)
-            if len(" ".join(line)) > 50 and len(word) > 5:
-                line[-1] = word[:3] + "-"
-                lines.append(" ".join(line))
-                line = [word[3:]]
-        lines.append(" ".join(line) + "\n")
-    return "\n".join(lines)
-
-
 def text_outputs(folder: Path, damage: bool) -> Path:
     """One Markdown output per page of TEXT_PAGES: the page's prose exactly; with `damage`, p001 read
     across its two columns, p002 hyphenated at every line end, and every other page without its
@@ -200,7 +186,7 @@ def text_outputs(folder: Path, damage: bool) -> Path:
         elif page.page_id == "p001":
             text = _across(blocks)
         elif page.page_id == "p002":
-            text = _hyphenated(blocks)
+            text = hyphenated(blocks)
         else:
             longest = max(range(len(blocks)), key=lambda k: len(blocks[k]))
             text = "\n\n".join(blocks[:longest] + blocks[longest + 1:])

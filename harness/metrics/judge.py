@@ -167,9 +167,16 @@ def judge_table(gt_latex: str, extraction: str | None, model: str, *, variant: s
         raise ValueError("judge_table needs the ground-truth table's LaTeX")
     if extraction is None or not str(extraction).strip():
         return JudgeResult(score=0.0, errors=[EMPTY_ERROR])
+    return _asked(model, judge_messages(gt_latex, str(extraction), variant), f"{PROMPT_VERSION}/{variant}", variant,
+                  cache_dir, llm_options)
+
+
+def _asked(model: str, messages: list[dict[str, str]], prompt_version: str, variant: str,
+           cache_dir: Path | None, llm_options: dict[str, Any]) -> JudgeResult:
+    """One judge request of any kind (the verdict schema of `variant`, re-asked until it reads),
+    its failure a result with `score=None` and the error, never an exception."""
     try:
-        response = complete(model, judge_messages(gt_latex, str(extraction), variant),
-                            prompt_version=f"{PROMPT_VERSION}/{variant}", schema=SCHEMAS[variant],
+        response = complete(model, messages, prompt_version=prompt_version, schema=SCHEMAS[variant],
                             check=lambda data: read_verdict(data, variant), cache_dir=cache_dir, **llm_options)
     except LLMError as exc:
         return JudgeResult(score=None, error=str(exc), cost=exc.cost)
@@ -287,18 +294,11 @@ def judge_formula(gt_latex: str, extraction: str | None, model: str, *, kind: st
         raise ValueError(f"unknown judge variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     if not isinstance(gt_latex, str) or not gt_latex.strip():
         raise ValueError("judge_formula needs the ground-truth formula's LaTeX")
-    messages = formula_messages(gt_latex, "-", kind, variant)  # checks kind before any early return
+    formula_messages(gt_latex, "-", kind, variant)  # checks kind before any early return
     if extraction is None or not str(extraction).strip():
         return JudgeResult(score=0.0, errors=[EMPTY_FORMULA_ERROR])
-    messages = formula_messages(gt_latex, str(extraction), kind, variant)
-    try:
-        response = complete(model, messages, prompt_version=f"{FORMULA_PROMPT_VERSION}/{variant}",
-                            schema=SCHEMAS[variant], check=lambda data: read_verdict(data, variant),
-                            cache_dir=cache_dir, **llm_options)
-    except LLMError as exc:
-        return JudgeResult(score=None, error=str(exc), cost=exc.cost)
-    score, errors = response.data
-    return JudgeResult(score=score, errors=errors, cost=response.cost, cached=response.cached)
+    return _asked(model, formula_messages(gt_latex, str(extraction), kind, variant),
+                  f"{FORMULA_PROMPT_VERSION}/{variant}", variant, cache_dir, llm_options)
 
 
 # -- a page's prose ------------------------------------------------------------------------------
@@ -371,11 +371,5 @@ def judge_text(blocks: Sequence[str], extraction: str | None, model: str, *, var
         raise ValueError("judge_text needs the page's text blocks (a sequence of strings, not all empty)")
     if extraction is None or not str(extraction).strip():
         return JudgeResult(score=0.0, errors=[EMPTY_TEXT_ERROR])
-    try:
-        response = complete(model, text_messages(blocks, str(extraction), variant),
-                            prompt_version=f"{TEXT_PROMPT_VERSION}/{variant}", schema=SCHEMAS[variant],
-                            check=lambda data: read_verdict(data, variant), cache_dir=cache_dir, **llm_options)
-    except LLMError as exc:
-        return JudgeResult(score=None, error=str(exc), cost=exc.cost)
-    score, errors = response.data
-    return JudgeResult(score=score, errors=errors, cost=response.cost, cached=response.cached)
+    return _asked(model, text_messages(blocks, str(extraction), variant), f"{TEXT_PROMPT_VERSION}/{variant}",
+                  variant, cache_dir, llm_options)
