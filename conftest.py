@@ -12,4 +12,4 @@ import pytest
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     if pluginmanager.get_plugin("tablebench") is None and not pluginmanager.is_blocked("tablebench"):
-        pluginmanager.import_plugin("harness.plugin.hooks")
+        pluginmanager.import_plugin("tablebench.plugin.hooks")

@@ -91,7 +91,7 @@ setup_venv() {
     [ -x .venv/bin/python ] || python3 -m venv .venv
     pip_quiet install --upgrade pip
     pip_quiet install -e ".[all]"
-    .venv/bin/python -c "import harness, numba, scipy, rapidfuzz, lxml" \
+    .venv/bin/python -c "import tablebench, numba, scipy, rapidfuzz, lxml" \
         || { echo "dev.sh: Python install failed" >&2; exit 1; }
     sha256sum pyproject.toml | cut -d' ' -f1 > "$STAMP"
 }

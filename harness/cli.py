@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from harness import __version__
-from harness.core.options import REPORT_CROPS, Renamed, renamed_lines
+from tablebench import __version__
+from tablebench.core.options import REPORT_CROPS, Renamed, renamed_lines
 
 CROPS_HELP = ("page crops in report.html (--out): inline for the cards opened first (default), or folder: also every "
               "table's crop as a file under crops/ beside it")
@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_parsers(args: argparse.Namespace) -> int:
-    from harness.parse.listing import installed_parsers, parsers_text
+    from tablebench.parse.listing import installed_parsers, parsers_text
 
     print(parsers_text(installed_parsers()), end="")
     return 0
@@ -63,7 +63,7 @@ def _add_parse(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pdb", action="store_true", help="open the debugger where the parser raised")
 
     def run(args: argparse.Namespace) -> int:
-        from harness.parse.debug import run_parse
+        from tablebench.parse.debug import run_parse
 
         return run_parse(args.spec, args.pdf, pdb=args.pdb)
 
@@ -94,22 +94,49 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:
                         "--pages counts the documents")
 
     def run(args: argparse.Namespace) -> int:
-        from harness.generate.commands import run_generate
+        from tablebench.generate.commands import run_generate
 
         return run_generate(args)
 
     p.set_defaults(func=run)
 
 
+def _run_cases_list(args: argparse.Namespace) -> int:
+    """The installed case sets, one row each, from their manifests (no page is read)."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    from tablebench.cases import DEFAULT_SET, INSTALLED_CASES, installed_case_sets
+    from tablebench.cases.manifest import MANIFEST, manifest_sha256
+    from tablebench.core.files import read_json
+
+    table = RichTable(title=f"case sets installed in {INSTALLED_CASES}")
+    for column in ("name", "pages", "items", "version"):
+        table.add_column(column, justify="right" if column == "pages" else "left")
+    for name in installed_case_sets():
+        folder = INSTALLED_CASES / name
+        manifest = read_json(folder / MANIFEST)
+        counts = {k: sum(v.values()) if isinstance(v, dict) else v for k in ("tables", "formulas")
+                  if (v := manifest.get(k))}  # formulas are counted per kind (inline, display)
+        items = ", ".join(f"{n} {k}" for k, n in counts.items())
+        table.add_row(name + (" (default)" if name == DEFAULT_SET else ""), str(manifest.get("pages", "?")),
+                      items, (manifest_sha256(folder) or "")[:12])
+    Console().print(table)
+    print("Any other folder works too: --cases=PATH (a tablebench set or a pdf-parse-bench folder).")
+    return 0
+
+
 def _add_cases(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("cases", help="inspect case sets")
     cases = p.add_subparsers(dest="cases_command", metavar="ACTION", required=True)
+    listed = cases.add_parser("list", help="the case sets installed with tablebench: name, pages, items, version")
+    listed.set_defaults(func=_run_cases_list)
     info = cases.add_parser("info", help="counts, size and sha256 check of a case-set folder")
-    info.add_argument("dir", help="a case-set folder, or a set name in cases/ (as --cases takes)")
+    info.add_argument("dir", help="a case-set folder, or the name of an installed set (as --cases takes)")
 
     def run(args: argparse.Namespace) -> int:
-        from harness.cases import resolve_case_set
-        from harness.generate.commands import run_cases_info
+        from tablebench.cases import resolve_case_set
+        from tablebench.generate.commands import run_cases_info
 
         args.dir = str(resolve_case_set(args.dir))  # `synth-v1` means what `--cases=synth-v1` means
         return run_cases_info(args)
@@ -120,7 +147,7 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
     imp.add_argument("--out", required=True, help="an empty or new folder for the case set")
 
     def run_import(args: argparse.Namespace) -> int:
-        from harness.generate.importer import run_import
+        from tablebench.generate.importer import run_import
 
         return run_import(args)
 
@@ -134,8 +161,8 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
     _add_variant_options(twin, "the degradation applied to every page", required=True)
 
     def run_variant(args: argparse.Namespace) -> int:
-        from harness.cases import resolve_case_set
-        from harness.generate.twin import run_variant
+        from tablebench.cases import resolve_case_set
+        from tablebench.generate.twin import run_variant
 
         args.src = str(resolve_case_set(args.src))
         return run_variant(args)
@@ -144,7 +171,7 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_variant_options(p: argparse.ArgumentParser, what: str, required: bool = False) -> None:
-    from harness.generate.variants import DEFAULT_DPI, VARIANTS
+    from tablebench.generate.variants import DEFAULT_DPI, VARIANTS
 
     p.add_argument("--variant", choices=VARIANTS, default=None, required=required,
                    help=f"scan or photo: {what}; seeded, recorded in the ground truth")
@@ -164,15 +191,15 @@ def _add_report(sub: argparse._SubParsersAction) -> None:
 def _run_report(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from harness.evaluate.completeness import of_meta
-    from harness.report.aggregate import boards
-    from harness.report.regressions import RegressionView, regressions_rich
-    from harness.report.terminal import tracks_group
-    from harness.report.merge import results_path
-    from harness.report.verdicts import failed_rich
-    from harness.report.whole import print_whole
-    from harness.core.files import claim_folder
-    from harness.report.write import FILES, read_comparisons, read_results, write_report
+    from tablebench.evaluate.completeness import of_meta
+    from tablebench.report.aggregate import boards
+    from tablebench.report.regressions import RegressionView, regressions_rich
+    from tablebench.report.terminal import tracks_group
+    from tablebench.report.merge import results_path
+    from tablebench.report.verdicts import failed_rich
+    from tablebench.report.whole import print_whole
+    from tablebench.core.files import claim_folder
+    from tablebench.report.write import FILES, read_comparisons, read_results, write_report
 
     meta, results = read_results(args.results)
     comparisons = read_comparisons(results_path(args.results))
@@ -199,7 +226,7 @@ def _run_report(args: argparse.Namespace) -> int:
 
 
 def _add_compare(sub: argparse._SubParsersAction) -> None:
-    from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT
+    from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT
 
     p = sub.add_parser("compare", help="runs side by side, case by case: RUN_A RUN_B [RUN_C...] (A is the reference)")
     p.add_argument("runs", nargs="+", metavar="RUN", help="a run folder or results.json; RUN:LABEL picks one parser "
@@ -218,8 +245,8 @@ def _add_compare(sub: argparse._SubParsersAction) -> None:
                    help="HTML: a card for at most N cases, those that moved most (default 2000)")
 
     def run(args: argparse.Namespace) -> int:
-        from harness.gating.options import read_options
-        from harness.report.compare_command import run_compare
+        from tablebench.gating.options import read_options
+        from tablebench.report.compare_command import run_compare
 
         gate = read_options({"gate_alpha": args.gate_alpha, "gate_min_effect": args.gate_min_effect})  # as checked everywhere
         return run_compare(args.runs, metrics=args.metrics, markdown=args.markdown, html=args.html,
@@ -235,7 +262,7 @@ def _renamed(p: argparse.ArgumentParser, old: str, new: str) -> None:
 
 def _merge_parser() -> argparse.ArgumentParser:
     """`tablebench report merge`: its own options (the positional runs clash with `report RESULTS`)."""
-    from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, DEFAULT_TOLERANCE
+    from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, DEFAULT_TOLERANCE
 
     p = argparse.ArgumentParser(prog="tablebench report merge",
                                 description="Merge shard runs (--shard=I/N) into one report, gated as pytest gates.")
@@ -264,9 +291,9 @@ def _merge_parser() -> argparse.ArgumentParser:
 
 
 def _run_merge(argv: list[str]) -> int:
-    """Shard runs -> one report (`harness.report.merge_command`): 0 when merged and every case and gate
+    """Shard runs -> one report (`tablebench.report.merge_command`): 0 when merged and every case and gate
     passed, 1 when a case or a gate failed."""
-    from harness.report.merge_command import run_merge
+    from tablebench.report.merge_command import run_merge
 
     args = _merge_parser().parse_args(argv)
     for line in renamed_lines(args):
@@ -284,10 +311,10 @@ def _add_harvest(sub: argparse._SubParsersAction) -> None:
 
     def run(args: argparse.Namespace) -> int:
         if args.formulas:
-            from harness.generate.formula_harvest import run_formula_harvest
+            from tablebench.generate.formula_harvest import run_formula_harvest
 
             return run_formula_harvest(args)
-        from harness.generate.harvest import run_harvest
+        from tablebench.generate.harvest import run_harvest
 
         return run_harvest(args)
 
@@ -330,10 +357,10 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     their cross-validated score; tables print the full cross-validation with --cv)."""
     import json
 
-    from harness.evaluate.metaeval import TABLE_METRICS, Options, kind_of, load_pairs, meta_eval
-    from harness.evaluate.metaeval_formulas import FORMULAS
-    from harness.evaluate.metaeval_tables import TABLES
-    from harness.evaluate.progress import StderrProgress
+    from tablebench.evaluate.metaeval import TABLE_METRICS, Options, kind_of, load_pairs, meta_eval
+    from tablebench.evaluate.metaeval_formulas import FORMULAS
+    from tablebench.evaluate.metaeval_tables import TABLES
+    from tablebench.evaluate.progress import StderrProgress
 
     options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge,
                       judge_variant=args.judge_variant,
@@ -346,7 +373,7 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     if args.ablation:
         if kind is not TABLES:
             raise ValueError("--ablation is for the table study (the semantic score's reading rules)")
-        from harness.evaluate.metaeval_tables import ablation, ablation_report
+        from tablebench.evaluate.metaeval_tables import ablation, ablation_report
 
         try:
             rows = ablation(pairs, progress=progress)
@@ -363,8 +390,8 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     elif kind.reports_cv(options):
         print(kind.cv_report(result))
     else:
-        from harness.report.terminal import meta_eval_table
-        from harness.report.whole import print_whole
+        from tablebench.report.terminal import meta_eval_table
+        from tablebench.report.whole import print_whole
 
         print_whole(meta_eval_table(result, title=kind.title.format(n=len(pairs))))
     return 0

@@ -1,5 +1,5 @@
 """The built-in parser adapters: PDF page in, text out (tables as Markdown / HTML where they stand).
 
 Each registers under the `tablebench.parsers` entry-point group (see pyproject.toml), exactly
-as a third-party parser does; `harness.parse` finds them there and never imports this package.
+as a third-party parser does; `tablebench.parse` finds them there and never imports this package.
 """

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from harness.core.table import Table
+from tablebench.core.table import Table
 
 TABLE_FORMATS = ("html", "markdown")
 

@@ -16,8 +16,8 @@ from statistics import median
 
 import numpy as np
 
-from harness.core.table import Cell, Table
-from parsers.ocr_image import Rule
+from tablebench.core.table import Cell, Table
+from tablebench.parsers.ocr_image import Rule
 
 GAP = 0.6  # a gap wider than GAP x the median word height separates cells
 SAME_EXTENT = 0.03  # rules whose ends differ by less than this fraction of the page width stack

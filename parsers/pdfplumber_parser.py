@@ -6,8 +6,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.parse.protocol import ParseOutput, check_choice, output, package_version, require
-from parsers.layout import TABLE_FORMATS, Block, compose, inside, render_table
+from tablebench.parse.protocol import ParseOutput, check_choice, output, package_version, require
+from tablebench.parsers.layout import TABLE_FORMATS, Block, compose, inside, render_table
 
 ADAPTER_REVISION = "1"
 

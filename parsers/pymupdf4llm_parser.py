@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.parse.protocol import ParseOutput, check_choice, output, package_version, require
+from tablebench.parse.protocol import ParseOutput, check_choice, output, package_version, require
 
 ADAPTER_REVISION = "1"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from harness.parse.protocol import ParseOutput, output, package_version, require
+from tablebench.parse.protocol import ParseOutput, output, package_version, require
 
 ADAPTER_REVISION = "1"
 

@@ -3,7 +3,7 @@
 Every page is rendered (pdftoppm), its background flattened and deskewed, and read by the
 Tesseract CLI (Debian `tesseract-ocr`) as TSV word boxes; calling the CLI directly keeps the
 dependency to the apt package (pytesseract would only wrap the same call). Tables come from
-geometry (`parsers.ocr_tables`): ruled regions, rows, cells, columns and column spans. Text
+geometry (`tablebench.parsers.ocr_tables`): ruled regions, rows, cells, columns and column spans. Text
 outside tables is kept paragraph by paragraph, in the engine's reading order.
 """
 
@@ -23,12 +23,12 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from harness.core.raster import RasterError, rasterise
-from harness.core.table import Table
-from harness.parse.protocol import ParseOutput, ParserError, check_choice, output
-from parsers.layout import TABLE_FORMATS, Block, compose, rows_to_markdown
-from parsers.ocr_image import deskew, erase_lines, find_rules, flatten, skew_angle
-from parsers.ocr_tables import Region, Word, build_table, table_regions
+from tablebench.core.raster import RasterError, rasterise
+from tablebench.core.table import Table
+from tablebench.parse.protocol import ParseOutput, ParserError, check_choice, output
+from tablebench.parsers.layout import TABLE_FORMATS, Block, compose, rows_to_markdown
+from tablebench.parsers.ocr_image import deskew, erase_lines, find_rules, flatten, skew_angle
+from tablebench.parsers.ocr_tables import Region, Word, build_table, table_regions
 
 ADAPTER_REVISION = "1"
 TIMEOUT = 300  # seconds per page image

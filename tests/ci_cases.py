@@ -35,7 +35,7 @@ def case_set(dest: Path, pages: int) -> Path:
 def write_pages(folder: Path, cases: Path, change=None) -> Path:
     """One Markdown page per PDF with every ground-truth table as HTML, each passed through
     `change(page_id, table_index, html) -> html` when given."""
-    from harness.cases import load_case_set
+    from tablebench.cases import load_case_set
 
     folder.mkdir(parents=True, exist_ok=True)
     for page in load_case_set(cases).pages:

@@ -28,8 +28,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 @functools.cache
 def _warm_metrics() -> None:
-    from harness.core.table import Table
-    from harness.metrics import score
+    from tablebench.core.table import Table
+    from tablebench.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table)

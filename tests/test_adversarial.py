@@ -72,8 +72,8 @@ def bomb(code: str, *, memory_mb: int, timeout: float, cwd: Path = REPO) -> Ran:
 def test_a_span_grid_bomb_is_not_computed_in_seconds_and_megabytes(tmp_path: Path) -> None:
     code = f"""
 from pathlib import Path
-from harness.cases import load_case_set
-from harness.evaluate.page import evaluate_page
+from tablebench.cases import load_case_set
+from tablebench.evaluate.page import evaluate_page
 page = load_case_set("synth-v1", only={{"p001"}}).pages[0]
 htmls = [gt.stored_html for gt in page.tables]
 htmls[0] = htmls[0].replace("</table>", "<tr>" + '<td rowspan="1000" colspan="1000">x</td>' * 40 + "</tr></table>")
@@ -90,7 +90,7 @@ OUTCOME = [results[0].outcome, sorted(set(results[0].not_computed.values()))]
 @pytest.mark.parametrize("verify", [True, False])
 def test_a_case_set_page_that_is_dev_zero_or_a_fifo_is_refused_at_once(tmp_path: Path, how: str,
                                                                        verify: bool) -> None:
-    from harness.generate.importer import import_bench
+    from tablebench.generate.importer import import_bench
     from tests.ci_cases import case_set
 
     ours = tmp_path / "ours"
@@ -101,7 +101,7 @@ def test_a_case_set_page_that_is_dev_zero_or_a_fifo_is_refused_at_once(tmp_path:
     else:
         (ours / "002.json").symlink_to("/dev/zero")
     code = f"""
-from harness.cases import load_case_set
+from tablebench.cases import load_case_set
 try:
     load_case_set({str(ours)!r}, verify={verify})
     OUTCOME = "loaded"
@@ -124,7 +124,7 @@ def test_a_dir_output_that_is_a_device_a_fifo_or_leaves_the_folder_fails_its_pag
         (outputs / "001.md").symlink_to(target)
     code = f"""
 from pathlib import Path
-from harness.parse.runner import parse_pdf
+from tablebench.parse.runner import parse_pdf
 result = parse_pdf("dir:{outputs}", Path({str(bench_sample_dir / "pdfs" / "001.pdf")!r}))
 OUTCOME = [result.outcome, result.message, result.text]
 """
@@ -141,7 +141,7 @@ def test_a_command_writing_a_gigabyte_to_stdout_costs_no_disk_and_bounded_memory
 import resource
 resource.setrlimit(resource.RLIMIT_FSIZE, (32 * 1024 * 1024, 32 * 1024 * 1024))  # no file of it can grow
 from pathlib import Path
-from harness.parse.command import CommandParser
+from tablebench.parse.command import CommandParser
 out = CommandParser("sh -c 'head -c {total} /dev/zero | tr \\"\\\\\\\\0\\" a' {{pdf}}").parse(Path({str(pdf)!r}))
 OUTCOME = [len(out.text), out.meta["bytes"]]
 """
@@ -152,7 +152,7 @@ OUTCOME = [len(out.text), out.meta["bytes"]]
 
 def test_a_parser_meta_of_100_mb_is_cut_before_it_leaves_the_worker(tmp_path: Path) -> None:
     (tmp_path / "bigmeta.py").write_text('''
-from harness.parse.protocol import ParseOutput
+from tablebench.parse.protocol import ParseOutput
 
 class BigMeta:
     name, version, config = "bigmeta", "1", {}
@@ -167,7 +167,7 @@ import sys
 sys.path.insert(0, {str(tmp_path)!r})
 from pathlib import Path
 from bigmeta import BigMeta
-from harness.parse.runner import parse_pdf
+from tablebench.parse.runner import parse_pdf
 result = parse_pdf(BigMeta(), Path({str(pdf)!r}), Path({str(tmp_path / "cache")!r}), timeout=120)
 sizes = [p.stat().st_size for p in Path({str(tmp_path / "cache")!r}).rglob("*.json")]
 OUTCOME = [result.outcome, result.meta.get("meta_dropped"), max(sizes)]
@@ -183,7 +183,7 @@ def test_a_judge_answering_20000_errors_leaves_a_small_result(tmp_path: Path) ->
     answer = json.dumps({"errors": [f"error {i}: " + "x" * 1000 for i in range(20_000)], "score": 3})
     with LLMServer([Reply(content=answer)]) as server:
         code = f"""
-from harness.metrics.judge import judge_table
+from tablebench.metrics.judge import judge_table
 verdict = judge_table("\\\\begin{{tabular}}{{l}}a\\\\\\\\\\\\end{{tabular}}", "| a |", "openai/tiny-judge",
                       api_base={server.api_base!r})
 OUTCOME = [verdict.score, len(verdict.errors), sum(map(len, verdict.errors))]
@@ -200,7 +200,7 @@ def test_a_formula_pool_of_typesetting_bombs_is_refused_without_compiling(tmp_pa
     lines = [json.dumps({"latex": "$" + b * 12 + "x" + "}" * 12 + "$"}) for b in bombs] + [json.dumps({"latex": "$x^2$"})]
     Path(tmp_path, "pool.jsonl").write_text("\n".join(lines) + "\n")
     code = f"""
-from harness.generate.formula_pool import FormulaPool
+from tablebench.generate.formula_pool import FormulaPool
 pool = FormulaPool.from_jsonl({str(tmp_path / "pool.jsonl")!r})
 OUTCOME = [len(pool.formulas), sorted({{r.reason for r in pool.rejected}})]
 """
@@ -214,9 +214,9 @@ def test_a_prediction_that_renders_for_minutes_costs_glyph_f1_the_pages_budget_o
     cost 30 s a formula outside any budget -> the page's renders share the page's budget (5 s here)."""
     code = f"""
 from pathlib import Path
-from harness.cases import load_case_set
-from harness.evaluate.page import evaluate_page
-from harness.tex.render import use_render_cache
+from tablebench.cases import load_case_set
+from tablebench.evaluate.page import evaluate_page
+from tablebench.tex.render import use_render_cache
 use_render_cache({str(tmp_path / "cache")!r})
 page = load_case_set("formulas-v1").pages[0]
 out = [gt.latex.strip("$") for gt in page.items_of("formula")]

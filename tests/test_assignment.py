@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linear_sum_assignment as public
 
-from harness.core import assignment
+from tablebench.core import assignment
 
 
 @pytest.mark.parametrize("shape", [(1, 1), (3, 3), (4, 7), (9, 2), (25, 25)])
@@ -24,7 +24,7 @@ def test_it_solves_exactly_as_the_public_function(shape: tuple[int, int], maximi
 
 
 def test_it_loads_without_importing_scipy_optimize() -> None:
-    code = ("import sys, numpy as np; from harness.core.assignment import linear_sum_assignment as f; "
+    code = ("import sys, numpy as np; from tablebench.core.assignment import linear_sum_assignment as f; "
             "print(f(np.eye(3)[::-1], maximize=True)[1].tolist(), 'scipy.optimize' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["[2,", "1,", "0]", "False"]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import lxml.html
 
-from harness.core.results import ItemResult
-from harness.core.table import Cell, Table
-from harness.evaluate.page import MAX_BEST_TEXT, best_candidate
-from harness.locate.tables import locate_tables
-from harness.report.aggregate import leaderboard
-from harness.report.html import render_html
-from harness.report.html_data import expanded_html
+from tablebench.core.results import ItemResult
+from tablebench.core.table import Cell, Table
+from tablebench.evaluate.page import MAX_BEST_TEXT, best_candidate
+from tablebench.locate.tables import locate_tables
+from tablebench.report.aggregate import leaderboard
+from tablebench.report.html import render_html
+from tablebench.report.html_data import expanded_html
 
 GT = Table([[Cell("Model"), Cell("Accuracy"), Cell("Recall")], [Cell("alpha"), Cell("0.91"), Cell("0.55")],
             [Cell("beta"), Cell("0.87"), Cell("0.61")]])

@@ -21,8 +21,8 @@ _CHILD = """
 import resource, sys
 from pathlib import Path
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-from harness.parse.command import CommandParser
-from harness.parse.protocol import ParserError
+from tablebench.parse.command import CommandParser
+from tablebench.parse.protocol import ParserError
 try:
     CommandParser({command!r}).parse(Path({pdf!r}))
 except ParserError as exc:
@@ -44,14 +44,14 @@ _WRITE = """
 import resource, sys
 from pathlib import Path
 resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))  # inherited by the command: no file past it
-from harness.parse.command import MAX_BYTES, CommandParser
+from tablebench.parse.command import MAX_BYTES, CommandParser
 out = CommandParser({command!r}).parse(Path({pdf!r}))
 print(len(out.text), out.meta["bytes"], out.meta["truncated_bytes"], set(out.text))
 """
 
 
 def test_a_command_writing_200_mb_to_stdout_writes_no_file_of_it(tmp_path: Path) -> None:
-    from harness.parse.command import MAX_BYTES
+    from tablebench.parse.command import MAX_BYTES
 
     pdf = tmp_path / "a.pdf"
     pdf.write_bytes(b"%PDF-1.4\n")
@@ -64,7 +64,7 @@ def test_a_command_writing_200_mb_to_stdout_writes_no_file_of_it(tmp_path: Path)
 
 
 def test_a_process_left_in_the_background_holding_stdout_does_not_hold_the_page(tmp_path: Path) -> None:
-    from harness.parse.command import CommandParser
+    from tablebench.parse.command import CommandParser
 
     pdf = tmp_path / "a.pdf"
     pdf.write_bytes(b"%PDF-1.4\n")

@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from harness.core.table import MAX_GRID_SLOTS, MAX_SCORED_CELLS, Cell, Table, TableTooLarge
+from tablebench.core.table import MAX_GRID_SLOTS, MAX_SCORED_CELLS, Cell, Table, TableTooLarge
 
 LIMIT = 1024 * 1024 * 1024  # bytes of address space for the child: a 20-million-slot grid needs 3 GB
 
@@ -27,10 +27,10 @@ BOMB = "<p>Results.</p><table>" + _ROWS + "<tr>" + '<td rowspan="1000" colspan="
 _CHILD = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-from harness.cases import GroundTruthTable
-from harness.core import kinds
-from harness.core.metric_specs import specs_of
-import harness.kinds.tables  # noqa: F401 - registers the kind
+from tablebench.cases import GroundTruthTable
+from tablebench.core import kinds
+from tablebench.core.metric_specs import specs_of
+import tablebench.kinds.tables  # noqa: F401 - registers the kind
 gt = GroundTruthTable(0, sys.argv[1])
 kind = kinds.get("table")
 found = kind.locate([gt], sys.stdin.read())[0]

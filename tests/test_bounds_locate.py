@@ -15,16 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from harness.locate.math_spans import math_spans
+from tablebench.locate.math_spans import math_spans
 
 LIMIT = 1024 * 1024 * 1024  # bytes of address space for the child (the acceptance bound is 500 MB resident)
 
 _CHILD = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-from harness.core.table import Table
-from harness.locate.formulas import locate_formulas
-from harness.locate.tables import locate_tables
+from tablebench.core.table import Table
+from tablebench.locate.formulas import locate_formulas
+from tablebench.locate.tables import locate_tables
 text = sys.stdin.read()
 if sys.argv[1] == "formula":
     found = locate_formulas([r"x^{{2}}+y^{{2}}=z^{{2}}", r"\\frac{{a}}{{b}}"], text)
@@ -79,8 +79,8 @@ def test_math_spans_are_the_lazy_regexs_matches() -> None:
 
 
 def test_a_page_whose_locating_outlasts_the_parse_timeout_is_a_timeout(tmp_path: Path) -> None:
-    from harness.cases import load_case_set
-    from harness.evaluate.page import evaluate_page
+    from tablebench.cases import load_case_set
+    from tablebench.evaluate.page import evaluate_page
     from tests.ci_cases import case_set
 
     (page,) = load_case_set(case_set(tmp_path / "set", 1)).pages

@@ -7,23 +7,23 @@ import json
 import subprocess
 import sys
 
-from harness.core import kinds
-from harness.core.kinds import Located
-from harness.core.metric_specs import specs_of
-from harness.core.table import MAX_SCORED_CELLS, Table
-from harness.metrics.score import score_pair
+from tablebench.core import kinds
+from tablebench.core.kinds import Located
+from tablebench.core.metric_specs import specs_of
+from tablebench.core.table import MAX_SCORED_CELLS, Table
+from tablebench.metrics.score import score_pair
 
 LIMIT = 2 * 1024 * 1024 * 1024  # bytes of address space: the acceptance bound for a 5,000 x 5 table
 
 _CHILD = """
 import json, resource
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-from harness.cases import GroundTruthTable
-from harness.core import kinds
-from harness.core.kinds import Located
-from harness.core.metric_specs import specs_of
-from harness.core.table import Table
-import harness.kinds.tables  # noqa: F401 - registers the kind
+from tablebench.cases import GroundTruthTable
+from tablebench.core import kinds
+from tablebench.core.kinds import Located
+from tablebench.core.metric_specs import specs_of
+from tablebench.core.table import Table
+import tablebench.kinds.tables  # noqa: F401 - registers the kind
 
 rows = [[f"r{{r}}c{{c}}" for c in range(5)] for r in range(5000)]
 latex = "\\\\begin{{tabular}}{{lllll}}\\n" + "\\n".join(" & ".join(row) + " \\\\\\\\" for row in rows) + "\\n\\\\end{{tabular}}"
@@ -47,8 +47,8 @@ def test_a_5000_by_5_table_is_marked_not_computed_within_2gb() -> None:
 
 
 def test_a_table_at_the_limit_is_scored_as_before() -> None:
-    import harness.kinds.tables  # noqa: F401 - registers the kind
-    from harness.cases import GroundTruthTable
+    import tablebench.kinds.tables  # noqa: F401 - registers the kind
+    from tablebench.cases import GroundTruthTable
 
     rows = [[f"r{r}c{c}" for c in range(5)] for r in range(40)]
     latex = "\\begin{tabular}{lllll}\n" + "\n".join(" & ".join(row) + " \\\\" for row in rows) + "\n\\end{tabular}"
@@ -60,10 +60,10 @@ def test_a_table_at_the_limit_is_scored_as_before() -> None:
 
 
 def test_a_prediction_of_two_huge_cells_is_marked_not_computed() -> None:
-    import harness.kinds.tables  # noqa: F401 - registers the kind
-    from harness.cases import GroundTruthTable
-    from harness.core.table import MAX_SCORED_CHARS
-    from harness.readers import read_tables
+    import tablebench.kinds.tables  # noqa: F401 - registers the kind
+    from tablebench.cases import GroundTruthTable
+    from tablebench.core.table import MAX_SCORED_CHARS
+    from tablebench.readers import read_tables
 
     rows = [[f"r{r}", str(r)] for r in range(2000)]
     latex = "\\begin{tabular}{ll}\n" + "\n".join(" & ".join(row) + " \\\\" for row in rows) + "\n\\end{tabular}"
@@ -79,9 +79,9 @@ def test_a_prediction_of_two_huge_cells_is_marked_not_computed() -> None:
 def test_scoring_that_outlasts_the_parse_timeout_is_that_tables_timeout(tmp_path: Path) -> None:
     import time as _time
 
-    from harness.cases import load_case_set
-    from harness.core.metric_specs import MetricSpec, Scored, register, unregister
-    from harness.evaluate.page import evaluate_page
+    from tablebench.cases import load_case_set
+    from tablebench.core.metric_specs import MetricSpec, Scored, register, unregister
+    from tablebench.evaluate.page import evaluate_page
     from tests.ci_cases import case_set, write_pages
 
     def slow(gt: object, pred: object) -> Scored:  # a user's metric that never ends on some pair

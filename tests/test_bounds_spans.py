@@ -11,14 +11,14 @@ import sys
 
 import pytest
 
-from harness.core.table import MAX_SPAN
+from tablebench.core.table import MAX_SPAN
 
 LIMIT = 1024 * 1024 * 1024  # bytes of address space for the child: far above a 70-byte table's need
 
 _CHILD = """
 import json, resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-from harness.locate.tables import candidates
+from tablebench.locate.tables import candidates
 tables, why = candidates(sys.stdin.read())
 print(json.dumps({{"why": why, "tables": [[t.fmt, [[c.colspan, c.rowspan] for r in t.rows for c in r]]
                                         for t in tables]}}))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import lxml.html
 
-from harness.core.results import ItemResult
-from harness.report.aggregate import leaderboard
-from harness.report.html import render_html
-from harness.report.html_data import expanded_html
+from tablebench.core.results import ItemResult
+from tablebench.report.aggregate import leaderboard
+from tablebench.report.html import render_html
+from tablebench.report.html_data import expanded_html
 
 
 def _card(facts: dict, scores: dict) -> lxml.html.HtmlElement:

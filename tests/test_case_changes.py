@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.options import Tolerance
-from harness.core.results import ItemResult
-from harness.gating.baseline import Baseline, Entry
-from harness.gating.regressions import case_changes
-from harness.gating.rules import Gate
+from tablebench.core.options import Tolerance
+from tablebench.core.results import ItemResult
+from tablebench.gating.baseline import Baseline, Entry
+from tablebench.gating.regressions import case_changes
+from tablebench.gating.rules import Gate
 
 
 def _result(table: int, outcome: str = "ok", **scores: float) -> ItemResult:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import DEFAULT_SET, REPO_CASES, load_case_set, resolve_case_set
-from harness.cli import main
-from harness.generate.caseset import dump_json, make_page, page_record, verify_caseset
-from harness.generate.importer import import_bench
-from harness.tex.runner import have_pdflatex
+from tablebench.cases import DEFAULT_SET, INSTALLED_CASES, load_case_set, resolve_case_set
+from tablebench.cli import main
+from tablebench.generate.caseset import dump_json, make_page, page_record, verify_caseset
+from tablebench.generate.importer import import_bench
+from tablebench.tex.runner import have_pdflatex
 
 TABLE = r"\begin{tabular}{cc} a & b \\ 1 & 2 \\ \end{tabular}"
 SPANNED = r"\begin{tabular}{cc} \multicolumn{2}{c}{h} \\ 1 & 2 \\ \end{tabular}"
@@ -60,9 +60,9 @@ def test_set_names_resolve_in_the_cases_folder(tmp_path, monkeypatch) -> None:
     assert load_case_set("mini", cases_dir=tmp_path / "cases").root == (tmp_path / "cases" / "mini").resolve()
     monkeypatch.chdir(tmp_path)
     assert resolve_case_set("cases/mini", cases_dir=tmp_path / "nowhere") == (tmp_path / "cases" / "mini").resolve()
-    with pytest.raises(ValueError, match=r"case set 'nope' not found \(a folder, or one of: mini\)"):
+    with pytest.raises(ValueError, match=r"case set 'nope' not found \(a folder, or one of the installed sets: mini\)"):
         load_case_set("nope", cases_dir=tmp_path / "cases")
-    assert resolve_case_set(None) == (REPO_CASES / DEFAULT_SET).resolve()
+    assert resolve_case_set(None) == (INSTALLED_CASES / DEFAULT_SET).resolve()
 
 
 @pytest.mark.parametrize(("breakage", "message"), [
@@ -134,8 +134,8 @@ def test_import_of_the_shared_sample(bench_sample_dir, tmp_path, capsys) -> None
 
 # -- the committed default set -----------------------------------------------------------------
 
-SET = REPO_CASES / DEFAULT_SET
-README = REPO_CASES / "README.md"
+SET = INSTALLED_CASES / DEFAULT_SET
+README = INSTALLED_CASES / "README.md"
 
 
 @pytest.fixture(scope="module")
@@ -197,7 +197,7 @@ def test_regenerating_a_page_reproduces_its_json(manifest, index) -> None:
 
 def _signed_folder(root: Path) -> Path:
     """A tablebench set whose manifest pins its files, as `generate` writes it."""
-    from harness.cases.manifest import FORMAT, sha256_file
+    from tablebench.cases.manifest import FORMAT, sha256_file
 
     _tablebench_folder(root)
     files = {p.name: sha256_file(p) for p in sorted(root.iterdir()) if p.name != "manifest.json"}
@@ -213,7 +213,7 @@ def _signed_folder(root: Path) -> Path:
     ("not-a-manifest", r"manifest\.json: unknown format"),
 ])
 def test_a_case_set_that_does_not_match_its_manifest_is_refused(tmp_path, breakage, message) -> None:
-    from harness.cases.manifest import check_case_set
+    from tablebench.cases.manifest import check_case_set
 
     root = _signed_folder(tmp_path / "set")
     check_case_set(root)  # intact: no error

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases.manifest import MAX_CASE_FILE_BYTES
-from harness.generate.importer import import_bench
+from tablebench.cases.manifest import MAX_CASE_FILE_BYTES
+from tablebench.generate.importer import import_bench
 from tests.ci_cases import case_set
 from tests.test_plugin import PLUGIN
 

@@ -6,11 +6,11 @@ import json
 
 import lxml.html
 
-from harness.core.results import ItemResult
-from harness.core.table import Table
-from harness.metrics.tables.semantic import DEFAULT, combine, read_and_count, semantic_details
-from harness.metrics.tables.semantic_diff import MAX_CELLS
-from harness.report.evidence import cell_diff_html
+from tablebench.core.results import ItemResult
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic import DEFAULT, combine, read_and_count, semantic_details
+from tablebench.metrics.tables.semantic_diff import MAX_CELLS
+from tablebench.report.evidence import cell_diff_html
 
 GT = [["name", "a", "b"], ["x", "1", "2"], ["y", "3", "4"], ["z", "5", "6"]]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import _merge_parser, build_parser, main
-from harness.report.write import write_report
+from tablebench.cli import _merge_parser, build_parser, main
+from tablebench.report.write import write_report
 from tests.test_plugin import PLUGIN
 from tests.test_report_samples import sample_results
 

@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from harness.cli import main
-from harness.core.results import ItemResult
-from harness.report.compare import compare_runs
-from harness.report.compare_html import compare_html
-from harness.report.write import write_report
+from tablebench.cli import main
+from tablebench.core.results import ItemResult
+from tablebench.report.compare import compare_runs
+from tablebench.report.compare_html import compare_html
+from tablebench.report.write import write_report
 from tests.ci_cases import case_set, noisy, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN
 

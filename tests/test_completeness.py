@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.core.results import ItemResult
-from harness.evaluate.completeness import Completeness, combine, measure, of_meta, refusal
-from harness.report.write import write_report
+from tablebench.cli import main
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.completeness import Completeness, combine, measure, of_meta, refusal
+from tablebench.report.write import write_report
 from tests.ci_cases import case_set, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN
 

@@ -1,4 +1,4 @@
-"""harness.core.cache and harness.core.files.locked: the one content cache every result goes through."""
+"""tablebench.core.cache and tablebench.core.files.locked: the one content cache every result goes through."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.cache import ContentCache
-from harness.core.files import locked
-from harness.tex.render import RenderError, render_glyphs
-from harness.tex.runner import have_pdflatex
+from tablebench.core.cache import ContentCache
+from tablebench.core.files import locked
+from tablebench.tex.render import RenderError, render_glyphs
+from tablebench.tex.runner import have_pdflatex
 
 KEY = "ab" + "0" * 62
 
@@ -73,7 +73,7 @@ def test_concurrent_askers_compute_once(tmp_path: Path) -> None:
 def test_lock_excludes_another_process(tmp_path: Path) -> None:
     lock = tmp_path / "k" / "key.lock"
     done = tmp_path / "released"  # written by the holder as the last thing it does while holding the lock
-    code = ("import sys, time, pathlib\nfrom harness.core.files import locked\n"
+    code = ("import sys, time, pathlib\nfrom tablebench.core.files import locked\n"
             "with locked(sys.argv[1]):\n    print('held', flush=True)\n    time.sleep(0.5)\n"
             "    pathlib.Path(sys.argv[2]).write_text('x')\n")
     holder = subprocess.Popen([sys.executable, "-c", code, str(lock), str(done)], stdout=subprocess.PIPE, text=True)
@@ -103,7 +103,7 @@ def test_an_atomic_write_to_a_pipe_or_device_writes_into_it_and_never_replaces_i
     import os
     import threading
 
-    from harness.core.files import write_atomic
+    from tablebench.core.files import write_atomic
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)

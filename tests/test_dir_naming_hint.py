@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse.directory import naming_hint
+from tablebench.parse.directory import naming_hint
 from tests.test_plugin import args, bench, warm_metrics  # noqa: F401 - fixtures
 
 pytest_plugins = ["pytester"]

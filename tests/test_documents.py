@@ -20,15 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import REPO_CASES, GroundTruthTable, load_case_set
-from harness.core.files import sha256_file
-from harness.core.metric_specs import specs_of
-from harness.core.table import Cell, Table
-from harness.locate.tables import join_fragments, locate_tables, repeated_header
-from harness.readers import read_tables
-from harness.tex.runner import have_pdflatex
+from tablebench.cases import INSTALLED_CASES, GroundTruthTable, load_case_set
+from tablebench.core.files import sha256_file
+from tablebench.core.metric_specs import specs_of
+from tablebench.core.table import Cell, Table
+from tablebench.locate.tables import join_fragments, locate_tables, repeated_header
+from tablebench.readers import read_tables
+from tablebench.tex.runner import have_pdflatex
 
-DOCS = REPO_CASES / "docs-v1"
+DOCS = INSTALLED_CASES / "docs-v1"
 MANIFEST = json.loads((DOCS / "manifest.json").read_text(encoding="utf-8"))
 needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils is not installed")
@@ -185,21 +185,21 @@ def test_the_recorded_breaks_are_where_the_pdf_breaks_the_table() -> None:
 def test_the_readmes_state_docs_v1_as_its_manifest_counts_it() -> None:
     m = MANIFEST
     size = sum(p.stat().st_size for p in DOCS.iterdir() if p.is_file())
-    section = (REPO_CASES / "README.md").read_text(encoding="utf-8").split("## docs-v1", 1)[1].split("\n## ", 1)[0]
+    section = (INSTALLED_CASES / "README.md").read_text(encoding="utf-8").split("## docs-v1", 1)[1].split("\n## ", 1)[0]
     prose = " ".join(section.split())
     assert f"tablebench generate --pages {m['pages']} --doc-pages 2-4 --seed {m['seed']} --out cases/docs-v1" in prose
     assert f"**{m['pages']} documents, {m['tables']} tables, {size / 1e6:.2f} MB on disk**" in prose
     assert f"on {m['pdf_pages']} PDF pages" in prose and f"{m['broken_tables']} tables are broken" in prose
     counts = dict(re.findall(r"^\| (\w+) \| (\d+) \|$", section, re.M))
     assert counts == {k: str(v) for k, v in m["complexity"].items()}
-    readme = " ".join((REPO_CASES.parent / "README.md").read_text(encoding="utf-8").split())
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
     assert f"`cases/docs-v1` ({m['pages']} documents, {m['tables']} tables, on {m['pdf_pages']} PDF pages" in readme
 
 
 def test_a_one_page_set_reads_as_before() -> None:
     (page,) = load_case_set("synth-v1", only={"p001"}).pages
     assert page.pdf_pages == 1 and all(t.page == 1 and t.breaks == () for t in page.tables)
-    assert "pdf_pages" not in json.loads((REPO_CASES / "synth-v1" / "manifest.json").read_text(encoding="utf-8"))
+    assert "pdf_pages" not in json.loads((INSTALLED_CASES / "synth-v1" / "manifest.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [
@@ -225,7 +225,7 @@ def test_a_record_with_a_broken_page_count_or_break_list_is_refused(tmp_path: Pa
 
 @needs_poppler
 def test_the_crop_of_a_table_that_starts_on_a_later_page_is_of_that_page() -> None:
-    from harness.report.crops import _crop, _render, page_crops
+    from tablebench.report.crops import _crop, _render, page_crops
 
     page, t = next((p, t) for p in load_case_set(DOCS).pages for t in p.tables if t.page > 1)
     key = (page.set_name, page.page_id, t.index)
@@ -236,7 +236,7 @@ def test_the_crop_of_a_table_that_starts_on_a_later_page_is_of_that_page() -> No
 
 # -- regeneration ------------------------------------------------------------------------------------
 def test_doc_pages_are_checked() -> None:
-    from harness.generate.caseset import parse_doc_pages
+    from tablebench.generate.caseset import parse_doc_pages
 
     assert parse_doc_pages("2-4") == (2, 4) and parse_doc_pages(" 3 ") == (3, 3)
     for bad in ("1-3", "4-2", "x", "2-", "2-99"):
@@ -247,7 +247,7 @@ def test_doc_pages_are_checked() -> None:
 @needs_tex
 @pytest.mark.parametrize("index", [1, 2])
 def test_regenerating_a_document_reproduces_it_byte_for_byte(index: int) -> None:
-    from harness.generate.caseset import dump_json, make_document, page_record
+    from tablebench.generate.caseset import dump_json, make_document, page_record
 
     seed = MANIFEST["seed"]
     doc, pages = make_document(seed, index, (2, 4))
@@ -259,7 +259,7 @@ def test_regenerating_a_document_reproduces_it_byte_for_byte(index: int) -> None
 @pytest.mark.slow
 def test_regenerating_docs_v1_reproduces_every_file(tmp_path: Path) -> None:
     """The whole set (about a minute on two cores): the command the README states, every file's sha256."""
-    from harness.cli import main
+    from tablebench.cli import main
 
     out = tmp_path / "docs-v1"
     assert main(["generate", "--pages", str(MANIFEST["pages"]), "--doc-pages", "2-4", "--seed", str(MANIFEST["seed"]),
@@ -272,7 +272,7 @@ def test_a_document_runs_end_to_end_with_a_real_parser(tmp_path: Path) -> None:
     """pdfplumber gets the whole PDF (both pages), sets each page's header and body apart, and the
     table broken across the pages is found joined from its four pieces."""
     pytest.importorskip("pdfplumber")
-    from harness.evaluate.page import evaluate_page
+    from tablebench.evaluate.page import evaluate_page
 
     page = next(p for p in load_case_set(DOCS).pages if p.page_id == "p004")
     results = evaluate_page(page, "pdfplumber", None, cache_dir=tmp_path / "cache")

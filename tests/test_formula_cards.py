@@ -12,11 +12,11 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from harness.cli import main
-from harness.core.results import ItemResult
-from harness.report.aggregate import boards
-from harness.report.html import render_html
-from harness.report.write import write_report
+from tablebench.cli import main
+from tablebench.core.results import ItemResult
+from tablebench.report.aggregate import boards
+from tablebench.report.html import render_html
+from tablebench.report.write import write_report
 
 FORMULAS = [r"$x^{2} + y_{i}^{2} = r^{2}$", r"$\sum_{k=1}^{n} a_{k} \leq \frac{1}{2}$", r"$e^{i\pi} + 1 = 0$",
             r"$\int_{0}^{1} f(t)\, dt$", r"$\sqrt{a^{2} + b^{2}}$", r"$\hat{\theta}_{j} \in \mathbb{R}$"]
@@ -50,7 +50,7 @@ def test_the_group_filter_is_named_for_the_kinds_in_the_run() -> None:
 
 
 def test_a_formula_only_run_merges_with_its_own_count(tmp_path: Path) -> None:
-    from harness.evaluate.completeness import measure
+    from tablebench.evaluate.completeness import measure
 
     ids = [r.test_id for r in _formulas()]
     write_report(_formulas(), tmp_path / "run", {"formulas": 6, "cases": 6, "parsers": ["p"],
@@ -94,7 +94,7 @@ def test_one_line_formulas_show_no_scrollbar_and_a_found_as_text_note_is_not_yel
 
 
 def _failed(result: ItemResult) -> ItemResult:
-    from harness.gating.rules import Gate, keep_verdict
+    from tablebench.gating.rules import Gate, keep_verdict
 
     keep_verdict(result, Gate({"formula_score": 9.5, "teds": 0.99}).check(result))
     return result
@@ -102,7 +102,7 @@ def _failed(result: ItemResult) -> ItemResult:
 
 def _card_texts(results: list[ItemResult]) -> tuple[str, dict[str, str]]:
     """(the page's text outside the cards, {kind: the text of its cards}), tags stripped."""
-    from harness.report.html_data import expanded_html
+    from tablebench.report.html_data import expanded_html
 
     html = _page(results)
     body = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html.split("<body>", 1)[1], flags=re.DOTALL)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.metrics.formulas.glyph_match import glyph_f1, glyph_match
-from harness.tex.render import (
+from tablebench.metrics.formulas.glyph_match import glyph_f1, glyph_match
+from tablebench.tex.render import (
     Glyph,
     RenderError,
     check_formula,
@@ -16,7 +16,7 @@ from harness.tex.render import (
     formula_source,
     render_glyphs,
 )
-from harness.tex.runner import have_pdflatex
+from tablebench.tex.runner import have_pdflatex
 
 needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 
@@ -91,7 +91,7 @@ def test_definitions_are_refused_too() -> None:
 
 
 def test_unicode_math_becomes_macros_that_typeset() -> None:
-    from harness.tex.unicode_latex import unicode_to_latex
+    from tablebench.tex.unicode_latex import unicode_to_latex
 
     assert unicode_to_latex("x + 1") == "x + 1"
     assert unicode_to_latex("ν ∈ ℝ, 𝑥 ≠ ∞ − 1") == "\\nu  \\in  \\mathbb{R}, x \\neq  \\infty  - 1"
@@ -105,7 +105,7 @@ def test_a_plain_text_extraction_is_rendered_not_zeroed(tmp_path: Path) -> None:
 
 
 def test_the_old_name_cdm_like_says_where_it_went() -> None:
-    from harness.core.metric_specs import parse_names
+    from tablebench.core.metric_specs import parse_names
 
     with pytest.raises(ValueError, match=r"cdm_like is now glyph_f1"):
         parse_names("cdm_like", "formula")
@@ -133,8 +133,8 @@ def _children_named(name: str) -> list[int]:
 
 @needs_tex
 def test_a_render_the_budget_has_no_time_for_is_not_computed_and_not_cached(tmp_path: Path) -> None:
-    from harness.metrics.formulas.registry import score_glyph_f1
-    from harness.tex.render import RenderSkipped, render_budget
+    from tablebench.metrics.formulas.registry import score_glyph_f1
+    from tablebench.tex.render import RenderSkipped, render_budget
 
     with render_budget(0.0, "this page's"), pytest.raises(RenderSkipped) as skipped:
         glyph_match("$x^2$", "$x^2$", tmp_path)
@@ -148,7 +148,7 @@ def test_a_render_the_budget_has_no_time_for_is_not_computed_and_not_cached(tmp_
 
 @needs_tex
 def test_a_slow_render_is_cut_at_the_budget_and_leaves_no_pdflatex_behind(tmp_path: Path) -> None:
-    from harness.tex.render import RenderSkipped, render_budget
+    from tablebench.tex.render import RenderSkipped, render_budget
 
     with render_budget(1.0, "this page's"), pytest.raises(RenderSkipped):
         render_glyphs(SLOW, tmp_path)
@@ -158,9 +158,9 @@ def test_a_slow_render_is_cut_at_the_budget_and_leaves_no_pdflatex_behind(tmp_pa
 
 @needs_tex
 def test_a_compile_interrupted_by_a_callers_deadline_is_killed() -> None:
-    from harness.core.deadline import BudgetExceeded, time_budget
-    from harness.tex.render import formula_source
-    from harness.tex.runner import run_pdflatex
+    from tablebench.core.deadline import BudgetExceeded, time_budget
+    from tablebench.tex.render import formula_source
+    from tablebench.tex.runner import run_pdflatex
 
     with pytest.raises(BudgetExceeded), time_budget(1.0, "scoring formulas"):
         run_pdflatex(formula_source(SLOW), timeout=60.0)

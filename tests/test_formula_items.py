@@ -9,18 +9,18 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from harness.cases import GroundTruthFormula, load_case_set
-from harness.core.results import ItemResult
-from harness.evaluate.page import evaluate_page, page_error_results
-from harness.evaluate.selection import metric_names, metric_selection
-from harness.gating.rules import Gate, floors_for
-from harness.generate.importer import import_bench
-from harness.parse.prefetch import ParsePool
-from harness.report.aggregate import boards
-from harness.report.html_data import expanded_html
-from harness.report.markdown import render_markdown
-from harness.report.terminal import tracks_group
-from harness.report.write import read_results, write_report
+from tablebench.cases import GroundTruthFormula, load_case_set
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.page import evaluate_page, page_error_results
+from tablebench.evaluate.selection import metric_names, metric_selection
+from tablebench.gating.rules import Gate, floors_for
+from tablebench.generate.importer import import_bench
+from tablebench.parse.prefetch import ParsePool
+from tablebench.report.aggregate import boards
+from tablebench.report.html_data import expanded_html
+from tablebench.report.markdown import render_markdown
+from tablebench.report.terminal import tracks_group
+from tablebench.report.write import read_results, write_report
 from tests.conftest import shared_path
 from tests.test_run import copy_pages, write_outputs
 
@@ -134,7 +134,7 @@ def test_import_keeps_formulas_and_their_kinds(tmp_path: Path) -> None:
 
 # -- metrics selection -------------------------------------------------------------------------------
 def test_metrics_split_by_kind_with_defaults_for_a_kind_not_named() -> None:
-    from harness.core.metric_specs import defaults_of
+    from tablebench.core.metric_specs import defaults_of
 
     text = defaults_of("text")  # every registered kind is in the selection, the opt-in text kind too
     assert text == ["text_fidelity", "reading_order", "text_coverage"]
@@ -258,8 +258,8 @@ def test_results_from_before_formulas_read_as_tables() -> None:
 
 # -- judge -------------------------------------------------------------------------------------------
 def test_formula_judge_prompt_through_a_real_server(tmp_path: Path) -> None:
-    from harness.core import llm
-    from harness.metrics.judge import FORMULA_PROMPT_VERSION, PROMPT_VERSION, judge_formula
+    from tablebench.core import llm
+    from tablebench.metrics.judge import FORMULA_PROMPT_VERSION, PROMPT_VERSION, judge_formula
     from tests.llm_server import LLMServer, Reply
 
     verdict = json.dumps({"errors": ["the exponent 2 reads 3"], "score": 6})
@@ -283,7 +283,7 @@ def test_formula_judge_prompt_through_a_real_server(tmp_path: Path) -> None:
 
 
 def test_judge_scores_found_formulas_and_gives_missing_ones_zero(fcases, tmp_path: Path, pool: ParsePool) -> None:
-    from harness.core import llm
+    from tablebench.core import llm
     from tests.llm_server import LLMServer, Reply
 
     page = fcases.pages[0]
@@ -304,8 +304,8 @@ def test_llm_locator_finds_formulas_by_quoted_spans_refound_literally(fcases, tm
                                                                       pool: ParsePool) -> None:
     """The model quotes formula 0 exactly and invents formula 1's span: 0 is found where the output
     has it, 1 is missing (no match can be fabricated); the others have no span and are missing."""
-    from harness.core import llm
-    from harness.locate.llm_formulas import PROMPT_VERSION, SYSTEM_PROMPT
+    from tablebench.core import llm
+    from tablebench.locate.llm_formulas import PROMPT_VERSION, SYSTEM_PROMPT
     from tests.llm_server import LLMServer, Reply
 
     page = fcases.pages[0]
@@ -331,7 +331,7 @@ def test_llm_locator_finds_formulas_by_quoted_spans_refound_literally(fcases, tm
 
 
 def test_llm_locator_unreachable_falls_back_to_the_offline_locator(fcases, tmp_path: Path, pool: ParsePool) -> None:
-    from harness.locate.llm_formulas import locate_formulas_llm
+    from tablebench.locate.llm_formulas import locate_formulas_llm
 
     page = fcases.pages[0]
     text = write_perfect(tmp_path / "out", fcases).joinpath(f"{page.pdf.stem}.md").read_text(encoding="utf-8")
@@ -342,7 +342,7 @@ def test_llm_locator_unreachable_falls_back_to_the_offline_locator(fcases, tmp_p
 
 # -- typeset formulas in report.html -----------------------------------------------------------------
 def test_formulas_are_typeset_as_allowlisted_mathml_only() -> None:
-    from harness.report.formula_html import formula_mathml, sanitise_mathml
+    from tablebench.report.formula_html import formula_mathml, sanitise_mathml
 
     inline = formula_mathml(r"$\frac{a}{b}<\alpha_{i}$", display=False)
     assert inline is not None and inline.startswith('<math display="inline">') and "<mfrac>" in inline

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases.pdfbench import formula_pages, page_formulas
-from harness.locate.formulas import locate_formulas, math_candidates, similarity, unicode_form
-from harness.readers.mathml import MathMLError, mathml_to_latex
-from harness.tex.formula import canonical_tokens
+from tablebench.cases.pdfbench import formula_pages, page_formulas
+from tablebench.locate.formulas import locate_formulas, math_candidates, similarity, unicode_form
+from tablebench.readers.mathml import MathMLError, mathml_to_latex
+from tablebench.tex.formula import canonical_tokens
 from tests.conftest import shared_path
 
 GT = [r"$$\omega _{n}^{k}=e^{-{\frac {2\pi ik}{n}}}$$", r"$x_{i}\leq y$", r"$\alpha+\beta=\gamma$",
@@ -37,7 +37,7 @@ def test_every_delimiter_mathml_and_plain_text_are_found() -> None:
 def test_assignment_is_optimal_not_greedy() -> None:
     import numpy as np
 
-    from harness.locate.formulas import Candidate, Located, _assign
+    from tablebench.locate.formulas import Candidate, Located, _assign
 
     # greedy would give GT 0 its best candidate 0 (0.9) and leave GT 1 candidate 1 (0.5): 1.4;
     # the optimal assignment pairs GT 0 with candidate 1 and GT 1 with candidate 0: 1.65
@@ -140,7 +140,7 @@ def test_importer_on_the_sample_and_perfect_output_is_located_exactly() -> None:
     assert len(pages) == 20
     assert sum(len(p.formulas) for p in pages) == 402
     assert {k for p in pages for _, k in p.formulas} == {"inline", "display"}
-    from harness.metrics.formulas.score import formula_score
+    from tablebench.metrics.formulas.score import formula_score
 
     for page in pages:  # a perfect parser (ground truth written back) gets every formula, full marks
         gt = [latex for latex, _ in page.formulas]
@@ -151,8 +151,8 @@ def test_importer_on_the_sample_and_perfect_output_is_located_exactly() -> None:
 
 
 def test_plain_text_math_is_read_back_as_latex() -> None:
-    from harness.locate.formulas import plain_to_latex
-    from harness.metrics.formulas.score import formula_score
+    from tablebench.locate.formulas import plain_to_latex
+    from tablebench.metrics.formulas.score import formula_score
 
     assert plain_to_latex("_x_<sup>2</sup> + a₁₂ = **y**") == "x^{2} + a_{12} = y"
     assert plain_to_latex("x² ≤ y") == "x^{2} ≤ y"
@@ -180,7 +180,7 @@ DECORATED = [
 
 @pytest.mark.parametrize(("latex", "text"), DECORATED)
 def test_decorated_unicode_is_read_like_a_reader(latex: str, text: str) -> None:
-    from harness.metrics.formulas.score import formula_score
+    from tablebench.metrics.formulas.score import formula_score
 
     located = locate_formulas([latex], text)[0]
     assert located.found and located.source == "text" and located.score == 1.0
@@ -190,7 +190,7 @@ def test_decorated_unicode_is_read_like_a_reader(latex: str, text: str) -> None:
 
 
 def test_reader_tokens_keep_offsets_and_structure() -> None:
-    from harness.readers.formula_text import reader_tokens
+    from tablebench.readers.formula_text import reader_tokens
 
     text = "_n_ ¯ and x₁₂ and souffrir ¯ _a_"
     toks = reader_tokens(text)

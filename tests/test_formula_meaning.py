@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from harness.metrics.formulas.score import explained, formula_score
-from harness.tex.formula import canonical_tokens
-from harness.tex.formula_symbols import STACKED, typeset_symbol
-from harness.tex.runner import have_pdflatex
+from tablebench.metrics.formulas.score import explained, formula_score
+from tablebench.tex.formula import canonical_tokens
+from tablebench.tex.formula_symbols import STACKED, typeset_symbol
+from tablebench.tex.runner import have_pdflatex
 
 
 def test_mhchem_charges_are_superscripts() -> None:
@@ -110,7 +110,7 @@ def test_without_tex_an_unknown_command_is_kept_by_name(monkeypatch: pytest.Monk
 
 
 def test_typesetting_unknown_commands_is_bounded_per_formula(monkeypatch) -> None:
-    from harness.metrics.formulas import score as formula_score_module
+    from tablebench.metrics.formulas import score as formula_score_module
 
     asked: list[str] = []
     monkeypatch.setattr(formula_score_module, "typeset_symbol", lambda name: asked.append(name) or None)

@@ -8,16 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from harness.evaluate import metaeval_formulas as metaeval
-from harness.evaluate.metaeval import Options, RatedPair, held_out_scores, meta_eval
-from harness.evaluate.metaeval_formulas import (
+from tablebench.evaluate import metaeval_formulas as metaeval
+from tablebench.evaluate.metaeval import Options, RatedPair, held_out_scores, meta_eval
+from tablebench.evaluate.metaeval_formulas import (
     FORMULAS,
     feature_matrix,
     fit_weights,
     is_formula_study,
     load_formula_pairs,
 )
-from harness.metrics.formulas.score import FEATURES, Weights, score_from_features
+from tablebench.metrics.formulas.score import FEATURES, Weights, score_from_features
 from tests.conftest import shared_path
 
 ROW = {"gt_id": "g1", "gt_formula": "$a+b$", "extracted_formula": "$a-b$",
@@ -111,7 +111,7 @@ def test_dev_and_dev2_cross_validated_pearson_is_above_080() -> None:
 @pytest.mark.shared
 def test_shipped_weights_are_the_fit_on_both_splits() -> None:
     """Changing the tokens or the alignment means refitting WEIGHTS (see score.py for how)."""
-    from harness.metrics.formulas.score import WEIGHTS
+    from tablebench.metrics.formulas.score import WEIGHTS
 
     pairs = _both_splits()
     counts, lengths = feature_matrix(pairs)
@@ -123,7 +123,7 @@ def test_shipped_weights_are_the_fit_on_both_splits() -> None:
 def test_cli_meta_eval_picks_the_formula_track_from_the_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     """`tablebench meta-eval FILE` on the formula study format reports ours, cross-validated ours
     and the stored metrics; the table-study reader would refuse this file."""
-    from harness.cli import main
+    from tablebench.cli import main
 
     rows = []
     for i in range(8):  # 4 ground-truth formulas, 2 extractions each: a good and a worse one

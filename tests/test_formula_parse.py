@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.tex.formula import FormulaError, canonical_tokens, lex, parse_nodes
+from tablebench.tex.formula import FormulaError, canonical_tokens, lex, parse_nodes
 
 
 def same(a: str, b: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.metrics.formulas.score import (
+from tablebench.metrics.formulas.score import (
     FEATURES,
     WEIGHTS,
     Weights,
@@ -94,7 +94,7 @@ def test_score_from_features_is_vectorised() -> None:
 
 
 def test_registry_scores_by_name_and_refuses_unknown_names() -> None:
-    from harness.metrics import score
+    from tablebench.metrics import score
 
     out = score("$a+b$", r"\(a-b\)", kind="formula")
     assert set(out) == {"formula_score", "token_edit"}
@@ -104,7 +104,7 @@ def test_registry_scores_by_name_and_refuses_unknown_names() -> None:
 
 
 def test_unreadable_prediction_scores_zero_unreadable_truth_raises() -> None:
-    from harness.tex.formula import FormulaError
+    from tablebench.tex.formula import FormulaError
 
     deep = "{" * 300 + "x" + "}" * 300
     assert formula_score("x", deep) == 0.0 and token_edit_similarity("x", deep) == 0.0

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.core.options import GateSpec, Tolerance, fraction, parse_gate
-from harness.core.results import ItemResult
-from harness.gating.aggregate import (
+from tablebench.core.options import GateSpec, Tolerance, fraction, parse_gate
+from tablebench.core.results import ItemResult
+from tablebench.gating.aggregate import (
     Pair,
     baseline_values,
     bootstrap_ci,
@@ -17,7 +17,7 @@ from harness.gating.aggregate import (
     sign_flip_p,
     summary_lines,
 )
-from harness.gating.baseline import Entry
+from tablebench.gating.baseline import Entry
 
 
 def test_a_small_drop_on_every_table_is_a_regression_and_the_same_rise_an_improvement():
@@ -183,7 +183,7 @@ def test_non_finite_negative_or_too_large_numbers_are_refused(text):
 
 
 def test_a_significant_drop_below_the_minimum_effect_is_said_so_not_no_change():
-    from harness.gating.aggregate import Comparison
+    from tablebench.gating.aggregate import Comparison
 
     base = np.full(40, 0.9)
     small = Comparison(group="p", metric="teds", subset=None, min_effect=0.005, alpha=0.05,
@@ -212,7 +212,7 @@ def test_a_score_not_computed_now_counts_zero_only_against_a_baseline_that_score
     assert [(r.verdict, r.n, r.run_mean) for r in evaluate(pairs, [GateSpec("teds")], breakdown=False)] == \
         [("no change", 1, 0.0)]  # one table: paired, counted 0, too few to be significant
 
-    from harness.gating.rules import Gate
+    from tablebench.gating.rules import Gate
 
     verdicts = [Gate(baseline=Base()).check(r) for r in results]  # type: ignore[arg-type]
     assert (verdicts[0].status, verdicts[1].status) == ("fail", "pass")
@@ -222,7 +222,7 @@ def test_a_score_not_computed_now_counts_zero_only_against_a_baseline_that_score
 
 
 def test_a_table_lost_with_a_crashed_worker_is_never_a_known_failure():
-    from harness.gating.rules import Gate
+    from tablebench.gating.rules import Gate
 
     class Base:
         def get(self, key: str) -> Entry | None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.generate.caseset import caseset_info, load_pages, verify_caseset
-from harness.tex.runner import have_pdflatex
+from tablebench.cli import main
+from tablebench.generate.caseset import caseset_info, load_pages, verify_caseset
+from tablebench.tex.runner import have_pdflatex
 
 pytestmark = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 

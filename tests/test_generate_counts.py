@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.generate.commands import counted
-from harness.tex.runner import have_pdflatex
+from tablebench.cli import main
+from tablebench.generate.commands import counted
+from tablebench.tex.runner import have_pdflatex
 
 
 def test_each_kind_is_counted_on_its_own() -> None:

@@ -11,19 +11,19 @@ from collections import Counter
 
 import pytest
 
-from harness.cli import main
-from harness.generate import formula_pool, measure
-from harness.generate.caseset import write_caseset
-from harness.generate.formula_builtin import DISPLAY_FAMILIES, MULTILINE_FAMILIES, builtin_formula
-from harness.generate.formula_harvest import extract_formulas, find_formulas
-from harness.generate.formula_item import Formula, FormulaError, check_formula, split_delimiters
-from harness.generate.formula_page import DisplayFormula, InlineSentence, build_formula_page, formula_macros
-from harness.generate.formula_pool import FormulaPool, read_jsonl, vet_formulas
-from harness.generate.layouts import PageLayout
-from harness.generate.page import Block, build_page
-from harness.generate.text import TextSource
-from harness.tex.latex_math import math_to_unicode
-from harness.tex.runner import have_pdflatex
+from tablebench.cli import main
+from tablebench.generate import formula_pool, measure
+from tablebench.generate.caseset import write_caseset
+from tablebench.generate.formula_builtin import DISPLAY_FAMILIES, MULTILINE_FAMILIES, builtin_formula
+from tablebench.generate.formula_harvest import extract_formulas, find_formulas
+from tablebench.generate.formula_item import Formula, FormulaError, check_formula, split_delimiters
+from tablebench.generate.formula_page import DisplayFormula, InlineSentence, build_formula_page, formula_macros
+from tablebench.generate.formula_pool import FormulaPool, read_jsonl, vet_formulas
+from tablebench.generate.layouts import PageLayout
+from tablebench.generate.page import Block, build_page
+from tablebench.generate.text import TextSource
+from tablebench.tex.latex_math import math_to_unicode
+from tablebench.tex.runner import have_pdflatex
 
 needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 
@@ -105,7 +105,7 @@ def test_unsafe_or_malformed_formulas_never_reach_pdflatex(monkeypatch) -> None:
 
 
 def test_ordinary_sizes_and_nesting_still_pass() -> None:
-    from harness.generate.formula_item import formula_unsafe
+    from tablebench.generate.formula_item import formula_unsafe
 
     for body in ("\\text{if $\\phantom{x}\\boxed{\\text{a}}$}", "\\rule{0.5\\linewidth}{0.4pt}\\kern 2pt x",
                  "\\hspace{1cm} 1500mm", "a \\newline b",
@@ -115,8 +115,8 @@ def test_ordinary_sizes_and_nesting_still_pass() -> None:
 
 
 def test_vetting_stops_compiling_when_its_time_budget_is_spent() -> None:
-    from harness.generate.measure import bisect_batch
-    from harness.tex.runner import LatexError
+    from tablebench.generate.measure import bisect_batch
+    from tablebench.tex.runner import LatexError
 
     runs: list[int] = []
 
@@ -327,10 +327,10 @@ def test_mixed_track_has_tables_and_formulas(tmp_path) -> None:
 @needs_tex
 def test_table_pages_are_unchanged_by_the_formula_track() -> None:
     """The page builder now takes a planner; the committed table set must still come out of it."""
-    from harness.cases import REPO_CASES
-    from harness.generate.caseset import dump_json, make_page, page_record
+    from tablebench.cases import INSTALLED_CASES
+    from tablebench.generate.caseset import dump_json, make_page, page_record
 
-    committed = REPO_CASES / "synth-v1" / "001.json"
+    committed = INSTALLED_CASES / "synth-v1" / "001.json"
     seed = json.loads(committed.read_text(encoding="utf-8"))["caseset_seed"]
     assert dump_json(page_record(make_page(seed, 1), seed, 1)) == committed.read_text(encoding="utf-8")
 
@@ -338,7 +338,7 @@ def test_table_pages_are_unchanged_by_the_formula_track() -> None:
 @needs_tex
 def test_a_formula_that_fails_on_the_page_makes_the_page_redrawable() -> None:
     """pdflatex errors become `PageError`, which `make_page` answers by redrawing the page."""
-    from harness.generate.page import PageError
+    from tablebench.generate.page import PageError
 
     broken = Formula("x \\undefinedmacro", "inline", "broken")  # never vetted
     with pytest.raises(PageError, match="Undefined control sequence"):

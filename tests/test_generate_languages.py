@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.generate.caseset import caseset_info, dump_json, make_page, page_record
-from harness.generate.languages import LANGUAGES, missing_setup, parse_languages
-from harness.generate.layouts import localize, sample_layout
-from harness.generate.page import Block, PageError, build_page
-from harness.generate.tables_i18n import format_number, generate_i18n_table
-from harness.generate.vocab_i18n import VOCAB
-from harness.readers.latex import read_latex
-from harness.tex.runner import have_pdflatex, is_missing_glyph, missing_glyphs
+from tablebench.cli import main
+from tablebench.generate.caseset import caseset_info, dump_json, make_page, page_record
+from tablebench.generate.languages import LANGUAGES, missing_setup, parse_languages
+from tablebench.generate.layouts import localize, sample_layout
+from tablebench.generate.page import Block, PageError, build_page
+from tablebench.generate.tables_i18n import format_number, generate_i18n_table
+from tablebench.generate.vocab_i18n import VOCAB
+from tablebench.readers.latex import read_latex
+from tablebench.tex.runner import have_pdflatex, is_missing_glyph, missing_glyphs
 
 REPO = Path(__file__).resolve().parents[1]
 SYNTH = REPO / "cases" / "synth-v1"

@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from harness.generate.layouts import DOCCLASSES, FONTS, LANGUAGES, PageLayout, sample_layout
-from harness.tex.runner import have_pdflatex, run_pdflatex
+from tablebench.generate.layouts import DOCCLASSES, FONTS, LANGUAGES, PageLayout, sample_layout
+from tablebench.tex.runner import have_pdflatex, run_pdflatex
 
 
 def test_same_seed_same_layout_and_different_seeds_vary() -> None:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-import harness.generate.measure as measure
-from harness.generate.layouts import PageLayout
-from harness.generate.rendered import have_pdftotext
-from harness.generate.tables import COMPLEXITIES, generate_table
-from harness.tex.runner import have_pdflatex
-from harness.tex.safety import find_unsafe
+import tablebench.generate.measure as measure
+from tablebench.generate.layouts import PageLayout
+from tablebench.generate.rendered import have_pdftotext
+from tablebench.generate.tables import COMPLEXITIES, generate_table
+from tablebench.tex.runner import have_pdflatex
+from tablebench.tex.safety import find_unsafe
 
 
 def _no_compile(*_args, **_kwargs):

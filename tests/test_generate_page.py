@@ -7,11 +7,11 @@ import subprocess
 
 import pytest
 
-from harness.generate.layouts import PAPERS, PageLayout
-from harness.generate.page import build_page
-from harness.generate.seeds import derive_seed
-from harness.readers.latex import read_latex
-from harness.tex.runner import have_pdflatex
+from tablebench.generate.layouts import PAPERS, PageLayout
+from tablebench.generate.page import build_page
+from tablebench.generate.seeds import derive_seed
+from tablebench.readers.latex import read_latex
+from tablebench.tex.runner import have_pdflatex
 
 pytestmark = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.generate import measure
-from harness.generate.layouts import PageLayout
-from harness.generate.page import build_page
-from harness.generate.pool import PoolTable, TablePool, read_jsonl, vet_tables
-from harness.generate.rendered import have_pdftotext
-from harness.generate.tables import generate_table
-from harness.tex.runner import have_pdflatex
+from tablebench.cli import main
+from tablebench.generate import measure
+from tablebench.generate.layouts import PageLayout
+from tablebench.generate.page import build_page
+from tablebench.generate.pool import PoolTable, TablePool, read_jsonl, vet_tables
+from tablebench.generate.rendered import have_pdftotext
+from tablebench.generate.tables import generate_table
+from tablebench.tex.runner import have_pdflatex
 
 needs_tex = pytest.mark.skipif(not (have_pdflatex() and have_pdftotext()),
                                reason="pdflatex or pdftotext is not installed (apt texlive-latex-base, poppler-utils)")
@@ -89,7 +89,7 @@ def test_unsafe_tables_never_reach_pdflatex(monkeypatch) -> None:
 def test_table_vetting_has_one_time_budget_for_all_its_compiles(monkeypatch) -> None:
     """A pool of tables that each compile to the 60 s timeout cost an hour per 64 lines: vetting
     now stops compiling when its budget is spent, and what it did not compile is refused saying so."""
-    from harness.generate import pool
+    from tablebench.generate import pool
 
     def no_compile(*_a, **_k):
         raise AssertionError("pdflatex must not run past the budget")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-import harness.generate.measure as measure
-from harness.generate.rendered import content_words, have_pdftotext, missing_words
-from harness.tex.runner import have_pdflatex
+import tablebench.generate.measure as measure
+from tablebench.generate.rendered import content_words, have_pdftotext, missing_words
+from tablebench.tex.runner import have_pdflatex
 
 
 def test_words_are_folded_and_scripts_stand_apart() -> None:

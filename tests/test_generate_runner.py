@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from harness.tex.runner import LatexError, have_pdflatex, parse_log, run_pdflatex
+from tablebench.tex.runner import LatexError, have_pdflatex, parse_log, run_pdflatex
 
 needs_tex = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed (apt texlive-latex-base)")
 

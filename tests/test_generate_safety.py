@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.tex.safety import UnsafeLatexError, check_latex, find_unsafe
+from tablebench.tex.safety import UnsafeLatexError, check_latex, find_unsafe
 
 SAFE = r"""\begin{tabular}{lcc}\toprule Method & Acc. ($\uparrow$) & F1 \\ \midrule
 \multirow{2}{*}{CNN} & \textbf{71.2} $\pm$ 0.3 & 64.0\% \\ & -- & $\alpha_{1}$ \\ \bottomrule\end{tabular}"""
@@ -87,7 +87,7 @@ def test_every_reason_is_listed_once_in_order() -> None:
 
 
 def test_nesting_is_bounded_for_the_arguments_of_any_command() -> None:
-    from harness.tex.safety import MAX_NESTING, unsafe_reasons
+    from tablebench.tex.safety import MAX_NESTING, unsafe_reasons
 
     def nested(command: str, depth: int) -> str:
         return command + "{" + (nested(command, depth - 1) if depth > 1 else "x") + "}"

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from harness.generate.layouts import PageLayout
-from harness.generate.stats import classify_complexity, split_tabular, table_stats
-from harness.generate.tables import COMPLEXITIES, generate_table
-from harness.readers.latex import read_latex
-from harness.tex.runner import have_pdflatex, run_pdflatex
+from tablebench.generate.layouts import PageLayout
+from tablebench.generate.stats import classify_complexity, split_tabular, table_stats
+from tablebench.generate.tables import COMPLEXITIES, generate_table
+from tablebench.readers.latex import read_latex
+from tablebench.tex.runner import have_pdflatex, run_pdflatex
 
 SEEDS = range(40)
 

@@ -11,18 +11,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from harness.cases import REPO_CASES, load_case_set
-from harness.cli import main
-from harness.core.raster import image_pdf, jpeg_bytes, page_sizes, rasterise
-from harness.generate.caseset import load_pages, verify_caseset
-from harness.generate.twin import variant_twin
-from harness.generate.variants import check_variant, draw_params, variant_pdf
-from harness.tex.runner import have_pdflatex
+from tablebench.cases import INSTALLED_CASES, load_case_set
+from tablebench.cli import main
+from tablebench.core.raster import image_pdf, jpeg_bytes, page_sizes, rasterise
+from tablebench.generate.caseset import load_pages, verify_caseset
+from tablebench.generate.twin import variant_twin
+from tablebench.generate.variants import check_variant, draw_params, variant_pdf
+from tablebench.tex.runner import have_pdflatex
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None or shutil.which("pdftotext") is None,
                                 reason="poppler-utils (pdftoppm, pdftotext) is not installed")
 
-SOURCE = REPO_CASES / "synth-v1"
+SOURCE = INSTALLED_CASES / "synth-v1"
 PAGE = SOURCE / "001.pdf"
 DPI = 60  # byte identity and the missing text layer do not depend on resolution; tests stay fast
 
@@ -171,7 +171,7 @@ def test_generate_variant_equals_twin_of_born_digital_pages(tmp_path: Path, caps
 
 def _small_set(folder: Path, names: tuple[str, ...]) -> Path:
     """A two-page born-digital case set copied from SOURCE, its pages named `names`, with its manifest."""
-    from harness.generate.caseset import build_manifest, dump_json
+    from tablebench.generate.caseset import build_manifest, dump_json
 
     folder.mkdir(parents=True)
     records = []

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.generate.harvest import extract_tables, harvest
-from harness.generate.harvest_core import MAX_MEMBER_BYTES, MAX_TOTAL_BYTES, iter_sources
-from harness.generate.rendered import have_pdftotext
-from harness.readers.latex import read_latex
-from harness.tex.macros import MacroExpansionError, expand_macros, find_macros
-from harness.tex.runner import have_pdflatex
+from tablebench.cli import main
+from tablebench.generate.harvest import extract_tables, harvest
+from tablebench.generate.harvest_core import MAX_MEMBER_BYTES, MAX_TOTAL_BYTES, iter_sources
+from tablebench.generate.rendered import have_pdftotext
+from tablebench.readers.latex import read_latex
+from tablebench.tex.macros import MacroExpansionError, expand_macros, find_macros
+from tablebench.tex.runner import have_pdflatex
 
 needs_tex = pytest.mark.skipif(not (have_pdflatex() and have_pdftotext()),
                                reason="pdflatex or pdftotext is not installed (apt texlive-latex-base, poppler-utils)")

@@ -1,4 +1,4 @@
-"""harness.metrics.judge through litellm against a real local OpenAI-compatible server."""
+"""tablebench.metrics.judge through litellm against a real local OpenAI-compatible server."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.core import llm
-from harness.metrics import judge
-from harness.metrics.judge import JudgeResult, judge_messages, judge_table, read_verdict
+from tablebench.core import llm
+from tablebench.metrics import judge
+from tablebench.metrics.judge import JudgeResult, judge_messages, judge_table, read_verdict
 from tests.llm_server import LLMServer, Reply
 
 GT = r"""\begin{tabular}{lcc}
@@ -117,7 +117,7 @@ def test_meta_eval_correlates_the_judge_and_reruns_from_the_cache(server: LLMSer
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     from scipy import stats
 
-    from harness.cli import main
+    from tablebench.cli import main
 
     judged = {"cells A": 2, "cells B": 5, "cells C": 6, "cells D": 9, "cells E": 12}  # E: out of range, always
     humans = {"cells A": [1, 2, 2], "cells B": [6, 5, 4], "cells C": [5, 5, 6], "cells D": [9, 10, 8],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.labels import default_label, label_specs, split_label
+from tablebench.core.labels import default_label, label_specs, split_label
 
 
 @pytest.mark.parametrize("value, expected", [

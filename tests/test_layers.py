@@ -2,8 +2,8 @@
 
 The import graph is read from the source (every `import`, also inside functions), so a lazy
 import cannot hide an upward dependency or a cycle. Modules named as text and imported at run
-time count too: a string constant that names one of our modules ("harness.kinds.tables:KIND",
-"parsers.pypdf_parser"), the imports of a string that is Python code (a `-c` program), and the
+time count too: a string constant that names one of our modules ("tablebench.kinds.tables:KIND",
+"tablebench.parsers.pypdf_parser"), the imports of a string that is Python code (a `-c` program), and the
 entry points of pyproject.toml, which belong to the module that reads their group. The order is
 the data flow of docs/design.md's pipeline: each layer may import only the layers before it.
 """
@@ -30,11 +30,11 @@ SIDE = {
 # here, with its reason; an import statement across the same line is still an error. Such a name
 # is resolved after both ends have loaded, so it is left out of the cycle check.
 LATE_BOUND = {
-    ("harness.core.named_builtins", "kinds"):
+    ("tablebench.core.named_builtins", "kinds"):
         "every stage serves item kinds through core.kinds; the built-in kinds compose every stage",
-    ("harness.core.named_builtins", "metrics"):
+    ("tablebench.core.named_builtins", "metrics"):
         "a metric's spec (scale, headline) is read everywhere; its scorer (numba, TeX) only when scoring",
-    ("harness.parse.registry", "parsers"):
+    ("tablebench.parse.registry", "parsers"):
         "the built-in adapters are entry points of tablebench.parsers, loaded as a third party's are",
 }
 MAX_LINES = 450
@@ -44,22 +44,22 @@ KNOWN_UPWARD: set[str] = set()
 KNOWN_CYCLES: set[tuple[str, ...]] = set()
 KNOWN_LONG: set[str] = set()
 # a whole string that names one of our modules, optionally with an attribute: "pkg.mod:attr"
-_NAMED = re.compile(r"(?:harness|parsers)(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_][\w.]*)?")
+_NAMED = re.compile(r"tablebench(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_][\w.]*)?")
 
 
 def _layer(module: str) -> str:
     parts = module.split(".")
-    if parts[0] == "parsers":
-        return "parsers"
-    return parts[1] if len(parts) > 1 else "harness"
+    return parts[1] if len(parts) > 1 else "tablebench"
 
 
 def _modules() -> dict[str, Path]:
     out = {}
-    for path in [*ROOT.glob("harness/**/*.py"), *ROOT.glob("parsers/**/*.py")]:
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        out[name] = path
+    # the folders as the build maps them: harness/ is `tablebench`, parsers/ is `tablebench.parsers`
+    for folder, package in (("harness", ("tablebench",)), ("parsers", ("tablebench", "parsers"))):
+        for path in (ROOT / folder).glob("**/*.py"):
+            parts = package + path.relative_to(ROOT / folder).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out[name] = path
     return out
 
 
@@ -84,11 +84,12 @@ def _imports(tree: ast.AST, known: set[str]) -> set[str]:
 
 
 def _named(tree: ast.AST, known: set[str]) -> set[str]:
-    """Our modules the string constants of `tree` name: a whole string "harness.x.y[:attr]", or
+    """Our modules the string constants of `tree` name: a whole string "tablebench.x.y[:attr]", or
     the imports of a string that parses as Python code (a program run with `python -c`)."""
     found = set()
+    groups = _entry_point_groups(tree)
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in groups:
             continue
         text = node.value.strip()
         if _NAMED.fullmatch(text):
@@ -100,6 +101,14 @@ def _named(tree: ast.AST, known: set[str]) -> set[str]:
                 continue
             found |= _imports(code, known)
     return found
+
+
+def _entry_point_groups(tree: ast.AST) -> set[int]:
+    """The string nodes that name an entry-point group (`ENTRY_POINT_GROUP = "tablebench.kinds"`):
+    a group shares its dotted name with our package but names no module."""
+    return {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "ENTRY_POINT_GROUP" for t in node.targets)
+            and isinstance(node.value, ast.Constant)}
 
 
 def _constants(tree: ast.AST) -> set[str]:
@@ -157,19 +166,19 @@ def _upward(sources: dict[str, str]) -> set[str]:
 
 def _allowed(src: str, dst: str) -> bool:
     a, b = _layer(src), _layer(dst)
-    if a == b or b == "harness":  # harness/__init__ holds only the version
+    if a == b or b == "tablebench":  # harness/__init__ (the package `tablebench`) holds only the version
         return True
     if a in SIDE:
         return b in SIDE[a]
     if b in SIDE:
         return a == "cli" and b == "generate"  # `tablebench generate|harvest|cases` drive the side tool
-    if a == "harness":
+    if a == "tablebench":
         return False
     return LAYERS.index(b) < LAYERS.index(a)
 
 
 def test_every_module_belongs_to_a_known_layer():
-    strays = [m for m in _modules() if _layer(m) not in (*LAYERS, *SIDE, "harness")]
+    strays = [m for m in _modules() if _layer(m) not in (*LAYERS, *SIDE, "tablebench")]
     assert not strays, f"modules outside the layers: {strays}"
 
 
@@ -236,17 +245,17 @@ def test_no_module_is_too_long():
 
 
 def test_the_check_sees_an_upward_import():
-    assert not _allowed("harness.core.table", "harness.readers.html")
-    assert not _allowed("harness.generate.page", "harness.metrics.tables.teds")
-    assert not _allowed("harness.parse.runner", "parsers.pypdf_parser")
-    assert _allowed("harness.report.html", "harness.core.results")
-    assert _allowed("parsers.layout", "harness.core.table")
+    assert not _allowed("tablebench.core.table", "tablebench.readers.html")
+    assert not _allowed("tablebench.generate.page", "tablebench.metrics.tables.teds")
+    assert not _allowed("tablebench.parse.runner", "tablebench.parsers.pypdf_parser")
+    assert _allowed("tablebench.report.html", "tablebench.core.results")
+    assert _allowed("tablebench.parsers.layout", "tablebench.core.table")
 
 
 def test_the_graph_sees_lazy_imports():
     graph = _graph()
     # imported only inside pytest_configure: a walk of the module body alone would miss it
-    assert "harness.plugin.session" in graph["harness.plugin.hooks"]
+    assert "tablebench.plugin.session" in graph["tablebench.plugin.hooks"]
     edges = defaultdict(set)
     for src, dsts in graph.items():
         for dst in dsts:
@@ -258,34 +267,34 @@ def test_the_graph_sees_modules_named_as_text():
     """A module named in a string and imported at run time is an edge like an import statement:
     "module:attr" and dotted names, and the imports of a string of Python code; a docstring that
     mentions a module is not."""
-    source = ('"""Mentions `harness.report.html` in passing."""\n'
-              'KIND = "harness.kinds.tables:KIND"\n'
-              'STEP = ("-m", "harness.evaluate.page")\n'
-              'CODE = "import sys; from harness.report.write import read_results"\n')
-    imports, names = _edges({"harness.core.example": source})
-    assert not imports["harness.core.example"]
-    assert names["harness.core.example"] == {"harness.kinds.tables", "harness.evaluate.page", "harness.report.write"}
+    source = ('"""Mentions `tablebench.report.html` in passing."""\n'
+              'KIND = "tablebench.kinds.tables:KIND"\n'
+              'STEP = ("-m", "tablebench.evaluate.page")\n'
+              'CODE = "import sys; from tablebench.report.write import read_results"\n')
+    imports, names = _edges({"tablebench.core.example": source})
+    assert not imports["tablebench.core.example"]
+    assert names["tablebench.core.example"] == {"tablebench.kinds.tables", "tablebench.evaluate.page", "tablebench.report.write"}
 
 
 def test_the_check_fails_on_an_upward_name_and_its_cycle():
     """The hidden cycle the kinds registry once held (core -> kinds -> ... -> core, through a name
     in `core`): an upward edge and a cycle, unless `LATE_BOUND` allows that module to name it."""
-    kind = "from harness.core.example import BUILTIN\n"
-    sources = {"harness.core.example": 'BUILTIN = {"table": "harness.kinds.example:KIND"}\n',
-               "harness.kinds.example": kind}
-    assert _upward(sources) == {"harness.core.example -> harness.kinds.example"}
-    assert _cycles(sources) == {("harness.core.example", "harness.kinds.example")}
-    allowed = {"harness.core.named_builtins": sources["harness.core.example"],
-               "harness.kinds.example": kind.replace("example", "named_builtins")}
+    kind = "from tablebench.core.example import BUILTIN\n"
+    sources = {"tablebench.core.example": 'BUILTIN = {"table": "tablebench.kinds.example:KIND"}\n',
+               "tablebench.kinds.example": kind}
+    assert _upward(sources) == {"tablebench.core.example -> tablebench.kinds.example"}
+    assert _cycles(sources) == {("tablebench.core.example", "tablebench.kinds.example")}
+    allowed = {"tablebench.core.named_builtins": sources["tablebench.core.example"],
+               "tablebench.kinds.example": kind.replace("example", "named_builtins")}
     assert not _upward(allowed) and not _cycles(allowed)
     # an import statement along an allowed line is still an upward import
-    assert _upward({"harness.core.named_builtins": "import harness.kinds.tables\n"})
+    assert _upward({"tablebench.core.named_builtins": "import tablebench.kinds.tables\n"})
 
 
 def test_entry_points_belong_to_the_module_reading_their_group():
     graph = _graph()
-    assert {"parsers.pypdf_parser", "parsers.camelot_parser"} <= graph["harness.parse.registry"]
-    assert not any("harness.plugin.hooks" in dsts for src, dsts in graph.items() if src != "harness.plugin.hooks")
+    assert {"tablebench.parsers.pypdf_parser", "tablebench.parsers.camelot_parser"} <= graph["tablebench.parse.registry"]
+    assert not any("tablebench.plugin.hooks" in dsts for src, dsts in graph.items() if src != "tablebench.plugin.hooks")
 
 
 def _loaded_after(code: str) -> list[str]:
@@ -293,7 +302,7 @@ def _loaded_after(code: str) -> list[str]:
     import subprocess
     import sys
 
-    probe = code + "\nimport sys\nprint('\\n'.join(sorted(m for m in sys.modules if m.startswith('harness.'))))"
+    probe = code + "\nimport sys\nprint('\\n'.join(sorted(m for m in sys.modules if m.startswith('tablebench.'))))"
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     return out.stdout.split()
 
@@ -301,17 +310,17 @@ def _loaded_after(code: str) -> list[str]:
 def test_computing_a_case_id_imports_nothing_above_core():
     """Ids are computed everywhere (baselines, reports, the plugin): a kind's id prefix must not
     pull in the kinds, which compose every stage (`core.kinds.prefix_of`)."""
-    loaded = _loaded_after("from harness.core.results import case_id\n"
+    loaded = _loaded_after("from tablebench.core.results import case_id\n"
                            "assert case_id('s', 'p1', 3, 'x', 'table') == 's/p1::t3[x]'\n"
                            "assert case_id('s', 'p1', 3, 'x', 'formula') == 's/p1::f3[x]'")
-    assert loaded and all(m == "harness.core" or m.startswith("harness.core.") for m in loaded), loaded
+    assert loaded and all(m == "tablebench.core" or m.startswith("tablebench.core.") for m in loaded), loaded
 
 
 def test_importing_the_evaluator_starts_nothing():
     """No parse pool and no exit hook of ours until a page is parsed (the plugin and the CLI
     import every stage: importing must not start workers' bookkeeping)."""
-    assert "harness.evaluate.page" in _loaded_after(
+    assert "tablebench.evaluate.page" in _loaded_after(
         "import atexit\nregistered = []\natexit.register = lambda f, *a, **k: registered.append(f) or f\n"
-        "import harness.plugin, harness.cli\nimport harness.evaluate.page as page\n"
-        "ours = [f for f in registered if getattr(f, '__module__', '').startswith('harness')]\n"
+        "import tablebench.plugin, tablebench.cli\nimport tablebench.evaluate.page as page\n"
+        "ours = [f for f in registered if getattr(f, '__module__', '').startswith('tablebench')]\n"
         "assert page._DEFAULT_POOL is None and not ours, ours")

@@ -1,4 +1,4 @@
-"""harness.core.llm through litellm against a real local OpenAI-compatible server (no mocks)."""
+"""tablebench.core.llm through litellm against a real local OpenAI-compatible server (no mocks)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.core import llm
-from harness.core.llm import LLMError, complete, parse_json
+from tablebench.core import llm
+from tablebench.core.llm import LLMError, complete, parse_json
 from tests.llm_server import LLMServer, Reply
 
 SCHEMA = {"type": "object", "properties": {"score": {"type": "number"}}, "required": ["score"],
@@ -245,7 +245,7 @@ def test_backoff_doubles_jitters_down_to_half_and_honours_retry_after() -> None:
 
     from tenacity import RetryCallState, Retrying
 
-    from harness.core.llm_transport import Backoff
+    from tablebench.core.llm_transport import Backoff
 
     class Throttled(Exception):
         def __init__(self, after: str) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.core import llm, llm_breaker
+from tablebench.core import llm, llm_breaker
 from tests.ci_cases import case_set, write_pages
 from tests.test_plugin_ci import args, warm_metrics  # noqa: F401 — warm_metrics is an autouse fixture
 

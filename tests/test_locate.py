@@ -13,9 +13,9 @@ from collections import defaultdict
 
 import pytest
 
-from harness.core.table import Table
-from harness.locate.tables import MIN_SCORE, Located, candidates, locate_tables, profile, similarity
-from harness.readers.latex import read_latex
+from tablebench.core.table import Table
+from tablebench.locate.tables import MIN_SCORE, Located, candidates, locate_tables, profile, similarity
+from tablebench.readers.latex import read_latex
 
 PROSE = "The experiments follow the protocol of the previous section.\n\n"
 
@@ -376,9 +376,9 @@ def test_metric_study_extractions_found_among_distractors(metric_study_dev: list
 @pytest.mark.slow
 def test_real_parsers_on_the_bench_sample(bench_sample_dir, tmp_path_factory, request) -> None:
     """Opt-in (-m slow, ~45 s cold): pymupdf4llm's Markdown tables are found and score well."""
-    from harness.cases import load_case_set
-    from harness.metrics.tables.teds import teds
-    from harness.parse.runner import ParseRunner
+    from tablebench.cases import load_case_set
+    from tablebench.metrics.tables.teds import teds
+    from tablebench.parse.runner import ParseRunner
 
     cases = load_case_set(bench_sample_dir)
     with ParseRunner("pymupdf4llm", tmp_path_factory.mktemp("parse-cache")) as runner:

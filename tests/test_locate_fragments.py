@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.table import Table
-from harness.locate.tables import candidates, locate_tables, profile, similarity
-from harness.readers.latex import read_latex
+from tablebench.core.table import Table
+from tablebench.locate.tables import candidates, locate_tables, profile, similarity
+from tablebench.readers.latex import read_latex
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
 PROSE = "The results below follow the protocol of the previous section.\n\n"
@@ -152,8 +152,8 @@ def _split_rows(table: Table) -> int:
 
 
 def test_split_tables_of_a_real_page_score_as_whole_and_results_record_the_spans(tmp_path: Path) -> None:
-    from harness.cases import load_case_set
-    from harness.evaluate.page import evaluate_page
+    from tablebench.cases import load_case_set
+    from tablebench.evaluate.page import evaluate_page
     from tests.ci_cases import case_set
 
     cases = load_case_set(case_set(tmp_path / "set", 1))
@@ -177,7 +177,7 @@ def test_split_tables_of_a_real_page_score_as_whole_and_results_record_the_spans
         assert r.matched_span == [r.matched_spans[0][0], r.matched_spans[-1][1]]
         assert all(text[a:b].startswith("<table>") and text[a:b].endswith("</table>") for a, b in r.matched_spans)
         assert ("joined from 2 fragments" in r.message) == (r.index in split)
-    from harness.core.results import ItemResult
+    from tablebench.core.results import ItemResult
 
     back = ItemResult.from_dict(results[0].to_dict())
     assert back.matched_spans == results[0].matched_spans
@@ -187,9 +187,9 @@ def test_split_tables_of_a_real_page_score_as_whole_and_results_record_the_spans
 
 # -- meta-eval ------------------------------------------------------------------------------------
 def test_meta_eval_scores_a_split_extraction_as_the_joined_fragments() -> None:
-    from harness.core.metric_specs import spec
-    from harness.evaluate.metaeval_tables import recomputed_scorers
-    from harness.locate.tables import attached_lines, join_fragments
+    from tablebench.core.metric_specs import spec
+    from tablebench.evaluate.metaeval_tables import recomputed_scorers
+    from tablebench.locate.tables import attached_lines, join_fragments
 
     latex = gt_latex(range(2))
     extraction = "\n\n".join(f"{t}\n\n{markdown(i)}" for i, t in enumerate(titles(range(2))))

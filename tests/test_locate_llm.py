@@ -1,4 +1,4 @@
-"""harness.locate.llm through litellm against a real local OpenAI-compatible server."""
+"""tablebench.locate.llm through litellm against a real local OpenAI-compatible server."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.core import llm
-from harness.locate.llm import locate_tables_llm, read_spans, refind
-from harness.locate.tables import MAX_FRAGMENTS
+from tablebench.core import llm
+from tablebench.locate.llm import locate_tables_llm, read_spans, refind
+from tablebench.locate.tables import MAX_FRAGMENTS
 from tests.llm_server import LLMServer, Reply
 
 GT = [
@@ -161,8 +161,8 @@ def test_read_spans_validates_the_answer() -> None:
 
 
 def test_read_region_keeps_tables_and_substantial_loose_lines_in_order() -> None:
-    from harness.locate.llm import read_region
-    from harness.locate.tables import candidates
+    from tablebench.locate.llm import read_region
+    from tablebench.locate.tables import candidates
 
     page = f"Prose before.\n\nTable 1: Accuracy.\n{T0}\n\nProse after."
     table = read_region(page, page.index("Table 1"), page.index(T0) + len(T0), candidates(page)[0])
@@ -175,8 +175,8 @@ def test_read_region_keeps_tables_and_substantial_loose_lines_in_order() -> None
 
 
 def test_the_declared_span_schemas_are_valid_and_fit_a_good_answer() -> None:
-    from harness.locate import llm_formulas
-    from harness.locate.llm import SCHEMA
+    from tablebench.locate import llm_formulas
+    from tablebench.locate.llm import SCHEMA
 
     assert llm.validate_answer({"tables": [{"index": 0, "spans": ["x", "y"]}]}, SCHEMA)
     assert llm.validate_answer({"formulas": [{"index": 0, "span": "x"}]}, llm_formulas.SCHEMA)

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from harness.cli import main
-from harness.evaluate.metaeval import correlate, meta_evaluate
-from harness.evaluate.metaeval_tables import cross_validate, load_rated_pairs
-from harness.metrics.tables.semantic_align import FEATURES
+from tablebench.cli import main
+from tablebench.evaluate.metaeval import correlate, meta_evaluate
+from tablebench.evaluate.metaeval_tables import cross_validate, load_rated_pairs
+from tablebench.metrics.tables.semantic_align import FEATURES
 
 
 def _study_file(tmp_path, n=12):
@@ -173,7 +173,7 @@ def test_several_files_of_a_study_are_pooled_with_each_files_ground_truths_apart
 
 
 def test_the_fit_weighs_every_ground_truth_table_alike():
-    from harness.metrics.tables.semantic_fit import fit_weights, table_weights
+    from tablebench.metrics.tables.semantic_fit import fit_weights, table_weights
 
     assert table_weights(["a", "a", "a", "b"], 4).tolist() == pytest.approx([2 / 3, 2 / 3, 2 / 3, 2])
     assert table_weights(None, 3).tolist() == [1.0, 1.0, 1.0]
@@ -256,7 +256,7 @@ def test_cross_validation_over_rated_and_judged_files_reports_each_and_the_judge
 
 
 def test_ablation_cross_validates_the_score_without_each_reading_rule(tmp_path, capsys):
-    from harness.metrics.tables.semantic import RULES
+    from tablebench.metrics.tables.semantic import RULES
 
     files = [str(_ratable_study(tmp_path)), str(_judged_study(tmp_path))]
     assert main(["meta-eval", *files, "--ablation", "--json"]) == 0
@@ -269,7 +269,7 @@ def test_ablation_cross_validates_the_score_without_each_reading_rule(tmp_path, 
 
 
 def test_ablation_reports_the_judged_cell_furthest_from_the_judge(tmp_path):
-    from harness.evaluate.metaeval_tables import ablation, ablation_report
+    from tablebench.evaluate.metaeval_tables import ablation, ablation_report
 
     rows = ablation(load_rated_pairs(_ratable_study(tmp_path), _judged_study(tmp_path)), cell_min=6)
     assert all(isinstance(r["worst_cell"], float) and abs(r["worst_cell"]) < 10 for r in rows)

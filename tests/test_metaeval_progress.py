@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.evaluate.progress import StderrProgress
+from tablebench.cli import main
+from tablebench.evaluate.progress import StderrProgress
 
 
 def _study(path: Path, n: int = 40) -> Path:

@@ -9,11 +9,11 @@ from difflib import SequenceMatcher
 import numpy as np
 import pytest
 
-import harness.metrics.tables.grits  # noqa: F401  (the package re-exports the function under the same name)
-from harness.core.table import Cell, NoTableError, Table
-from harness.readers.html import table_from_html
+import tablebench.metrics.tables.grits  # noqa: F401  (the package re-exports the function under the same name)
+from tablebench.core.table import Cell, NoTableError, Table
+from tablebench.readers.html import table_from_html
 
-G = sys.modules["harness.metrics.tables.grits"]
+G = sys.modules["tablebench.metrics.tables.grits"]
 grits_details = G.grits_details
 TOL = 1e-9
 KEYS = ("top", "precision_top", "recall_top", "con", "precision_con", "recall_con")

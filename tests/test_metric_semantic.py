@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from harness.core.table import Cell, NoTableError, Table
-from harness.metrics.tables.semantic import SemanticResult, semantic_details
-from harness.metrics.tables.semantic_struct import (
+from tablebench.core.table import Cell, NoTableError, Table
+from tablebench.metrics.tables.semantic import SemanticResult, semantic_details
+from tablebench.metrics.tables.semantic_struct import (
     header_rows,
     inferred_header_rows,
     is_numeric,
@@ -22,9 +22,9 @@ from harness.metrics.tables.semantic_struct import (
     to_grid,
     view,
 )
-from harness.metrics.tables.semantic_text import NULL, cell_similarity, normalize, numbers, residue, similarity_matrix
-from harness.readers import markdown
-from harness.readers.html import read_html
+from tablebench.metrics.tables.semantic_text import NULL, cell_similarity, normalize, numbers, residue, similarity_matrix
+from tablebench.readers import markdown
+from tablebench.readers.html import read_html
 from tests.conftest import shared_path
 
 HEAD = ["Model", "Acc", "F1", "Δ"]
@@ -385,7 +385,7 @@ def test_rows_under_a_section_are_keyed_by_it() -> None:
 
 
 def test_large_tables_align_rows_cheaply_and_score_alike() -> None:
-    semantic_module = importlib.import_module("harness.metrics.tables.semantic_align")
+    semantic_module = importlib.import_module("tablebench.metrics.tables.semantic_align")
     gt, bad = _scores_table(40, 10)
     exact = semantic_details(gt, bad).score
     saved = semantic_module.FULL_COMPARISON
@@ -399,7 +399,7 @@ def test_large_tables_align_rows_cheaply_and_score_alike() -> None:
 def _sample_tables() -> list[Table]:
     """The real LaTeX tables of the pdf-parse-bench sample (none of them is in the dev split)."""
     root = shared_path("data", "pdf-parse-bench-2026q1-tables-sample", "ground_truth")
-    from harness.readers.latex import read_latex
+    from tablebench.readers.latex import read_latex
     return [read_latex(block["data"])[0] for path in sorted(root.glob("*.json"))
             for block in json.loads(path.read_text(encoding="utf-8")) if block["type"] == "table"]
 
@@ -421,8 +421,8 @@ DEV_PEARSON_FLOOR = 0.94  # in-sample 0.948 (the constants were fit on dev); cro
 
 def test_agrees_with_human_ratings_on_dev() -> None:
     path = shared_path("data", "table-metric-study", "dev.json")
-    from harness.evaluate.metaeval import meta_evaluate
-    from harness.evaluate.metaeval_tables import load_rated_pairs, recomputed_scorers
+    from tablebench.evaluate.metaeval import meta_evaluate
+    from tablebench.evaluate.metaeval_tables import load_rated_pairs, recomputed_scorers
 
     pairs = load_rated_pairs(path)
     result = meta_evaluate(pairs, recomputed_scorers(["semantic"]), n_boot=20)["ours:semantic"]
@@ -432,7 +432,7 @@ def test_agrees_with_human_ratings_on_dev() -> None:
 
 
 def result_of(pairs: list, stored: str) -> float:
-    from harness.evaluate.metaeval import correlate
+    from tablebench.evaluate.metaeval import correlate
 
     rated = [(p.stored[stored], p.human) for p in pairs if stored in p.stored]
     xs, ys = zip(*rated)
@@ -574,7 +574,7 @@ def test_a_label_garbled_beyond_half_names_nothing() -> None:
 
 
 def test_params_are_validated_and_change_the_score() -> None:
-    from harness.metrics.tables.semantic import DEFAULT, Params
+    from tablebench.metrics.tables.semantic import DEFAULT, Params
 
     with pytest.raises(ValueError):
         Params(weights=(1.0, -0.1, 0, 0, 0, 0))
@@ -584,7 +584,7 @@ def test_params_are_validated_and_change_the_score() -> None:
 
 
 def test_cross_validated_agreement_on_dev_reaches_the_target() -> None:
-    from harness.evaluate.metaeval_tables import cross_validate, load_rated_pairs
+    from tablebench.evaluate.metaeval_tables import cross_validate, load_rated_pairs
 
     result = cross_validate(load_rated_pairs(shared_path("data", "table-metric-study", "dev.json")), n_boot=50)
     assert len(result["folds"]) == 15 and result["cv"]["n"] == 205
@@ -665,7 +665,7 @@ def test_the_same_wrong_value_costs_what_a_reader_of_lines_charges_in_lines() ->
     """A grid rebuilt from lines has weights of its own (`Params.lines_weights`): one wrong value
     in a table of one-word cells costs what the fit on the judged lines says, not what it costs
     in a grid."""
-    from harness.readers.text import read_lines
+    from tablebench.readers.text import read_lines
 
     wrong = edited((1, 3, "0.46"))
     grid = semantic_details(GT, flat(HEAD, wrong))

@@ -2,7 +2,7 @@
 
 The oracle is the textbook Zhang-Shasha tree edit distance over the tree lxml builds from
 the canonical HTML (as the reference does), with a plain-Python Levenshtein: it shares no
-code with `harness.metrics.tables.teds`. It is itself checked against the reference values on the
+code with `tablebench.metrics.tables.teds`. It is itself checked against the reference values on the
 small conformance pairs, then used where the reference has no value (the `large-*` pairs)
 and on random tables with spans, ragged rows, empty rows and empty cells.
 """
@@ -15,9 +15,9 @@ from functools import lru_cache
 import lxml.html
 import pytest
 
-from harness.core.table import MAX_SPAN, Cell, NoTableError, Table
-from harness.metrics import teds
-from harness.readers.html import table_from_html
+from tablebench.core.table import MAX_SPAN, Cell, NoTableError, Table
+from tablebench.metrics import teds
+from tablebench.readers.html import table_from_html
 
 TOL = 1e-9
 

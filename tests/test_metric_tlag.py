@@ -9,8 +9,8 @@ import pytest
 from rapidfuzz.distance import Levenshtein
 from scipy.optimize import linear_sum_assignment
 
-from harness.core.table import Cell, NoTableError, Table
-from harness.metrics.tables.tlag import NULL, normalize_text, psi_matrix, tlag_details, tlag_edges, tlag_grid
+from tablebench.core.table import Cell, NoTableError, Table
+from tablebench.metrics.tables.tlag import NULL, normalize_text, psi_matrix, tlag_details, tlag_edges, tlag_grid
 
 TOL = 1e-9
 
@@ -211,7 +211,7 @@ def test_psi_of_two_empty_strings_is_one() -> None:
 
 def test_the_grid_of_a_table_without_spans_is_the_walked_grid() -> None:
     """The span-free shortcut gives exactly what the general walk gives, ragged and empty rows included."""
-    from harness.metrics.tables.tlag import walked_grid
+    from tablebench.metrics.tables.tlag import walked_grid
 
     rng = random.Random(3)
     for _ in range(3000):

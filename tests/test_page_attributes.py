@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import VARIANTS, language_marker, load_case_set, variant_marker
-from harness.cli import main
-from harness.evaluate.page import evaluate_page
-from harness.generate.languages import missing_setup
-from harness.generate.variants import VARIANTS as DEGRADED
-from harness.parse.prefetch import ParsePool
-from harness.report.aggregate import leaderboard
-from harness.report.markdown import render_markdown
+from tablebench.cases import VARIANTS, language_marker, load_case_set, variant_marker
+from tablebench.cli import main
+from tablebench.evaluate.page import evaluate_page
+from tablebench.generate.languages import missing_setup
+from tablebench.generate.variants import VARIANTS as DEGRADED
+from tablebench.parse.prefetch import ParsePool
+from tablebench.report.aggregate import leaderboard
+from tablebench.report.markdown import render_markdown
 from tests.test_plugin import PLUGIN
 from tests.test_run import write_outputs
 

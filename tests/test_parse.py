@@ -1,4 +1,4 @@
-"""harness.parse.runner: isolation (crash, segfault, hang, garbage), outcomes, the on-disk cache."""
+"""tablebench.parse.runner: isolation (crash, segfault, hang, garbage), outcomes, the on-disk cache."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse.protocol import ParseOutput, require
-from harness.parse.runner import (
+from tablebench.parse.protocol import ParseOutput, require
+from tablebench.parse.runner import (
     ParseCache,
     ParseResult,
     ParseRunner,
@@ -437,7 +437,7 @@ def test_command_script_edit_reparses_and_unchanged_script_is_a_hit(tmp_path: Pa
 
 
 def test_command_keys_on_files_named_anywhere_in_the_command_line(tmp_path: Path) -> None:
-    from harness.parse.command import CommandParser, named_files
+    from tablebench.parse.command import CommandParser, named_files
 
     script, model = tmp_path / "run.py", tmp_path / "weights.bin"
     script.write_text("pass\n")
@@ -456,7 +456,7 @@ def test_importable_parser_code_edit_reparses_without_a_version_bump(tmp_path: P
     cache, src = tmp_path / "cache", tmp_path / "src"
     src.mkdir()
     module = src / "tb_edit_me.py"
-    body = ("from harness.parse.protocol import ParseOutput\n\nclass P:\n    name, version = 'edit-me', '1'\n\n"
+    body = ("from tablebench.parse.protocol import ParseOutput\n\nclass P:\n    name, version = 'edit-me', '1'\n\n"
             "    def parse(self, pdf_path):\n        return ParseOutput({!r})\n")
     module.write_text(body.format("| first |"))
     monkeypatch.syspath_prepend(str(src))
@@ -473,18 +473,16 @@ def test_importable_parser_code_edit_reparses_without_a_version_bump(tmp_path: P
     monkeypatch.delitem(sys.modules, "tb_edit_me")
 
 
-def test_code_files_are_the_module_and_what_it_imports_from_its_package(monkeypatch) -> None:
-    import harness.parse.vlm  # noqa: F401 — imported or not, other submodules do not count
-    from harness.parse import fingerprint
-    from parsers.pdfplumber_parser import PdfplumberParser
+def test_a_builtin_parser_is_keyed_by_the_code_of_tablebench_itself() -> None:
+    from tablebench.parse import fingerprint
+    from tablebench.parsers.pdfplumber_parser import PdfplumberParser
 
-    files = [p.name for p in fingerprint.code_files(PdfplumberParser())]
-    assert "pdfplumber_parser.py" in files and "layout.py" in files and "__init__.py" in files
-    assert "vlm.py" not in files and "pypdf_parser.py" not in files
-    assert [p.name for p in fingerprint.code_files(Echo())] == ["__init__.py", "test_parse.py"]
-    monkeypatch.setattr(fingerprint, "CODE_FILES", 1)
-    assert [p.name for p in fingerprint.code_files(PdfplumberParser())] == ["pdfplumber_parser.py"]
-    assert fingerprint.code_files(object()) == [] and fingerprint.code_stamp(object()) == ""
+    identity = fingerprint.parser_identity(PdfplumberParser())
+    assert identity.stamp
+    # a checkout (editable install): the folders of the package; a wheel: the installed distribution
+    assert "the installed distribution tablebench " in identity.covers or (
+        str(Path(fingerprint.__file__).parents[1]) in identity.covers and "parsers" in identity.covers)
+    assert fingerprint.parser_identity(Echo()).stamp  # a class of a test module: its folder
 
 
 # -- ParseResult.cached on every path (issue 13, item 5: "N of M pages from the cache") ------
@@ -504,9 +502,9 @@ def test_cached_flag_on_hit_miss_refresh_error_retry_and_uncached(tmp_path: Path
 
 
 def test_run_puts_the_cached_flag_into_each_table_result(tmp_path: Path) -> None:
-    from harness.cases import load_case_set
-    from harness.evaluate.page import evaluate_page
-    from harness.parse.prefetch import ParsePool
+    from tablebench.cases import load_case_set
+    from tablebench.evaluate.page import evaluate_page
+    from tablebench.parse.prefetch import ParsePool
     from tests.test_run import copy_pages
 
     page = load_case_set(copy_pages(tmp_path / "bench", ("002",))).pages[0]
@@ -581,7 +579,7 @@ def test_ctrl_c_mid_page_kills_the_worker_and_its_files(private_tmp: Path, tmp_p
 def test_killed_run_leaves_nothing_in_the_temp_folder(private_tmp: Path, tmp_path: Path) -> None:
     """kill -9 of the benchmark process: the orphaned worker cleans up before it dies."""
     (pdf,) = _pdfs(tmp_path, "a")
-    code = ("import sys; from harness.parse.runner import ParseRunner\n"
+    code = ("import sys; from tablebench.parse.runner import ParseRunner\n"
             "ParseRunner(\"command:sh -c 'echo x > {out}; exec sleep 60' {pdf} {out}\", timeout=60).run(sys.argv[1])")
     proc = subprocess.Popen([sys.executable, "-c", code, str(pdf)], cwd=Path(__file__).resolve().parents[1])
     try:
@@ -660,7 +658,7 @@ class BigMeta(Echo):
 
 
 def test_a_huge_meta_is_cut_to_a_bound_and_never_cached_whole(tmp_path: Path) -> None:
-    from harness.parse.result import MAX_META_CHARS
+    from tablebench.parse.result import MAX_META_CHARS
 
     (pdf,) = _pdfs(tmp_path, "a")
     result = parse_pdf(BigMeta(), pdf, tmp_path / "cache", timeout=60)

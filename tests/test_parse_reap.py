@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse.runner import parse_pdf
+from tablebench.parse.runner import parse_pdf
 
 REPO = Path(__file__).resolve().parents[1]
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
@@ -63,7 +63,7 @@ def test_a_run_that_crashes_with_live_workers_leaves_no_scratch_folder(tmp_path:
     """The run raises at its end without stopping its parser workers (a crash at session end)."""
     systmp = tmp_path / "systmp"
     systmp.mkdir()
-    code = ("import sys; from harness.parse.runner import ParseRunner\n"
+    code = ("import sys; from tablebench.parse.runner import ParseRunner\n"
             "runner = ParseRunner(\"command:sh -c 'echo x' {pdf}\", timeout=30)\n"
             "assert runner.run(sys.argv[1]).outcome == 'ok' and runner.idle_workers() == 1\n"
             "raise RuntimeError('crash at the end of the run')")

@@ -10,20 +10,20 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from harness.cases import REPO_CASES
-from harness.core.raster import rasterise
-from harness.generate.caseset import load_pages
-from harness.generate.variants import variant_pdf
-from harness.parse.protocol import ParserError
-from harness.parse.registry import resolve
-from harness.readers.html import read_html
-from parsers.ocr_image import Rule, deskew, erase_lines, find_rules, flatten, skew_angle
-from parsers.ocr_tables import Region, Word, build_table, rows_of, table_regions
-from parsers.tesseract_parser import TesseractParser, parse_tsv
+from tablebench.cases import INSTALLED_CASES
+from tablebench.core.raster import rasterise
+from tablebench.generate.caseset import load_pages
+from tablebench.generate.variants import variant_pdf
+from tablebench.parse.protocol import ParserError
+from tablebench.parse.registry import resolve
+from tablebench.readers.html import read_html
+from tablebench.parsers.ocr_image import Rule, deskew, erase_lines, find_rules, flatten, skew_angle
+from tablebench.parsers.ocr_tables import Region, Word, build_table, rows_of, table_regions
+from tablebench.parsers.tesseract_parser import TesseractParser, parse_tsv
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None or shutil.which("pdftoppm") is None,
                                      reason="tesseract-ocr or poppler-utils is not installed (./dev.sh setup)")
-SOURCE = REPO_CASES / "synth-v1"
+SOURCE = INSTALLED_CASES / "synth-v1"
 
 
 def word(text: str, left: int, top: int, width: int | None = None, height: int = 30) -> Word:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.core.messages import MAX_TRACEBACK
-from harness.parse.runner import ParseRunner
-from harness.report.html_data import expanded_html
+from tablebench.cli import main
+from tablebench.core.messages import MAX_TRACEBACK
+from tablebench.parse.runner import ParseRunner
+from tablebench.report.html_data import expanded_html
 from tests.raising_parser import Raises
 from tests.test_plugin import args, bench, cache, warm_metrics  # noqa: F401  (fixtures)
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse import resolve
-from harness.parse.runner import ParseRunner
-from harness.readers.html import read_html
+from tablebench.parse import resolve
+from tablebench.parse.runner import ParseRunner
+from tablebench.readers.html import read_html
 
 PAGE = r"""\documentclass{article}
 \usepackage{booktabs}

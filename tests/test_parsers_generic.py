@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse import ParserError, resolve
-from harness.parse.runner import ParseRunner, parse_pdf
-from harness.parse.vlm import strip_fences
+from tablebench.parse import ParserError, resolve
+from tablebench.parse.runner import ParseRunner, parse_pdf
+from tablebench.parse.vlm import strip_fences
 
 
 @pytest.fixture
@@ -245,7 +245,7 @@ def test_command_version_changes_when_its_program_is_rebuilt(tmp_path) -> None:
     """A rebuilt parser must not be served the old parser's cached outputs."""
     import os
 
-    from harness.parse.command import CommandParser
+    from tablebench.parse.command import CommandParser
 
     tool = tmp_path / "my-parser"
     tool.write_text("#!/bin/sh\necho one\n")

@@ -7,9 +7,9 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-from harness.cli import main
-from harness.parse.listing import installed_parsers, parsers_text
-from harness.parse.registry import builtin_parsers, resolve
+from tablebench.cli import main
+from tablebench.parse.listing import installed_parsers, parsers_text
+from tablebench.parse.registry import builtin_parsers, resolve
 
 
 def test_the_command_lists_each_installed_parser_its_source_and_options(capsys):

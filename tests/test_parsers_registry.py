@@ -1,4 +1,4 @@
-"""harness.parse.registry and parsers.layout: spec strings, entry points, tables put back in text."""
+"""tablebench.parse.registry and tablebench.parsers.layout: spec strings, entry points, tables put back in text."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse import ParseOutput, ParserError, builtin_parsers, resolve
-from harness.parse.command import CommandParser
-from harness.parse.directory import DirParser
-from harness.parse.protocol import require
-from harness.parse.registry import ENTRY_POINT_GROUP, split_options
-from harness.parse.vlm import VlmParser
-from harness.readers.html import read_html
-from parsers.layout import Block, compose, rows_to_html, rows_to_markdown
+from tablebench.parse import ParseOutput, ParserError, builtin_parsers, resolve
+from tablebench.parse.command import CommandParser
+from tablebench.parse.directory import DirParser
+from tablebench.parse.protocol import require
+from tablebench.parse.registry import ENTRY_POINT_GROUP, split_options
+from tablebench.parse.vlm import VlmParser
+from tablebench.readers.html import read_html
+from tablebench.parsers.layout import Block, compose, rows_to_html, rows_to_markdown
 
 
 class ThirdParty:

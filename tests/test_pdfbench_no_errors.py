@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_case_set
-from harness.evaluate.evaluator import Evaluator
-from harness.parse import resolve
-from harness.parse.protocol import ParserError
-from harness.parse.registry import builtin_parsers
+from tablebench.cases import load_case_set
+from tablebench.evaluate.evaluator import Evaluator
+from tablebench.parse import resolve
+from tablebench.parse.protocol import ParserError
+from tablebench.parse.registry import builtin_parsers
 
 # each built-in's default, plus the modes that give a different kind of output for the same page
 MODES = ["pymupdf4llm?layout=off", "pdfplumber?strategy=text", "pdfplumber?tables=markdown", "camelot?flavor=stream"]

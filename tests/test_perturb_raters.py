@@ -14,8 +14,8 @@ import statistics
 
 import pytest
 
-from harness.evaluate.metaeval_tables import _read_pair, load_rated_pairs
-from harness.metrics.tables.semantic import semantic_details
+from tablebench.evaluate.metaeval_tables import _read_pair, load_rated_pairs
+from tablebench.metrics.tables.semantic import semantic_details
 from tests.conftest import shared_path
 from tests.perturb.suite import FLOOR, LOSSY_FLOOR
 

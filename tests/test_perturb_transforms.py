@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from harness.core.table import Cell, Table
-from harness.readers import read_tables
+from tablebench.core.table import Cell, Table
+from tablebench.readers import read_tables
 from tests.perturb.corpus import Corpus, collect
 from tests.perturb.tables import column_paths, drop_rows
 from tests.perturb.transforms import DAMAGES, INVARIANCES, LOOKALIKES, TRANSFORMS

@@ -19,7 +19,7 @@ pytest_plugins = ["pytester"]
 
 # An installed package loads the plugin by its entry point; a checkout needs -p.
 INSTALLED = any(ep.name == "tablebench" for ep in entry_points(group="pytest11"))
-PLUGIN = [] if INSTALLED else ["-p", "harness.plugin.hooks"]
+PLUGIN = [] if INSTALLED else ["-p", "tablebench.plugin.hooks"]
 IDS = ["bench/p002::t0", "bench/p002::t1", "bench/p074::t0", "bench/p074::t1", "bench/p074::t2"]
 REPO = Path(__file__).resolve().parents[1]
 
@@ -28,8 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 def warm_metrics() -> None:
     """Run every metric once in this process before any in-process pytester run: pytester
     drops the modules a run imported, and numba's lazily imported parts cannot load twice."""
-    from harness.core.table import Table
-    from harness.metrics import score
+    from tablebench.core.table import Table
+    from tablebench.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table)
@@ -50,7 +50,7 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def exact(bench: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Precomputed outputs holding the exact ground-truth tables (Markdown and HTML)."""
-    from harness.cases import load_case_set
+    from tablebench.cases import load_case_set
 
     return write_outputs(tmp_path_factory.mktemp("exact"), load_case_set(bench))
 
@@ -85,7 +85,7 @@ def results_json(report: Path) -> dict:
 
 
 def test_parser_specs_split_on_commas_except_inside_command_and_dir():
-    from harness.core.options import split_specs
+    from tablebench.core.options import split_specs
 
     assert split_specs(["pypdf,pdfplumber", "pypdf", " camelot "]) == ["pypdf", "pdfplumber", "camelot"]
     assert split_specs(["pypdf,command:tool --cols a,b {pdf}", "dir:/x,y"]) == [
@@ -105,7 +105,7 @@ def test_without_parser_the_benchmark_is_not_collected(pytester: pytest.Pytester
                    "--baseline=FILE", "--save-baseline=FILE", "--baseline-tolerance=X", "--report-dir=DIR",
                    "--parse-timeout=SECONDS", "--parse-cache=DIR", "--report-only", "--no-verify"):
         assert option in help_text, option
-    from harness.parse.registry import builtin_parsers
+    from tablebench.parse.registry import builtin_parsers
 
     flat = " ".join(help_text.split())
     assert "tesseract" in builtin_parsers() and all(name in flat for name in builtin_parsers()), "every built-in"
@@ -131,7 +131,7 @@ def test_collection_ids_order_markers_and_selection(pytester: pytest.Pytester, b
 
 
 def test_ids_carry_the_label_not_the_command_line(pytester: pytest.Pytester, bench: Path, cache: Path):
-    from harness.core.labels import default_label
+    from tablebench.core.labels import default_label
 
     command = f"command:{sys.executable} -c 'import sys; print(sys.argv)' --long-option-a --long-option-b {{pdf}}"
     result = pytester.runpytest(*args(bench, cache, f"--parser={command}", f"--parser=mine=dir:{cache}/",
@@ -175,7 +175,7 @@ def test_missing_case_set_and_baseline_files_are_usage_errors(pytester: pytest.P
 
 def test_crashing_hanging_and_garbage_parsers_each_get_their_outcome(pytester: pytest.Pytester, bench: Path,
                                                                     tmp_path: Path):
-    from harness.core.labels import default_label
+    from tablebench.core.labels import default_label
 
     crash = "command:sh -c 'echo boom >&2; exit 1' sh {pdf}"
     hang = "command:sh -c 'sleep 30' sh {pdf}"
@@ -294,7 +294,7 @@ def test_root_conftest_registers_the_plugin_once_with_or_without_the_entry_point
     dist = site / "tablebench_fake-0.0.dist-info"
     dist.mkdir(parents=True)
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: tablebench-fake\nVersion: 0.0\n")
-    (dist / "entry_points.txt").write_text("[pytest11]\ntablebench = harness.plugin.hooks\n")
+    (dist / "entry_points.txt").write_text("[pytest11]\ntablebench = tablebench.plugin.hooks\n")
     for env in ("", str(site)):
         monkeypatch.setenv("PYTHONPATH", env)
         result = pytester.runpytest_subprocess("--help")

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.options import number
-from harness.core.results import ItemResult
-from harness.gating.baseline import Entry, load_baseline, save_baseline
-from harness.gating.options import read_options
-from harness.gating.rules import Verdict
-from harness.gating.thresholds import baseline_failures, min_score_failures, parse_min_score
+from tablebench.core.options import number
+from tablebench.core.results import ItemResult
+from tablebench.gating.baseline import Entry, load_baseline, save_baseline
+from tablebench.gating.options import read_options
+from tablebench.gating.rules import Verdict
+from tablebench.gating.thresholds import baseline_failures, min_score_failures, parse_min_score
 
 
 def result(table: int, outcome: str = "ok", **scores: float) -> ItemResult:
@@ -89,7 +89,7 @@ def test_a_format_2_baseline_is_read_with_its_ids_in_the_current_form(tmp_path: 
 def test_a_baseline_entry_written_without_an_outcome_is_a_found_table(tmp_path: Path):
     """A hand-written baseline of scores: its entries gate as found tables, so a loss now fails
     (a missing one would make that loss a known failure)."""
-    from harness.gating.rules import Gate
+    from tablebench.gating.rules import Gate
 
     (tmp_path / "b.json").write_text('{"format": "tablebench-baseline/3", "cases": '
                                      '{"s/p001::t0[pypdf]": {"scores": {"teds": 0.9}}}}')
@@ -119,7 +119,7 @@ def test_min_score_rejects_non_finite_and_negative_floors(text):
 
 
 def test_gate_verdicts(tmp_path: Path):
-    from harness.gating.rules import Gate
+    from tablebench.gating.rules import Gate
 
     path = save_baseline([result(0, teds=0.9), result(1, "missing"), result(2, teds=0.8)], tmp_path / "b.json")
     gate = Gate({"teds": 0.5}, load_baseline(path), 0.01)
@@ -142,26 +142,42 @@ def test_gate_verdicts(tmp_path: Path):
 
 
 def test_a_baseline_that_matches_nothing_is_refused_and_partial_matches_are_told(tmp_path: Path):
-    from harness.gating.rules import baseline_notes
+    from tablebench.gating.rules import baseline_notes
 
     path = save_baseline([result(0, teds=0.9), result(1, teds=0.5)], tmp_path / "b.json",
                          parsers={"pypdf": {"spec": "pypdf", "version": "5.1"}},
                          case_set={"name": "s", "manifest_sha256": "aa"}, metrics=["teds", "grits"])
     base = load_baseline(path)
     facts = {"parsers": {"pypdf": {"spec": "pypdf", "version": "5.2"}},
-             "case_set": {"name": "s", "manifest_sha256": "bb"}, "metrics": ["teds"]}
+             "case_set": {"name": "s", "manifest_sha256": "aa"}, "metrics": ["teds"]}
     with pytest.raises(ValueError, match=r"none of its 2 entries match this run's 1 cases \(baseline parsers: pypdf; "
                                          r"this run: pypdf\); name a parser"):
         baseline_notes(base, ["s/p001::t0[other]"], **facts)
     notes = baseline_notes(base, ["s/p001::t0[pypdf]", "s/p001::t7[pypdf]"], **facts)
     assert notes[0].endswith("1 of 2 entries match this run's 2 cases")
-    assert any("had another manifest" in n for n in notes)
+    assert not any("case-set version" in n for n in notes)
     assert any("parser pypdf was version 5.1, now 5.2" in n for n in notes)
     assert any("metrics grits are in the baseline but not computed now" in n for n in notes)
 
 
+def test_a_baseline_of_another_case_set_version_is_refused_in_one_line(tmp_path: Path):
+    from tablebench.gating.rules import baseline_notes
+
+    path = save_baseline([result(0, teds=0.9)], tmp_path / "b.json", case_set={"name": "s", "manifest_sha256": "a1" * 32})
+    facts = {"parsers": {}, "metrics": ["teds"], "case_set": {"name": "s", "manifest_sha256": "b2" * 32}}
+    with pytest.raises(ValueError) as refused:
+        baseline_notes(load_baseline(path), ["s/p001::t0[pypdf]"], **facts)
+    assert "\n" not in str(refused.value)
+    assert str(refused.value) == (f"baseline {path}: measured on case set s version a1a1a1a1a1a1, this run's s is "
+                                  "version b2b2b2b2b2b2 (its ground truth differs, so the cases do not compare): "
+                                  "save a new baseline on this version with --save-baseline")
+    old = save_baseline([result(0, teds=0.9)], tmp_path / "old.json")  # a file that records no version
+    notes = baseline_notes(load_baseline(old), ["s/p001::t0[pypdf]"], **facts)
+    assert any("records no case-set version" in n for n in notes)
+
+
 def test_tolerances_per_metric_absolute_or_relative_headline_metrics_by_default():
-    from harness.gating.thresholds import parse_tolerance
+    from tablebench.gating.thresholds import parse_tolerance
 
     base = {"teds": 0.9, "semantic": 8.0, "grits_con": 0.9, "tlag_precision": 0.9}
     now = {"teds": 0.87, "semantic": 7.6, "grits_con": 0.9, "tlag_precision": 0.1}

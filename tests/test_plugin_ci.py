@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
+from tablebench.cli import main
 from tests.ci_cases import case_set, noisy, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN
 
@@ -23,8 +23,8 @@ PAGES = 12
 @pytest.fixture(scope="module", autouse=True)
 def warm_metrics() -> None:
     """Score once in this process first: pytester drops modules a run imported, numba cannot reload."""
-    from harness.core.table import Table
-    from harness.metrics import score
+    from tablebench.core.table import Table
+    from tablebench.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table, ["teds"])

@@ -27,7 +27,7 @@ def pytest_runtest_call(item):
 
 
 def test_split_lost_work_gives_up_the_crashed_page_and_requeues_only_unfinished_pages():
-    from harness.plugin.workers import split_lost_work
+    from tablebench.plugin.workers import split_lost_work
 
     workload = {"s/p1[a]": {"s/p1::t0[a]": True, "s/p1::t1[a]": True},
                 "s/p2[a]": {"s/p2::t0[a]": True, "s/p2::t1[a]": False, "s/p2::t2[a]": False},
@@ -53,7 +53,7 @@ def test_a_killed_worker_ends_the_run_with_every_item_and_the_lost_ones_as_error
     text = run.stdout.str()
     assert run.ret == 1, text
     results = json.loads((report / "results.json").read_text())["results"]
-    from harness.cases import load_case_set
+    from tablebench.cases import load_case_set
 
     assert len(results) == load_case_set(cases).count("table"), text
     lost = [r for r in results if r["outcome"] != "ok"]
@@ -127,7 +127,7 @@ def test_two_workers_lost_in_quick_succession_end_the_run_with_every_item(pytest
                                         timeout=180)
     text = run.stdout.str() + run.stderr.str()
     assert "INTERNALERROR" not in text and run.ret == 1, text[-3000:]
-    from harness.cases import load_case_set
+    from tablebench.cases import load_case_set
 
     results = json.loads((report / "results.json").read_text())["results"]
     assert len(results) == load_case_set(cases).count("table"), text[-3000:]

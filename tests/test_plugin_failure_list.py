@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.plugin.summary import natural_key
+from tablebench.plugin.summary import natural_key
 from tests.test_plugin import IDS, args, bench, warm_metrics  # noqa: F401 - fixtures
 
 pytest_plugins = ["pytester"]

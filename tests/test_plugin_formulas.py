@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_case_set
-from harness.plugin.workers import page_scope
+from tablebench.cases import load_case_set
+from tablebench.plugin.workers import page_scope
 from tests.test_formula_items import write_perfect
 from tests.test_plugin import PLUGIN, junit
 from tests.test_run import copy_pages
@@ -19,8 +19,8 @@ pytest_plugins = ["pytester"]
 @pytest.fixture(scope="module", autouse=True)
 def warm_metrics() -> None:
     """Every metric once in this process before in-process pytester runs (see tests/test_plugin.py)."""
-    from harness.core.table import Table
-    from harness.metrics import score
+    from tablebench.core.table import Table
+    from tablebench.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table)
@@ -101,7 +101,7 @@ def test_shards_split_formula_pages_and_together_cover_every_formula(pytester: p
 def test_the_case_set_fingerprint_covers_formulas(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from harness.cases.shard import fingerprint
+    from tablebench.cases.shard import fingerprint
     from tests.test_formula_items import copy_formula_pages
 
     page = load_case_set(copy_formula_pages(tmp_path / "fb", pages=("004",))).pages[0]
@@ -109,7 +109,7 @@ def test_the_case_set_fingerprint_covers_formulas(tmp_path: Path) -> None:
     assert fingerprint([page]) != fingerprint([changed])
     import hashlib
 
-    from harness.core.files import sha256_file
+    from tablebench.core.files import sha256_file
 
     bare = replace(page, items={**page.items, "formula": []})  # a page without formulas keeps the digest it had before formulas
     old = hashlib.sha256(json.dumps([bare.page_id, sha256_file(bare.pdf), []]).encode()).hexdigest()[:16]
@@ -118,7 +118,7 @@ def test_the_case_set_fingerprint_covers_formulas(tmp_path: Path) -> None:
 
 def test_formula_renders_are_cached_in_the_parse_cache_not_the_working_folder(pytester: pytest.Pytester,
                                                                                 mixed: Path, tmp_path: Path) -> None:
-    from harness.tex.runner import have_pdflatex
+    from tablebench.tex.runner import have_pdflatex
 
     if not have_pdflatex():
         pytest.skip("pdflatex is not installed (apt install texlive-latex-extra)")

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_case_set
-from harness.report.html_data import expanded_html
+from tablebench.cases import load_case_set
+from tablebench.report.html_data import expanded_html
 from tests.test_plugin import args, junit, results_json, warm_metrics  # noqa: F401 — warm_metrics is autouse
 from tests.test_run import break_table, copy_pages, write_outputs
 
@@ -112,7 +112,7 @@ def test_a_baseline_that_matches_nothing_is_a_usage_error(pytester: pytest.Pytes
 
 def test_a_case_set_that_does_not_match_its_manifest_is_refused_unless_no_verify(
         pytester: pytest.Pytester, bench: Path, tmp_path: Path):
-    from harness.generate.importer import import_bench
+    from tablebench.generate.importer import import_bench
 
     ours = tmp_path / "ours"
     import_bench(bench, ours)

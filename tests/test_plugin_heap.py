@@ -1,4 +1,4 @@
-"""A benchmark process keeps the garbage collector off its long-lived heap (`harness.plugin.heap`):
+"""A benchmark process keeps the garbage collector off its long-lived heap (`tablebench.plugin.heap`):
 by the time the first case is scored, start-up and collection are in the permanent generation."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_case_set
-from harness.plugin.session import KEEP_PARSED
+from tablebench.cases import load_case_set
+from tablebench.plugin.session import KEEP_PARSED
 from tests.ci_cases import bench_args, case_set, write_pages
 from tests.test_plugin import PLUGIN
 
@@ -42,8 +42,8 @@ def test_the_heap_is_frozen_before_the_cases_are_scored(pytester: pytest.Pyteste
 KEPT = textwrap.dedent("""\
     import json, os
 
-    from harness.cases import GroundTruthTable
-    from harness.plugin.nodes import RESULT_ATTR
+    from tablebench.cases import GroundTruthTable
+    from tablebench.plugin.nodes import RESULT_ATTR
 
 
     def pytest_sessionfinish(session):

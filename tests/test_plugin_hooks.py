@@ -14,7 +14,7 @@ from tests.test_plugin import PLUGIN
 pytest_plugins = ["pytester"]
 
 CONFTEST = textwrap.dedent("""\
-    from harness.core.metric_specs import MetricSpec, Scored
+    from tablebench.core.metric_specs import MetricSpec, Scored
 
 
     def rows_kept(gt, pred):
@@ -39,8 +39,8 @@ CONFTEST = textwrap.dedent("""\
 @pytest.fixture(scope="module", autouse=True)
 def warm_metrics() -> None:
     """Score once in this process first: pytester drops modules a run imported, numba cannot reload."""
-    from harness.core.table import Table
-    from harness.metrics import score
+    from tablebench.core.table import Table
+    from tablebench.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table, ["teds"])
@@ -63,7 +63,7 @@ def run(pytester: pytest.Pytester, bench: tuple[Path, Path], tmp_path: Path, *mo
 
 def test_a_conftest_annotates_results_registers_metrics_and_updates_the_meta(pytester: pytest.Pytester, bench,
                                                                              tmp_path: Path, request):
-    from harness.core.metric_specs import all_specs, unregister
+    from tablebench.core.metric_specs import all_specs, unregister
 
     request.addfinalizer(lambda: "rows_kept" in {s.name for s in all_specs()} and unregister("rows_kept"))
     plain = run(pytester, bench, tmp_path / "plain")
@@ -91,7 +91,7 @@ def test_a_metric_spec_without_a_name_is_a_usage_error(pytester: pytest.Pytester
     pytester.makeconftest("def pytest_tablebench_add_metrics(config):\n    return [42]\n")
     result = run(pytester, bench, tmp_path)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "expected harness.core.metric_specs.MetricSpec, got 42" in result.stderr.str()
+    assert "expected tablebench.core.metric_specs.MetricSpec, got 42" in result.stderr.str()
 
 
 def test_the_hooks_load_without_a_benchmark(pytester: pytest.Pytester):
@@ -104,7 +104,7 @@ def test_the_hooks_load_without_a_benchmark(pytester: pytest.Pytester):
 def test_the_documented_conftest_runs_as_written(pytester: pytest.Pytester, bench, tmp_path: Path, request):
     import re
 
-    from harness.core.metric_specs import all_specs, unregister
+    from tablebench.core.metric_specs import all_specs, unregister
 
     design = (Path(__file__).resolve().parents[1] / "docs" / "design.md").read_text(encoding="utf-8")
     section = design.split("### Hooks", 1)[1].split("\n### ", 1)[0]

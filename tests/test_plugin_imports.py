@@ -7,16 +7,16 @@ import sys
 import pytest
 from _pytest.assertion.rewrite import AssertionRewritingHook
 
-import harness.core.table
-import harness.metrics.tables.semantic
-import harness.plugin.hooks
+import tablebench.core.table
+import tablebench.metrics.tables.semantic
+import tablebench.plugin.hooks
 
 
 def test_harness_modules_are_not_assert_rewritten_but_test_files_are(request: pytest.FixtureRequest) -> None:
     if request.config.getoption("assertmode") != "rewrite":
         pytest.skip("run with --assert=plain: nothing is rewritten")
     assert isinstance(sys.modules[__name__].__loader__, AssertionRewritingHook)
-    for module in (harness.core.table, harness.metrics.tables.semantic, harness.plugin.hooks):
+    for module in (tablebench.core.table, tablebench.metrics.tables.semantic, tablebench.plugin.hooks):
         assert not isinstance(module.__loader__, AssertionRewritingHook), module.__name__
 
 
@@ -25,8 +25,8 @@ def test_a_worker_s_session_imports_no_report_renderer() -> None:
     import the renderers (report.html, Markdown, crops) or rich, which every worker paid for."""
     import subprocess
 
-    code = ("import sys, harness.plugin.hooks, harness.plugin.session, harness.plugin.ci; "
-            "print(' '.join(m for m in sys.modules if m.startswith(('harness.report.html', 'harness.report.write', "
-            "'harness.report.markdown', 'harness.report.crops', 'rich', 'harness.plugin.summary'))))")
+    code = ("import sys, tablebench.plugin.hooks, tablebench.plugin.session, tablebench.plugin.ci; "
+            "print(' '.join(m for m in sys.modules if m.startswith(('tablebench.report.html', 'tablebench.report.write', "
+            "'tablebench.report.markdown', 'tablebench.report.crops', 'rich', 'tablebench.plugin.summary'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == []

@@ -15,7 +15,7 @@ pytest_plugins = ["pytester"]
 
 
 def test_judge_scores_reach_properties_and_min_score(pytester: pytest.Pytester, tmp_path: Path):
-    from harness.cases import load_case_set
+    from tablebench.cases import load_case_set
 
     # each run in a process of its own: litellm imports parts of openai and httpx on its first request,
     # which an in-process run would drop again at its end, leaving this process's litellm (the judge

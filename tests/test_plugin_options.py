@@ -10,17 +10,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from harness.core.options import DEFAULT_ALPHA, DEFAULT_PARSE_TIMEOUT, GateSpec, RunOptions, Tolerance
-from harness.core.results import ItemResult
-from harness.gating.decide import Decisions
-from harness.gating.options import read_options
+from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_PARSE_TIMEOUT, GateSpec, RunOptions, Tolerance
+from tablebench.core.results import ItemResult
+from tablebench.gating.decide import Decisions
+from tablebench.gating.options import read_options
 
 
 def test_defaults_are_the_dataclass_defaults_and_every_field_is_read():
     fields = [f.name for f in dataclasses.fields(RunOptions)]
     assert read_options({}) == RunOptions()
     assert read_options({name: getattr(RunOptions(), name) for name in fields}) == RunOptions()
-    from harness.plugin.options import DESTS
+    from tablebench.plugin.options import DESTS
 
     assert list(DESTS) == fields, "the plugin reads every option"
     assert RunOptions().parse_timeout == DEFAULT_PARSE_TIMEOUT and RunOptions().gate_alpha == DEFAULT_ALPHA
@@ -69,7 +69,7 @@ def test_bad_values_are_one_line_errors(values, says):
 
 
 def test_the_merge_command_refuses_what_the_plugin_refuses(tmp_path: Path, capsys):
-    from harness.cli import main
+    from tablebench.cli import main
 
     assert main(["report", "merge", str(tmp_path), "--out", str(tmp_path / "m"), "--gate-alpha=nan"]) == 1
     assert "--gate-alpha must be a finite number > 0 and <= 0.5, got 'nan'" in capsys.readouterr().err
@@ -84,11 +84,11 @@ def results(teds: float) -> list[ItemResult]:
 
 
 def test_the_run_is_decided_then_written_and_saved_and_survives_an_unwritable_folder(tmp_path: Path):
-    from harness.evaluate.completeness import of_meta
-    from harness.gating.baseline import load_baseline, save_baseline
-    from harness.gating.decide import GatePolicy, decide_run
-    from harness.gating.rules import Gate
-    from harness.report.finish import FinishPolicy, finish_run
+    from tablebench.evaluate.completeness import of_meta
+    from tablebench.gating.baseline import load_baseline, save_baseline
+    from tablebench.gating.decide import GatePolicy, decide_run
+    from tablebench.gating.rules import Gate
+    from tablebench.report.finish import FinishPolicy, finish_run
 
     save_baseline(results(1.0), tmp_path / "base.json")
     decider = GatePolicy(Gate(baseline=load_baseline(tmp_path / "base.json")), (GateSpec("teds"),), groups=("p",))
@@ -117,7 +117,7 @@ def test_the_run_is_decided_then_written_and_saved_and_survives_an_unwritable_fo
 
 # -- the one reader of xdist internals ---------------------------------------------------------------
 def test_the_worker_queue_is_read_by_what_it_is_and_a_changed_xdist_is_said():
-    from harness.plugin.workers import XdistChanged, worker_queue
+    from tablebench.plugin.workers import XdistChanged, worker_queue
 
     class Queue:
         @contextlib.contextmanager

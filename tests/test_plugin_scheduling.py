@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.plugin.workers import page_scope
+from tablebench.plugin.workers import page_scope
 
 
 @pytest.mark.parametrize(("nodeid", "scope"), [
@@ -27,7 +27,7 @@ def test_default_folders_stay_home_when_an_option_value_became_the_rootdir(tmp_p
     """`--report-dir /elsewhere` with a space: pytest may take /elsewhere as the rootdir."""
     from types import SimpleNamespace
 
-    from harness.plugin.session import home_dir
+    from tablebench.plugin.session import home_dir
 
     repo, elsewhere = tmp_path / "repo", tmp_path / "elsewhere"
     sub = repo / "tests"

@@ -9,10 +9,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-from harness.cases import load_case_set
-from harness.core.resources import PER_CPU, WORKER_MEMORY, WorkerCap, available_memory
-from harness.evaluate.page import evaluate_page
-from harness.parse.prefetch import ParsePool
+from tablebench.cases import load_case_set
+from tablebench.core.resources import PER_CPU, WORKER_MEMORY, WorkerCap, available_memory
+from tablebench.evaluate.page import evaluate_page
+from tablebench.parse.prefetch import ParsePool
 from tests.ci_cases import case_set, write_pages
 
 # Logs "start"/"end" per page with a timestamp, sleeping in between: overlaps are measurable.

@@ -30,7 +30,7 @@ def test_a_pytester_test_first_imports_importlib_metadata(pytester):
 
 
 def test_the_built_in_parsers_are_still_found_after_it():
-    from harness.parse.registry import builtin_parsers
+    from tablebench.parse.registry import builtin_parsers
 
     assert "pypdf" in builtin_parsers()
 '''

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from harness.core.raster import RasterError, image_pdf, jpeg_bytes, rasterise
-from harness.parse.protocol import ParserError
-from harness.parse.vlm import render_pages
+from tablebench.core.raster import RasterError, image_pdf, jpeg_bytes, rasterise
+from tablebench.parse.protocol import ParserError
+from tablebench.parse.vlm import render_pages
 
 needs_poppler = pytest.mark.skipif(shutil.which("pdftoppm") is None,
                                    reason="poppler-utils is not installed (./dev.sh setup)")

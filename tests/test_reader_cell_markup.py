@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.readers.cell_markup import strip_emphasis, sub_code, sub_math, sub_script
+from tablebench.readers.cell_markup import strip_emphasis, sub_code, sub_math, sub_script
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -53,7 +53,7 @@ def test_code_spans_take_the_longest_opener_that_closes() -> None:
 
 _CHILD = """
 import sys
-from harness.readers.markdown import cell_text
+from tablebench.readers.markdown import cell_text
 for unit in sys.argv[1:]:
     text = unit * (160_000 // len(unit))
     out = cell_text(text)

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from harness.core.table import NoTableError, Table
-from harness.readers.html import read_html, table_spans
+from tablebench.core.table import NoTableError, Table
+from tablebench.readers.html import read_html, table_spans
 
 
 def grid(table: Table) -> list[list[str]]:

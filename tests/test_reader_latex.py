@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.table import Cell, NoTableError, Table
-from harness.readers.html import read_html, table_from_html
-from harness.readers.latex import read_latex
-from harness.tex.environments import environment_spans, spec_columns
-from harness.tex.tokens import tokenize
+from tablebench.core.table import Cell, NoTableError, Table
+from tablebench.readers.html import read_html, table_from_html
+from tablebench.readers.latex import read_latex
+from tablebench.tex.environments import environment_spans, spec_columns
+from tablebench.tex.tokens import tokenize
 from tests.test_reader_latex_math import TEXT_CASES
 
 Spec = str | tuple[str, int, int]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.tex.latex_math import latex_to_text, math_to_unicode
-from harness.tex.tokens import tokenize
+from tablebench.tex.latex_math import latex_to_text, math_to_unicode
+from tablebench.tex.tokens import tokenize
 
 MATH_CASES = [
     (r"\alpha", "α"),

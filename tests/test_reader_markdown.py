@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from harness.core.table import NoTableError, Table
-from harness.readers.markdown import cell_text, is_separator, read_markdown, split_row
+from tablebench.core.table import NoTableError, Table
+from tablebench.readers.markdown import cell_text, is_separator, read_markdown, split_row
 
 
 def grid(table: Table) -> list[list[str]]:
@@ -269,7 +269,7 @@ def test_pipes_without_any_cell_text_are_not_a_table() -> None:
 ])
 def test_emphasis_glued_between_numbers_and_symbols_is_markup(raw, seen):
     """pymupdf4llm splits emphasis around math: `0.777_±_0.003` shows as 0.777±0.003 in the PDF."""
-    from harness.readers.markdown import cell_text
+    from tablebench.readers.markdown import cell_text
 
     assert cell_text(raw) == seen
 
@@ -284,8 +284,8 @@ def test_a_tools_name_for_a_blank_header_cell_reads_blank() -> None:
 
 
 def test_a_label_written_once_over_a_placeholder_spans_it_in_the_semantic_score() -> None:
-    from harness.core.table import Cell
-    from harness.metrics.tables.semantic import semantic_details
+    from tablebench.core.table import Cell
+    from tablebench.metrics.tables.semantic import semantic_details
     gt = Table([[Cell("System", rowspan=2, header=True), Cell("EER (%)", colspan=2, header=True)],
                 [Cell("Validation", header=True), Cell("Test", header=True)],
                 [Cell("AASIST"), Cell("0.92"), Cell("15.02")], [Cell("ATCA"), Cell("0.10"), Cell("11.28")]])

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from harness.core.table import NoTableError, Table
-from harness.readers.text import read_delimited, read_text, sniff_delimiter
+from tablebench.core.table import NoTableError, Table
+from tablebench.readers.text import read_delimited, read_text, sniff_delimiter
 
 
 def grid(table: Table) -> list[list[str]]:
@@ -220,7 +220,7 @@ def test_a_group_label_written_once_in_its_own_column_stays_a_column() -> None:
 
 
 def test_aligned_text_with_decimal_commas_is_text_not_csv() -> None:
-    from harness.readers import detect_format
+    from tablebench.readers import detect_format
 
     rows = [f"Item{i}     kg      {i},87    {i + 1},51" for i in range(6)]
     assert detect_format("Item      Unit    2022    2023\n" + "\n".join(rows)) == "text"

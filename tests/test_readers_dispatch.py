@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from harness.core.table import NoTableError, Table
-from harness.readers import FORMATS, detect_format, read_tables
+from tablebench.core.table import NoTableError, Table
+from tablebench.readers import FORMATS, detect_format, read_tables
 
 HTML = "<p>x</p><table><tr><td>a</td><td>b</td></tr><tr><td>1</td><td>2</td></tr></table>"
 MARKDOWN = "Intro.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"

@@ -100,7 +100,7 @@ def test_every_script_writes_blocks_that_exist() -> None:
 def test_the_readme_types_no_measured_decimal_by_hand() -> None:
     """Outside code and generated blocks, the README's only decimals are the defaults it states,
     read from the code here (a measured figure belongs in a block its script writes)."""
-    from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, DEFAULT_TOLERANCE
+    from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, DEFAULT_TOLERANCE
 
     text = _without_code(_text(README))
     for name in BLOCKS:
@@ -117,7 +117,7 @@ def test_the_readme_types_no_measured_decimal_by_hand() -> None:
 def test_the_readme_states_the_committed_sets_as_their_manifests_count_them() -> None:
     text = _text(README)
     stated = {m[0]: (int(m[1]), int(m[2]), m[3]) for m in
-              re.findall(r"`cases/([\w-]+)`\s*\((\d+) (?:pages|documents), (\d+) (tables|formulas)", text)}
+              re.findall(r"`([\w-]+)`\s*\((\d+) (?:pages|documents), (\d+) (tables|formulas)", text)}
     assert set(stated) == {"synth-v1", "formulas-v1", "i18n-v1", "docs-v1"}, stated
     for name, (pages, items, kind) in stated.items():
         manifest = json.loads(_text(REPO / "cases" / name / "manifest.json"))

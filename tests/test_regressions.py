@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.report.html_data import expanded_html
+from tablebench.cli import main
+from tablebench.report.html_data import expanded_html
 from tests.ci_cases import case_set, write_pages
 from tests.test_plugin_ci import args, warm_metrics  # noqa: F401  (fixture: score once in this process first)
 
@@ -106,7 +106,7 @@ def test_each_case_is_decided_once_in_a_run_and_once_more_only_by_a_merge_given_
     """The verdict is decided where the result is made; the end of the run, the change against the
     baseline and every report read it there (`verdict_of`). A merge given its own baseline decides
     each case again, once: the shards were decided against other rules."""
-    from harness.gating.rules import Gate
+    from tablebench.gating.rules import Gate
 
     decided: list[str] = []
     check = Gate.check

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_case_set
-from harness.core.results import ItemResult
-from harness.evaluate.repeat import combine, evaluate_repeated, sd_of
-from harness.parse.prefetch import ParsePool, repeated
-from harness.parse.registry import resolve
-from harness.parse.runner import ParseRunner, cache_key
+from tablebench.cases import load_case_set
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.repeat import combine, evaluate_repeated, sd_of
+from tablebench.parse.prefetch import ParsePool, repeated
+from tablebench.parse.registry import resolve
+from tablebench.parse.runner import ParseRunner, cache_key
 from tests.ci_cases import case_set, write_pages
 
 # A parser whose repetitions differ, as a stochastic one's do: its n-th call on a page prints the

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from harness.core.results import ItemResult
-from harness.report.aggregate import leaderboard, metric_stats
+from tablebench.core.results import ItemResult
+from tablebench.report.aggregate import leaderboard, metric_stats
 
 
 def _r(parser: str, page: str, table: int, complexity: str, outcome: str, seconds: float,
@@ -147,7 +147,7 @@ def test_an_error_case_counts_as_not_found_and_zero_in_the_ranking_mean() -> Non
 
 
 def test_run_counts_say_tables_and_cases_and_the_cache_share() -> None:
-    from harness.report.aggregate import cache_summary, run_counts
+    from tablebench.report.aggregate import cache_summary, run_counts
 
     assert run_counts(A + B) == {"tables": 4, "parsers": 2, "cases": 8}
     cached = [_r("A", "p1", 0, "simple", "ok", 1.0), _r("A", "p1", 1, "simple", "ok", 1.0),

@@ -8,13 +8,13 @@ import json
 import pytest
 from rich.console import Console
 
-from harness.core.results import ItemResult
-from harness.gating.aggregate import gate_pairs
-from harness.report.aggregate import boards, leaderboard
-from harness.report.html import render_html
-from harness.report.html_data import expanded_html
-from harness.report.markdown import render_markdown
-from harness.report.terminal import breakdown_tables, leaderboard_group
+from tablebench.core.results import ItemResult
+from tablebench.gating.aggregate import gate_pairs
+from tablebench.report.aggregate import boards, leaderboard
+from tablebench.report.html import render_html
+from tablebench.report.html_data import expanded_html
+from tablebench.report.markdown import render_markdown
+from tablebench.report.terminal import breakdown_tables, leaderboard_group
 from tests.test_report_samples import sample_results
 
 LANGS = ["en", "ru", "el", "zh", "ja", "ar", "hi", "de", "fr", "es"]

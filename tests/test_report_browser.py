@@ -18,9 +18,9 @@ from pathlib import Path
 import lxml.html
 import pytest
 
-from harness.report.aggregate import leaderboard
-from harness.report.html import render_html
-from harness.report.html_data import decode_index
+from tablebench.report.aggregate import leaderboard
+from tablebench.report.html import render_html
+from tablebench.report.html_data import decode_index
 from tests.test_report_samples import sample_results
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -128,7 +128,7 @@ def test_sorting_and_filters_work(hostile_board: tuple, tmp_path: Path) -> None:
 
 
 def test_a_regression_link_opens_its_card_even_beyond_the_first_page(tmp_path: Path) -> None:
-    from harness.report.regressions import RegressionView
+    from tablebench.report.regressions import RegressionView
 
     results = sample_results(n_pages=10, payloads=True)
     board = leaderboard(results)
@@ -191,9 +191,9 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
     """A card with all its evidence: the page crop (rendered from a real case set's PDF), the
     matched span highlighted in the page's output, the cell diff; the search box finds it by id
     and the "Regressions" section's link opens it although paging hides it at load."""
-    from harness.cases import REPO_CASES
-    from harness.report.crops import page_crops
-    from harness.report.regressions import RegressionView, card_anchor
+    from tablebench.cases import INSTALLED_CASES
+    from tablebench.report.crops import page_crops
+    from tablebench.report.regressions import RegressionView, card_anchor
 
     if shutil.which("pdftoppm") is None:
         pytest.skip("no pdftoppm (apt-get install -y poppler-utils): crops need it")
@@ -201,7 +201,7 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
     for r in results:  # the sample pages, as pages of the repository's synth-v1 (which has bboxes)
         r.case_set, r.page = "synth-v1", f"p{int(r.page[1:]) + 1:03d}"
     board = leaderboard(results)
-    crops = page_crops(results, {"case_set_path": str(REPO_CASES / "synth-v1")}, board.primary)
+    crops = page_crops(results, {"case_set_path": str(INSTALLED_CASES / "synth-v1")}, board.primary)
     candidates = [r for r in reversed(results) if (r.case_set, r.page, r.index) in crops
                   and "gt" in r.evidence.get("cell_diff", {}) and r.matched_text]
     assert candidates, "the sample should hold a found, imperfect table with a crop"
@@ -274,8 +274,8 @@ def test_hundreds_of_cards_are_laid_out_a_page_at_a_time_and_every_one_is_found(
     """360 cards in small chunks: the first render lays out one page (60 cards) from the first
     chunks only; a filter, "show more", the search by id and by a word only in a card's markup
     (its message) reach cards beyond the first page; an anchor opens its card at load."""
-    import harness.report.html_data as html_data
-    from harness.report.regressions import card_anchor
+    import tablebench.report.html_data as html_data
+    from tablebench.report.regressions import card_anchor
 
     monkeypatch.setattr(html_data, "CHUNK_CHARS", 20_000)  # several chunks at this size, as at 40,000 cards
     results = sample_results(n_pages=40)
@@ -331,8 +331,8 @@ rendered(function () {
 
 
 def test_a_failed_card_shows_its_verdict_and_the_failed_filter_hides_passing_cards(tmp_path: Path) -> None:
-    from harness.gating.rules import Gate, keep_verdict
-    from harness.report.regressions import card_anchor
+    from tablebench.gating.rules import Gate, keep_verdict
+    from tablebench.report.regressions import card_anchor
 
     results = sample_results(n_pages=6, payloads=True)
     gate = Gate({"teds": 0.8})
@@ -377,7 +377,7 @@ rendered(function () {
 def test_a_linked_card_s_header_is_not_hidden_under_the_sticky_bar(tmp_path: Path) -> None:
     """Opening a card by its anchor, at load or from a "Most regressed" link, scrolls it below
     the sticky filter bar, not under it (anchor targets keep a scroll margin of the bar's height)."""
-    from harness.report.regressions import RegressionView, card_anchor
+    from tablebench.report.regressions import RegressionView, card_anchor
 
     results = sample_results(n_pages=20)
     board = leaderboard(results)

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import REPO_CASES, _bbox, load_case_set
-from harness.core.results import ItemResult
-from harness.report.crops import CROPS_FOLDER, DPI, WORST, chosen, page_crops
-from harness.report.html_data import expanded_html
-from harness.report.write import write_report
+from tablebench.cases import INSTALLED_CASES, _bbox, load_case_set
+from tablebench.core.results import ItemResult
+from tablebench.report.crops import CROPS_FOLDER, DPI, WORST, chosen, page_crops
+from tablebench.report.html_data import expanded_html
+from tablebench.report.write import write_report
 
-SYNTH = REPO_CASES / "synth-v1"
+SYNTH = INSTALLED_CASES / "synth-v1"
 
 
 def _result(parser: str, page: str, table: int, outcome: str = "ok", teds: float = 1.0,

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import REPO_CASES, load_case_set
-from harness.cli import main
-from harness.report.crops import CROPS_FOLDER
+from tablebench.cases import INSTALLED_CASES, load_case_set
+from tablebench.cli import main
+from tablebench.report.crops import CROPS_FOLDER
 from tests.test_plugin import PLUGIN
 
 pytest_plugins = ["pytester"]
-SYNTH = REPO_CASES / "synth-v1"
+SYNTH = INSTALLED_CASES / "synth-v1"
 
 
 @pytest.fixture(autouse=True)

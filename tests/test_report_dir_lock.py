@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.files import claim_folder, new_folder
+from tablebench.core.files import claim_folder, new_folder
 from tests.ci_cases import case_set, write_pages
 from tests.test_plugin import PLUGIN
 
@@ -81,8 +81,8 @@ def test_a_folder_is_claimed_by_one_holder_at_a_time(tmp_path: Path):
 
 
 def test_report_out_into_a_folder_a_run_holds_is_refused(tmp_path: Path, capsys):
-    from harness.cli import main
-    from harness.report.write import write_report
+    from tablebench.cli import main
+    from tablebench.report.write import write_report
     from tests.test_report_samples import sample_results
 
     write_report(sample_results(n_pages=2), tmp_path / "run", {"case_set": "s"})

@@ -1,11 +1,11 @@
-"""A case's three test reports share what they repeat (`harness.plugin.report_facts`): pytest's
+"""A case's three test reports share what they repeat (`tablebench.plugin.report_facts`): pytest's
 terminal keeps every report to the end of the session, in the controller."""
 
 from __future__ import annotations
 
 import pytest
 
-from harness.plugin.report_facts import SharedFacts
+from tablebench.plugin.report_facts import SharedFacts
 from tests.ci_cases import bench_args, case_set, write_pages
 from tests.test_plugin import PLUGIN
 

@@ -8,10 +8,10 @@ import re
 import lxml.html
 import pytest
 
-from harness.report.aggregate import leaderboard
-from harness.report.html import json_for_script, render_html, safe_table_html
-from harness.report.html_assets import CSS, JS
-from harness.report.html_data import decode_cards, expanded_html
+from tablebench.report.aggregate import leaderboard
+from tablebench.report.html import json_for_script, render_html, safe_table_html
+from tablebench.report.html_assets import CSS, JS
+from tablebench.report.html_data import decode_cards, expanded_html
 from tests.test_report_samples import PAYLOADS, RAW_HOSTILE_HTML, sample_results
 
 # every tag our page may contain; an injected <img>, <iframe>, <svg>, <object>... fails the test, and so
@@ -135,7 +135,7 @@ def test_page_lists_every_result_and_every_parser() -> None:
 
 
 def test_semantic_errors_and_error_cases_are_in_the_drilldown() -> None:
-    from harness.core.results import ItemResult
+    from tablebench.core.results import ItemResult
 
     ok = ItemResult("A", "s", "p1", 0, "simple", "ok", scores={"semantic": 6.0, "teds": 0.7},
                      errors=["value 2 under (1, b) read as 3", "row 4 missing"])
@@ -151,7 +151,7 @@ def test_semantic_errors_and_error_cases_are_in_the_drilldown() -> None:
 
 
 def test_values_below_zero_are_exact_in_data_and_the_clamping_is_said() -> None:
-    from harness.core.results import ItemResult
+    from tablebench.core.results import ItemResult
 
     rs = [ItemResult("A", "s", "p1", i, "simple", "ok", scores={"teds": v}) for i, v in enumerate((-0.125, 0.5))]
     page = render_html(leaderboard(rs), rs)
@@ -168,7 +168,7 @@ def test_values_below_zero_are_exact_in_data_and_the_clamping_is_said() -> None:
 
 def test_text_inside_a_formula_keeps_its_words() -> None:
     """\\text{...} becomes <mtext> with its words; the allowlist keeps them (and escapes them)."""
-    from harness.report.formula_html import formula_mathml
+    from tablebench.report.formula_html import formula_mathml
 
     mathml = formula_mathml(r"$f(x) = 1 \text{ if } x > 0 \text{ and } a<b$", display=False)
     assert mathml is not None and "<mtext>\xa0if\xa0</mtext>" in mathml and "<mtext>\xa0and\xa0</mtext>" in mathml
@@ -176,7 +176,7 @@ def test_text_inside_a_formula_keeps_its_words() -> None:
 
 
 def test_an_item_found_as_fragments_shows_each_span_and_text_escaped() -> None:
-    from harness.core.results import ItemResult
+    from tablebench.core.results import ItemResult
 
     one, gap, two = "| a | <script>alert(1)</script> |", "\n## <b>part two</b>\n", "| b | </pre><img src=x> |"
     text = one + gap + two
@@ -199,9 +199,9 @@ def test_an_item_found_as_fragments_shows_each_span_and_text_escaped() -> None:
 
 
 def test_the_regressions_section_escapes_hostile_ids_and_links_only_to_cards() -> None:
-    from harness.gating.aggregate import Comparison
-    from harness.report.markdown import render_markdown
-    from harness.report.regressions import RegressionView
+    from tablebench.gating.aggregate import Comparison
+    from tablebench.report.markdown import render_markdown
+    from tablebench.report.regressions import RegressionView
 
     results = sample_results(n_pages=3, payloads=True)
     for i, r in enumerate(results):
@@ -227,8 +227,8 @@ def test_the_regressions_section_escapes_hostile_ids_and_links_only_to_cards() -
 def test_canonical_table_markup_is_shown_as_parsing_would_show_it_and_nothing_else_passes_unparsed() -> None:
     """Scored tables are stored as `Table.to_html` wrote them: the report shows such markup without
     parsing it again, byte for byte what parsing and re-rendering gives; anything else is parsed."""
-    from harness.readers.html import table_from_html
-    from harness.report import html as report_html
+    from tablebench.readers.html import table_from_html
+    from tablebench.report import html as report_html
 
     results = sample_results(n_pages=6)
     markups = {m for r in results for m in (r.gt_html, r.pred_html) if m}
@@ -243,7 +243,7 @@ def test_canonical_table_markup_is_shown_as_parsing_would_show_it_and_nothing_el
 
 
 def test_a_leaderboard_without_any_score_says_it_is_not_ranked() -> None:
-    from harness.core.results import ItemResult
+    from tablebench.core.results import ItemResult
 
     missing = [ItemResult("A", "s", "p1", 0, "simple", "missing", message="not found")]
     page = render_html(leaderboard(missing), missing)

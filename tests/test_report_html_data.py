@@ -1,4 +1,4 @@
-"""The drill-down's cards as data (`harness.report.html_data`): what goes in comes back, once per fragment."""
+"""The drill-down's cards as data (`tablebench.report.html_data`): what goes in comes back, once per fragment."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from harness.report import html_data
-from harness.report.aggregate import leaderboard
-from harness.report.html import render_html
-from harness.report.html_data import Card, card_data, decode_cards, decode_index, expanded_html, pack, unpack
+from tablebench.report import html_data
+from tablebench.report.aggregate import leaderboard
+from tablebench.report.html import render_html
+from tablebench.report.html_data import Card, card_data, decode_cards, decode_index, expanded_html, pack, unpack
 from tests.test_report_samples import sample_results
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from harness.report.aggregate import leaderboard
-from harness.report.markdown import md_text, render_markdown
+from tablebench.report.aggregate import leaderboard
+from tablebench.report.markdown import md_text, render_markdown
 from tests.test_report_aggregate import A, B
 from tests.test_report_samples import sample_results
 

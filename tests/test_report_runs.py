@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.files import claim_folder
-from harness.report.runs import LATEST, keep_newest, run_folder
+from tablebench.core.files import claim_folder
+from tablebench.report.runs import LATEST, keep_newest, run_folder
 from tests.ci_cases import case_set, write_pages
 from tests.test_plugin import PLUGIN
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import random
 
-from harness.core.results import CELL_DIFF, OUTCOMES, ItemResult
-from harness.core.table import Table
-from harness.metrics.tables.semantic import semantic_details
-from harness.readers.html import table_from_html
+from tablebench.core.results import CELL_DIFF, OUTCOMES, ItemResult
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic import semantic_details
+from tablebench.readers.html import table_from_html
 
 PAYLOADS = (
     "<script>alert(1)</script>",

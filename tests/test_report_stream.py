@@ -1,4 +1,4 @@
-"""Results streamed to disk as they arrive (`harness.report.stream`), and a run's controller
+"""Results streamed to disk as they arrive (`tablebench.report.stream`), and a run's controller
 holding no result's texts: results.jsonl beside results.json, the same results in both."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.results import ItemResult
-from harness.report.html_data import decode_cards
-from harness.report.stream import STREAM_FILE, FullResults, ResultStream, slim, with_texts
+from tablebench.core.results import ItemResult
+from tablebench.report.html_data import decode_cards
+from tablebench.report.stream import STREAM_FILE, FullResults, ResultStream, slim, with_texts
 from tests.ci_cases import bench_args, case_set, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN
 
@@ -61,8 +61,8 @@ def pytest_terminal_summary(terminalreporter):
 @pytest.fixture(scope="module", autouse=True)
 def warm_metrics() -> None:
     """Score once in this process first: pytester drops modules a run imported, numba cannot reload."""
-    from harness.core.table import Table
-    from harness.metrics import score
+    from tablebench.core.table import Table
+    from tablebench.metrics import score
 
     table = Table.from_rows([["a", "b"], ["1", "2"]], header_rows=1)
     score(table, table, ["teds"])
@@ -85,7 +85,7 @@ def test_a_run_streams_its_results_and_its_reports_keep_none(pytester: pytest.Py
 
 @pytest.mark.parametrize("n_pages", [0, 3])
 def test_results_json_written_in_pieces_is_one_json_dump_of_its_content(tmp_path: Path, n_pages: int) -> None:
-    from harness.report.write import results_json_pieces, write_report
+    from tablebench.report.write import results_json_pieces, write_report
     from tests.test_report_samples import sample_results
 
     results = sample_results(n_pages=n_pages, payloads=True) if n_pages else []
@@ -102,7 +102,7 @@ def test_results_json_written_in_pieces_is_one_json_dump_of_its_content(tmp_path
 
 
 def _board(results: list[ItemResult]) -> tuple:
-    from harness.report.aggregate import boards
+    from tablebench.report.aggregate import boards
 
     return next(iter(boards(results).values())), results
 
@@ -121,8 +121,8 @@ def test_the_end_of_a_run_writes_the_bytes_the_whole_results_writer_writes(pytes
     """The end of a run reads each result's texts from results.jsonl as it writes it: results.json
     (with a baseline change per case and the gate's rows) is byte for byte what one dump of the
     whole results, aggregated from them, gives; the meta hook sees every text, memory none."""
-    from harness.report.aggregate import boards
-    from harness.report.write import read_comparisons, read_results, results_json
+    from tablebench.report.aggregate import boards
+    from tablebench.report.write import read_comparisons, read_results, results_json
 
     cases = case_set(tmp_path / "mini", 3)
     exact = write_pages(tmp_path / "exact", cases)
@@ -147,7 +147,7 @@ def test_the_end_of_a_run_writes_the_bytes_the_whole_results_writer_writes(pytes
 
 
 def test_full_results_read_each_result_s_texts_from_the_stream_and_keep_the_slim_one_s_change(tmp_path: Path) -> None:
-    from harness.report.stream import FullResults
+    from tablebench.report.stream import FullResults
 
     stream = ResultStream(tmp_path / STREAM_FILE)
     full = [_result("p001", i, 0.5 + i / 10) for i in range(3)]
@@ -209,8 +209,8 @@ def test_writing_the_report_reads_the_texts_from_disk_once_per_file(tmp_path: Pa
     """results.json and report.html each read every result's texts once (report.html walked the
     results six times, each a pass over the stream); report.html reads the results that carry a
     page output once more, first, so that it never holds every result's texts at once."""
-    from harness.report.stream import FullResults
-    from harness.report.write import write_report
+    from tablebench.report.stream import FullResults
+    from tablebench.report.write import write_report
     from tests.test_report_samples import sample_results
 
     full = sample_results(n_pages=3)
@@ -251,8 +251,8 @@ def test_a_result_s_dict_is_what_asdict_gives_with_every_container_copied() -> N
 def test_report_html_of_streamed_results_is_the_page_of_the_same_results_in_memory(tmp_path: Path) -> None:
     """render_html reads a run's texts one result at a time (the page outputs, then the cards in
     page order) instead of holding every result with its texts: the same page, fewer reads."""
-    from harness.report.aggregate import boards
-    from harness.report.html import render_html
+    from tablebench.report.aggregate import boards
+    from tablebench.report.html import render_html
 
     full = []
     for page in ("p002", "p001"):

@@ -6,10 +6,10 @@ import io
 
 from rich.console import Console
 
-from harness.core.results import ItemResult
-from harness.report import fmt
-from harness.report.aggregate import leaderboard
-from harness.report.terminal import (
+from tablebench.core.results import ItemResult
+from tablebench.report import fmt
+from tablebench.report.aggregate import leaderboard
+from tablebench.report.terminal import (
     group_table,
     leaderboard_group,
     leaderboard_table,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.report.aggregate import leaderboard
-from harness.report.write import FILES, read_results, write_report
+from tablebench.report.aggregate import leaderboard
+from tablebench.report.write import FILES, read_results, write_report
 from tests.test_report_samples import sample_results
 
 META = {"timestamp": "2026-11-22T05:00:00Z", "parsers": ["pymupdf4llm", "pdfplumber", "vlm:gpt-x"],
@@ -67,7 +67,7 @@ def test_bad_inputs_give_one_line_errors(tmp_path: Path) -> None:
 
 
 def test_cli_report_shows_the_leaderboard_and_re_renders_the_files(tmp_path: Path, capsys) -> None:
-    from harness.cli import main
+    from tablebench.cli import main
 
     results = sample_results(n_pages=3)
     first = write_report(results, tmp_path / "run", META)
@@ -89,7 +89,7 @@ def test_cli_report_shows_the_leaderboard_and_re_renders_the_files(tmp_path: Pat
     ("{", "not JSON"),
 ])
 def test_cli_report_on_wrong_json_is_one_line(tmp_path: Path, capsys, text: str, says: str) -> None:
-    from harness.cli import main
+    from tablebench.cli import main
 
     (tmp_path / "results.json").write_text(text, encoding="utf-8")
     assert main(["report", str(tmp_path / "results.json")]) == 1
@@ -98,7 +98,7 @@ def test_cli_report_on_wrong_json_is_one_line(tmp_path: Path, capsys, text: str,
 
 
 def test_cli_report_takes_the_run_folder(tmp_path: Path, capsys) -> None:
-    from harness.cli import main
+    from tablebench.cli import main
 
     write_report(sample_results(n_pages=2), tmp_path / "run", META)
     assert main(["report", str(tmp_path / "run")]) == 0
@@ -122,8 +122,8 @@ def test_every_results_json_row_carries_its_case_id_and_a_file_without_ids_still
                                                                                         capsys) -> None:
     """Each row's `id` is the id of pytest, the failed list and report.html (`ItemResult.test_id`);
     a results.json written before rows carried one reads, re-renders and merges as before."""
-    from harness.cli import main
-    from harness.report.results_file import Shelf, read_slim
+    from tablebench.cli import main
+    from tablebench.report.results_file import Shelf, read_slim
 
     results = sample_results(n_pages=3)
     path = write_report(results, tmp_path / "run", META)["json"]

@@ -1,4 +1,4 @@
-"""A results.json read one result at a time (`harness.report.results_file`): what a merge of
+"""A results.json read one result at a time (`tablebench.report.results_file`): what a merge of
 shards reads, holding no result's texts until the merged run's files are written."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.report.results_file import Shelf, read_slim
-from harness.report.stream import FullResults, slim
-from harness.report.write import read_results, write_report
+from tablebench.report.results_file import Shelf, read_slim
+from tablebench.report.stream import FullResults, slim
+from tablebench.report.write import read_results, write_report
 from tests.test_report_samples import sample_results
 
 
@@ -65,7 +65,7 @@ def test_a_case_twice_in_one_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_merge_holds_the_shards_results_without_their_texts(tmp_path: Path) -> None:
-    from harness.report.merge import merge_runs
+    from tablebench.report.merge import merge_runs
 
     results = sample_results(n_pages=4, payloads=True)
     half = len(results) // 2

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.gating.baseline import load_baseline
-from harness.report.write import read_results
+from tablebench.gating.baseline import load_baseline
+from tablebench.report.write import read_results
 
 GOOD = {"parser": "p", "case_set": "s", "page": "p001", "index": 0, "group": "simple", "outcome": "ok",
         "scores": {"teds": 0.5}, "kind": "table"}
@@ -46,6 +46,6 @@ def test_json_nested_too_deeply_is_one_line(tmp_path: Path) -> None:
 
 def test_the_report_command_says_it_in_one_line(tmp_path: Path) -> None:
     path = _write(tmp_path, [dict(GOOD, page=[1])])
-    run = subprocess.run([sys.executable, "-m", "harness.cli", "report", str(path)], capture_output=True, text=True)
+    run = subprocess.run([sys.executable, "-m", "tablebench.cli", "report", str(path)], capture_output=True, text=True)
     assert run.returncode != 0 and "Traceback" not in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1 and "field 'page'" in run.stderr

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.core.results import RESULTS_FORMAT, ItemResult
-from harness.evaluate.completeness import measure
-from harness.report.write import write_report
+from tablebench.cli import main
+from tablebench.core.results import RESULTS_FORMAT, ItemResult
+from tablebench.evaluate.completeness import measure
+from tablebench.report.write import write_report
 
 META = {"case_set": "s", "case_set_fingerprint": "abc", "parsers": ["p"], "parser_versions": {"p": "1"},
         "metrics": ["teds", "semantic", "formula_score"], "version": "0.1.0",

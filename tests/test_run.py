@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import CaseSet, load_case_set
-from harness.core.results import CELL_DIFF, OUTCOMES
-from harness.evaluate.page import evaluate_page
-from harness.parse.prefetch import ParsePool
+from tablebench.cases import CaseSet, load_case_set
+from tablebench.core.results import CELL_DIFF, OUTCOMES
+from tablebench.evaluate.page import evaluate_page
+from tablebench.parse.prefetch import ParsePool
 from tests.conftest import shared_path
 
 PAGES = ("002", "074")  # 2 + 3 tables, one of them complex
@@ -211,7 +211,7 @@ def test_unreadable_ground_truth_is_an_error_case_and_the_others_still_score(cas
 
 
 def test_a_metric_that_raises_makes_an_error_case_not_a_crash(cases, tmp_path, pool, request):
-    from harness.core.metric_specs import MetricSpec, register, unregister
+    from tablebench.core.metric_specs import MetricSpec, register, unregister
 
     def boom(gt, pred):
         raise ZeroDivisionError("float division by zero\n  in a deep frame")
@@ -227,7 +227,7 @@ def test_a_metric_that_raises_makes_an_error_case_not_a_crash(cases, tmp_path, p
 
 
 def test_a_page_whose_evaluation_raised_gives_every_table_an_error(cases):
-    from harness.evaluate.page import page_error_results
+    from tablebench.evaluate.page import page_error_results
 
     results = page_error_results(cases.pages[1], "command:x {pdf}", RuntimeError("bad\nthing"), label="x")
     assert [(r.outcome, r.index, r.parser, r.spec) for r in results] == [
@@ -251,9 +251,9 @@ def test_semantic_errors_travel_with_the_result(cases, tmp_path, pool):
 
 def test_non_finite_or_negative_page_seconds_and_cost_count_zero(cases):
     """A parser's meta once carried 1e309 seconds into the report, which then crashed at session end."""
-    from harness.core.kinds import get
-    from harness.evaluate.page import _base_results
-    from harness.parse.runner import ParseResult
+    from tablebench.core.kinds import get
+    from tablebench.evaluate.page import _base_results
+    from tablebench.parse.runner import ParseResult
 
     for seconds, cost in ((float("inf"), -2.0), (float("nan"), "x"), (None, float("-inf"))):
         parsed = ParseResult("ok", "", "", {"seconds": seconds, "cost": cost}, "p", "1", {}, "0" * 64)

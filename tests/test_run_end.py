@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.results import ItemResult
+from tablebench.core.results import ItemResult
 from tests.ci_cases import case_set, write_pages
 from tests.test_plugin import PLUGIN
 
@@ -36,10 +36,10 @@ def bench(pytester: pytest.Pytester, cases: Path, outputs: Path, *more: str) -> 
 
 # -- item 4: huge finite numbers -------------------------------------------------------------------
 def test_huge_finite_seconds_neither_overflow_the_totals_nor_pass_a_sidecar(tmp_path: Path):
-    from harness.parse.directory import read_sidecar
-    from harness.parse.protocol import ParserError
-    from harness.report.aggregate import boards, exact_sum
-    from harness.report.write import write_report
+    from tablebench.parse.directory import read_sidecar
+    from tablebench.parse.protocol import ParserError
+    from tablebench.report.aggregate import boards, exact_sum
+    from tablebench.report.write import write_report
 
     assert exact_sum([1e308, 1.7e308]) == float("inf") and exact_sum([0.1] * 10) == 1.0
     boards(results(0.85e308))  # two pages of 0.85e308 and 1.7e308 seconds: fsum raised OverflowError
@@ -65,8 +65,8 @@ def test_a_run_with_absurd_sidecar_seconds_ends_with_its_results(pytester: pytes
 
 # -- item 8: writes that fail ----------------------------------------------------------------------
 def test_a_failed_write_keeps_what_was_written_and_the_baseline_comes_last(tmp_path: Path):
-    from harness.gating.decide import Decisions
-    from harness.report.finish import FinishPolicy, finish_run
+    from tablebench.gating.decide import Decisions
+    from tablebench.report.finish import FinishPolicy, finish_run
 
     report = tmp_path / "r"
     (report / "report.html").mkdir(parents=True)  # the last report file cannot replace a folder
@@ -110,8 +110,8 @@ class InProcess:
 
 
 def test_a_parse_cache_that_cannot_be_written_keeps_the_parse_and_warns_once(tmp_path: Path):
-    from harness.core.cache import ContentCache
-    from harness.parse.runner import ParseRunner
+    from tablebench.core.cache import ContentCache
+    from tablebench.parse.runner import ParseRunner
     from tests.ci_cases import SYNTH
 
     blocker = tmp_path / "file"

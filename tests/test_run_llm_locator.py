@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from harness.evaluate.page import evaluate_page
+from tablebench.evaluate.page import evaluate_page
 from tests.llm_server import LLMServer, Reply
 from tests.test_run import cases, pool, write_outputs  # noqa: F401 — module fixtures
 

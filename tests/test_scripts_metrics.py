@@ -12,14 +12,14 @@ import unicodedata
 
 import pytest
 
-from harness.core.metric_specs import defaults_of
-from harness.core.table import Table
-from harness.locate.tables import locate_tables, profile, similarity, text_profile
-from harness.metrics import score
-from harness.readers.html import read_html
-from harness.readers.latex import read_latex
-from harness.readers.markdown import read_markdown
-from harness.readers.text import read_text
+from tablebench.core.metric_specs import defaults_of
+from tablebench.core.table import Table
+from tablebench.locate.tables import locate_tables, profile, similarity, text_profile
+from tablebench.metrics import score
+from tablebench.readers.html import read_html
+from tablebench.readers.latex import read_latex
+from tablebench.readers.markdown import read_markdown
+from tablebench.readers.text import read_text
 
 TABLES = {
     "ru": [["Субъект РФ", "Население, тыс. чел.", "Безработица, %"],
@@ -143,7 +143,7 @@ def test_arabic_presentation_forms_read_as_letters() -> None:
 
 def test_only_mark_clusters_are_composed() -> None:
     """и + combining breve is й; the OHM SIGN stays itself (reference metrics tell it from Ω)."""
-    from harness.readers.textnorm import cell_text_form
+    from tablebench.readers.textnorm import cell_text_form
 
     assert cell_text_form("Тверска\u0438\u0306") == "Тверскай"
     assert cell_text_form("\u03b1\u0301") == "\u03ac"

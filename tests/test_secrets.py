@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.core.messages import REDACTED, one_line, redact
+from tablebench.core.messages import REDACTED, one_line, redact
 from tests.ci_cases import case_set
 from tests.llm_server import LLMServer, Reply
 from tests.test_plugin import PLUGIN
@@ -123,7 +123,7 @@ def test_a_key_echoed_in_a_successful_judge_answer_reaches_no_file(
 
 def test_a_judge_told_to_read_a_variable_of_any_name_caches_no_echo_of_it(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    from harness.metrics.judge import judge_table
+    from tablebench.metrics.judge import judge_table
 
     monkeypatch.setenv("ACME_JUDGE_CREDS", KEY)
     echo = Reply(content=json.dumps({"errors": [f"key {KEY} seen"], "score": 4}))

@@ -14,28 +14,28 @@ from pathlib import Path
 
 import pytest
 
-import harness
-from harness.locate import tables as locate_tables_module
-from harness.metrics.tables import semantic
+import tablebench
+from tablebench.locate import tables as locate_tables_module
+from tablebench.metrics.tables import semantic
 
-ROOT = Path(harness.__file__).parent
+ROOT = Path(tablebench.__file__).parent
 # Every module a prediction is read with: the reader of the score, what it calls to read a table
 # (grid, header and stub, cell text, glyphs, row roles) and the readers of every output format.
-READING = ["harness.metrics.tables.semantic_read", "harness.metrics.tables.semantic_lines",
-           "harness.metrics.tables.semantic_struct", "harness.metrics.tables.semantic_text",
-           "harness.metrics.tables.semantic_glyphs", "harness.readers"]
+READING = ["tablebench.metrics.tables.semantic_read", "tablebench.metrics.tables.semantic_lines",
+           "tablebench.metrics.tables.semantic_struct", "tablebench.metrics.tables.semantic_text",
+           "tablebench.metrics.tables.semantic_glyphs", "tablebench.readers"]
 # What holds or compares against a ground truth: none of it may be imported, directly or not.
-HOLDS_TRUTH = ["harness.metrics.tables.semantic_align", "harness.metrics.tables.semantic_causes",
-               "harness.metrics.tables.semantic_diff", "harness.metrics.tables.semantic_size",
-               "harness.metrics.tables.semantic_fit", "harness.metrics.tables.semantic", "harness.cases",
-               "harness.locate", "harness.evaluate", "harness.gating", "harness.core.kinds",
-               "harness.core.results", "harness.locate.table_profile"]
+HOLDS_TRUTH = ["tablebench.metrics.tables.semantic_align", "tablebench.metrics.tables.semantic_causes",
+               "tablebench.metrics.tables.semantic_diff", "tablebench.metrics.tables.semantic_size",
+               "tablebench.metrics.tables.semantic_fit", "tablebench.metrics.tables.semantic", "tablebench.cases",
+               "tablebench.locate", "tablebench.evaluate", "tablebench.gating", "tablebench.core.kinds",
+               "tablebench.core.results", "tablebench.locate.table_profile"]
 TRUTH_NAMES = {"gt", "g", "gv", "truth", "ground_truth", "reference", "gt_table", "gt_view", "expected", "target",
                "labels", "gt_grid", "profile"}
 
 
 def _files(module: str) -> list[Path]:
-    path = ROOT.parent / module.replace(".", "/")
+    path = ROOT.joinpath(*module.split(".")[1:])  # `tablebench.X.Y` is harness/X/Y
     return sorted(path.rglob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
 
 
@@ -114,8 +114,8 @@ def test_the_score_reads_the_prediction_from_the_prediction_alone() -> None:
 
 
 def test_a_prediction_reads_the_same_whatever_it_is_compared_with() -> None:
-    from harness.core.table import Table
-    from harness.metrics.tables.semantic import read_and_count
+    from tablebench.core.table import Table
+    from tablebench.metrics.tables.semantic import read_and_count
 
     pred = Table.from_rows([["Model", "Acc"], ["A", "1.5"], ["B", "2.5"]], header_rows=1)
     one = Table.from_rows([["Model", "Acc"], ["A", "1.5"], ["B", "2.5"]], header_rows=1)

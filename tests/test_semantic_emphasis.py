@@ -4,14 +4,14 @@ contents are invented; the shapes are those parsers write (underlined headers, a
 
 from __future__ import annotations
 
-from harness.core.table import Cell, Table
-from harness.metrics.tables.semantic import RULES, read_and_count, semantic_details
-from harness.metrics.tables.semantic_align import FEATURES
-from harness.metrics.tables.semantic_causes import MAX_TEXT, Cause
-from harness.metrics.tables.semantic_emphasis import RULE, emphasised
-from harness.readers.latex import read_latex
-from harness.readers.markdown import read_markdown
-from harness.readers.text import read_lines
+from tablebench.core.table import Cell, Table
+from tablebench.metrics.tables.semantic import RULES, read_and_count, semantic_details
+from tablebench.metrics.tables.semantic_align import FEATURES
+from tablebench.metrics.tables.semantic_causes import MAX_TEXT, Cause
+from tablebench.metrics.tables.semantic_emphasis import RULE, emphasised
+from tablebench.readers.latex import read_latex
+from tablebench.readers.markdown import read_markdown
+from tablebench.readers.text import read_lines
 
 GT = read_latex(r"""\begin{tabular}{lcc}
 \textbf{Method} & \textbf{Speed} & \textbf{Memory} \\

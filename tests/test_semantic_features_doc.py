@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.metrics.tables.semantic import DEFAULT
-from harness.metrics.tables.semantic_align import FEATURES
-from harness.metrics.tables.semantic import RULES
+from tablebench.metrics.tables.semantic import DEFAULT
+from tablebench.metrics.tables.semantic_align import FEATURES
+from tablebench.metrics.tables.semantic import RULES
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = (REPO / "docs" / "semantic-score.md").read_text(encoding="utf-8")

@@ -5,12 +5,12 @@ order of the lines would place them), a multi-column stub, and what each costs."
 
 from __future__ import annotations
 
-from harness.core.table import Table
-from harness.metrics.tables.semantic import semantic_details
-from harness.metrics.tables.semantic_struct import header_rows, to_grid
-from harness.readers import read_tables
-from harness.readers.cell_lines import cell_lines
-from harness.readers.latex import read_latex
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic import semantic_details
+from tablebench.metrics.tables.semantic_struct import header_rows, to_grid
+from tablebench.readers import read_tables
+from tablebench.readers.cell_lines import cell_lines
+from tablebench.readers.latex import read_latex
 from tests.perturb.suite import LOSSY_FLOOR
 
 # Sizes span the rows of their models: a value, not a label (`>=7B` reads as a number).
@@ -180,7 +180,7 @@ def test_in_aligned_text_a_label_reaches_past_its_text_up_to_the_next_label() ->
 
 
 def test_a_stub_header_at_the_top_of_its_row_span_heads_no_other_column() -> None:
-    from harness.metrics.tables.semantic_struct import view
+    from tablebench.metrics.tables.semantic_struct import view
 
     # "Model" has nothing under it (its row span written once); "Method" stands in a row that labels
     # no value column: both name their own column only. "Total" is its own column, not under "b".

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.table import Table
-from harness.metrics.tables.semantic import semantic_details
-from harness.metrics.tables.semantic_glyphs import MARKS, fold_mark, same_mark
-from harness.metrics.tables.semantic_struct import is_numeric
-from harness.metrics.tables.semantic_text import cell_similarity, normalize, numbers, similarity_matrix
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic import semantic_details
+from tablebench.metrics.tables.semantic_glyphs import MARKS, fold_mark, same_mark
+from tablebench.metrics.tables.semantic_struct import is_numeric
+from tablebench.metrics.tables.semantic_text import cell_similarity, normalize, numbers, similarity_matrix
 
 
 @pytest.mark.parametrize("variants", [

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.table import NoTableError, Table
-from harness.evaluate.metaeval_tables import _read_pair
-from harness.locate.tables import locate_tables
-from harness.metrics.tables.semantic import DEFAULT, read_and_count, feature_row, semantic_details
-from harness.metrics.tables.semantic_align import FEATURES
-from harness.metrics.tables.semantic_lines import ALL, read_lines, tokens_of
-from harness.metrics.tables.semantic_read import read_prediction
-from harness.readers.text import read_lines as lines_of
+from tablebench.core.table import NoTableError, Table
+from tablebench.evaluate.metaeval_tables import _read_pair
+from tablebench.locate.tables import locate_tables
+from tablebench.metrics.tables.semantic import DEFAULT, read_and_count, feature_row, semantic_details
+from tablebench.metrics.tables.semantic_align import FEATURES
+from tablebench.metrics.tables.semantic_lines import ALL, read_lines, tokens_of
+from tablebench.metrics.tables.semantic_read import read_prediction
+from tablebench.readers.text import read_lines as lines_of
 
 
 def grid(lines: str, rules: frozenset[str] = ALL) -> list[list[str]]:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.core.table import Table
-from harness.metrics.tables.semantic import RULES, read_and_count, semantic_details
-from harness.metrics.tables.semantic_align import FEATURES
-from harness.readers.text import read_lines as lines_of
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic import RULES, read_and_count, semantic_details
+from tablebench.metrics.tables.semantic_align import FEATURES
+from tablebench.readers.text import read_lines as lines_of
 
 
 def features(gt: Table, text: str, without: str | None = None) -> dict[str, float]:

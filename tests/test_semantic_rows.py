@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.table import Table
-from harness.metrics.tables.semantic import semantic_details
-from harness.metrics.tables.semantic_struct import header_rows, to_grid, view
-from harness.readers import read_tables
-from harness.readers.latex import read_latex
-from harness.readers.row_roles import header_end, is_mark, repeats_header, title_rows
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic import semantic_details
+from tablebench.metrics.tables.semantic_struct import header_rows, to_grid, view
+from tablebench.readers import read_tables
+from tablebench.readers.latex import read_latex
+from tablebench.readers.row_roles import header_end, is_mark, repeats_header, title_rows
 
 TITLED = r"""\begin{tabular}{lcc}
 \multicolumn{3}{c}{\textbf{Sensors}} \\ \hline
@@ -133,7 +133,7 @@ def test_no_error_compares_a_text_with_itself() -> None:
 
 
 def test_numbers_in_other_slots_of_the_same_text_are_another_fact() -> None:
-    from harness.metrics.tables.semantic_text import cell_similarity, normalize
+    from tablebench.metrics.tables.semantic_text import cell_similarity, normalize
 
     a, b = normalize("x = 50%, y = 75%"), normalize("x = 75%, y = 50%")
     assert cell_similarity(a, b) < 0.5
@@ -176,7 +176,7 @@ def test_a_row_span_over_rows_of_their_own_values_is_not_merged() -> None:
 
 
 def test_a_subscript_written_with_an_underscore_reads_as_the_subscript() -> None:
-    from harness.metrics.tables.semantic_text import cell_similarity, normalize
+    from tablebench.metrics.tables.semantic_text import cell_similarity, normalize
 
     assert cell_similarity(normalize("Field (μ_0)"), normalize(r"Field ($\mu_\mathrm{0}$)")) == 1.0
     assert normalize("MAE_AST") == "mae_ast"

@@ -11,7 +11,7 @@ import random
 
 import numpy as np
 
-from harness.metrics.tables.semantic_text import NULL, normalize, shared_cells, similarity_matrix
+from tablebench.metrics.tables.semantic_text import NULL, normalize, shared_cells, similarity_matrix
 
 TEXTS = ["91.2", "91.20", "9 1.2", "1,234", "1234", "12.5 ± 0.3", "12.5 ± 0.4", "x = 50%, y = 75%",
          "x = 75%, y = 50%", "ResNet-50", "ResNet-5O", "BERT base", "bert-base", "0", "○", "O", "✓", "√",

@@ -1,4 +1,4 @@
-"""Errors counted at the size the ratings cover (`harness.metrics.tables.semantic_size`)."""
+"""Errors counted at the size the ratings cover (`tablebench.metrics.tables.semantic_size`)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import random
 
 import pytest
 
-from harness.core.table import Table
-from harness.metrics.tables.semantic import DEFAULT, read_and_count, read_truth, semantic
-from harness.metrics.tables.semantic_align import FEATURES, count_differences
-from harness.metrics.tables.semantic_read import read_prediction
-from harness.metrics.tables.semantic_size import RATED_FACTS, at_rated_size
-from harness.readers.latex import read_latex
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic import DEFAULT, read_and_count, read_truth, semantic
+from tablebench.metrics.tables.semantic_align import FEATURES, count_differences
+from tablebench.metrics.tables.semantic_read import read_prediction
+from tablebench.metrics.tables.semantic_size import RATED_FACTS, at_rated_size
+from tablebench.readers.latex import read_latex
 from tests.conftest import shared_path
 
 HEAD = ["name", "a", "b", "c", "d", "e"]

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases.shard import assign, fingerprint, parse_shard, select
-from harness.cli import main
-from harness.core.results import ItemResult
-from harness.report.merge import merge_runs
-from harness.report.write import write_report
+from tablebench.cases.shard import assign, fingerprint, parse_shard, select
+from tablebench.cli import main
+from tablebench.core.results import ItemResult
+from tablebench.report.merge import merge_runs
+from tablebench.report.write import write_report
 from tests.ci_cases import SYNTH
 
 
@@ -61,7 +61,7 @@ def test_assignment_ignores_listing_order_and_survives_growth():
 
 
 def test_fingerprint_follows_ground_truth_and_pdf(tmp_path: Path):
-    from harness.cases import load_case_set
+    from tablebench.cases import load_case_set
     from tests.ci_cases import case_set
 
     pages = [p for p in load_case_set(case_set(tmp_path / "a", 2)).pages if p.tables]
@@ -87,7 +87,7 @@ def result(page: str, table: int, teds: float, parser: str = "p") -> ItemResult:
 
 def run(folder: Path, results: list[ItemResult], **meta: object) -> Path:
     """A shard's report folder, recorded complete as a finished run records itself."""
-    from harness.evaluate.completeness import measure
+    from tablebench.evaluate.completeness import measure
 
     done = measure([r.test_id for r in results], [r.test_id for r in results]).to_dict()
     write_report(results, folder, {**META, "completeness": done, **meta})
@@ -131,7 +131,7 @@ def test_inconsistent_shards_are_refused_in_one_line(tmp_path: Path, capsys, cha
 _MERGE_UNDER_LIMIT = """
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))  # a list of every missing shard took gigabytes
-from harness.report.merge import merge_runs
+from tablebench.report.merge import merge_runs
 try:
     merge_runs(sys.argv[1:])
 except ValueError as exc:

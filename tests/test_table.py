@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import harness.core.table
-from harness.core.table import Cell, NoTableError, Table, TableTooLarge
-from harness.readers.html import as_table, table_from_html
+import tablebench.core.table
+from tablebench.core.table import Cell, NoTableError, Table, TableTooLarge
+from tablebench.readers.html import as_table, table_from_html
 
 
 def test_layout_places_cells_around_rowspans():
@@ -102,10 +102,10 @@ def test_as_table_accepts_tables_and_html_and_rejects_other_things():
 
 def test_the_model_imports_no_reader_not_even_lazily():
     """table.py <-> readers/html.py was a cycle (a lazy import inside `Table.from_html`)."""
-    tree = ast.parse(Path(harness.core.table.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(tablebench.core.table.__file__).read_text(encoding="utf-8"))
     imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
     imported += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names]
-    assert [m for m in imported if m and m.startswith("harness")] == []
+    assert [m for m in imported if m and m.startswith("tablebench")] == []
 
 
 def test_empty_table_has_empty_grid():

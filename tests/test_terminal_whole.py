@@ -13,9 +13,9 @@ import pytest
 from rich.console import Console
 from rich.table import Table
 
-from harness.cli import main
-from harness.report.whole import fit, label_lines
-from harness.report.write import write_report
+from tablebench.cli import main
+from tablebench.report.whole import fit, label_lines
+from tablebench.report.write import write_report
 from tests.test_report_samples import sample_results
 
 NUMBER = re.compile(r"\d")

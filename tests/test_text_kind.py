@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_case_set
-from harness.core import kinds as item_kinds
-from harness.core.results import TEXT_DIFF, ItemResult
-from harness.evaluate.page import evaluate_page
-from harness.metrics.text.details import text_diff
-from harness.parse.prefetch import ParsePool
-from harness.report.html_data import expanded_html
-from harness.report.text_card import text_sides
+from tablebench.cases import load_case_set
+from tablebench.core import kinds as item_kinds
+from tablebench.core.results import TEXT_DIFF, ItemResult
+from tablebench.evaluate.page import evaluate_page
+from tablebench.metrics.text.details import text_diff
+from tablebench.parse.prefetch import ParsePool
+from tablebench.report.html_data import expanded_html
+from tablebench.report.text_card import text_sides
 from tests.test_plugin import PLUGIN
 
 pytest_plugins = ["pytester"]
@@ -110,8 +110,8 @@ def test_kinds_selects_text_and_the_leaderboard_and_results_report_it(pytester: 
 
 # -- the judge ---------------------------------------------------------------------------------------
 def test_the_text_judge_prompt_through_a_real_server(tmp_path: Path) -> None:
-    from harness.core import llm
-    from harness.metrics.judge import PROMPT_VERSION, TEXT_PROMPT_VERSION, judge_text
+    from tablebench.core import llm
+    from tablebench.metrics.judge import PROMPT_VERSION, TEXT_PROMPT_VERSION, judge_text
     from tests.llm_server import LLMServer, Reply
 
     blocks = ["First paragraph of the page.", "Second paragraph, left column.", "Third, right column."]
@@ -138,7 +138,7 @@ def test_the_text_judge_prompt_through_a_real_server(tmp_path: Path) -> None:
 
 
 def test_judge_scores_each_found_page_and_gives_a_page_without_prose_zero(tmp_path: Path) -> None:
-    from harness.core import llm
+    from tablebench.core import llm
     from tests.llm_server import LLMServer, Reply
 
     cases = load_case_set("synth-v1", only={"p001", "p004"}, kinds="text")

@@ -14,8 +14,8 @@ import textwrap
 
 import pytest
 
-from harness.cases import load_case_set
-from harness.metrics.text.scores import reading_order, text_fidelity, text_precision, text_recall
+from tablebench.cases import load_case_set
+from tablebench.metrics.text.scores import reading_order, text_fidelity, text_precision, text_recall
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@ where each block is found."""
 
 from __future__ import annotations
 
-from harness.locate.prose import DUPLICATE, EDITED, INVENTED, MATCHED, align_text, in_order
-from harness.readers.prose import normalise_word, prose_words, words_of
+from tablebench.locate.prose import DUPLICATE, EDITED, INVENTED, MATCHED, align_text, in_order
+from tablebench.readers.prose import normalise_word, prose_words, words_of
 
 
 def norms(output: str) -> list[str]:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_case_set
-from harness.evaluate.page import evaluate_page
-from harness.parse.prefetch import ParsePool
-from harness.report.html_data import expanded_html
-from harness.report.write import write_report
+from tablebench.cases import load_case_set
+from tablebench.evaluate.page import evaluate_page
+from tablebench.parse.prefetch import ParsePool
+from tablebench.report.html_data import expanded_html
+from tablebench.report.write import write_report
 from tests.kinds import keywords
 from tests.test_run import copy_pages, write_outputs
 from tests.test_text_perturbations import hyphenated
@@ -75,7 +75,7 @@ def test_a_registered_kind_is_read_located_scored_and_reported(keyword_kind, tmp
 
 
 def test_an_unknown_kind_or_a_taken_prefix_is_a_one_line_error(keyword_kind) -> None:
-    from harness.core.kinds import get, register
+    from tablebench.core.kinds import get, register
 
     with pytest.raises(ValueError, match="unknown item kind 'chart'; known: table, formula, text, keyword"):
         get("chart")
@@ -106,7 +106,7 @@ def _run(pytester: pytest.Pytester, cases: Path, tmp_path: Path, *more: str) -> 
 
 def test_a_registered_kind_runs_through_the_plugin_shards_merge_gate_and_report(
         keyword_kind, pytester: pytest.Pytester, tmp_path: Path) -> None:
-    from harness.cli import main
+    from tablebench.cli import main
 
     pytester.makeconftest("from tests.kinds import keywords\nkeywords.install()\n")
     root = keyword_cases(tmp_path / "kw")
@@ -148,8 +148,8 @@ def test_a_registered_kind_runs_through_the_plugin_shards_merge_gate_and_report(
 
 
 def test_results_of_an_unregistered_kind_are_an_error_not_dropped() -> None:
-    from harness.core.results import ItemResult
-    from harness.report.aggregate import boards
+    from tablebench.core.results import ItemResult
+    from tablebench.report.aggregate import boards
 
     chart = ItemResult("p", "s", "p001", 0, "simple", "ok", kind="chart")
     with pytest.raises(ValueError, match="unknown item kind.*'chart'.*install the package"):
@@ -211,7 +211,7 @@ def _scores(run_dir: Path) -> dict[str, dict]:
 
 def test_the_text_kind_runs_through_baseline_gate_shards_merge_compare_and_report(
         pytester: pytest.Pytester, tmp_path: Path) -> None:
-    from harness.cli import main
+    from tablebench.cli import main
 
     good, bad = text_outputs(tmp_path / "good", damage=False), text_outputs(tmp_path / "bad", damage=True)
     base = tmp_path / "base.json"

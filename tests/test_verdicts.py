@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from harness.cli import main
-from harness.core.results import ItemResult
-from harness.gating.rules import Gate, Verdict, keep_verdict, verdict_of
-from harness.report.html_data import expanded_html
-from harness.report.regressions import card_anchor
+from tablebench.cli import main
+from tablebench.core.results import ItemResult
+from tablebench.gating.rules import Gate, Verdict, keep_verdict, verdict_of
+from tablebench.report.html_data import expanded_html
+from tablebench.report.regressions import card_anchor
 from tests.test_plugin_ci import args, warm_metrics  # noqa: F401  (fixture: score once in this process first)
 from tests.test_regressions import cases, corrupt, failed_ids, outputs  # noqa: F401  (fixtures)
 
@@ -46,7 +46,7 @@ def test_a_failure_names_the_headline_metric_first_and_keeps_the_locator_s_note(
     """What the terminal's failure lines show (cut at the terminal's width, or at 300 characters
     in the failed list): the kind's ranking metric first, whatever order the floors and the
     baseline name metrics in, then the others, then what the locator noticed, then the errors."""
-    from harness.gating.baseline import Baseline, Entry
+    from tablebench.gating.baseline import Baseline, Entry
 
     r = ItemResult("p", "s", "p001", 0, "simple", "ok", message="found as 2 fragments",
                    scores={"teds": 0.5, "grits_con": 0.5, "tlag_precision": 0.2, "semantic": 5.0},
@@ -144,7 +144,7 @@ def test_a_merge_carries_the_shards_verdicts_and_writes_junit(run, cases: Path, 
 
 
 def test_a_case_failed_by_a_floor_gets_its_page_crop_like_a_lost_one():
-    from harness.report.crops import chosen, key_of
+    from tablebench.report.crops import chosen, key_of
 
     found = [ItemResult("p", "s", f"p{i:03d}", 0, "simple", "ok", scores={"teds": 0.9 - i / 100}) for i in range(30)]
     floor = found[0]  # the best score, far from the worst few: chosen only for its verdict

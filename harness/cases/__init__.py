@@ -16,6 +16,7 @@ its canonical HTML that open each new page (`breaks`).
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import re
 from collections.abc import Collection
@@ -24,20 +25,30 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from harness.cases.manifest import MANIFEST, check_case_file, check_case_set
-from harness.cases.pdfbench import formulas_of
-from harness.core import kinds as item_kinds
-from harness.core.files import read_json
+from tablebench.cases.manifest import MANIFEST, check_case_file, check_case_set
+from tablebench.cases.pdfbench import formulas_of
+from tablebench.core import kinds as item_kinds
+from tablebench.core.files import read_json
 
 if TYPE_CHECKING:  # kept out of import time: the pytest plugin imports this module at start-up
-    from harness.core.table import Table
+    from tablebench.core.table import Table
 
-REPO_CASES = Path(__file__).resolve().parents[2] / "cases"
+
+
+def _installed_cases() -> Path:
+    """The folder of the case sets installed with the package (`tablebench.casesets`: in the wheel,
+    or the repository's cases/ folder for an editable install), found without importing it."""
+    spec = importlib.util.find_spec("tablebench.casesets")
+    locations = list(spec.submodule_search_locations or []) if spec else []
+    return Path(locations[0]).resolve() if locations else Path(__file__).resolve().parent / "_no_case_sets"
+
+
+INSTALLED_CASES = _installed_cases()
 DEFAULT_SET = "synth-v1"
 COMPLEXITIES = ("simple", "moderate", "complex")
 FORMULA_KINDS = ("inline", "display")  # what a formula item is marked and grouped by
 DIGITAL = "digital"  # the variant of a born-digital page (one with a text layer)
-VARIANTS = (DIGITAL, "scan", "photo")  # page variants: born-digital and `harness.generate.variants.VARIANTS`
+VARIANTS = (DIGITAL, "scan", "photo")  # page variants: born-digital and `tablebench.generate.variants.VARIANTS`
 UNKNOWN_LANGUAGE = "unknown"  # a page whose ground truth names no language (pdf-parse-bench folders)
 
 
@@ -68,7 +79,7 @@ class GroundTruthTable:
     @cached_property
     def table(self) -> Table:
         """The table as our LaTeX reader sees it (the form every metric scores against)."""
-        from harness.readers.latex import read_latex
+        from tablebench.readers.latex import read_latex
 
         return read_latex(self.latex)[0]
 
@@ -166,25 +177,36 @@ class CaseSet:
         return self.count("formula")
 
 
-def resolve_case_set(spec: str | Path | None, cases_dir: Path = REPO_CASES) -> Path:
-    """A set name in `cases/`, or a folder path; None is the committed default set."""
+def resolve_case_set(spec: str | Path | None, cases_dir: Path = INSTALLED_CASES) -> Path:
+    """A case set by name (one installed with the package, `tablebench cases list`) or a folder path;
+    None is the default set. A bare name is looked up among the installed sets first, then as a
+    folder of the current directory; a path (absolute, or with a separator) is a folder only."""
     spec = DEFAULT_SET if spec is None else spec
-    candidates = [Path(spec)] if Path(spec).is_absolute() else [cases_dir / str(spec), Path(spec)]
+    text = str(spec)
+    is_path = Path(text).is_absolute() or "/" in text or "\\" in text or text in (".", "..")
+    candidates = [Path(text)] if is_path else [cases_dir / text, Path(text)]
     for path in candidates:
         if path.is_dir():
             return path.resolve()
-    known = sorted(p.name for p in cases_dir.iterdir() if p.is_dir()) if cases_dir.is_dir() else []
-    raise ValueError(f"case set {str(spec)!r} not found (a folder, or one of: {', '.join(known) or 'none'})")
+    known = ", ".join(installed_case_sets(cases_dir)) or "none"
+    raise ValueError(f"case set {text!r} not found (a folder, or one of the installed sets: {known})")
 
 
-def load_case_set(spec: str | Path | None = None, cases_dir: Path = REPO_CASES,
+def installed_case_sets(cases_dir: Path = INSTALLED_CASES) -> list[str]:
+    """The names of the case sets installed with the package (folders holding a manifest)."""
+    if not cases_dir.is_dir():
+        return []
+    return sorted(p.name for p in cases_dir.iterdir() if p.is_dir() and (p / MANIFEST).is_file())
+
+
+def load_case_set(spec: str | Path | None = None, cases_dir: Path = INSTALLED_CASES,
                   only: Collection[str] | None = None, verify: bool = False,
                   kinds: str | Collection[str] | None = None) -> CaseSet:
     """Load a case set by name or path, in either layout; a clear error for anything else.
     `only` (page ids, "p012"): just those pages, for a reader that needs a few of many. `verify`:
     a tablebench set's files are checked against its manifest first, before any page is read
-    (`harness.cases.manifest.check_case_set`); every file is checked before it is read either way.
-    `kinds` names the item kinds read ("table,text"; None: the default kinds, `harness.core.kinds.chosen`):
+    (`tablebench.cases.manifest.check_case_set`); every file is checked before it is read either way.
+    `kinds` names the item kinds read ("table,text"; None: the default kinds, `tablebench.core.kinds.chosen`):
     a kind not chosen has no items, so no stage ever sees it."""
     chosen = [item_kinds.get(name) for name in item_kinds.chosen(kinds)]
     root = resolve_case_set(spec, cases_dir)
@@ -278,7 +300,7 @@ def _variant(record: object, gt_path: Path) -> str:
 
 def read_formulas_of(record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:
     """The page's formulas: its `formulas` list when the record has one, else its formula blocks
-    (pdf-parse-bench `inline-formula` / `display-formula`, read by `harness.cases.pdfbench`)."""
+    (pdf-parse-bench `inline-formula` / `display-formula`, read by `tablebench.cases.pdfbench`)."""
     listed = record.get("formulas") if isinstance(record, dict) else None
     if listed is None:
         pairs = formulas_of(blocks, gt_path)

@@ -13,11 +13,12 @@ page is read, and the page reader checks each file again (`--no-verify`, pdf-par
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
 from pathlib import Path
 
-from harness.core.files import read_json, sha256_file
+from tablebench.core.files import read_json, sha256_file
 
 MANIFEST = "manifest.json"
 FORMAT = "tablebench-caseset/1"
@@ -96,6 +97,16 @@ def check_case_set(folder: Path | str) -> None:
 
 
 def manifest_sha256(folder: Path | str) -> str | None:
-    """The sha256 of the set's manifest (which pins every file), or None for a folder without one."""
-    path = Path(folder) / MANIFEST
-    return sha256_file(check_case_file(path)) if path.exists() else None
+    """A case set's version: the sha256 of its manifest (which pins every file). A folder without
+    one (pdf-parse-bench's layout) gets the sha256 of the manifest it would have, each page file's
+    path and sha256, sorted; None for a folder with no page files. A baseline records it, and a run
+    on another version refuses to compare against that baseline (`gating.rules.baseline_notes`)."""
+    folder = Path(folder)
+    path = folder / MANIFEST
+    if path.exists():
+        return sha256_file(check_case_file(path))
+    files = sorted(p for sub in ("pdfs", "ground_truth") for p in (folder / sub).glob("*") if p.is_file())
+    if not files:
+        return None
+    listing = "".join(f"{p.relative_to(folder).as_posix()} {sha256_file(check_case_file(p))}\n" for p in files)
+    return hashlib.sha256(listing.encode("utf-8")).hexdigest()

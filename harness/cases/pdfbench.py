@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.core.files import read_json
+from tablebench.core.files import read_json
 
 FORMAT = "pdf-parse-bench"
 KINDS = {"inline-formula": "inline", "display-formula": "display"}

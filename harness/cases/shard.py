@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from harness.core.files import sha256_file
+from tablebench.core.files import sha256_file
 
 SLACK = 0.05
 _SHARD = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")

@@ -18,7 +18,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from harness.core.files import locked, write_atomic
+from tablebench.core.files import locked, write_atomic
 
 T = TypeVar("T")
 # what a `read` may raise for an entry it refuses; an entry raising anything else is a bug

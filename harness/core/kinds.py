@@ -7,9 +7,9 @@ kind is one object (`ItemKind`) that answers each stage's question, and adding a
 writing one module and registering it: `register(kind)`, or an entry point in the
 `tablebench.kinds` group that loads the kind object.
 
-The built-in kinds live in `harness.kinds` (they compose readers, locators and metrics, so
+The built-in kinds live in `tablebench.kinds` (they compose readers, locators and metrics, so
 they sit above those layers); this registry knows them by the "module:attribute" names of
-`harness.core.named_builtins` and imports them on first use, which keeps every stage free of an
+`tablebench.core.named_builtins` and imports them on first use, which keeps every stage free of an
 import of the layer above.
 """
 
@@ -22,9 +22,9 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
 
-from harness.core.messages import one_line
-from harness.core.named_builtins import KINDS, load
-from harness.core.table import Table
+from tablebench.core.messages import one_line
+from tablebench.core.named_builtins import KINDS, load
+from tablebench.core.table import Table
 
 ENTRY_POINT_GROUP = "tablebench.kinds"
 BUILTIN = KINDS  # name -> "module:attribute" of each built-in kind
@@ -133,7 +133,7 @@ class ItemKind:
         raise NotImplementedError
 
     def judge(self, gt: Any, extraction: str, model: str, **options: Any) -> Any:
-        """The LLM judge's verdict (`harness.metrics.judge.JudgeResult`) with the kind's own prompt."""
+        """The LLM judge's verdict (`tablebench.metrics.judge.JudgeResult`) with the kind's own prompt."""
         raise NotImplementedError(f"no judge prompt for {self.title}")
 
     def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:

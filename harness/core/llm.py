@@ -6,13 +6,13 @@ chat messages to any litellm provider string (`gemini/...`, `openrouter/...`, `o
 `hosted_vllm/...`, or any model at a custom `api_base`) and returns the text, the parsed
 JSON when asked for, tokens and cost.
 
-- Cache (`harness.core.cache`): content-addressed (sha256 of model, prompt version, messages
+- Cache (`tablebench.core.cache`): content-addressed (sha256 of model, prompt version, messages
   and the options that change the answer), one JSON file per answer, written atomically,
   locked per key so two processes asking the same question pay once. Only answers that
   passed `check` are stored; a stored answer the current `check` rejects is asked again.
-- Transport (`harness.core.llm_transport`): keys from the environment only, bounded retries
+- Transport (`tablebench.core.llm_transport`): keys from the environment only, bounded retries
   with backoff on transport failures, the per-process concurrency cap, cost accounting.
-- Answers (`harness.core.llm_json`): tolerant JSON parsing; answers that are not the JSON
+- Answers (`tablebench.core.llm_json`): tolerant JSON parsing; answers that are not the JSON
   asked for are re-asked with a short correction, `format_retries` times, then an `LLMError`.
 """
 
@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.core.cache import ContentCache
-from harness.core.llm_json import parse_json, response_format, validate_answer
-from harness.core.llm_transport import (
+from tablebench.core.cache import ContentCache
+from tablebench.core.llm_json import parse_json, response_format, validate_answer
+from tablebench.core.llm_transport import (
     LLMError,
     Transport,
     account,
@@ -36,7 +36,7 @@ from harness.core.llm_transport import (
     send,
     set_concurrency,
 )
-from harness.core.messages import one_line as _one_line
+from tablebench.core.messages import one_line as _one_line
 
 __all__ = ["CACHE_FORMAT", "LLMError", "LLMResponse", "cache_key", "complete", "concurrency", "litellm_module",
            "parse_json", "response_format", "set_concurrency", "validate_answer"]

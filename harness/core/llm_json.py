@@ -2,7 +2,7 @@
 
 Why apart from the call: models wrap JSON in fences, <think> blocks and prose, write Python
 literals and trailing commas; what counts as an answer is the same for every caller
-(`harness.core.llm.complete`, the judge, the LLM locators), and none of it needs litellm.
+(`tablebench.core.llm.complete`, the judge, the LLM locators), and none of it needs litellm.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from harness.core.messages import one_line
+from tablebench.core.messages import one_line
 
 _FENCE = re.compile(r"```[A-Za-z0-9_-]*[ \t]*\n?(.*?)```", re.DOTALL)
 _THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)

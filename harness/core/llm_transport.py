@@ -1,6 +1,6 @@
 """Sending one chat request through litellm: keys, a concurrency cap, bounded retries, cost.
 
-Why apart from `harness.core.llm.complete`: the transport's failure modes (rate limits, flaky
+Why apart from `tablebench.core.llm.complete`: the transport's failure modes (rate limits, flaky
 5xx, timeouts, dropped connections) are the same for every question asked.
 
 - Retries (tenacity): transport failures (408, 409, 425, 429, 5xx, timeouts, dropped
@@ -8,7 +8,7 @@ Why apart from `harness.core.llm.complete`: the transport's failure modes (rate 
   scaled by a random factor in [0.5, 1] before re-send k, or the server's Retry-After when
   longer (capped at `max_backoff` too); client errors (400, 401, 403, 404, 422) fail at once.
   litellm's own retries are off.
-- A circuit breaker per endpoint (`harness.core.llm_breaker`): after a few consecutive
+- A circuit breaker per endpoint (`tablebench.core.llm_breaker`): after a few consecutive
   connection failures, requests to that server fail at once with the reason, so an
   unreachable judge or locator costs seconds per run, not retries per table.
 - Keys come from the environment only (litellm's provider variables, or `api_key_env`, whose
@@ -31,8 +31,8 @@ from typing import Any
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from harness.core import llm_breaker
-from harness.core.messages import declare_secret, one_line, redact
+from tablebench.core import llm_breaker
+from tablebench.core.messages import declare_secret, one_line, redact
 
 DEFAULT_CONCURRENCY = 4
 CONCURRENCY_ENV = "TABLEBENCH_LLM_CONCURRENCY"

@@ -4,7 +4,7 @@ Reports, gates, baselines and meta-evaluation need to know a score's scale (sema
 TEDS 0-1), which score heads a group (GriTS yields six values, `grits_con` stands for them),
 which metrics run by default and which need TeX or an LLM, without importing the metric code
 (numba, TeX). So a metric is declared here as a `MetricSpec` whose `target` names its scorer
-("module:function", loaded on first use; the built-ins' names are in `harness.core.named_builtins`,
+("module:function", loaded on first use; the built-ins' names are in `tablebench.core.named_builtins`,
 the one place `core` names a higher layer); the scorer takes `(gt, pred)` of its kind and returns
 a `Scored`. The built-in specs are below; third-party packages add theirs through the
 `tablebench.metrics` entry-point group (each entry point loads one spec or a list of them),
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
-from harness.core.named_builtins import SCORERS, load
+from tablebench.core.named_builtins import SCORERS, load
 
 ENTRY_POINT_GROUP = "tablebench.metrics"
 JUDGE = "judge"  # the LLM judge's score: every kind has one, asked with the kind's own prompt

@@ -1,9 +1,9 @@
 """The built-in plug-ins a lower layer serves and a higher one implements, named as text.
 
-Every stage serves every item kind through `harness.core.kinds`, and every report reads a
-metric's scale and headline from its `harness.core.metric_specs.MetricSpec`; but the built-in
-kinds compose every stage (`harness.kinds`), and the scorers import numba and TeX
-(`harness.metrics`). So both are named here as "module:attribute" and imported on first use
+Every stage serves every item kind through `tablebench.core.kinds`, and every report reads a
+metric's scale and headline from its `tablebench.core.metric_specs.MetricSpec`; but the built-in
+kinds compose every stage (`tablebench.kinds`), and the scorers import numba and TeX
+(`tablebench.metrics`). So both are named here as "module:attribute" and imported on first use
 (`load`), which keeps an import of `core` free of every layer above it.
 
 This is the one module of `core` that names a higher layer: `tests/test_layers.py` reads the
@@ -15,21 +15,21 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-KINDS = {"table": "harness.kinds.tables:KIND", "formula": "harness.kinds.formulas:KIND",
-         "text": "harness.kinds.text:KIND"}
+KINDS = {"table": "tablebench.kinds.tables:KIND", "formula": "tablebench.kinds.formulas:KIND",
+         "text": "tablebench.kinds.text:KIND"}
 
 SCORERS = {
-    "teds": "harness.metrics.tables.registry:score_teds",
-    "teds_struct": "harness.metrics.tables.registry:score_teds_struct",
-    "grits": "harness.metrics.tables.registry:score_grits",
-    "tlag": "harness.metrics.tables.registry:score_tlag",
-    "semantic": "harness.metrics.tables.registry:score_semantic",
-    "formula_score": "harness.metrics.formulas.registry:score_formula_score",
-    "token_edit": "harness.metrics.formulas.registry:score_token_edit",
-    "glyph_f1": "harness.metrics.formulas.registry:score_glyph_f1",
-    "text_fidelity": "harness.metrics.text.registry:score_text_fidelity",
-    "reading_order": "harness.metrics.text.registry:score_reading_order",
-    "text_coverage": "harness.metrics.text.registry:score_text_coverage",
+    "teds": "tablebench.metrics.tables.registry:score_teds",
+    "teds_struct": "tablebench.metrics.tables.registry:score_teds_struct",
+    "grits": "tablebench.metrics.tables.registry:score_grits",
+    "tlag": "tablebench.metrics.tables.registry:score_tlag",
+    "semantic": "tablebench.metrics.tables.registry:score_semantic",
+    "formula_score": "tablebench.metrics.formulas.registry:score_formula_score",
+    "token_edit": "tablebench.metrics.formulas.registry:score_token_edit",
+    "glyph_f1": "tablebench.metrics.formulas.registry:score_glyph_f1",
+    "text_fidelity": "tablebench.metrics.text.registry:score_text_fidelity",
+    "reading_order": "tablebench.metrics.text.registry:score_reading_order",
+    "text_coverage": "tablebench.metrics.text.registry:score_text_coverage",
 }
 
 

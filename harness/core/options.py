@@ -2,7 +2,7 @@
 
 The pytest plugin builds one `RunOptions` from its command line, `tablebench report merge`
 builds the part it has (gates, baseline, output folder) from its own; both go through
-`harness.gating.options.read_options`, so an option means the same and is refused with the
+`tablebench.gating.options.read_options`, so an option means the same and is refused with the
 same one-line message wherever it is given. Every default is defined here, once: the option
 help texts, the dataclass and the statistics read these names.
 
@@ -34,7 +34,7 @@ LOCATORS = ("offline", "llm")  # the first is the default
 # page crops in report.html: inline for the cards opened first only, or also every crop in a folder
 # beside it (the first is the default)
 REPORT_CROPS = ("inline", "folder")
-DEFAULT_REPORT_KEEP = 20  # run folders kept under reports/ (`harness.report.runs`); 0 keeps every one
+DEFAULT_REPORT_KEEP = 20  # run folders kept under reports/ (`tablebench.report.runs`); 0 keeps every one
 
 
 def number(option: str, text: object, *, positive: bool = False, upper: float | None = None) -> float:
@@ -111,7 +111,7 @@ def renamed_lines(namespace: object) -> list[str]:
 def split_specs(values: list[str]) -> list[str]:
     """['a,b', 'c'] -> ['a', 'b', 'c'], first occurrence kept; a command: or dir: spec (named or
     not) takes the rest of its value verbatim (a command line or a path may hold commas)."""
-    from harness.core.labels import split_label
+    from tablebench.core.labels import split_label
 
     out: list[str] = []
     for value in values:
@@ -169,7 +169,7 @@ class Tolerance:
     the option exists) or a bare percentage (`5%` of the baseline score) applies to the
     headline scores only; `METRIC=X` gives a metric its own, absolute on the metric's own scale
     (`semantic=0.5`) or relative (`teds=2%`), and is how a sub-metric is checked at all.
-    Parsed by `harness.gating.thresholds.parse_tolerance`. Whether single tables fail on it at
+    Parsed by `tablebench.gating.thresholds.parse_tolerance`. Whether single tables fail on it at
     all is `RunOptions.per_table` (`--baseline-per-table`); a case's change against the
     baseline is judged by it either way.
     """
@@ -181,7 +181,7 @@ class Tolerance:
 
 @dataclass(frozen=True)
 class RunOptions:
-    """Every benchmark option of one run, checked (see `harness.gating.options.read_options`).
+    """Every benchmark option of one run, checked (see `tablebench.gating.options.read_options`).
 
     What needs the case set or the parsers themselves (metric names against the case set's
     kinds, a parser spec that resolves, a baseline that matches) is checked by the session

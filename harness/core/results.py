@@ -1,7 +1,7 @@
 """The result of one benchmark case, as plain data that crosses processes and lands in files.
 
 One `ItemResult` per (parser, page, ground-truth item), whatever the item's kind (`kind`: a
-table, a formula, ... see `harness.core.kinds`), so its fields are named for any kind: `index`
+table, a formula, ... see `tablebench.core.kinds`), so its fields are named for any kind: `index`
 is the item's index among the page's items of its kind, `group` what it is grouped by (a
 table's complexity, a formula's inline / display: `ItemKind.groups`), `errors` the headline
 metric's errors in words. `gt_latex` / `matched_text` are the two sides as written; `language`
@@ -27,8 +27,8 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 
-from harness.core import kinds
-from harness.core.metric_specs import all_specs
+from tablebench.core import kinds
+from tablebench.core.metric_specs import all_specs
 
 # ok = located and scored; missing = not found in the output; parse_error / timeout / empty =
 # the parser failed on the page; error = the harness could not score the table (unreadable
@@ -37,8 +37,8 @@ PARSE_FAILURES = ("parse_error", "timeout", "empty")  # what a parser that faile
 FAILURES = (*PARSE_FAILURES, "error")  # nothing scored, whoever failed (the terminal's "errors" column)
 OUTCOMES = ("ok", "missing", *FAILURES)
 # the names of `ItemResult.evidence`'s entries, for the scorers that write them and the cards that read them
-CELL_DIFF = "cell_diff"  # a table's cells equal / changed / missing / extra (`harness.metrics.tables.semantic_diff`)
-TEXT_DIFF = "text_diff"  # a page's prose, block by block (`harness.metrics.text.details`)
+CELL_DIFF = "cell_diff"  # a table's cells equal / changed / missing / extra (`tablebench.metrics.tables.semantic_diff`)
+TEXT_DIFF = "text_diff"  # a page's prose, block by block (`tablebench.metrics.text.details`)
 SCORED_LATEX = "scored_latex"  # the LaTeX a formula was scored as, where it differs from the text matched
 
 
@@ -79,13 +79,13 @@ class ItemResult:
     judge_cost: float = 0.0  # USD of this item's judge call, as the judge reported it (0 when not asked)
     judge_cached: bool | None = None  # the judge's answer came from its cache; None: the judge was not asked
     judge_errors: list[str] = field(default_factory=list)  # the errors the judge listed, in its words
-    repeat: dict | None = None  # --repeat's spread: {"k", "outcomes", "scores", "sd"} (`harness.evaluate.repeat`)
-    verdict: dict | None = None  # the case's pass / fail verdict (`harness.gating.rules.Verdict.to_dict`)
-    baseline_change: dict | None = None  # the change against the run's baseline (`harness.gating.regressions`)
+    repeat: dict | None = None  # --repeat's spread: {"k", "outcomes", "scores", "sd"} (`tablebench.evaluate.repeat`)
+    verdict: dict | None = None  # the case's pass / fail verdict (`tablebench.gating.rules.Verdict.to_dict`)
+    baseline_change: dict | None = None  # the change against the run's baseline (`tablebench.gating.regressions`)
     extra: dict = field(default_factory=dict)  # the users': annotations of a hook (the project writes none)
     spec: str = ""  # the parser spec as given (`pdfplumber`, `dir:/x/`, `command:...`)
     errors: list[str] = field(default_factory=list)  # the headline metric's errors in words, worst first
-    kind: str = "table"  # an item kind's name (`harness.core.kinds`); results.json files from before formulas read as tables
+    kind: str = "table"  # an item kind's name (`tablebench.core.kinds`); results.json files from before formulas read as tables
     language: str = "unknown"  # the page's language (`Page.language`); older results.json files read as unknown
     variant: str = "digital"  # the page's variant (`Page.variant`); older files had born-digital pages only
 

@@ -6,7 +6,7 @@ real parsers emit — stay representable: a slot no cell covers is a hole (-1 in
 
 Canonical HTML (`to_html()`) is the interchange form: `<table><tr><td colspan="2"
 rowspan="3">text</td></tr></table>`, spans only when > 1, text HTML-escaped, no
-thead/th. It reads back losslessly through `harness.readers.html.table_from_html`; HTML is
+thead/th. It reads back losslessly through `tablebench.readers.html.table_from_html`; HTML is
 parsed only there, so this model imports no reader (readers depend on it, not the reverse).
 """
 
@@ -231,4 +231,4 @@ class TableTooLarge(ValueError):
     """The table's grid has more slots than the caller's bound (`Table.grid_shape`)."""
 
 
-TableLike = Table | str  # what the metrics accept: `harness.readers.html.as_table` makes it a Table
+TableLike = Table | str  # what the metrics accept: `tablebench.readers.html.as_table` makes it a Table

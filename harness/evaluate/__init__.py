@@ -4,6 +4,6 @@
 `repeat` runs a stochastic parser several times; `metaeval` checks metrics against human ratings.
 """
 
-from harness.evaluate.evaluator import Evaluator
+from tablebench.evaluate.evaluator import Evaluator
 
 __all__ = ["Evaluator"]

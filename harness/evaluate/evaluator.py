@@ -6,11 +6,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from harness.cases import CaseSet, Page
-from harness.core.results import ItemResult
-from harness.evaluate.page import evaluate_page
-from harness.parse.prefetch import ParsePool
-from harness.parse.runner import DEFAULT_TIMEOUT
+from tablebench.cases import CaseSet, Page
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.page import evaluate_page
+from tablebench.parse.prefetch import ParsePool
+from tablebench.parse.runner import DEFAULT_TIMEOUT
 
 
 class Evaluator:

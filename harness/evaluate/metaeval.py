@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from harness.core.files import read_json
-from harness.evaluate.progress import Progress, no_progress
+from tablebench.core.files import read_json
+from tablebench.evaluate.progress import Progress, no_progress
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
 

@@ -1,4 +1,4 @@
-"""The formula metric study in the meta-evaluation engine (`harness.evaluate.metaeval`).
+"""The formula metric study in the meta-evaluation engine (`tablebench.evaluate.metaeval`).
 
 Reads the study format (a JSON list of pairs: `gt_id`, `gt_formula`, `extracted_formula`,
 `metrics` {bleu_score, levenshtein_similarity, cdm_score}, `llm_scores` [{judge_model,
@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 from scipy.optimize import minimize
 
-from harness.evaluate import metaeval
-from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
-from harness.metrics.formulas.glyph_match import glyph_match
-from harness.metrics.formulas.score import (
+from tablebench.evaluate import metaeval
+from tablebench.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
+from tablebench.metrics.formulas.glyph_match import glyph_match
+from tablebench.metrics.formulas.score import (
     FEATURES,
     WEIGHTS,
     Weights,
@@ -32,7 +32,7 @@ from harness.metrics.formulas.score import (
     score_from_features,
     token_edit_similarity,
 )
-from harness.tex.runner import have_pdflatex
+from tablebench.tex.runner import have_pdflatex
 
 
 def is_formula_study(data: object) -> bool:

@@ -1,4 +1,4 @@
-"""The table metric study in the meta-evaluation engine (`harness.evaluate.metaeval`).
+"""The table metric study in the meta-evaluation engine (`tablebench.evaluate.metaeval`).
 
 Reads a table-metric-study-format file (a list of ground truths, each with `gt_table`
 (LaTeX) and `extractions[]` holding `extracted_table`, `human_scores`, the study's stored
@@ -7,7 +7,7 @@ metrics from the raw LaTeX ground truth and the raw extraction through our reade
 
 The tuned score is the semantic score: `tablebench meta-eval FILE --cv` leaves one ground-truth
 table out, chooses every constant of the score (key_weight and the weights) on the other
-tables by the procedure in `harness.metrics.tables.semantic_fit`, scores the held-out table's
+tables by the procedure in `tablebench.metrics.tables.semantic_fit`, scores the held-out table's
 extractions with them, and correlates the pooled held-out scores with the ratings (CIs by
 resampling whole tables).
 """
@@ -19,18 +19,18 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.core.metric_specs import parse_names, spec
-from harness.core.table import NoTableError, Table
-from harness.evaluate import metaeval
-from harness.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
-from harness.evaluate.progress import Progress, no_progress
-from harness.locate.tables import locate_tables
-from harness.metrics.judge import judge_scorer
-from harness.metrics.tables.semantic import DEFAULT, RULES, Params, read_and_count
-from harness.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
-from harness.readers import read_tables
-from harness.readers.latex import read_latex
-from harness.readers.text import read_lines
+from tablebench.core.metric_specs import parse_names, spec
+from tablebench.core.table import NoTableError, Table
+from tablebench.evaluate import metaeval
+from tablebench.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
+from tablebench.evaluate.progress import Progress, no_progress
+from tablebench.locate.tables import locate_tables
+from tablebench.metrics.judge import judge_scorer
+from tablebench.metrics.tables.semantic import DEFAULT, RULES, Params, read_and_count
+from tablebench.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
+from tablebench.readers import read_tables
+from tablebench.readers.latex import read_latex
+from tablebench.readers.text import read_lines
 
 
 def read_table_pairs(data: object, path: str) -> list[RatedPair]:

@@ -1,6 +1,6 @@
 """One benchmark step for one page: parse (cached, isolated) -> locate -> score -> results.
 
-A page holds items of every kind (`harness.core.kinds`: tables, formulas, ...). One parse
+A page holds items of every kind (`tablebench.core.kinds`: tables, formulas, ...). One parse
 serves them all; each kind's items are located, scored and judged through their kind object,
 so this module never asks what kind an item is.
 
@@ -26,21 +26,21 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.cases import Page
-from harness.core import kinds as item_kinds
-from harness.core.deadline import BudgetExceeded, time_budget
-from harness.core.kinds import ItemKind, Located
-from harness.core.messages import one_line
-from harness.core.metric_specs import JUDGE, spec
-from harness.core.results import PARSE_FAILURES, ItemResult
-from harness.core.table import Table
-from harness.evaluate.selection import metric_selection
-from harness.parse.prefetch import ParsePool
-from harness.parse.result import TRACEBACK
-from harness.parse.runner import DEFAULT_TIMEOUT, ParseResult
-from harness.tex.render import render_budget
+from tablebench.cases import Page
+from tablebench.core import kinds as item_kinds
+from tablebench.core.deadline import BudgetExceeded, time_budget
+from tablebench.core.kinds import ItemKind, Located
+from tablebench.core.messages import one_line
+from tablebench.core.metric_specs import JUDGE, spec
+from tablebench.core.results import PARSE_FAILURES, ItemResult
+from tablebench.core.table import Table
+from tablebench.evaluate.selection import metric_selection
+from tablebench.parse.prefetch import ParsePool
+from tablebench.parse.result import TRACEBACK
+from tablebench.parse.runner import DEFAULT_TIMEOUT, ParseResult
+from tablebench.tex.render import render_budget
 
-# harness.parse's outcome of a failed parse -> the outcome of every item of the page (`PARSE_FAILURES`)
+# tablebench.parse's outcome of a failed parse -> the outcome of every item of the page (`PARSE_FAILURES`)
 PARSE_OUTCOMES = dict(zip(("error", "timeout", "empty"), PARSE_FAILURES))
 
 
@@ -296,11 +296,11 @@ def _fill(result: ItemResult, kind: ItemKind, gt: Any, found: Located, metrics: 
 
 
 def load_judge() -> Any:
-    """`harness.metrics.judge`, or a one-line error when this install has no judge."""
+    """`tablebench.metrics.judge`, or a one-line error when this install has no judge."""
     try:
-        from harness.metrics import judge
+        from tablebench.metrics import judge
     except ImportError as exc:
-        raise RuntimeError(f"--judge needs harness.metrics.judge, which cannot be imported here ({exc})") from None
+        raise RuntimeError(f"--judge needs tablebench.metrics.judge, which cannot be imported here ({exc})") from None
     return judge
 
 

@@ -7,7 +7,7 @@ on every call, so one run's per-table score is one draw. K draws per table give 
 Repetition r of a parser is the same parser with `repetition: r` added to its cache config
 (`repeated`), so the parse cache keeps K separate answers per page and a rerun reuses all
 of them; repetition 0 is the plain parser, so its entries are shared with runs without
-`--repeat`. Nothing in `harness.parse.runner` or `harness.evaluate.page` had to change for this.
+`--repeat`. Nothing in `tablebench.parse.runner` or `tablebench.evaluate.page` had to change for this.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from copy import deepcopy
 from typing import Any
 
-from harness.core.options import MAX_REPEAT, positive_int
-from harness.core.results import ItemResult
+from tablebench.core.options import MAX_REPEAT, positive_int
+from tablebench.core.results import ItemResult
 
 
 def combine(runs: Sequence[Sequence[ItemResult]]) -> list[ItemResult]:
@@ -71,13 +71,13 @@ def sd_of(result: ItemResult) -> dict[str, float]:
 
 def evaluate_repeated(page: Any, spec: str, metrics: Any, *, repeat: int = 1, pool: Any = None,
                       **options: Any) -> list[ItemResult]:
-    """`harness.evaluate.page.evaluate_page` `repeat` times (repetition r parsed by `pool.view(r)`), combined.
+    """`tablebench.evaluate.page.evaluate_page` `repeat` times (repetition r parsed by `pool.view(r)`), combined.
 
-    `pool` is a `harness.parse.prefetch.ParsePool` (one is made, and closed, when not given);
+    `pool` is a `tablebench.parse.prefetch.ParsePool` (one is made, and closed, when not given);
     `options` go to `evaluate_page` unchanged.
     """
-    from harness.evaluate.page import evaluate_page
-    from harness.parse.prefetch import ParsePool
+    from tablebench.evaluate.page import evaluate_page
+    from tablebench.parse.prefetch import ParsePool
 
     if not isinstance(repeat, int) or isinstance(repeat, bool):
         raise ValueError(f"--repeat must be a positive integer, got {repeat!r}")

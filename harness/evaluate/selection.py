@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from harness.core import kinds as item_kinds
-from harness.core.metric_specs import select
+from tablebench.core import kinds as item_kinds
+from tablebench.core.metric_specs import select
 
 
 def metric_selection(spec: str | Iterable[str] | None, kinds: Sequence[str] | None = None) -> dict[str, list[str]]:

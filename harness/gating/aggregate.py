@@ -17,7 +17,7 @@ paired bootstrap confidence interval of the mean difference (tables resampled, l
 1 - alpha, two-sided). A table that was found in the baseline and is lost now counts 0 in
 the run (include-missing, as the leaderboard ranks): losing tables is a regression too.
 
-Everything here is pure arithmetic on numbers keyed by case; `harness.gating.decide` builds the
+Everything here is pure arithmetic on numbers keyed by case; `tablebench.gating.decide` builds the
 pairs (for the pytest plugin and `tablebench report merge` alike). No pytest, no files.
 """
 
@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from harness.cases import COMPLEXITIES
-from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
+from tablebench.cases import COMPLEXITIES
+from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 
 DEFAULT_BOOTSTRAP = 10_000
 DEFAULT_PERMUTATIONS = 9_999
@@ -264,7 +264,7 @@ def summary_lines(comparisons: Sequence[Comparison]) -> list[str]:
 def baseline_values(baseline: Any, result: Any) -> Mapping[str, float] | None:
     """A run case's baseline scores: None when the baseline lacks the case, `NOT_FOUND` when it had
     the table as not found (every metric counts 0 there), else its scores (a metric it lacks has no
-    baseline, even when it lacks all). `baseline` is a `harness.gating.baseline.Baseline`
+    baseline, even when it lacks all). `baseline` is a `tablebench.gating.baseline.Baseline`
     (anything with `get(test_id) -> entry | None`)."""
     entry = baseline.get(result.test_id) if baseline is not None else None
     if entry is None:

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness.core.files import read_run_json, write_atomic
-from harness.core.labels import default_label
-from harness.core.results import OUTCOMES, ItemResult, current_id
-from harness.evaluate.completeness import is_crashed
+from tablebench.core.files import read_run_json, write_atomic
+from tablebench.core.labels import default_label
+from tablebench.core.results import OUTCOMES, ItemResult, current_id
+from tablebench.evaluate.completeness import is_crashed
 
 FORMAT = "tablebench-baseline/3"
 READABLE = ("tablebench-baseline/1", "tablebench-baseline/2", FORMAT)
@@ -66,7 +66,7 @@ def save_baseline(results: Iterable[ItemResult], path: Path | str, *, parsers: M
 
     A case lost with a crashed worker is left out: it was never measured, and as a baseline's
     failure it would make the same loss in a later run a known failure."""
-    from harness import __version__
+    from tablebench import __version__
 
     cases = {r.test_id: {"outcome": r.outcome, "scores": {k: v for k, v in sorted(r.scores.items())
                                                          if isinstance(v, (int, float)) and math.isfinite(v)}}

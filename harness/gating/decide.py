@@ -1,16 +1,16 @@
 """A run's decisions, made in one place for a pytest session and for `tablebench report merge`.
 
 Why one place: both must fail the same cases for the same reasons and gate the same way, and
-the report must only render what was decided (`harness.report.finish` writes it). So the
+the report must only render what was decided (`tablebench.report.finish` writes it). So the
 callers hand their results and one `GatePolicy` here and get `Decisions` back:
 
 1. the aggregate gates (`--gate`) against the baseline (`run_gates`); a pytest session runs
    them when its test loop ends (each gate is a test of the session) and passes them in;
 2. each case's verdict: the one it carries, decided once where it was made (the plugin's
-   item, `harness.gating.rules.keep_verdict`); the policy's rules decide for a case that
+   item, `tablebench.gating.rules.keep_verdict`); the policy's rules decide for a case that
    carries none (a crashed worker's), and for every case when `policy.decide` (a merge given
    its own floors or baseline: the shards' verdicts were decided against other rules);
-3. each case's change against the baseline (`harness.gating.regressions`), kept on the result;
+3. each case's change against the baseline (`tablebench.gating.regressions`), kept on the result;
 4. the failed cases, and the gate's lines for the run's meta.
 """
 
@@ -19,15 +19,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from harness.core.metric_specs import scales
-from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
-from harness.core.results import ItemResult, run_order
-from harness.evaluate.completeness import Completeness
-from harness.evaluate.repeat import sd_of
-from harness.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
-from harness.gating.baseline import Baseline
-from harness.gating.regressions import attach, case_changes, failures
-from harness.gating.rules import Gate, keep_verdict, verdict_of
+from tablebench.core.metric_specs import scales
+from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
+from tablebench.core.results import ItemResult, run_order
+from tablebench.evaluate.completeness import Completeness
+from tablebench.evaluate.repeat import sd_of
+from tablebench.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
+from tablebench.gating.baseline import Baseline
+from tablebench.gating.regressions import attach, case_changes, failures
+from tablebench.gating.rules import Gate, keep_verdict, verdict_of
 
 
 @dataclass(frozen=True)

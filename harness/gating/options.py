@@ -1,8 +1,8 @@
-"""`read_options`: option values as typed -> one checked `harness.core.options.RunOptions`.
+"""`read_options`: option values as typed -> one checked `tablebench.core.options.RunOptions`.
 
 The type lives in `core` (every stage may read it); the reading lives here because two checks
 belong to later stages than `core`: a `--min-score` floor is checked against its metric's
-scale (`thresholds.parse_min_score`) and `--shard` by `harness.cases.shard`. The pytest plugin
+scale (`thresholds.parse_min_score`) and `--shard` by `tablebench.cases.shard`. The pytest plugin
 passes every option, `tablebench report merge` the ones it has; a field not given keeps its
 default. Options are checked in the order given, then the ones that need each other.
 """
@@ -14,9 +14,9 @@ from functools import partial
 from types import MappingProxyType
 from typing import Any
 
-from harness.cases.shard import parse_shard
-from harness.core.labels import label_specs
-from harness.core.options import (
+from tablebench.cases.shard import parse_shard
+from tablebench.core.labels import label_specs
+from tablebench.core.options import (
     LOCATORS,
     MAX_ALPHA,
     MAX_PARSE_TIMEOUT,
@@ -29,7 +29,7 @@ from harness.core.options import (
     positive_int,
     split_specs,
 )
-from harness.gating.thresholds import parse_min_score, parse_tolerance
+from tablebench.gating.thresholds import parse_min_score, parse_tolerance
 
 
 def _parsers(values: Iterable[str]) -> Mapping[str, str]:
@@ -78,7 +78,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "cases": _text,
     "verify": bool,
     "metrics": _text,
-    "kinds": _text,  # names checked against the registry when the case set is read (`harness.core.kinds.chosen`)
+    "kinds": _text,  # names checked against the registry when the case set is read (`tablebench.core.kinds.chosen`)
     "judge": _text,
     "llm_api_base": _text,
     "locator": _locator,

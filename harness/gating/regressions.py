@@ -2,29 +2,29 @@
 
 Why here: `pytest --baseline` and `tablebench report merge --baseline` must show the same
 regression view in every report file. So both reach `case_changes` through
-`harness.gating.decide.decide_run`, with one `Gate` (`gate_of`): it returns, per case,
+`tablebench.gating.decide.decide_run`, with one `Gate` (`gate_of`): it returns, per case,
 
 - the pass / fail / known verdict the case carries (decided once, where it was made:
-  `harness.gating.rules.verdict_of`) with its reasons (what pytest reports);
+  `tablebench.gating.rules.verdict_of`) with its reasons (what pytest reports);
 - the case's baseline score on its kind's ranking metric, the score now, the delta and a
   verdict: `regressed` / `improved` (moved beyond the metric's tolerance, or lost / found
   since the baseline), `unchanged`, or `new` (not in the baseline).
 
 A case lost now, or whose score was not computed now (too large to score), counts 0 against its
-baseline score (`harness.gating.aggregate.counted`: as the gate counts it).
+baseline score (`tablebench.gating.aggregate.counted`: as the gate counts it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from harness.core.metric_specs import ranking_metric
-from harness.core.options import RunOptions
-from harness.core.results import ItemResult
-from harness.gating.aggregate import counted
-from harness.gating.baseline import Baseline, Entry
-from harness.gating.rules import Gate, verdict_of
-from harness.gating.thresholds import allowed_drop
+from tablebench.core.metric_specs import ranking_metric
+from tablebench.core.options import RunOptions
+from tablebench.core.results import ItemResult
+from tablebench.gating.aggregate import counted
+from tablebench.gating.baseline import Baseline, Entry
+from tablebench.gating.rules import Gate, verdict_of
+from tablebench.gating.thresholds import allowed_drop
 
 VERDICTS = ("regressed", "improved", "unchanged", "new")
 

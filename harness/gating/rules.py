@@ -25,14 +25,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from harness.core import kinds as item_kinds
-from harness.core.messages import one_line
-from harness.core.metric_specs import applies_to, display_order
-from harness.core.options import DEFAULT_TOLERANCE, Tolerance
-from harness.core.results import ItemResult
-from harness.evaluate.completeness import is_crashed
-from harness.gating.baseline import Baseline
-from harness.gating.thresholds import baseline_failures, min_score_failures, not_computed_failures
+from tablebench.core import kinds as item_kinds
+from tablebench.core.messages import one_line
+from tablebench.core.metric_specs import applies_to, display_order
+from tablebench.core.options import DEFAULT_TOLERANCE, Tolerance
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.completeness import is_crashed
+from tablebench.gating.baseline import Baseline
+from tablebench.gating.thresholds import baseline_failures, min_score_failures, not_computed_failures
 
 SHOWN_ERRORS = 3  # semantic errors quoted in a failure message
 LOCATOR_NOTE = "locator: "  # the reason that quotes what the locator noticed (a card shows it as its message)
@@ -136,20 +136,26 @@ def baseline_notes(baseline: Baseline, case_ids: Iterable[str], *, parsers: Mapp
                    case_set: Mapping, metrics: Iterable[str]) -> list[str]:
     """What differs between the baseline and this run, one line each (empty when nothing does).
 
-    Raises a one-line ValueError when not one baseline entry matches the run's cases: gating
-    against such a baseline would silently pass everything."""
+    Raises a one-line ValueError when the baseline was measured on another version of the case set
+    (its manifest hash differs: the ground truth changed, so the same case ids name unlike cases),
+    and when not one baseline entry matches the run's cases: gating against either baseline would
+    compare nothing real and pass or fail for no reason."""
     ids = set(case_ids)
-    matched = baseline.matched(ids)
     where = f"baseline {baseline.path}"
+    old_set, new_set = baseline.case_set.get("manifest_sha256"), case_set.get("manifest_sha256")
+    if old_set and new_set and old_set != new_set:
+        raise ValueError(f"{where}: measured on case set {baseline.case_set.get('name', '?')} version "
+                         f"{str(old_set)[:12]}, this run's {case_set.get('name', '?')} is version {str(new_set)[:12]} "
+                         "(its ground truth differs, so the cases do not compare): save a new baseline on this "
+                         "version with --save-baseline")
+    matched = baseline.matched(ids)
     if not matched:
         raise ValueError(f"{where}: none of its {len(baseline.cases)} entries match this run's {len(ids)} cases "
                          f"(baseline parsers: {', '.join(baseline.labels()) or 'none'}; this run: "
                          f"{', '.join(parsers) or 'none'}); name a parser as in the baseline with --parser LABEL=SPEC")
     notes = [f"{where}: {matched} of {len(baseline.cases)} entries match this run's {len(ids)} cases"]
-    old_set = baseline.case_set.get("manifest_sha256")
-    if old_set and case_set.get("manifest_sha256") and old_set != case_set["manifest_sha256"]:
-        notes.append(f"{where}: case set {baseline.case_set.get('name', '?')} had another manifest "
-                     "(ground truth changed since the baseline)")
+    if not old_set:
+        notes.append(f"{where}: records no case-set version (an older file): the ground truth is not checked")
     for label, facts in parsers.items():
         old = baseline.parsers.get(label, {}).get("version")
         if old is not None and facts.get("version") is not None and str(old) != str(facts["version"]):

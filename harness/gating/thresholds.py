@@ -2,9 +2,9 @@
 
 A bare tolerance is given on the 0-1 scale and scaled for metrics on 0-10 (semantic, judge),
 so one number means the same for every headline metric; `METRIC=X` is on the metric's own
-scale, `X%` relative to the baseline score (`harness.core.options.Tolerance`). Messages name
+scale, `X%` relative to the baseline score (`tablebench.core.options.Tolerance`). Messages name
 the metric, the value and the threshold. The number checks every option gets are
-`harness.core.options.number`.
+`tablebench.core.options.number`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from harness.core.metric_specs import headline_scores, scale_of
-from harness.core.options import Tolerance, number
+from tablebench.core.metric_specs import headline_scores, scale_of
+from tablebench.core.options import Tolerance, number
 
 
 def full_scale(metric: str) -> float:

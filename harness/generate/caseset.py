@@ -9,7 +9,7 @@ pinned, identical PDFs).
 A set of documents (`doc_pages`) holds one multi-page PDF per `NNN.pdf`: its record says how
 many PDF pages it has (`pages`), and each table the page it starts on (`page`); a long table
 also the pages it spans and the rows that open a new page (`breaks`, see
-`harness.generate.page.long_table_block`).
+`tablebench.generate.page.long_table_block`).
 """
 
 from __future__ import annotations
@@ -20,18 +20,18 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from harness import __version__
-from harness.cases.manifest import page_files, verify_files
-from harness.core.files import read_json, sha256_file
-from harness.generate import GENERATOR_VERSION
-from harness.generate.document import build_document
-from harness.generate.formula_page import build_formula_page
-from harness.generate.formula_pool import FormulaPool
-from harness.generate.layouts import localize, sample_layout
-from harness.generate.page import Page, PageError, build_page
-from harness.generate.pool import TablePool
-from harness.generate.seeds import derive_seed
-from harness.generate.variants import DEFAULT_DPI, check_variant, page_variant_seed, variant_bytes, variant_summary
+from tablebench import __version__
+from tablebench.cases.manifest import page_files, verify_files
+from tablebench.core.files import read_json, sha256_file
+from tablebench.generate import GENERATOR_VERSION
+from tablebench.generate.document import build_document
+from tablebench.generate.formula_page import build_formula_page
+from tablebench.generate.formula_pool import FormulaPool
+from tablebench.generate.layouts import localize, sample_layout
+from tablebench.generate.page import Page, PageError, build_page
+from tablebench.generate.pool import TablePool
+from tablebench.generate.seeds import derive_seed
+from tablebench.generate.variants import DEFAULT_DPI, check_variant, page_variant_seed, variant_bytes, variant_summary
 
 MANIFEST = "manifest.json"
 FORMAT = "tablebench-caseset/1"
@@ -158,7 +158,7 @@ def write_caseset(
     A `pool` (vetted once, in this process) is handed to each worker once, not per page.
     A `variant` ("scan" | "photo") replaces each compiled page by its image-only version.
     `doc_pages` (low, high) makes each entry a document of that many pages instead
-    (`harness.generate.document`), with its own tables: no `pool`, formulas or `languages`."""
+    (`tablebench.generate.document`), with its own tables: no `pool`, formulas or `languages`."""
     out = check_output(out, pages)
     if variant is not None:
         check_variant(variant, dpi)  # before any page is compiled

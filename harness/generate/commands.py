@@ -10,12 +10,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from harness.generate.caseset import caseset_info, check_output, parse_doc_pages, write_caseset
-from harness.generate.formula_pool import MIXED_TABLES, FormulaPool
-from harness.generate.languages import check_engines, parse_languages
-from harness.generate.pool import TablePool
-from harness.generate.variants import DEFAULT_DPI
-from harness.tex.runner import have_pdflatex
+from tablebench.generate.caseset import caseset_info, check_output, parse_doc_pages, write_caseset
+from tablebench.generate.formula_pool import MIXED_TABLES, FormulaPool
+from tablebench.generate.languages import check_engines, parse_languages
+from tablebench.generate.pool import TablePool
+from tablebench.generate.variants import DEFAULT_DPI
+from tablebench.tex.runner import have_pdflatex
 
 POOL_CACHE = Path(".tablebench-cache/pool")  # vetting outcomes per pool content (like the judge cache)
 

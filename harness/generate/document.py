@@ -18,12 +18,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from harness.generate.layouts import PageLayout, sample_layout
-from harness.generate.longtables import generate_long_table
-from harness.generate.page import Block, Page, PageError, build_page, capacity_lines, table_lines
-from harness.generate.seeds import derive_seed
-from harness.generate.tables import COMPLEXITIES, generate_table
-from harness.generate.text import TextSource
+from tablebench.generate.layouts import PageLayout, sample_layout
+from tablebench.generate.longtables import generate_long_table
+from tablebench.generate.page import Block, Page, PageError, build_page, capacity_lines, table_lines
+from tablebench.generate.seeds import derive_seed
+from tablebench.generate.tables import COMPLEXITIES, generate_table
+from tablebench.generate.text import TextSource
 
 MAX_ROWS = 200  # rows in one long table at most (one longtable chunk: `LTchunksize` below)
 DOC_MACROS = r"""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.generate.formula_item import KINDS, Formula
+from tablebench.generate.formula_item import KINDS, Formula
 
 # -- vocabulary ---------------------------------------------------------------------------------
 

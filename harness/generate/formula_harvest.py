@@ -18,9 +18,9 @@ import argparse
 import re
 from pathlib import Path
 
-from harness.generate.formula_item import KINDS, Formula, split_delimiters
-from harness.generate.formula_pool import vet_formulas
-from harness.generate.harvest_core import (
+from tablebench.generate.formula_item import KINDS, Formula, split_delimiters
+from tablebench.generate.formula_pool import vet_formulas
+from tablebench.generate.harvest_core import (
     Found,
     HarvestReport,
     expand_bounded,

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from harness.tex.macros import brace_group
-from harness.tex.safety import unsafe_reasons
+from tablebench.tex.macros import brace_group
+from tablebench.tex.safety import unsafe_reasons
 
 KINDS = ("inline", "display")
 MAX_CHARS = 2000  # a longer "formula" is a paragraph of math, not one formula

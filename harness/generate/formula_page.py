@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from harness.generate.formula_item import Formula, check_formula, measure_source
-from harness.generate.formula_pool import PACKAGES, FormulaPool
-from harness.generate.layouts import PageLayout, sample_layout
-from harness.generate.page import Block, Marks, Page, PageError, build_page, capacity_lines, table_columns, table_lines
-from harness.generate.seeds import derive_seed
-from harness.generate.tables import COMPLEXITIES, generate_table
-from harness.generate.text import TextSource, escape_latex
-from harness.tex.runner import LatexError
+from tablebench.generate.formula_item import Formula, check_formula, measure_source
+from tablebench.generate.formula_pool import PACKAGES, FormulaPool
+from tablebench.generate.layouts import PageLayout, sample_layout
+from tablebench.generate.page import Block, Marks, Page, PageError, build_page, capacity_lines, table_columns, table_lines
+from tablebench.generate.seeds import derive_seed
+from tablebench.generate.tables import COMPLEXITIES, generate_table
+from tablebench.generate.text import TextSource, escape_latex
+from tablebench.tex.runner import LatexError
 
 BASELINE = {10: 12.0, 11: 13.6, 12: 14.5}  # \baselineskip of the standard size options (pt)
 INLINE_HEIGHT, INLINE_DEPTH = 0.73, 0.27  # of the baseline skip: the sum never exceeds it

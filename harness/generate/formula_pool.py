@@ -22,8 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.generate.formula_builtin import builtin_formula
-from harness.generate.formula_item import (
+from tablebench.generate.formula_builtin import builtin_formula
+from tablebench.generate.formula_item import (
     KINDS,
     Formula,
     FormulaError,
@@ -32,10 +32,10 @@ from harness.generate.formula_item import (
     measure_source,
     split_delimiters,
 )
-from harness.generate.layouts import PageLayout
-from harness.generate.measure import bisect_batch, logged_sizes, run_timeout
-from harness.generate.pool_file import Rejected, read_pool_lines, vetted_pool
-from harness.tex.runner import run_pdflatex
+from tablebench.generate.layouts import PageLayout
+from tablebench.generate.measure import bisect_batch, logged_sizes, run_timeout
+from tablebench.generate.pool_file import Rejected, read_pool_lines, vetted_pool
+from tablebench.tex.runner import run_pdflatex
 
 REFERENCE = PageLayout()  # where pool formulas are compiled for vetting
 VET_VERSION = "3"  # bump when vetting rules change: cached outcomes are then redone

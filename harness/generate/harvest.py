@@ -19,7 +19,7 @@ import argparse
 import re
 from pathlib import Path
 
-from harness.generate.harvest_core import (
+from tablebench.generate.harvest_core import (
     Found,
     HarvestReport,
     expand_bounded,
@@ -28,9 +28,9 @@ from harness.generate.harvest_core import (
     read_document,
     run_harvest_into_pool,
 )
-from harness.generate.pool import PoolTable, vet_tables
-from harness.readers.latex import environment_spans
-from harness.tex.macros import brace_group
+from tablebench.generate.pool import PoolTable, vet_tables
+from tablebench.readers.latex import environment_spans
+from tablebench.tex.macros import brace_group
 
 MAX_TABLE_CHARS = 200_000  # one table after macro expansion
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Generic, NamedTuple, TypeVar
 
-from harness.generate.pool_file import Rejected, write_pool_lines
-from harness.tex.macros import Expander, Macro, MacroExpansionError, find_macros
+from tablebench.generate.pool_file import Rejected, write_pool_lines
+from tablebench.tex.macros import Expander, Macro, MacroExpansionError, find_macros
 
 MAX_MEMBER_BYTES = 20_000_000  # a .tex larger than this is not a paper
 MAX_TOTAL_BYTES = 200_000_000  # .tex read by one harvest, over every file and archive member

@@ -12,11 +12,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from harness.cases.pdfbench import FORMAT, KINDS, bench_pairs, formulas_of
-from harness.core.files import read_json
-from harness.generate.caseset import MANIFEST, build_manifest, check_output, dump_json
-from harness.generate.stats import classify_complexity
-from harness.readers.latex import read_latex
+from tablebench.cases.pdfbench import FORMAT, KINDS, bench_pairs, formulas_of
+from tablebench.core.files import read_json
+from tablebench.generate.caseset import MANIFEST, build_manifest, check_output, dump_json
+from tablebench.generate.stats import classify_complexity
+from tablebench.readers.latex import read_latex
 
 
 def _table_block(block: dict, where: str) -> dict:

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 
-from harness.generate.fonts import FONTS
+from tablebench.generate.fonts import FONTS
 
 
 @dataclass(frozen=True, slots=True)

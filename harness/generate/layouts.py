@@ -12,8 +12,8 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
-from harness.generate import languages
-from harness.generate.fonts import FONTS
+from tablebench.generate import languages
+from tablebench.generate.fonts import FONTS
 
 DOCCLASSES = ("article", "article", "report", "book", "scrartcl", "scrartcl", "scrreprt", "scrbook")
 LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish"}

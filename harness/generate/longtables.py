@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from harness.generate import vocab
-from harness.generate.tables import _Rules
+from tablebench.generate import vocab
+from tablebench.generate.tables import _Rules
 
 LONG_COMPLEXITIES = ("simple", "moderate")  # a long table's header is one row or two levels
 

@@ -20,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from harness.generate.layouts import PageLayout
-from harness.generate.rendered import pdf_page_texts
-from harness.tex.runner import LatexError, LatexResult, run_pdflatex
-from harness.tex.safety import UnsafeLatexError, check_latex
+from tablebench.generate.layouts import PageLayout
+from tablebench.generate.rendered import pdf_page_texts
+from tablebench.tex.runner import LatexError, LatexResult, run_pdflatex
+from tablebench.tex.safety import UnsafeLatexError, check_latex
 
 Item = TypeVar("Item")
 Out = TypeVar("Out")

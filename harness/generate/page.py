@@ -8,7 +8,7 @@ same run measures every table (natural width, scaled size) and TeX itself drops 
 are far too wide or tall, identically in every run. The page is then cut after the last unit
 that fit on page 1; when a table was the first thing that did not fit, one more run fills the
 gap with text. A final run verifies: one page, no overfull box. Typically 2 runs, at most
-~3 on average. A document of N pages (`pages=N`, planned by `harness.generate.document`) is
+~3 on average. A document of N pages (`pages=N`, planned by `tablebench.generate.document`) is
 cut the same way after the last unit that fit on page N; its long tables mark every row, so
 the log also says where each one breaks.
 """
@@ -20,17 +20,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from harness.generate.layouts import PAPERS, PageLayout, sample_layout
-from harness.generate.longtables import LongTable
-from harness.generate.pool import TablePool
-from harness.generate.seeds import derive_seed
-from harness.generate.tables import COMPLEXITIES, GeneratedTable, generate_table
-from harness.generate.tables_i18n import generate_i18n_table
-from harness.generate.text import TextSource, escape_latex
-from harness.generate.vocab_i18n import VOCAB
-from harness.readers.latex import read_latex
-from harness.tex.runner import LatexError, LatexResult, is_missing_glyph, missing_glyphs, run_pdflatex
-from harness.tex.safety import check_latex
+from tablebench.generate.layouts import PAPERS, PageLayout, sample_layout
+from tablebench.generate.longtables import LongTable
+from tablebench.generate.pool import TablePool
+from tablebench.generate.seeds import derive_seed
+from tablebench.generate.tables import COMPLEXITIES, GeneratedTable, generate_table
+from tablebench.generate.tables_i18n import generate_i18n_table
+from tablebench.generate.text import TextSource, escape_latex
+from tablebench.generate.vocab_i18n import VOCAB
+from tablebench.readers.latex import read_latex
+from tablebench.tex.runner import LatexError, LatexResult, is_missing_glyph, missing_glyphs, run_pdflatex
+from tablebench.tex.safety import check_latex
 
 MAX_SCALE_DOWN = 1.5  # wider than 1.5 x \columnwidth: dropped instead of shrunk to unreadable
 MAX_HEIGHT = 0.7  # of \textheight
@@ -290,7 +290,7 @@ def build_page(seed: int, layout: PageLayout | None = None, max_runs: int = 6,
 
     `planner` replaces the table planner (formula pages: `formula_page.FormulaPlanner`) and
     `macros` are added to the preamble. `pages` > 1 makes a document of exactly that many full
-    pages, cut the same way after the last unit that fit on its last page (`harness.generate.document`)."""
+    pages, cut the same way after the last unit that fit on its last page (`tablebench.generate.document`)."""
     layout = layout or sample_layout(seed)
     text = TextSource(seed, layout.language)
     blocks = planner(seed, layout, text) if planner else plan_blocks(seed, layout, text, pool)

@@ -29,14 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.generate.layouts import PAPERS, PageLayout
-from harness.generate.measure import measure_tables
-from harness.generate.pool_file import Rejected, read_pool_lines, vetted_pool
-from harness.generate.rendered import content_words, missing_words
-from harness.generate.stats import classify_complexity, split_tabular
-from harness.generate.tables import COMPLEXITIES, GeneratedTable
-from harness.readers.latex import read_latex
-from harness.tex.safety import unsafe_reasons
+from tablebench.generate.layouts import PAPERS, PageLayout
+from tablebench.generate.measure import measure_tables
+from tablebench.generate.pool_file import Rejected, read_pool_lines, vetted_pool
+from tablebench.generate.rendered import content_words, missing_words
+from tablebench.generate.stats import classify_complexity, split_tabular
+from tablebench.generate.tables import COMPLEXITIES, GeneratedTable
+from tablebench.readers.latex import read_latex
+from tablebench.tex.safety import unsafe_reasons
 
 MAX_SCALE_DOWN = 1.5  # same limit as the page: wider than 1.5 x the column is unreadable
 MAX_HEIGHT = 0.7  # of \textheight, as on the page

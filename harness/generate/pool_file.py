@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.core.cache import ContentCache
+from tablebench.core.cache import ContentCache
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ def vetted_pool(path: Path | str, cache_dir: Path | str | None, salt: str, item:
 
     With `cache_dir` the outcome is stored as `<cache_dir>/<prefix><key>.json`, the key a hash of
     the file's bytes and `salt` (what vetting depends on: reference preamble, vetting version),
-    through `harness.core.cache` (atomic, locked per key; an entry that does not read back is
+    through `tablebench.core.cache` (atomic, locked per key; an entry that does not read back is
     vetted again and overwritten). A pool of which nothing survives is a one-line error."""
     path = Path(path)
     data = path.read_bytes() if path.is_file() else b""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from harness.readers.latex import environment_spans
-from harness.tex.macros import brace_group
+from tablebench.readers.latex import environment_spans
+from tablebench.tex.macros import brace_group
 
 _RULES = re.compile(
     r"\\(?:toprule|midrule|bottomrule|hline|hhline\{[^}]*\}|specialrule\{[^}]*\}\{[^}]*\}\{[^}]*\}"

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from harness.cases import COMPLEXITIES
-from harness.generate import vocab
+from tablebench.cases import COMPLEXITIES
+from tablebench.generate import vocab
 
 
 @dataclass(frozen=True, slots=True)

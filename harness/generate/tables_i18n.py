@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.generate.tables import GeneratedTable
-from harness.generate.text import escape_latex
-from harness.generate.vocab_i18n import VOCAB
+from tablebench.generate.tables import GeneratedTable
+from tablebench.generate.text import escape_latex
+from tablebench.generate.vocab_i18n import VOCAB
 
 
 def format_number(x: float, decimals: int, number: tuple) -> str:

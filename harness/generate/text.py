@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from harness.generate.languages import LANGUAGES  # --languages: ru, el, zh, ja, ar, hi too
-from harness.generate.layouts import FAKER_LOCALES
-from harness.generate.vocab_i18n import HINDI_WORDS
+from tablebench.generate.languages import LANGUAGES  # --languages: ru, el, zh, ja, ar, hi too
+from tablebench.generate.layouts import FAKER_LOCALES
+from tablebench.generate.vocab_i18n import HINDI_WORDS
 
 _SPECIAL = re.compile(r"([&%$#_{}])")
 

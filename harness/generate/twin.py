@@ -12,10 +12,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from harness.cases.manifest import check_case_set, page_files
-from harness.core.files import read_json
-from harness.generate.caseset import MANIFEST, build_manifest, check_output, dump_json, load_manifest
-from harness.generate.variants import DEFAULT_DPI, check_variant, page_variant_seed, variant_pdf
+from tablebench.cases.manifest import check_case_set, page_files
+from tablebench.core.files import read_json
+from tablebench.generate.caseset import MANIFEST, build_manifest, check_output, dump_json, load_manifest
+from tablebench.generate.variants import DEFAULT_DPI, check_variant, page_variant_seed, variant_pdf
 
 
 def _source_pages(src: Path, limit: int | None) -> list[tuple[Path, Path]]:

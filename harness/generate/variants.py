@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFilter
 
-from harness.core.files import sha256_file
-from harness.core.raster import image_pdf, jpeg_bytes, page_sizes, rasterise
-from harness.generate.seeds import derive_seed
+from tablebench.core.files import sha256_file
+from tablebench.core.raster import image_pdf, jpeg_bytes, page_sizes, rasterise
+from tablebench.generate.seeds import derive_seed
 
 VARIANTS = ("scan", "photo")
 DEFAULT_DPI = 150

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.cases import FORMULA_KINDS, GroundTruthFormula, read_formulas_of
-from harness.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
-from harness.core.messages import one_line
-from harness.core.metric_specs import MetricSpec
-from harness.core.results import SCORED_LATEX
-from harness.report.html import formula_sides
+from tablebench.cases import FORMULA_KINDS, GroundTruthFormula, read_formulas_of
+from tablebench.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
+from tablebench.core.messages import one_line
+from tablebench.core.metric_specs import MetricSpec
+from tablebench.core.results import SCORED_LATEX
+from tablebench.report.html import formula_sides
 
 # Locators, metrics and judges are imported where they are used: a run's controller process reads
 # the kinds to report, never to score, and need not import numba, scipy or the LLM client.
@@ -36,20 +36,20 @@ class FormulaKind(ItemKind):
         return read_formulas_of(record, blocks, gt_path)
 
     def locate(self, gts: Sequence[GroundTruthFormula], output: str) -> list[Located]:
-        from harness.locate.formulas import locate_formulas
+        from tablebench.locate.formulas import locate_formulas
         located = locate_formulas([gt.latex for gt in gts], output)
         return [_found(loc, "", output) for loc in located]
 
     def locate_llm(self, gts: Sequence[GroundTruthFormula], output: str, model: str, *, cache_dir: Path | None,
                    api_base: str | None = None, timeout: float | None = None) -> list[Located]:
-        from harness.locate.llm_formulas import locate_formulas_llm
+        from tablebench.locate.llm_formulas import locate_formulas_llm
         options = {key: value for key, value in (("api_base", api_base), ("timeout", timeout)) if value is not None}
         located, notes = locate_formulas_llm([(gt.latex, gt.kind) for gt in gts], output, model,
                                              cache_dir=cache_dir, **options)
         return [_found(loc, note, output) for loc, note in zip(located, notes, strict=True)]
 
     def score(self, gt: GroundTruthFormula, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
-        from harness.metrics.score import score_details
+        from tablebench.metrics.score import score_details
         scored = score_details(gt.latex, found.prediction or "", metrics)
         evidence = dict(scored.evidence or {})
         if found.prediction != found.text:
@@ -57,7 +57,7 @@ class FormulaKind(ItemKind):
         return Scoring(scored.values, list(scored.notes), evidence=evidence, not_computed=scored.not_computed)
 
     def judge(self, gt: GroundTruthFormula, extraction: str, model: str, **options: Any) -> Any:
-        from harness.metrics.judge import judge_formula
+        from tablebench.metrics.judge import judge_formula
         return judge_formula(gt.latex, extraction, model, kind=gt.kind, **options)
 
     def missing_message(self, found: Located) -> str:

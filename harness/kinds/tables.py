@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
-from harness.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
-from harness.core.metric_specs import MetricSpec
-from harness.core.table import MAX_SCORED_CELLS, MAX_SCORED_CHARS, Table, TableTooLarge
-from harness.report.html import table_sides
+from tablebench.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
+from tablebench.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
+from tablebench.core.metric_specs import MetricSpec
+from tablebench.core.table import MAX_SCORED_CELLS, MAX_SCORED_CHARS, Table, TableTooLarge
+from tablebench.report.html import table_sides
 
-# the metrics `MAX_SCORED_CELLS` (harness.core.table) bounds, in cells and in grid slots: above it,
+# the metrics `MAX_SCORED_CELLS` (tablebench.core.table) bounds, in cells and in grid slots: above it,
 # `ItemResult.not_computed`, a note and the message say why
 PAIRWISE = frozenset({"teds", "teds_struct", "grits", "tlag", "semantic"})
 # Locators, metrics and judges are imported where they are used: a run's controller process reads
@@ -38,18 +38,18 @@ class TableKind(ItemKind):
         return gt.table.to_html(headers=True)
 
     def locate(self, gts: Sequence[GroundTruthTable], output: str) -> list[Located]:
-        from harness.locate.tables import locate_tables
+        from tablebench.locate.tables import locate_tables
         return locate_tables([gt.table for gt in gts], output)
 
     def locate_llm(self, gts: Sequence[GroundTruthTable], output: str, model: str, *, cache_dir: Path | None,
                    api_base: str | None = None, timeout: float | None = None) -> list[Located]:
-        from harness.locate.llm import locate_tables_llm
+        from tablebench.locate.llm import locate_tables_llm
         options = {key: value for key, value in (("api_base", api_base), ("timeout", timeout)) if value is not None}
         return locate_tables_llm([gt.latex for gt in gts], output, model, gt_tables=[gt.table for gt in gts],
                                  cache_dir=cache_dir, **options)
 
     def score(self, gt: GroundTruthTable, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
-        from harness.metrics.score import score_details
+        from tablebench.metrics.score import score_details
         reason = _too_large(gt.table, found.prediction)
         skipped = [m for m in metrics if m.name in PAIRWISE] if reason else []
         scored = score_details(gt.table, found.prediction, [m for m in metrics if m not in skipped])
@@ -59,7 +59,7 @@ class TableKind(ItemKind):
                                                                **{m.name: str(reason) for m in skipped}})
 
     def judge(self, gt: GroundTruthTable, extraction: str, model: str, **options: Any) -> Any:
-        from harness.metrics.judge import judge_table
+        from tablebench.metrics.judge import judge_table
         return judge_table(gt.latex, extraction, model, **options)
 
 

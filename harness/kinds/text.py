@@ -7,8 +7,8 @@ page's error, counted against the page's prose. The item's group is the page's l
 generator recorded it (`layout.columns`: one or two columns), so leaderboards split by it.
 
 Its ground truth is the page's `"type": "text"` blocks (tables and formulas are not prose);
-its locator aligns the blocks' words with the output's prose (`harness.locate.prose`); its
-metrics are `harness.metrics.text`; its card is `harness.report.text_card`. Text is opt-in
+its locator aligns the blocks' words with the output's prose (`tablebench.locate.prose`); its
+metrics are `tablebench.metrics.text`; its card is `tablebench.report.text_card`. Text is opt-in
 (`default = False`): a run benchmarks it when `--kinds` names it.
 """
 
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
-from harness.core.metric_specs import MetricSpec
-from harness.core.results import TEXT_DIFF
+from tablebench.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
+from tablebench.core.metric_specs import MetricSpec
+from tablebench.core.results import TEXT_DIFF
 
 LAYOUTS = ("one_column", "two_column")  # the groups: what `layout.columns` 1 / 2 is called
 MAX_SPANS = 200  # matched fragments kept per page (closest ones merged beyond it)
@@ -79,13 +79,13 @@ class TextKind(ItemKind):
                    api_base: str | None = None, timeout: float | None = None) -> list[Located]:
         """The offline alignment, asking no model: a page's prose is the whole output without its
         marked-up tables, formulas and images, so there is no span for a model to quote, and each
-        block is found word by word (`harness.locate.prose`). `--locator=llm` thus finds a run's
+        block is found word by word (`tablebench.locate.prose`). `--locator=llm` thus finds a run's
         tables and formulas by the model and its text as without it."""
         return self.locate(gts, output)
 
     def score(self, gt: GroundTruthText, found: Located, metrics: Sequence[MetricSpec]) -> Scoring:
-        from harness.metrics.score import score_details
-        from harness.metrics.text.details import text_diff, text_notes
+        from tablebench.metrics.score import score_details
+        from tablebench.metrics.text.details import text_diff, text_notes
 
         scored = score_details(list(gt.blocks), found.prediction, metrics)
         diff = text_diff(gt.blocks, found.prediction)
@@ -93,12 +93,12 @@ class TextKind(ItemKind):
                        evidence={**(scored.evidence or {}), TEXT_DIFF: diff}, not_computed=scored.not_computed)
 
     def judge(self, gt: GroundTruthText, extraction: str, model: str, **options: Any) -> Any:
-        from harness.metrics.judge import judge_text
+        from tablebench.metrics.judge import judge_text
 
         return judge_text(gt.blocks, extraction, model, **options)
 
     def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
-        from harness.report.text_card import text_sides
+        from tablebench.report.text_card import text_sides
 
         return text_sides(result)
 
@@ -106,7 +106,7 @@ class TextKind(ItemKind):
 def _located(gt: GroundTruthText, output: str) -> Located:
     """The page's prose found where any of its words are; the fragments are the stretches of output
     read as ground truth. Missing only when no word of any block is in the output's prose."""
-    from harness.locate.prose import EDITED, MATCHED, align_text
+    from tablebench.locate.prose import EDITED, MATCHED, align_text
 
     a = align_text(gt.blocks, output)
     spans: list[list[int]] = []

@@ -23,8 +23,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from harness.core.assignment import linear_sum_assignment
-from harness.core.kinds import Located
+from tablebench.core.assignment import linear_sum_assignment
+from tablebench.core.kinds import Located
 
 Span = tuple[int, int]
 

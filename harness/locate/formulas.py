@@ -9,7 +9,7 @@ Candidates, in the output's own order:
   offered joined (a formula the parser split in two).
 A candidate is recognised by what it says: `similarity` compares the formulas' content
 tokens (canonical tokens without structure markers or letter styles; order kept, Indel).
-Formulas go through the one locate engine (`harness.locate.engine`): an optimal one-to-one
+Formulas go through the one locate engine (`tablebench.locate.engine`): an optimal one-to-one
 assignment picks the pairs; overlapping picks are resolved by score, and the ground truths left
 over get another round on the candidates still free. Then a formula still missing is looked
 for in the plain text outside every math candidate, read as a reader sees it
@@ -34,16 +34,16 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 from rapidfuzz.process import cdist
 
-from harness.locate.engine import Located, Span, assign, locate
-from harness.locate.math_spans import math_spans
-from harness.readers.formula_text import gt_tokens, reader_tokens
-from harness.readers.mathml import MathMLError, mathml_to_latex
-from harness.tex.formula import FormulaError, canonical_tokens
-from harness.tex.formula_classes import CONTENT, DELIMITER, OPERATOR, PUNCTUATION, STRUCTURE, token_class
-from harness.tex.latex_math import math_to_unicode
-from harness.tex.render import formula_body
-from harness.tex.scripts import to_subscript, to_superscript
-from harness.tex.symbols import DOUBLE_STRUCK_LETTERS as _DOUBLE_STRUCK
+from tablebench.locate.engine import Located, Span, assign, locate
+from tablebench.locate.math_spans import math_spans
+from tablebench.readers.formula_text import gt_tokens, reader_tokens
+from tablebench.readers.mathml import MathMLError, mathml_to_latex
+from tablebench.tex.formula import FormulaError, canonical_tokens
+from tablebench.tex.formula_classes import CONTENT, DELIMITER, OPERATOR, PUNCTUATION, STRUCTURE, token_class
+from tablebench.tex.latex_math import math_to_unicode
+from tablebench.tex.render import formula_body
+from tablebench.tex.scripts import to_subscript, to_superscript
+from tablebench.tex.symbols import DOUBLE_STRUCK_LETTERS as _DOUBLE_STRUCK
 
 MIN_SCORE = 0.5  # content similarity a math candidate needs to count as the formula
 MIN_TEXT_SCORE = 0.7  # plain text is noisier (any word shares letters): a stricter bar

@@ -1,11 +1,11 @@
 """The opt-in LLM locator for tables: a model points at each ground-truth table in a parser's output.
 
-Tables through the one LLM-locate engine (`harness.locate.llm_engine`): the model gets the
+Tables through the one LLM-locate engine (`tablebench.locate.llm_engine`): the model gets the
 ground-truth tables (LaTeX) and the whole output and quotes, per table, the verbatim span that
 represents it, or up to `MAX_FRAGMENTS` consecutive spans when the parser split the table; each
-span is re-found literally (`harness.locate.refind`), widened to the reader's tables it mostly
+span is re-found literally (`tablebench.locate.refind`), widened to the reader's tables it mostly
 covers (an alignment may clip a few edge characters) and read with
-`harness.readers.read_tables`; fragments are joined in output order, as the offline locator
+`tablebench.readers.read_tables`; fragments are joined in output order, as the offline locator
 joins them. Tables still unmatched get one more request, on the output with the found regions
 cut out. Returns the same `Located` objects as `locate_tables`.
 """
@@ -16,12 +16,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from harness.core.table import Cell, NoTableError, Table
-from harness.locate import llm_engine
-from harness.locate.engine import Located, Span
-from harness.locate.llm_engine import locate_llm, quoted, spans_schema
-from harness.locate.refind import MIN_ALIGNMENT, Found, refind
-from harness.locate.tables import (
+from tablebench.core.table import Cell, NoTableError, Table
+from tablebench.locate import llm_engine
+from tablebench.locate.engine import Located, Span
+from tablebench.locate.llm_engine import locate_llm, quoted, spans_schema
+from tablebench.locate.refind import MIN_ALIGNMENT, Found, refind
+from tablebench.locate.tables import (
     MAX_FRAGMENTS,
     attached_lines,
     candidates,
@@ -30,8 +30,8 @@ from harness.locate.tables import (
     profile,
     similarity,
 )
-from harness.readers import read_tables
-from harness.readers.latex import read_latex
+from tablebench.readers import read_tables
+from tablebench.readers.latex import read_latex
 
 __all__ = ["MIN_ALIGNMENT", "PROMPT_VERSION", "SCHEMA", "SYSTEM_PROMPT", "locate_tables_llm", "read_region",
            "read_spans", "refind"]
@@ -184,7 +184,7 @@ def locate_tables_llm(gt_latex: list[str], output: str, model: str, *, gt_tables
 
     `gt_tables` are those LaTeX tables already read (e.g. `GroundTruthTable.table`), to skip
     re-reading them; they only serve the content score. The rest as `llm_engine.locate_llm`:
-    `llm_options` go to `harness.core.llm.complete`; `fallback` uses the offline locator when the
+    `llm_options` go to `tablebench.core.llm.complete`; `fallback` uses the offline locator when the
     model fails; `usage` is filled with `cost`, `requests` and `cached`.
     """
     return locate_llm(TableSpans(gt_latex, gt_tables), output, model, min_alignment=min_alignment,

@@ -27,10 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from harness.core.llm import LLMError, complete
-from harness.core.messages import one_line
-from harness.locate.engine import Located, Span, describe_spans
-from harness.locate.refind import MIN_ALIGNMENT, Found, refind
+from tablebench.core.llm import LLMError, complete
+from tablebench.core.messages import one_line
+from tablebench.locate.engine import Located, Span, describe_spans
+from tablebench.locate.refind import MIN_ALIGNMENT, Found, refind
 
 
 class SpanStrategy(Protocol):
@@ -126,7 +126,7 @@ def locate_llm(strategy: SpanStrategy, output: str, model: str, *, min_alignment
                **llm_options: Any) -> list[Located]:
     """One `Located` per ground truth of `strategy`, in order, located by `model` in `output`.
 
-    `llm_options` go to `harness.core.llm.complete`. When the model cannot be reached or answers
+    `llm_options` go to `tablebench.core.llm.complete`. When the model cannot be reached or answers
     garbage twice, `fallback` uses the offline locator (each note says so); without it the
     `LLMError` propagates. A `usage` dict, when given, is filled with what locating cost: `cost`
     (USD, 0.0 from the cache), `requests` (HTTP requests made) and `cached` (answers from the cache).

@@ -1,10 +1,10 @@
 """`--locator llm` for formulas: a model quotes each ground-truth formula's span, re-found literally.
 
-Formulas through the one LLM-locate engine (`harness.locate.llm_engine`): the model gets the
+Formulas through the one LLM-locate engine (`tablebench.locate.llm_engine`): the model gets the
 page's ground-truth formulas (LaTeX, each marked inline or display) and the parser output, and
 returns per formula the verbatim span that represents it (LaTeX in any delimiters, MathML or
 Unicode plain text), or "". A span is only a pointer: it is re-found in the output
-(`harness.locate.refind`: exactly, up to whitespace, or by content alignment at
+(`tablebench.locate.refind`: exactly, up to whitespace, or by content alignment at
 `min_alignment`), so no match can be invented. Inside the re-found span the formula itself is
 read like the offline locator reads it: the math candidate most similar to the ground truth
 (MathML converted), or the span as plain text made LaTeX. One request per page; when the model
@@ -17,10 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.locate.engine import Located, Span
-from harness.locate.formulas import locate_formulas, math_candidates, plain_to_latex, similarity
-from harness.locate.llm_engine import locate_llm, spans_schema
-from harness.locate.refind import MIN_ALIGNMENT, Found
+from tablebench.locate.engine import Located, Span
+from tablebench.locate.formulas import locate_formulas, math_candidates, plain_to_latex, similarity
+from tablebench.locate.llm_engine import locate_llm, spans_schema
+from tablebench.locate.refind import MIN_ALIGNMENT, Found
 
 PROMPT_VERSION = "locate-formula-2026.11-1"
 

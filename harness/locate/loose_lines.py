@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from harness.core.table import Cell, Table
-from harness.locate.engine import added
-from harness.locate.table_profile import TOKEN_WEIGHT, Profile, combine, common, text_profile
+from tablebench.core.table import Cell, Table
+from tablebench.locate.engine import added
+from tablebench.locate.table_profile import TOKEN_WEIGHT, Profile, combine, common, text_profile
 
 LOOSE_HIT = 0.5  # a plain line belongs to a table's run when this share of its tokens (or trigrams) is in it
 LOOSE_GAP = 1  # non-blank lines of other text tolerated inside such a run

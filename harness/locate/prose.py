@@ -18,7 +18,7 @@ a block the output splits (a column or page break, a table between) are simply s
 one block: they are joined by ground-truth position.
 
 What the alignment leaves for the metrics: every output word's status and ground-truth position,
-every ground-truth word's coverage, and the runs in output order (`harness.metrics.text`).
+every ground-truth word's coverage, and the runs in output order (`tablebench.metrics.text`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from harness.readers.prose import Word, prose_words, words_of
+from tablebench.readers.prose import Word, prose_words, words_of
 
 K = 3  # words in an anchor that starts a run away from where the reading was
 MAX_REPEATS = 8  # an anchor occurring more often in the ground truth starts no run

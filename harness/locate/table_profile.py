@@ -13,8 +13,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from harness.core.table import Table
-from harness.readers.textnorm import ELEMENT_TAG, MARKS
+from tablebench.core.table import Table
+from tablebench.readers.textnorm import ELEMENT_TAG, MARKS
 
 TOKEN_WEIGHT = 0.5  # share of exact-token overlap in the content score; the rest is char trigrams
 SHAPE_WEIGHT = 0.1  # how much a differing grid shape may lower a score (a tie-breaker, no more)

@@ -1,6 +1,6 @@
 """Find each ground-truth table in a parser's page output, offline and deterministically.
 
-Tables through the one locate engine (`harness.locate.engine`). Every table in the output (any
+Tables through the one locate engine (`tablebench.locate.engine`). Every table in the output (any
 markup, or aligned plain text) is a candidate with its literal span; each (ground truth,
 candidate) pair gets a format-agnostic content score (`table_profile.similarity`); an optimal
 one-to-one assignment picks the pairs; then two repairs: a table the parser split into
@@ -16,14 +16,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from harness.core.messages import one_line
-from harness.core.table import Cell, NoTableError, Table
-from harness.locate.engine import MAX_FRAGMENTS, Joins, Located, Span, describe_spans, locate
-from harness.locate.loose_lines import find_loose
-from harness.locate.table_profile import Profile, holds_words, normalize, profile, similarity, text_profile
-from harness.readers import read_tables
-from harness.readers.row_roles import header_end
-from harness.readers.textnorm import ANY_TAG
+from tablebench.core.messages import one_line
+from tablebench.core.table import Cell, NoTableError, Table
+from tablebench.locate.engine import MAX_FRAGMENTS, Joins, Located, Span, describe_spans, locate
+from tablebench.locate.loose_lines import find_loose
+from tablebench.locate.table_profile import Profile, holds_words, normalize, profile, similarity, text_profile
+from tablebench.readers import read_tables
+from tablebench.readers.row_roles import header_end
+from tablebench.readers.textnorm import ANY_TAG
 
 __all__ = ["MAX_FRAGMENTS", "MIN_SCORE", "Located", "candidates", "join_fragments", "locate_tables", "normalize",
            "profile", "similarity", "text_profile"]
@@ -67,7 +67,7 @@ def _plain_outside(output: str, tables: list[Table]) -> list[Table]:
         if t.span is not None:
             start, end = t.span
             chars[start:end] = [c if c == "\n" else " " for c in output[start:end]]
-    from harness.readers.text import read_text
+    from tablebench.readers.text import read_text
 
     try:
         return read_text("".join(chars))

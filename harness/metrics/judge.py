@@ -32,8 +32,8 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from harness.core.llm import LLMError, complete, concurrency
-from harness.core.messages import one_line
+from tablebench.core.llm import LLMError, complete, concurrency
+from tablebench.core.messages import one_line
 
 PROMPT_VERSION = "judge-2026.11-1"  # bump on any prompt or schema change: it is part of the cache key
 VARIANTS = ("tuned", "tuned_no_cot", "naive")
@@ -157,7 +157,7 @@ def judge_table(gt_latex: str, extraction: str | None, model: str, *, variant: s
                 cache_dir: Path | None = None, **llm_options: Any) -> JudgeResult:
     """Rate `extraction` against `gt_latex` with `model` (any litellm model string).
 
-    `llm_options` go to `harness.core.llm.complete` (api_base, api_key_env, timeout, retries,
+    `llm_options` go to `tablebench.core.llm.complete` (api_base, api_key_env, timeout, retries,
     format_retries, backoff, json_mode, max_tokens, extra). Failures come back as a result
     with `score=None` and `error` set; only bad arguments raise.
     """
@@ -202,7 +202,7 @@ def judge_many(pairs: Sequence[tuple[str, str | None]], model: str, *, workers: 
 
 def judge_scorer(pairs: Sequence[tuple[str, str]], model: str, *, variant: str = "tuned",
                  cache_dir: Path | str | None = None, **llm_options: Any) -> tuple[str, Any]:
-    """(name, scorer) for `harness.evaluate.metaeval.meta_evaluate`: every pair judged up front, in threads.
+    """(name, scorer) for `tablebench.evaluate.metaeval.meta_evaluate`: every pair judged up front, in threads.
 
     The scorer returns the judge's score, or None where the judge failed (left out of the
     correlation); the failures and the spend go to stderr so they are never silent.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from harness.core.metric_specs import MetricSpec, Scored, defaults_of, spec, specs_of
+from tablebench.core.metric_specs import MetricSpec, Scored, defaults_of, spec, specs_of
 
 
 def score_pair(gt: Any, pred: Any, metrics: Iterable[MetricSpec | str]) -> tuple[dict[str, float], list[str]]:

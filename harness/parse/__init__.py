@@ -5,7 +5,7 @@ through the `tablebench.parsers` entry-point group; `command:`, `dir:`, `vlm:` s
 `runner.ParseRunner` runs it in a worker process with a timeout and an on-disk cache.
 """
 
-from harness.parse.protocol import ParseOutput, Parser, ParserError
-from harness.parse.registry import builtin_parsers, resolve
+from tablebench.parse.protocol import ParseOutput, Parser, ParserError
+from tablebench.parse.registry import builtin_parsers, resolve
 
 __all__ = ["ParseOutput", "Parser", "ParserError", "builtin_parsers", "resolve"]

@@ -1,6 +1,6 @@
 """The parse cache: one result per (parser name, version, config, parser code, PDF content).
 
-Why: parsing dominates a benchmark run. Results are stored through `harness.core.cache`
+Why: parsing dominates a benchmark run. Results are stored through `tablebench.core.cache`
 (atomic writes, a lock per key, so a killed run resumes and concurrent pytest-xdist workers
 parse a page once) as `<root>/<parser>/<key[:2]>/<key>.json`. An entry that does not read
 back as a well-formed result of that very key is treated as absent and overwritten.
@@ -15,10 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from harness.core.cache import ContentCache
-from harness.parse.fingerprint import code_stamp
-from harness.parse.protocol import Parser
-from harness.parse.result import ParseResult
+from tablebench.core.cache import ContentCache
+from tablebench.parse.fingerprint import parser_identity
+from tablebench.parse.protocol import Parser
+from tablebench.parse.result import ParseResult
 
 
 def parser_config(parser: Parser) -> dict[str, Any]:
@@ -34,11 +34,12 @@ def _plain(value: Any) -> Any:
 def cache_key(parser: Parser, pdf_sha256: str, code: str | None = None) -> str:
     """Hex key of (name, version, config, parser code, PDF content): any change is a miss.
 
-    `code` is `harness.parse.fingerprint.code_stamp(parser)`, computed here when not given (a
-    runner computes it once): a parser's source edited without a version bump re-parses.
+    `code` is the parser's identity stamp (`tablebench.parse.fingerprint.parser_identity`), computed
+    here when not given (a runner computes it once): a parser's code edited without a version bump
+    re-parses.
     """
     ident = {"name": parser.name, "version": parser.version, "config": parser_config(parser),
-             "code": code_stamp(parser) if code is None else code, "pdf": pdf_sha256}
+             "code": parser_identity(parser).stamp if code is None else code, "pdf": pdf_sha256}
     return hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()
 
 

@@ -10,7 +10,7 @@ The version (hence the parse-cache key) covers the content of the program and of
 existing file the command line names (`python my_parser.py {pdf}` keys on my_parser.py,
 also inside `sh -c '...'` strings and `--opt=FILE` forms), so editing the script re-parses.
 Scratch files live in a temporary folder removed on every exit path; when the worker
-process is killed (timeout), `harness.parse.runner` removes the worker's whole TMPDIR.
+process is killed (timeout), `tablebench.parse.runner` removes the worker's whole TMPDIR.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 from typing import IO
 
-from harness.parse.fingerprint import digest
-from harness.parse.protocol import ParseOutput, ParserError, output
+from tablebench.parse.fingerprint import Identity, files_identity
+from tablebench.parse.protocol import ParseOutput, ParserError, output
 
 MAX_BYTES = 8_000_000
 CHUNK = 1 << 16
@@ -48,7 +48,9 @@ class CommandParser:
             raise ValueError(f"command:{command}: needs a {{pdf}} placeholder for the input file")
         self.uses_out = any("{out}" in arg for arg in self.argv)
         self.name = f"command:{command}"
-        self.version = f"{ADAPTER_REVISION}+{_files_stamp(self.argv)}"
+        self.code_identity = _identity(self.argv)  # what its cached pages are keyed by
+        stamp = self.code_identity.stamp
+        self.version = f"{ADAPTER_REVISION}+{stamp[:16] if stamp else 'missing' if _missing(self.argv) else 'uncached'}"
         self.config = {"command": command}
 
     def parse(self, pdf_path: Path) -> ParseOutput:
@@ -154,9 +156,14 @@ def named_files(argv: list[str], depth: int = 2) -> list[Path]:
     return found
 
 
-def _files_stamp(argv: list[str]) -> str:
-    """A digest of the content of every file the command names ("missing" without its program)."""
-    program = argv[0]
-    if not (shutil.which(program) or Path(program).expanduser().is_file()):
-        return "missing"
-    return digest(named_files(argv))[:16]
+def _identity(argv: list[str]) -> Identity:
+    """The command's identity: every file it names and the code of the folders its local files
+    live in (`tablebench.parse.fingerprint.files_identity`); none for a program that is not there
+    (every page fails, and failures are never cached)."""
+    if _missing(argv):
+        return Identity(None, f"its program {argv[0]} is not found")
+    return files_identity(named_files(argv))
+
+
+def _missing(argv: list[str]) -> bool:
+    return not (shutil.which(argv[0]) or Path(argv[0]).expanduser().is_file())

@@ -15,8 +15,8 @@ import traceback
 from pathlib import Path
 from typing import TextIO
 
-from harness.parse.registry import resolve
-from harness.parse.result import settle
+from tablebench.parse.registry import importable_from, resolve
+from tablebench.parse.result import settle
 
 
 def run_parse(spec: str, pdf: str, *, pdb: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -26,6 +26,7 @@ def run_parse(spec: str, pdf: str, *, pdb: bool = False, out: TextIO | None = No
     path = Path(pdf)
     if not path.is_file():
         raise ValueError(f"{pdf}: no such PDF file")
+    importable_from(Path.cwd())  # `pkg.mod:Class` from the project folder, as `pytest --parser` finds it
     parser = resolve(spec)  # an unknown spec or bad option: a one-line error from the command line
     started = time.perf_counter()
     try:

@@ -21,8 +21,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.core.messages import one_line
-from harness.parse.protocol import ParseOutput, ParserError, amount, output
+from tablebench.core.messages import one_line
+from tablebench.parse.protocol import ParseOutput, ParserError, amount, output
 
 FORMATS = {".md": "markdown", ".html": "html", ".txt": "text", ".tex": "latex"}
 MAX_BYTES = 8_000_000
@@ -70,7 +70,7 @@ def naming_hint(spec: str, pdfs: Sequence[Path]) -> str | None:
     """One line for a `dir:` spec whose folder holds an output for none of `pdfs` (files named
     after something else: every table would fail as "empty" without saying why): the names it
     reads and a few of the files it holds. None for any other spec, or when one matches. The run
-    refuses to start on it (`harness.parse.preflight`)."""
+    refuses to start on it (`tablebench.parse.preflight`)."""
     kind, _, folder = spec.partition(":")
     if kind != "dir" or not pdfs:
         return None

@@ -2,7 +2,7 @@
 
 Why: a command that double-forks (`(setsid env -i tool &)`) leaves `tool` in no process group,
 session or environment of ours, re-parented to init once its parent exits: neither the group
-kill nor the descendant search nor the worker's token (`harness.parse.reap`) finds it. On Linux
+kill nor the descendant search nor the worker's token (`tablebench.parse.reap`) finds it. On Linux
 a child subreaper receives such orphans instead of init. The worker itself cannot be one (it
 runs the parser's code, whose own children it must not reap from under `subprocess`), so the
 worker process forks first: the parent becomes the keeper (a subreaper that only reaps: every
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-from harness.parse.reap import kill_tree
+from tablebench.parse.reap import kill_tree
 
 PR_SET_CHILD_SUBREAPER = 36
 POLL_SECONDS = 0.2

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 
-from harness.parse.registry import ENTRY_POINT_GROUP, options_of
+from tablebench.parse.registry import ENTRY_POINT_GROUP, options_of
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def installed_parsers(eps: Iterable[EntryPoint] | None = None) -> list[ParserRow
         except Exception as exc:  # noqa: BLE001 - a parser whose dependency is missing is still listed
             options, note = {}, f"cannot be loaded: {type(exc).__name__}: {exc}"
         rows.append(ParserRow(ep.name, f"{dist} ({ep.value})", options, note))
-    from harness.parse.vlm import VlmParser
+    from tablebench.parse.vlm import VlmParser
 
     rows += [ParserRow("command:CLI", "tablebench (a command line with {pdf}, optionally {out})", {}),
              ParserRow("dir:FOLDER", "tablebench (outputs made elsewhere: PAGE.md|.html|.txt|.tex)", {}),

@@ -8,14 +8,14 @@ worker process, with the runner's timeout, retries inside the parser and the par
 usual), and `evaluate_page` then takes each page's result from its future instead of parsing
 it again. Scoring stays in the main thread, in order.
 
-Worker processes are bounded (`harness.core.resources.WorkerCap`): at most the cap's `limit`
+Worker processes are bounded (`tablebench.core.resources.WorkerCap`): at most the cap's `limit`
 parses in flight whatever `--parse-concurrency` asks, and of one parser's repetitions at most
 `max(threads, cap.local)` workers stay alive between pages (the others stop and restart when
 their repetition comes round again); `notes` says so in one line when a cap applies.
 
-A `ParsePool` is also what `harness.evaluate.page.evaluate_page(pool=...)` takes (`get(spec,
+A `ParsePool` is also what `tablebench.evaluate.page.evaluate_page(pool=...)` takes (`get(spec,
 cache_dir, timeout, refresh).run(pdf)`): one live parser worker per (spec, cache, timeout),
-reused page after page; `ParsePool.view(r)` serves repetition r (`harness.evaluate.repeat`).
+reused page after page; `ParsePool.view(r)` serves repetition r (`tablebench.evaluate.repeat`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from copy import copy
 from pathlib import Path
 from typing import Any
 
-from harness.core.resources import WorkerCap
+from tablebench.core.resources import WorkerCap
 
 RunnerKey = tuple[str, str | None, float, bool, int]
 
@@ -70,8 +70,8 @@ class ParsePool:
         self._executor: ThreadPoolExecutor | None = None
 
     def runner(self, key: RunnerKey) -> Any:
-        from harness.parse.registry import resolve
-        from harness.parse.runner import ParseRunner
+        from tablebench.parse.registry import resolve
+        from tablebench.parse.runner import ParseRunner
 
         with self._lock:
             runner = self._runners.get(key)

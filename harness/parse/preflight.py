@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from harness.parse.directory import naming_hint
+from tablebench.parse.directory import naming_hint
 
 
 def setup_problems(specs: Mapping[str, str], pdfs: Sequence[Path]) -> list[str]:
@@ -52,7 +52,7 @@ def _command_problem(command: str) -> str | None:
 def _vlm_problem(rest: str) -> str | None:
     """The model's key is missing: its `api_key_env` is unset, or (no `api_base`: a provider's
     own endpoint) litellm finds none of the provider's variables."""
-    from harness.parse.registry import split_options
+    from tablebench.parse.registry import split_options
 
     model, options = split_options(rest)
     var = options.get("api_key_env")
@@ -60,7 +60,7 @@ def _vlm_problem(rest: str) -> str | None:
         return None if os.environ.get(var) else f"vlm:{model}: environment variable {var} (api_key_env) is not set"
     if options.get("api_base"):
         return None  # a local server: no key needed
-    from harness.core.llm_transport import litellm_module
+    from tablebench.core.llm_transport import litellm_module
 
     try:
         found = litellm_module().validate_environment(model=model)

@@ -1,8 +1,8 @@
 """The tiny protocol every parser speaks, and the result it returns.
 
 A parser is anything with `name`, `version` and `parse(pdf_path) -> ParseOutput`. Optional
-attributes tune how `harness.parse.runner` runs it: `config` (a JSON-able dict that, with name,
-version and the content of the parser's code -- `harness.parse.fingerprint` -- keys the cache),
+attributes tune how `tablebench.parse.runner` runs it: `config` (a JSON-able dict that, with name,
+version and the content of the parser's code -- `tablebench.parse.fingerprint` -- keys the cache),
 `prepare()` (import heavy modules once per worker, before the first page, with a limit of its own:
 the page timeout plus 10 s; a prepare() that failed or hung fails every later page at once),
 `cacheable` / `in_process` (False / True for parsers that only read files) and
@@ -36,7 +36,7 @@ class ParseOutput:
 
 @runtime_checkable
 class Parser(Protocol):
-    """What `harness.parse.runner` needs from a parser."""
+    """What `tablebench.parse.runner` needs from a parser."""
 
     name: str
     version: str

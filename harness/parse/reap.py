@@ -9,7 +9,7 @@ cgroups, two facts still find such a process:
   after its parent exited (re-parented to init) and after the worker itself is gone.
 
 A process that also lost the token (`env -i`) after its parent exited is found through the
-keeper (`harness.parse.keeper`), the child subreaper above the worker that adopts it. Every process found is stopped first (a stopped process cannot fork),
+keeper (`tablebench.parse.keeper`), the child subreaper above the worker that adopts it. Every process found is stopped first (a stopped process cannot fork),
 the search repeats until it finds nothing new, then all are killed. Off Linux (no /proc) only
 the group is killed.
 """

@@ -13,11 +13,14 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+import sys
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl
 
-from harness.parse.protocol import Parser
+from tablebench.parse.fingerprint import DECLARED
+from tablebench.parse.protocol import Parser
 
 _TARGET = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")  # module:Class, as an entry point's value
 
@@ -59,7 +62,14 @@ def options_of(factory: Callable[..., Any], skip: int = 0) -> dict[str, str]:
 
 
 def _build(factory: Callable[..., Any], label: str, *args: Any, **options: str) -> Parser:
-    """Call a parser factory, turning unknown options into a one-line ValueError that lists the valid ones."""
+    """Call a parser factory, turning unknown options into a one-line ValueError that lists the valid ones.
+    `?version=V`, unless the factory takes a `version` itself, is the version of the parser's code
+    declared by the user: it replaces the parser's `version` and keys its cache where its code
+    cannot (`tablebench.parse.fingerprint.parser_identity`)."""
+    declared = None
+    if "version" in options and "version" not in options_of(factory, len(args)):
+        options = dict(options)
+        declared = options.pop("version")
     try:
         inspect.signature(factory).bind(*args, **options)
     except TypeError as exc:
@@ -75,7 +85,22 @@ def _build(factory: Callable[..., Any], label: str, *args: Any, **options: str) 
     missing = [a for a in ("name", "version", "parse") if not hasattr(parser, a)]
     if missing:
         raise ValueError(f"parser {label!r} lacks {', '.join(missing)}: not a tablebench parser")
+    if declared is not None:
+        try:
+            parser.version = declared
+            setattr(parser, DECLARED, True)
+        except (AttributeError, TypeError) as exc:
+            raise ValueError(f"parser {label!r}: ?version= cannot be set on it ({exc})") from None
     return parser
+
+
+def importable_from(folder: Path | str) -> None:
+    """Let a `module:Class` parser come from `folder` (a project's rootdir, or the current folder for
+    the command line) without installing it: the folder is appended to `sys.path`, after every
+    installed package, so it never shadows one. Worker processes inherit the path."""
+    entry = str(Path(folder).resolve())
+    if entry not in sys.path:
+        sys.path.append(entry)
 
 
 def resolve(spec: str, *, eps: Iterable[EntryPoint] | None = None) -> Parser:
@@ -85,16 +110,16 @@ def resolve(spec: str, *, eps: Iterable[EntryPoint] | None = None) -> Parser:
         raise ValueError("empty parser spec")
     kind, colon, rest = spec.partition(":")
     if colon and kind == "command":
-        from harness.parse.command import CommandParser
+        from tablebench.parse.command import CommandParser
 
         return CommandParser(rest)
     if colon and kind == "dir":
-        from harness.parse.directory import DirParser
+        from tablebench.parse.directory import DirParser
 
         return DirParser(rest)
     if colon and kind == "vlm":
         model, options = split_options(rest)
-        from harness.parse.vlm import VlmParser
+        from tablebench.parse.vlm import VlmParser
 
         return _build(VlmParser, spec, model, **options)
     name, options = split_options(spec)

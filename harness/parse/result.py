@@ -13,8 +13,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from harness.core.messages import one_line, traceback_tail
-from harness.parse.protocol import amount
+from tablebench.core.messages import one_line, traceback_tail
+from tablebench.parse.protocol import amount
 
 OUTCOMES = ("ok", "error", "timeout", "empty")
 TRACEBACK = "traceback"  # the meta key of a parser's traceback when it raised (`core.messages.traceback_tail`)

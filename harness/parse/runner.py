@@ -1,9 +1,9 @@
 """Run a parser on a PDF once: in a worker process, under a per-page timeout, cached on disk.
 
 Every way of failing becomes an outcome — ok / error / timeout / empty with a one-line
-message — and the run goes on. The pieces: `harness.parse.worker` (the isolated process,
-reused across pages while it behaves), `harness.parse.result` (what a parser's return value
-becomes), `harness.parse.cache` (results keyed by parser name, version, config, code and the
+message — and the run goes on. The pieces: `tablebench.parse.worker` (the isolated process,
+reused across pages while it behaves), `tablebench.parse.result` (what a parser's return value
+becomes), `tablebench.parse.cache` (results keyed by parser name, version, config, code and the
 PDF's sha256; a killed run resumes and concurrent pytest-xdist workers parse a page once).
 """
 
@@ -15,14 +15,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Sequence
 
-from harness.core.files import sha256_file
-from harness.core.messages import one_line
-from harness.core.options import DEFAULT_PARSE_TIMEOUT, MAX_PARSE_TIMEOUT
-from harness.parse.cache import ParseCache, cache_key, parser_config
-from harness.parse.fingerprint import code_stamp
-from harness.parse.protocol import Parser
-from harness.parse.result import MAX_CHARS, OUTCOMES, ParseResult, raised, settle
-from harness.parse.worker import Worker, WorkerGone
+from tablebench.core.files import sha256_file
+from tablebench.core.messages import one_line
+from tablebench.core.options import DEFAULT_PARSE_TIMEOUT, MAX_PARSE_TIMEOUT
+from tablebench.parse.cache import ParseCache, cache_key, parser_config
+from tablebench.parse.fingerprint import parser_identity
+from tablebench.parse.protocol import Parser
+from tablebench.parse.result import MAX_CHARS, OUTCOMES, ParseResult, raised, settle
+from tablebench.parse.worker import Worker, WorkerGone
 
 __all__ = ["OUTCOMES", "ParseCache", "ParseResult", "ParseRunner", "cache_key", "one_line", "parse_pdf",
            "settle", "sha256_file"]
@@ -55,7 +55,7 @@ class ParseRunner:
         startup_timeout: float | None = None,
     ) -> None:
         if isinstance(parser, str):
-            from harness.parse.registry import resolve
+            from tablebench.parse.registry import resolve
 
             parser = resolve(parser)
         if not 0 < timeout <= MAX_PARSE_TIMEOUT:
@@ -70,7 +70,8 @@ class ParseRunner:
         self._idle: list[Worker] = []
         self._lock = threading.Lock()
         self._broken: tuple[str, str] | None = None  # (outcome, message) of a prepare() that failed or hung
-        self._code = code_stamp(parser) if self.cache is not None else ""
+        # None: the parser's code cannot be identified, so its pages are not cached across runs
+        self._code = parser_identity(parser).stamp if self.cache is not None else None
 
     def __enter__(self) -> ParseRunner:
         return self
@@ -100,7 +101,7 @@ class ParseRunner:
         if not pdf.is_file():
             raise FileNotFoundError(f"{pdf}: no such PDF")
         sha = sha256_file(pdf)
-        if self.cache is None or not getattr(self.parser, "cacheable", True):
+        if self.cache is None or self._code is None or not getattr(self.parser, "cacheable", True):
             return self._compute(pdf, sha)
         return self.cache.fetch(self.parser, cache_key(self.parser, sha, self._code), sha,
                                 lambda: self._compute(pdf, sha), self._usable)

@@ -2,7 +2,7 @@
 
 Each page is rendered to PNG with pdftoppm and sent with a prompt asking for Markdown
 with tables as HTML (HTML keeps row/column spans that pipe tables cannot). The call goes
-through `harness.core.llm.complete`, the one LLM call site: transient failures (rate limits,
+through `tablebench.core.llm.complete`, the one LLM call site: transient failures (rate limits,
 timeouts, 5xx, dropped connections) are retried a bounded number of times with backoff,
 the process-wide concurrency limit applies, and `concurrency` tells the runner how many
 pages may be in flight at once. The parse cache keeps the answers, so no LLM cache here. Options: `vlm:MODEL?dpi=150&concurrency=4&retries=3&timeout=120&
@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.core.messages import declare_secret
-from harness.core.raster import RasterError, check_rendered
-from harness.parse.protocol import ParseOutput, ParserError, output
+from tablebench.core.messages import declare_secret
+from tablebench.core.raster import RasterError, check_rendered
+from tablebench.parse.protocol import ParseOutput, ParserError, output
 
 PROMPT_REVISION = "1"
 PROMPT = (
@@ -99,12 +99,12 @@ class VlmParser:
         self.config = {"model": model, "dpi": self.dpi, "max_tokens": self.max_tokens, "api_base": api_base}
 
     def prepare(self) -> None:
-        from harness.core.llm import litellm_module
+        from tablebench.core.llm import litellm_module
 
         litellm_module()  # the ~5 s import happens once per worker, before the first page
 
     def parse(self, pdf_path: Path) -> ParseOutput:
-        from harness.core.llm import LLMError, complete
+        from tablebench.core.llm import LLMError, complete
 
         started = time.perf_counter()
         texts, cost, attempts, tokens = [], 0.0, 0, [0, 0]

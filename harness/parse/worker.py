@@ -10,8 +10,8 @@ worker gets its own TMPDIR, removed by this process whenever the worker ends, by
 when this process drops the connection without stopping it (a crash), at this process's exit,
 and by a detached cleaner when this process itself is killed.
 
-A kill reaches what left the worker's session too (`harness.parse.reap`), and what the parser
-orphaned (`harness.parse.keeper`: on Linux the spawned process is a keeper above the worker).
+A kill reaches what left the worker's session too (`tablebench.parse.reap`), and what the parser
+orphaned (`tablebench.parse.keeper`: on Linux the spawned process is a keeper above the worker).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness.core.messages import one_line
-from harness.parse.keeper import become_worker
-from harness.parse.protocol import Parser
-from harness.parse.reap import TOKEN_ENV, kill_tree
-from harness.parse.result import raised, settle
+from tablebench.core.messages import one_line
+from tablebench.parse.keeper import become_worker
+from tablebench.parse.protocol import Parser
+from tablebench.parse.reap import TOKEN_ENV, kill_tree
+from tablebench.parse.result import raised, settle
 
 SCRATCH_PREFIX = "tablebench-worker-"
 _CLEANER_CODE = ("import shutil, sys, time\nfor _ in range(5):\n    time.sleep(0.5)\n"
@@ -98,7 +98,7 @@ def worker_entry(fd: int, scratch: str = "") -> None:
             conn.send(("error", "", one_line(f"parser meta cannot be sent: {exc}"), {}))
 
 
-_CHILD_CODE = "import sys; from harness.parse.worker import worker_entry; worker_entry(int(sys.argv[1]), sys.argv[2])"
+_CHILD_CODE = "import sys; from tablebench.parse.worker import worker_entry; worker_entry(int(sys.argv[1]), sys.argv[2])"
 
 
 def _death_message(exitcode: int | None) -> str:

@@ -1,7 +1,7 @@
-"""harness/plugin.
+"""tablebench.plugin (harness/plugin/).
 
 pytest rewrites the asserts of every package of a distribution that registers a `pytest11`
-plugin (here `harness`, and `parsers` when installed from a wheel), as if they were tests. Each
+plugin (here `tablebench`, the one import name the distribution installs), as if they were tests. Each
 process of a run, the controller and every xdist worker, would then parse and rewrite the
 harness's ~180 modules on import (0.6 s of CPU per process on a machine that keeps no bytecode).
 They are library code whose asserts are internal invariants, so the plugin takes its own
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 
-OWN_PACKAGES = ("harness", "parsers")
+OWN_PACKAGES = ("tablebench",)
 
 
 def keep_own_modules_unrewritten() -> None:

@@ -1,15 +1,15 @@
 """The session's CI parts: page evaluation (--repeat, --parse-concurrency), the shard, the gate.
 
-`harness.plugin.session.BenchSession` makes one of each from its `RunOptions` and calls them;
-none of them reaches into the session. The work is elsewhere: `harness.evaluate.repeat` (K
-parses per page), `harness.parse.prefetch` (N parses in flight), `harness.cases.shard` (which
-pages) and `harness.gating.decide` (the gate's statistics against the baseline).
+`tablebench.plugin.session.BenchSession` makes one of each from its `RunOptions` and calls them;
+none of them reaches into the session. The work is elsewhere: `tablebench.evaluate.repeat` (K
+parses per page), `tablebench.parse.prefetch` (N parses in flight), `tablebench.cases.shard` (which
+pages) and `tablebench.gating.decide` (the gate's statistics against the baseline).
 
 How a gate reaches every output: after the last item is reported (in the controller under
 xdist, where every worker's results arrive), each `--gate` is evaluated and logged as a test
 of its own, `tablebench::gate[METRIC]`, through the ordinary report hooks. So it counts in the
 session's outcome (a failing gate fails the run, exit code 1), shows in the short summary and
-in junit XML as a testcase like any other; `harness.report.finish.finish_run` puts its lines into
+in junit XML as a testcase like any other; `tablebench.report.finish.finish_run` puts its lines into
 the report's meta and a `gate.json` beside results.json.
 """
 
@@ -27,17 +27,17 @@ from urllib.parse import quote
 
 import pytest
 
-from harness.cases import CaseSet, Page
-from harness.cases.shard import select
-from harness.core.results import ItemResult
-from harness.evaluate.completeness import Completeness, refusal
-from harness.evaluate.repeat import evaluate_repeated, sd_of
-from harness.gating.aggregate import Comparison
-from harness.gating.decide import GatePolicy, run_gates
-from harness.parse.prefetch import ParsePool
-from harness.parse.registry import resolve
-from harness.plugin.workers import XdistChanged, worker_queue
-from harness.report.finish import json_number
+from tablebench.cases import CaseSet, Page
+from tablebench.cases.shard import select
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.completeness import Completeness, refusal
+from tablebench.evaluate.repeat import evaluate_repeated, sd_of
+from tablebench.gating.aggregate import Comparison
+from tablebench.gating.decide import GatePolicy, run_gates
+from tablebench.parse.prefetch import ParsePool
+from tablebench.parse.registry import resolve
+from tablebench.plugin.workers import XdistChanged, worker_queue
+from tablebench.report.finish import json_number
 
 GATE_NODE = "tablebench::gate"
 
@@ -57,7 +57,7 @@ class PageEvaluation:
         self._queue_readable = True
 
     def evaluate(self, page: Page, spec: str, metrics: list[str], **options: Any) -> list[ItemResult]:
-        """`harness.evaluate.page.evaluate_page` (its options as given) with --repeat and the pool."""
+        """`tablebench.evaluate.page.evaluate_page` (its options as given) with --repeat and the pool."""
         return evaluate_repeated(page, spec, metrics, repeat=self.repeat, pool=self.pool, **options)
 
     def remember_order(self, items: list[pytest.Item]) -> None:

@@ -3,7 +3,7 @@
 
 xdist reports the item a worker died on as a failed report without a result (`when="???"`);
 `pytest_handlecrashitem` is its documented place to amend that report. The other unfinished
-items of the page (which `harness.plugin.workers.PageScheduling` does not run again) get
+items of the page (which `tablebench.plugin.workers.PageScheduling` does not run again) get
 reports of their own here, through the ordinary report hooks, so the terminal, junit XML and
 the results see every item of the run.
 """
@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from harness.core.results import ItemResult
-from harness.evaluate.completeness import WORKER_CRASHED
-from harness.plugin.nodes import RESULT_ATTR
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.completeness import WORKER_CRASHED
+from tablebench.plugin.nodes import RESULT_ATTR
 
 
 def crash_reason(report: pytest.TestReport) -> str:

@@ -1,9 +1,9 @@
 """The pytest plugin: benchmark cases as test items, scores as properties, the leaderboard at the end.
 
 Only hooks live here, and each hands its work to one object: the `BenchSession` of the run
-(`harness.plugin.session`), made from the checked options (`harness.plugin.options`) when
-pytest configures. The work behind it is `harness.evaluate` (parse -> locate -> score),
-`harness.gating` (pass/fail rules, baselines) and `harness.report` (aggregation, files).
+(`tablebench.plugin.session`), made from the checked options (`tablebench.plugin.options`) when
+pytest configures. The work behind it is `tablebench.evaluate` (parse -> locate -> score),
+`tablebench.gating` (pass/fail rules, baselines) and `tablebench.report` (aggregation, files).
 
 Without `--parser` the plugin collects nothing and the harness's own tests run as usual.
 With it, the case set becomes a collector added to the session's collection (the idiomatic
@@ -16,10 +16,10 @@ is also marked by its page's variant (`digital`, `scan`, `photo`) and language (
 no path arguments only the benchmark is collected.
 
 Across processes only plain data travels: each item's report carries its `ItemResult` as a
-JSON attribute (`harness.plugin.nodes.RESULT_ATTR`, serialised by xdist with the report), from
+JSON attribute (`tablebench.plugin.nodes.RESULT_ATTR`, serialised by xdist with the report), from
 which the controller builds the leaderboard and the report; junit gets the outcome and the
 scores as small properties. A conftest takes part through the `pytest_tablebench_*` hooks
-(`harness.plugin.hookspecs`).
+(`tablebench.plugin.hookspecs`).
 """
 
 from __future__ import annotations
@@ -30,16 +30,16 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from harness.cases import VARIANTS, variant_marker
-from harness.core import kinds as item_kinds
-from harness.core.options import renamed_lines, split_specs
-from harness.plugin import heap, hookspecs
-from harness.plugin.nodes import attach_result
-from harness.plugin.options import add_options, run_options
-from harness.plugin.workers import page_scheduler
+from tablebench.cases import VARIANTS, variant_marker
+from tablebench.core import kinds as item_kinds
+from tablebench.core.options import renamed_lines, split_specs
+from tablebench.plugin import heap, hookspecs
+from tablebench.plugin.nodes import attach_result
+from tablebench.plugin.options import add_options, run_options
+from tablebench.plugin.workers import page_scheduler
 
 if TYPE_CHECKING:
-    from harness.plugin.session import BenchSession
+    from tablebench.plugin.session import BenchSession
 
 PLUGIN_NAME = "tablebench-session"
 
@@ -64,7 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
         for group in kind.groups:
             config.addinivalue_line("markers", f"{group}: a benchmark {kind.name} of {kind.group_title} {group} (tablebench)")
     # imported here: the session loads the metrics (numba), which a run without --parser never needs
-    from harness.plugin.session import BenchSession
+    from tablebench.plugin.session import BenchSession
 
     heap.pause()  # until the case set is read and collected (`settle`)
 

@@ -1,6 +1,6 @@
 """Hooks a `conftest.py` or a plugin implements to take part in a tablebench run.
 
-Registered by `harness.plugin.hooks` (`pluginmanager.add_hookspecs`) whether or not the run
+Registered by `tablebench.plugin.hooks` (`pluginmanager.add_hookspecs`) whether or not the run
 benchmarks anything, so a conftest implementing them loads in every session. They are called
 only in a benchmark run (`--parser`); tests/test_plugin_hooks.py has a conftest using all three.
 """
@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from harness.core.results import ItemResult
+from tablebench.core.results import ItemResult
 
 
 @pytest.hookspec
 def pytest_tablebench_add_metrics(config: pytest.Config) -> Iterable[Any] | None:
-    """Return extra metrics for this run (`harness.core.metric_specs.MetricSpec`s), or None.
+    """Return extra metrics for this run (`tablebench.core.metric_specs.MetricSpec`s), or None.
 
     Called once per process when the session starts, before `--metrics` is read: each spec
     is registered, so `--metrics=NAME` scores it like a built-in (a default spec of a kind
@@ -45,5 +45,5 @@ def pytest_tablebench_update_meta(config: pytest.Config, meta: dict, results: Se
     will be written (gate lines included); what it holds lands in results.json,
     leaderboard.md and report.html. Keep values JSON-serialisable. Return value ignored.
     `results` is a read-only sequence: iterating it reads each result's texts from disk again
-    (`harness.report.stream.FullResults`), so iterate it once and keep only what you need.
+    (`tablebench.report.stream.FullResults`), so iterate it once and keep only what you need.
     """

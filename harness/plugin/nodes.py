@@ -21,23 +21,23 @@ from typing import Any, Protocol
 
 import pytest
 
-from harness.cases import (
+from tablebench.cases import (
     VARIANTS,
     CaseSet,
     Page,
     language_marker,
     variant_marker,
 )
-from harness.core import kinds as item_kinds
-from harness.core.results import ItemResult, current_id, item_name
-from harness.gating.rules import Gate, keep_verdict
+from tablebench.core import kinds as item_kinds
+from tablebench.core.results import ItemResult, current_id, item_name
+from tablebench.gating.rules import Gate, keep_verdict
 
 REPRODUCE = "reproduce: tablebench parse "  # the line of a parser failure that reruns it in one process
 RESULT_ATTR = "tablebench_result"  # the whole ItemResult as JSON, on the call-phase TestReport
 
 
 class Bench(Protocol):
-    """What the nodes use of the session (`harness.plugin.session.BenchSession`)."""
+    """What the nodes use of the session (`tablebench.plugin.session.BenchSession`)."""
 
     cases: CaseSet
     specs: Mapping[str, str]  # label -> spec, in --parser order

@@ -1,15 +1,15 @@
 """The plugin's command-line options, and the one `RunOptions` they become.
 
-Defaults come from `harness.core.options` (the help texts show them); the checks are
-`harness.gating.options.read_options`, the same `tablebench report merge` uses.
+Defaults come from `tablebench.core.options` (the help texts show them); the checks are
+`tablebench.gating.options.read_options`, the same `tablebench report merge` uses.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from harness.cases import DEFAULT_SET
-from harness.core.options import (
+from tablebench.cases import DEFAULT_SET
+from tablebench.core.options import (
     DEFAULT_ALPHA,
     DEFAULT_MIN_EFFECT,
     DEFAULT_PARSE_CONCURRENCY,
@@ -23,7 +23,7 @@ from harness.core.options import (
     Renamed,
     RunOptions,
 )
-from harness.gating.options import read_options
+from tablebench.gating.options import read_options
 
 # RunOptions field -> the pytest option dest it is read from (dests as they always were:
 # a conftest may read them with config.getoption)
@@ -50,7 +50,7 @@ def run_options(config: pytest.Config) -> RunOptions:
 
 def builtin_names() -> list[str]:
     """The built-in parsers' names, from this install's entry points (so the help never lags a new one)."""
-    from harness.parse.registry import builtin_parsers
+    from tablebench.parse.registry import builtin_parsers
 
     return sorted(builtin_parsers()) or ["none installed"]
 
@@ -127,7 +127,7 @@ def add_options(parser: pytest.Parser) -> None:
 
 
 def _add_ci_options(group: pytest.OptionGroup) -> None:
-    """--gate, --repeat, --shard, --parse-concurrency: the parts `harness.plugin.ci` runs."""
+    """--gate, --repeat, --shard, --parse-concurrency: the parts `tablebench.plugin.ci` runs."""
     group.addoption("--gate", dest="tb_gates", action="append", default=[], metavar="METRIC[:SUBSET]",
                     help="fail the run when METRIC dropped against --baseline on the tables both have, by more "
                          "than --gate-min-effect and significantly (paired permutation test, --gate-alpha); "

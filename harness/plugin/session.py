@@ -2,9 +2,9 @@
 
 A `BenchSession` is made from the run's `RunOptions` when pytest configures; it owns the
 parsers, the case set, the per-case rules, the results as their reports arrive, and the CI
-parts (`harness.plugin.ci`), each made here from the options and called from here:
+parts (`tablebench.plugin.ci`), each made here from the options and called from here:
 page evaluation (--repeat, --parse-concurrency), the shard, and the aggregate gate. At the
-end, `harness.gating.decide.decide_run` decides the run and `harness.report.finish.finish_run`
+end, `tablebench.gating.decide.decide_run` decides the run and `tablebench.report.finish.finish_run`
 writes it, as `tablebench report merge` does.
 Everything a user's conftest may change goes through the `pytest_tablebench_*` hooks.
 """
@@ -20,28 +20,29 @@ from typing import Any
 
 import pytest
 
-from harness import __version__
-from harness.cases import CaseSet, Page, load_case_set
-from harness.cases.manifest import manifest_sha256
-from harness.cases.shard import fingerprint
-from harness.core import kinds as item_kinds
-from harness.core.files import check_writable, claim_folder, new_folder
-from harness.core.metric_specs import MetricSpec
-from harness.core.metric_specs import register as register_metric
-from harness.core.options import RunOptions
-from harness.core.results import ItemResult, case_id, item_name, run_order
-from harness.evaluate.completeness import Completeness, crashed_count, measure, of_meta
-from harness.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
-from harness.evaluate.selection import metric_names
-from harness.gating.baseline import Baseline, load_baseline
-from harness.gating.decide import GatePolicy, decide_run
-from harness.gating.regressions import gate_of
-from harness.gating.rules import baseline_notes
-from harness.parse.preflight import setup_problems
-from harness.parse.registry import resolve
-from harness.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
-from harness.plugin.crash import handle_crash
-from harness.plugin.nodes import (
+from tablebench import __version__
+from tablebench.cases import CaseSet, Page, load_case_set
+from tablebench.cases.manifest import manifest_sha256
+from tablebench.cases.shard import fingerprint
+from tablebench.core import kinds as item_kinds
+from tablebench.core.files import check_writable, claim_folder, new_folder
+from tablebench.core.metric_specs import MetricSpec
+from tablebench.core.metric_specs import register as register_metric
+from tablebench.core.options import RunOptions
+from tablebench.core.results import ItemResult, case_id, item_name, run_order
+from tablebench.evaluate.completeness import Completeness, crashed_count, measure, of_meta
+from tablebench.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
+from tablebench.evaluate.selection import metric_names
+from tablebench.gating.baseline import Baseline, load_baseline
+from tablebench.gating.decide import GatePolicy, decide_run
+from tablebench.gating.regressions import gate_of
+from tablebench.gating.rules import baseline_notes
+from tablebench.parse.preflight import setup_problems
+from tablebench.parse.fingerprint import DECLARE, parser_identity
+from tablebench.parse.registry import importable_from, resolve
+from tablebench.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
+from tablebench.plugin.crash import handle_crash
+from tablebench.plugin.nodes import (
     RESULT_ATTR,
     CaseSetCollector,
     register_page_markers,
@@ -49,13 +50,13 @@ from harness.plugin.nodes import (
     select_cases,
     take_case_args,
 )
-from harness.plugin.report_facts import SharedFacts
-from harness.plugin.workers import stop_workers
-from harness.report.aggregate import cache_summary, run_counts
-from harness.report.finish import FinishPolicy, RunEnd, finish_run
-from harness.report.runs import keep_newest, run_folder
-from harness.report.stream import STREAM_FILE, FullResults, ResultStream, slim
-from harness.tex.render import use_render_cache
+from tablebench.plugin.report_facts import SharedFacts
+from tablebench.plugin.workers import stop_workers
+from tablebench.report.aggregate import cache_summary, run_counts
+from tablebench.report.finish import FinishPolicy, RunEnd, finish_run
+from tablebench.report.runs import keep_newest, run_folder
+from tablebench.report.stream import STREAM_FILE, FullResults, ResultStream, slim
+from tablebench.tex.render import use_render_cache
 
 KEEP_PARSED = 8  # pages whose parsed ground truth a process keeps (parsing it is ~1 ms per table)
 
@@ -74,9 +75,13 @@ class BenchSession:
     def __init__(self, config: pytest.Config, options: RunOptions) -> None:
         """Everything that can be refused is refused here, as a one-line ValueError."""
         self.config, self.options = config, options
+        importable_from(config.rootpath)  # `--parser=pkg.mod:Class` from the project's own folder, not installed
         # an unknown parser is a usage error, now
-        self.parsers = {label: {"spec": spec, "version": str(resolve(spec).version)}
-                        for label, spec in options.parsers.items()}
+        resolved = {label: resolve(spec) for label, spec in options.parsers.items()}
+        self.parsers = {label: {"spec": options.parsers[label], "version": str(parser.version)}
+                        for label, parser in resolved.items()}
+        self.uncached = {label: identity.covers for label, parser in resolved.items()
+                         if (identity := parser_identity(parser)).stamp is None and getattr(parser, "cacheable", True)}
         self.cases: CaseSet = load_case_set(options.cases, verify=options.verify, kinds=options.kinds)  # checked first
         self.verified = options.verify and self.cases.kind == "tablebench"
         self.case_set = {"name": self.cases.name, "manifest_sha256": manifest_sha256(self.cases.root)}
@@ -161,7 +166,7 @@ class BenchSession:
 
     def _extra_metrics(self) -> tuple[MetricSpec, ...]:
         """The metric specs `pytest_tablebench_add_metrics` implementations return, registered with
-        `harness.core.metric_specs` (in every process: workers run this too) so `--metrics` may
+        `tablebench.core.metric_specs` (in every process: workers run this too) so `--metrics` may
         name them and they score like built-ins."""
         answers = self.config.hook.pytest_tablebench_add_metrics(config=self.config)
         bad = next((a for a in answers if not isinstance(a, Iterable) or isinstance(a, (str, bytes))), None)
@@ -170,7 +175,7 @@ class BenchSession:
         specs = tuple(spec for answer in answers for spec in answer)
         for spec in specs:
             if not isinstance(spec, MetricSpec):
-                raise ValueError(f"pytest_tablebench_add_metrics: expected harness.core.metric_specs.MetricSpec, "
+                raise ValueError(f"pytest_tablebench_add_metrics: expected tablebench.core.metric_specs.MetricSpec, "
                                  f"got {spec!r}")
             register_metric(spec)
         return specs
@@ -188,6 +193,8 @@ class BenchSession:
         counts = ", ".join(f"{self.cases.count(k)} {item_kinds.get(k).title}" for k in self.cases.kinds)
         lines = [f"tablebench: case set {self.cases.name}: {pages} pages, {counts or '0 tables'}; {check}",
                  f"tablebench: parsers {', '.join(self.specs)}"]
+        lines += [f"tablebench: parser {label}: pages not cached across runs: {why} ({DECLARE})"
+                  for label, why in self.uncached.items()]
         return lines + [n for n in self.notes if " entries match " in n]
 
     def add_case_set(self, collector: pytest.Collector, report: pytest.CollectReport) -> pytest.CollectReport:
@@ -286,7 +293,7 @@ class BenchSession:
 
     def case_items(self) -> dict[str, tuple[Page, str, str, int]]:
         """nodeid -> (page, label, kind, index) of every benchmark item the case set can give (as
-        `harness.plugin.nodes` names them): what the controller knows of items it never collects."""
+        `tablebench.plugin.nodes` names them): what the controller knows of items it never collects."""
         if self._case_items is None:
             self._case_items = {
                 f"{self.cases.name}/{page.page_id}::{item_name(kind, gt.index)}[{label}]": (page, label, kind, gt.index)
@@ -356,7 +363,7 @@ class BenchSession:
         """The leaderboard and the run's notes, then the repeats and the gate's verdict, last."""
         if self.is_worker:
             return
-        from harness.plugin import summary  # rich and the renderers: the controller's alone, not every worker's
+        from tablebench.plugin import summary  # rich and the renderers: the controller's alone, not every worker's
 
         results = self.final if self.final is not None else self.sorted_results()
         summary.write_failures(terminalreporter, self.results)

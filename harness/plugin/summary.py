@@ -17,17 +17,17 @@ from typing import Any
 
 from rich.console import Console
 
-from harness.cases import CaseSet
-from harness.core.messages import one_line
-from harness.core.results import ItemResult
-from harness.evaluate.completeness import Completeness, of_meta
-from harness.gating.decide import gate_verdict
-from harness.plugin.ci import GateStep, repeat_summary
-from harness.plugin.nodes import REPRODUCE
-from harness.report.aggregate import boards, cache_summary
-from harness.report.finish import RunEnd
-from harness.report.terminal import tracks_group
-from harness.report.whole import print_whole
+from tablebench.cases import CaseSet
+from tablebench.core.messages import one_line
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.completeness import Completeness, of_meta
+from tablebench.gating.decide import gate_verdict
+from tablebench.plugin.ci import GateStep, repeat_summary
+from tablebench.plugin.nodes import REPRODUCE
+from tablebench.report.aggregate import boards, cache_summary
+from tablebench.report.finish import RunEnd
+from tablebench.report.terminal import tracks_group
+from tablebench.report.whole import print_whole
 
 
 def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: bool, notes: list[str],

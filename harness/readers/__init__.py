@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from harness.core.table import NoTableError, Table
+from tablebench.core.table import NoTableError, Table
 
 FORMATS = ("html", "markdown", "latex", "text", "csv")
 _ALIASES = {"md": "markdown", "tex": "latex", "txt": "text", "tsv": "csv"}
@@ -71,25 +71,25 @@ def _shows(fmt: str, text: str) -> bool:
 def _reader(fmt: str) -> Callable[[str], list[Table]]:
     name = _ALIASES.get(fmt.lower(), fmt.lower()) if isinstance(fmt, str) else fmt
     if name == "html":
-        from harness.readers.html import read_html
+        from tablebench.readers.html import read_html
         return read_html
     if name == "markdown":
-        from harness.readers.markdown import read_markdown
+        from tablebench.readers.markdown import read_markdown
         return read_markdown
     if name == "latex":
-        from harness.readers.latex import read_latex  # written beside this package; lazy on purpose
+        from tablebench.readers.latex import read_latex  # written beside this package; lazy on purpose
         return read_latex
     if name == "text":
-        from harness.readers.text import read_text
+        from tablebench.readers.text import read_text
         return read_text
     if name == "csv":
-        from harness.readers.text import read_delimited
+        from tablebench.readers.text import read_delimited
         return read_delimited
     raise ValueError(f"unknown table format {fmt!r}; expected one of {', '.join(FORMATS)}")
 
 
 def _plain_format(text: str) -> str:
-    from harness.readers.text import delimited_share
+    from tablebench.readers.text import delimited_share
 
     return "csv" if delimited_share(text) >= CSV_SHARE else "text"
 

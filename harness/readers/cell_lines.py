@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from harness.core.table import Cell
-from harness.readers.html import element_lines
-from harness.readers.markdown import cell_lines as markdown_lines
+from tablebench.core.table import Cell
+from tablebench.readers.html import element_lines
+from tablebench.readers.markdown import cell_lines as markdown_lines
 
 _BR = re.compile(r"<br\s*/?>", re.IGNORECASE)
 

@@ -6,7 +6,7 @@ repeated unclosed openers (a model's repetition loop: 160 KB of `\\[x `) costs t
 in its length (28 s). Each function here gives the matches of one such regex's `sub`, in the
 same order: whether a position closes a span depends only on the text around it, so the
 closers are listed once and each opener takes the first closer far enough on (a bisection),
-as `harness.locate.math_spans` does for a whole output.
+as `tablebench.locate.math_spans` does for a whole output.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ _MATH_START = re.compile(r"[$\\]")
 _SCRIPT_OPEN = re.compile(r"<(sup|sub)\b[^<>]*>", re.IGNORECASE)
 _SCRIPT_CLOSE = re.compile(r"</(sup|sub)\s*>", re.IGNORECASE)
 _WORD_GUARD = r"[^\W_]"  # a letter or digit: `_x_` / `__x__` need none on their outer sides
-# delimiter, whether the outer sides are guarded; the order of `harness.readers.markdown`'s passes
+# delimiter, whether the outer sides are guarded; the order of `tablebench.readers.markdown`'s passes
 EMPHASIS = (("**", False), ("__", True), ("~~", False), ("*", False), ("_", True))
 
 

@@ -20,9 +20,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from harness.tex.formula import FormulaError, canonical_tokens
-from harness.tex.scripts import to_subscript, to_superscript
-from harness.tex.symbols import DOUBLE_STRUCK_LETTERS, EQUIVALENT, NEGATED
+from tablebench.tex.formula import FormulaError, canonical_tokens
+from tablebench.tex.scripts import to_subscript, to_superscript
+from tablebench.tex.symbols import DOUBLE_STRUCK_LETTERS, EQUIVALENT, NEGATED
 
 Token = tuple[str, int, int]  # (canonical token, start, end in the source text)
 

@@ -13,10 +13,10 @@ import re
 
 from lxml import etree
 
-from harness.core.table import MAX_SPAN, Cell, NoTableError, Table, TableLike, clamp_span
-from harness.readers.textnorm import cell_text_form
-from harness.tex.latex_math import math_to_unicode
-from harness.tex.scripts import to_subscript, to_superscript
+from tablebench.core.table import MAX_SPAN, Cell, NoTableError, Table, TableLike, clamp_span
+from tablebench.readers.textnorm import cell_text_form
+from tablebench.tex.latex_math import math_to_unicode
+from tablebench.tex.scripts import to_subscript, to_superscript
 
 _TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>", re.IGNORECASE)
 _SPAN_VALUE = re.compile(r"\s*[\"']?\s*(\d+)")

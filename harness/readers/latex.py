@@ -25,14 +25,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from harness.core.table import Cell, NoTableError, Table, clamp_span
-from harness.readers.textnorm import cell_text_form
-from harness.tex.arguments import Arg, arg_source, brace_depths, count_arg, optional_arg, read_args, skip_space, star
-from harness.tex.commands import DROPPED_ARGS, MULTIROW_ARGS, SHOW_LAST
-from harness.tex.environments import EnvironmentSpan, TabularEnv, environment_spans, spec_columns, tabular_environments
-from harness.tex.latex_math import render_tokens
-from harness.tex.macros import Definition, Expander, MacroExpansionError, find_definitions, strip_definitions
-from harness.tex.tokens import Token, tokenize
+from tablebench.core.table import Cell, NoTableError, Table, clamp_span
+from tablebench.readers.textnorm import cell_text_form
+from tablebench.tex.arguments import Arg, arg_source, brace_depths, count_arg, optional_arg, read_args, skip_space, star
+from tablebench.tex.commands import DROPPED_ARGS, MULTIROW_ARGS, SHOW_LAST
+from tablebench.tex.environments import EnvironmentSpan, TabularEnv, environment_spans, spec_columns, tabular_environments
+from tablebench.tex.latex_math import render_tokens
+from tablebench.tex.macros import Definition, Expander, MacroExpansionError, find_definitions, strip_definitions
+from tablebench.tex.tokens import Token, tokenize
 
 # The environment finder and column counter are `tex.environments`'; callers reach them here too.
 __all__ = ["EnvironmentSpan", "environment_spans", "read_latex", "spec_columns"]

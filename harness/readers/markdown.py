@@ -15,11 +15,11 @@ import html
 import re
 from functools import lru_cache
 
-from harness.core.table import Cell, NoTableError, Table
-from harness.readers.cell_markup import EMPHASIS, strip_emphasis, sub_code, sub_math, sub_script
-from harness.readers.textnorm import GLUED_SYMBOL_ITALIC, STYLE_TAGS, cell_text_form, tag_pattern
-from harness.tex.latex_math import math_to_unicode
-from harness.tex.scripts import to_subscript, to_superscript
+from tablebench.core.table import Cell, NoTableError, Table
+from tablebench.readers.cell_markup import EMPHASIS, strip_emphasis, sub_code, sub_math, sub_script
+from tablebench.readers.textnorm import GLUED_SYMBOL_ITALIC, STYLE_TAGS, cell_text_form, tag_pattern
+from tablebench.tex.latex_math import math_to_unicode
+from tablebench.tex.scripts import to_subscript, to_superscript
 
 _PIPE_OR_ESCAPE = re.compile(r"\\.|\|", re.DOTALL)
 _SEPARATOR_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*\Z")
@@ -148,7 +148,7 @@ def cell_text(raw: str) -> str:
 
     Code spans and math are set aside first so that nothing inside them is read as markup;
     backslash escapes are literal; entities are decoded last so `&lt;b&gt;` stays text. Spans are
-    found in time linear in the cell (`harness.readers.cell_markup`), whatever it repeats.
+    found in time linear in the cell (`tablebench.readers.cell_markup`), whatever it repeats.
     """
     if not _MARKUP_CHARS.search(raw):  # most cells (numbers, words) carry no markup at all
         return " ".join(raw.split())

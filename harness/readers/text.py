@@ -15,8 +15,8 @@ from collections import Counter
 
 import numpy as np
 
-from harness.core.table import Cell, NoTableError, Table
-from harness.readers.textnorm import cell_text_form
+from tablebench.core.table import Cell, NoTableError, Table
+from tablebench.readers.textnorm import cell_text_form
 
 _TOKEN = re.compile(r"\S+(?: \S+)*")  # text runs separated by 2+ spaces (single spaces stay inside)
 MAX_GAP_LINES = 2  # blank or single-run lines tolerated inside a block (double-spaced rows, label rows)
@@ -31,7 +31,7 @@ DELIMITERS = ("\t", ",", ";", "|")  # ties go to the earlier: a tab is the stron
 def read_lines(text: str) -> Table:
     """`text` as a table of one cell per non-blank line: what is left of a table whose parser
     wrote each row as a line of text without column marks (the semantic score splits such
-    lines again, `harness.metrics.tables.semantic_lines`). Raises `NoTableError` for blank text."""
+    lines again, `tablebench.metrics.tables.semantic_lines`). Raises `NoTableError` for blank text."""
     rows = [[Cell(line.strip())] for line in text.splitlines() if line.strip()]
     if not rows:
         raise NoTableError("no text")

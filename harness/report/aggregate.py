@@ -32,9 +32,9 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
-from harness.core import kinds as item_kinds
-from harness.core.metric_specs import display_order, ranking_metric, scale_of
-from harness.core.results import OUTCOMES, ItemResult
+from tablebench.core import kinds as item_kinds
+from tablebench.core.metric_specs import display_order, ranking_metric, scale_of
+from tablebench.core.results import OUTCOMES, ItemResult
 
 VARIANT_ORDER = ("digital", "scan", "photo")
 # case attributes (ItemResult fields) a leaderboard also groups by, beside `group`, when a run

@@ -12,7 +12,7 @@ How runs are paired, so the numbers mean one thing:
 - the first is the reference (A); every other side is compared with it (A vs B, A vs C);
 - a case is matched by its id without the parser label (`set/page::tN`): case set, page,
   item kind and index; cases only one side has are counted and listed, never scored;
-- the statistics are the gate's own (`harness.gating.aggregate`): the same pairs
+- the statistics are the gate's own (`tablebench.gating.aggregate`): the same pairs
   (`gate_pairs`, include-missing: a case one side did not find counts 0 there), the same
   seeded bootstrap CI and paired sign-flip p, in the order of the compared run. The verdict
   reads as the gate's would with A as the baseline and B as the run.
@@ -27,12 +27,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.core.metric_specs import headline_scores, scale_of, scales
-from harness.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
-from harness.core.results import ItemResult, item_name
-from harness.gating.aggregate import NOT_FOUND, Comparison, Pair, evaluate, gate_pairs
-from harness.report.aggregate import headline_order
-from harness.report.write import read_results
+from tablebench.core.metric_specs import headline_scores, scale_of, scales
+from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
+from tablebench.core.results import ItemResult, item_name
+from tablebench.gating.aggregate import NOT_FOUND, Comparison, Pair, evaluate, gate_pairs
+from tablebench.report.aggregate import headline_order
+from tablebench.report.write import read_results
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

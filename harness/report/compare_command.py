@@ -1,15 +1,15 @@
-"""`tablebench compare`: the terminal view, and the Markdown / HTML files when asked (`harness.cli` parses)."""
+"""`tablebench compare`: the terminal view, and the Markdown / HTML files when asked (`tablebench.cli` parses)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.core.files import check_writable, write_atomic
-from harness.report.compare import compare_runs
-from harness.report.compare_html import compare_html
-from harness.report.compare_render import SHOWN, compare_markdown, compare_rich
-from harness.report.whole import print_whole
+from tablebench.core.files import check_writable, write_atomic
+from tablebench.report.compare import compare_runs
+from tablebench.report.compare_html import compare_html
+from tablebench.report.compare_render import SHOWN, compare_markdown, compare_rich
+from tablebench.report.whole import print_whole
 
 
 def run_compare(runs: Sequence[str], *, metrics: str | None = None, markdown: str | None = None,

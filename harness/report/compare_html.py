@@ -1,7 +1,7 @@
 """The comparison of runs as one self-contained HTML page: summary per metric, cases sorted, a card per case.
 
 The card holds the ground truth and every side's extraction side by side, rendered by the
-item kind's own card (`harness.core.kinds`: canonical tables re-generated from parsed HTML,
+item kind's own card (`tablebench.core.kinds`: canonical tables re-generated from parsed HTML,
 MathML through an allowlist) as report.html renders them. Every other text goes through
 `html.escape`; there is no script, and a Content-Security-Policy allows only our own style
 (by hash) and no network.
@@ -14,12 +14,12 @@ import hashlib
 import math
 from collections.abc import Sequence
 
-from harness.core import kinds as item_kinds
-from harness.core.metric_specs import scale_of
-from harness.core.results import ItemResult
-from harness.report import fmt
-from harness.report.compare import PairReport, card_id
-from harness.report.compare_render import (
+from tablebench.core import kinds as item_kinds
+from tablebench.core.metric_specs import scale_of
+from tablebench.core.results import ItemResult
+from tablebench.report import fmt
+from tablebench.report.compare import PairReport, card_id
+from tablebench.report.compare_render import (
     ARROW,
     case_cells,
     header_lines,
@@ -28,8 +28,8 @@ from harness.report.compare_render import (
     summary_cells,
     summary_head,
 )
-from harness.report.html_assets import CSS
-from harness.report.html_escape import e
+from tablebench.report.html_assets import CSS
+from tablebench.report.html_escape import e
 
 EXTRA_CSS = """
 .sides.n3 { grid-template-columns: repeat(3, 1fr); } .sides.n4 { grid-template-columns: repeat(4, 1fr); }

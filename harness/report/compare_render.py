@@ -1,4 +1,4 @@
-"""The comparison of runs (`harness.report.compare`) as terminal tables, Markdown and text rows.
+"""The comparison of runs (`tablebench.report.compare`) as terminal tables, Markdown and text rows.
 
 Every format shows the same rows: per metric the gate's columns (`regressions.gate_cells`),
 then the cases that moved, most worse first. The HTML page is `compare_html`.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.core.metric_specs import scale_of
-from harness.report.compare import CaseDelta, PairReport, Side, card_id
-from harness.report.regressions import gate_cells
+from tablebench.core.metric_specs import scale_of
+from tablebench.report.compare import CaseDelta, PairReport, Side, card_id
+from tablebench.report.regressions import gate_cells
 
 ARROW = "→"  # not "->": Markdown would show its escaped ">"
 SHOWN = 20  # cases listed per direction in the terminal and in Markdown
@@ -114,7 +114,7 @@ def compare_rich(reports: Sequence[PairReport], n: int = SHOWN):  # -> rich rend
 # -- Markdown -------------------------------------------------------------------------------------
 def compare_markdown(reports: Sequence[PairReport], html_file: str | None = None, n: int = SHOWN) -> str:
     """The comparison as GitHub Markdown (a PR comment or job summary); cases link to `html_file` cards."""
-    from harness.report.markdown import md_text
+    from tablebench.report.markdown import md_text
 
     parts = ["# tablebench compare", ""]
     for report in reports:

@@ -25,8 +25,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness.core.results import ItemResult
-from harness.gating.rules import verdict_of
+from tablebench.core.results import ItemResult
+from tablebench.gating.rules import verdict_of
 
 DPI = 60  # enough to read a table's digits beside the extraction, ~10-30 KB per crop as WebP
 MARGIN = 6.0  # points around the bbox
@@ -72,7 +72,7 @@ def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primar
         return {}
     wanted = list(chosen(results, primary) if keys is None else keys)
     try:
-        from harness.cases import load_case_set
+        from tablebench.cases import load_case_set
 
         cases = load_case_set(Path(root), only={page_id for _, page_id, _ in wanted})  # a few of many pages
     except Exception:  # noqa: BLE001 -- a moved or edited case set: the report goes on without crops

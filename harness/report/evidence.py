@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.core.metric_specs import JUDGE
-from harness.core.results import CELL_DIFF, ItemResult
-from harness.readers.html import table_from_html
-from harness.report.html_escape import e
+from tablebench.core.metric_specs import JUDGE
+from tablebench.core.results import CELL_DIFF, ItemResult
+from tablebench.readers.html import table_from_html
+from tablebench.report.html_escape import e
 
 _MARK = {"=": "d-eq", "~": "d-chg", "-": "d-miss"}
 

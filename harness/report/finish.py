@@ -1,6 +1,6 @@
 """The end of a run, one for a pytest session and for `tablebench report merge`: files and baseline.
 
-The run was decided before it gets here (`harness.gating.decide.decide_run`: the gates, each
+The run was decided before it gets here (`tablebench.gating.decide.decide_run`: the gates, each
 case's verdict and change, kept on the results); this only writes what was decided.
 `finish_run(results, meta, policy, decisions)` does, in this order:
 
@@ -8,11 +8,11 @@ case's verdict and change, kept on the results); this only writes what was decid
    `pytest_tablebench_update_meta` hook);
 2. results.json first (the run's memory), then leaderboard.md, report.html, gate.json;
 3. last, the baseline file (`--save-baseline`), refused for an incomplete run (see
-   `harness.evaluate.completeness`) unless `policy.allow_incomplete`, and when a parser failed
+   `tablebench.evaluate.completeness`) unless `policy.allow_incomplete`, and when a parser failed
    on every page (such a baseline would make every later failure "known") unless
    `policy.save_anyway`.
 
-`results` may be a `harness.report.stream.FullResults`: then the baseline reads its slim
+`results` may be a `tablebench.report.stream.FullResults`: then the baseline reads its slim
 results (scores, outcomes, facts), and only results.json, report.html and the meta hook read
 the texts, one result at a time from disk.
 
@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from harness.core.files import write_atomic
-from harness.core.results import PARSE_FAILURES, ItemResult
-from harness.evaluate.completeness import Completeness, of_meta, refusal
-from harness.gating.aggregate import Comparison
-from harness.gating.baseline import save_baseline
-from harness.gating.decide import Decisions
-from harness.report.stream import slim_of
+from tablebench.core.files import write_atomic
+from tablebench.core.results import PARSE_FAILURES, ItemResult
+from tablebench.evaluate.completeness import Completeness, of_meta, refusal
+from tablebench.gating.aggregate import Comparison
+from tablebench.gating.baseline import save_baseline
+from tablebench.gating.decide import Decisions
+from tablebench.report.stream import slim_of
 
 GATE_FILE = "gate.json"
 
@@ -100,7 +100,7 @@ def finish_run(results: Sequence[ItemResult], meta: Mapping[str, Any], policy: F
 
 def _write_files(end: RunEnd, results: Sequence[ItemResult], policy: FinishPolicy) -> None:
     """The report folder, results.json first; gate.json beside it when a gate ran."""
-    from harness.report.write import write_report  # the renderers: only the process that writes imports them
+    from tablebench.report.write import write_report  # the renderers: only the process that writes imports them
 
     try:
         end.written.update(write_report(results, policy.report_dir, end.meta, primary=policy.primary,

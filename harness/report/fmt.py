@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from harness.core import kinds as item_kinds
-from harness.core.metric_specs import JUDGE, scale_of, specs_of
-from harness.core.results import OUTCOMES
-from harness.report.aggregate import Leaderboard, MetricStats, ParserRow
+from tablebench.core import kinds as item_kinds
+from tablebench.core.metric_specs import JUDGE, scale_of, specs_of
+from tablebench.core.results import OUTCOMES
+from tablebench.report.aggregate import Leaderboard, MetricStats, ParserRow
 
 DASH = "–"
 # each outcome in words: "error" is the harness's (a table it could not score); a parser's failure is "parse error"

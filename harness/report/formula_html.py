@@ -85,7 +85,7 @@ def formula_mathml(latex: str, display: bool) -> str | None:
     """Sanitised MathML of a formula (any delimiters), or None when it cannot be converted here."""
     if not latex or len(latex) > MAX_LATEX:
         return None
-    from harness.tex.render import formula_body  # our own module: an import error must surface
+    from tablebench.tex.render import formula_body  # our own module: an import error must surface
 
     try:
         from latex2mathml.converter import convert

@@ -26,13 +26,13 @@ import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 
-from harness.core import kinds as item_kinds
-from harness.core.metric_specs import JUDGE, scale_of, specs_of
-from harness.core.results import OUTCOMES, SCORED_LATEX, ItemResult
-from harness.evaluate.completeness import of_meta
-from harness.readers.html import table_from_html
-from harness.report import fmt
-from harness.report.aggregate import (
+from tablebench.core import kinds as item_kinds
+from tablebench.core.metric_specs import JUDGE, scale_of, specs_of
+from tablebench.core.results import OUTCOMES, SCORED_LATEX, ItemResult
+from tablebench.evaluate.completeness import of_meta
+from tablebench.readers.html import table_from_html
+from tablebench.report import fmt
+from tablebench.report.aggregate import (
     Leaderboard,
     MetricStats,
     group_of,
@@ -40,15 +40,15 @@ from harness.report.aggregate import (
     run_counts,
     variant_of,
 )
-from harness.report.crops import TableKey, data_uri
-from harness.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_key, page_outputs
-from harness.report.html_assets import CSS, JS
-from harness.report.html_data import Card, card_data
-from harness.report.html_escape import e
-from harness.report.html_hist import histograms_html, script_data
-from harness.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
-from harness.report.stream import in_order, slim_of, with_page_output
-from harness.report.verdicts import delta_of, failed_html, verdict_html, verdict_label
+from tablebench.report.crops import TableKey, data_uri
+from tablebench.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_key, page_outputs
+from tablebench.report.html_assets import CSS, JS
+from tablebench.report.html_data import Card, card_data
+from tablebench.report.html_escape import e
+from tablebench.report.html_hist import histograms_html, script_data
+from tablebench.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
+from tablebench.report.stream import in_order, slim_of, with_page_output
+from tablebench.report.verdicts import delta_of, failed_html, verdict_html, verdict_label
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
@@ -85,7 +85,7 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
     `more` are the leaderboards of the run's other item kinds (`aggregate.boards`): each gets
     its own leaderboard and group sections; the drill-down holds every kind. `regressions` (the
     run against its baseline) is the first section, linking to each case's card. `crops`
-    (`harness.report.crops.page_crops`) travel once per table in the data block, shown in their cards."""
+    (`tablebench.report.crops.page_crops`) travel once per table in the data block, shown in their cards."""
     meta = dict(meta or {})
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
     if regressions is not None and regressions.comparisons:
@@ -123,7 +123,7 @@ def _sha256(text: str) -> str:
 
 
 def _banner_html(meta: Mapping[str, object], n_results: int) -> str:
-    """An incomplete run says so first, loudly (`harness.evaluate.completeness`)."""
+    """An incomplete run says so first, loudly (`tablebench.evaluate.completeness`)."""
     banner = of_meta(meta, n_results).banner() if meta else None
     return f'<p class="incomplete" role="alert">{e(banner)}</p>' if banner else ""
 
@@ -361,7 +361,7 @@ def formula_sides(r: ItemResult) -> tuple[str, str]:
 
 def _typeset(latex: str, display: bool) -> str:
     """The formula as sanitised MathML (the browser typesets it), or nothing when it cannot be converted."""
-    from harness.report.formula_html import formula_mathml
+    from tablebench.report.formula_html import formula_mathml
 
     mathml = formula_mathml(latex, display)
     return f'<div class="rendered formula">{mathml}</div>' if mathml else ""

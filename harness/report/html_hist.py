@@ -10,10 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from harness.core.metric_specs import scale_of
-from harness.core.results import ItemResult
-from harness.report.aggregate import Leaderboard
-from harness.report.html_escape import e
+from tablebench.core.metric_specs import scale_of
+from tablebench.core.results import ItemResult
+from tablebench.report.aggregate import Leaderboard
+from tablebench.report.html_escape import e
 
 
 def histograms_html(board: Leaderboard, results: Sequence[ItemResult]) -> str:

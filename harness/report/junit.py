@@ -4,7 +4,7 @@ Why: a sharded CI job reads one junit file for the whole run, as it would from o
 session; the shards' own files each hold only a part. Each case is a test case as the plugin's
 items are (classname `SET.PAGE`, name `tN[LABEL]`, the id and outcome as properties), failed
 or skipped (a known failure, as pytest writes an xfail) by the verdict the result carries
-(`harness.gating.rules.verdict_of`): nothing is decided here.
+(`tablebench.gating.rules.verdict_of`): nothing is decided here.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.core.files import write_atomic
-from harness.core.results import ItemResult
-from harness.gating.rules import verdict_of
+from tablebench.core.files import write_atomic
+from tablebench.core.results import ItemResult
+from tablebench.gating.rules import verdict_of
 
 SUITE = "tablebench"
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from harness.core import kinds as item_kinds
-from harness.core.results import ItemResult
-from harness.evaluate.completeness import of_meta
-from harness.report import fmt
-from harness.report.aggregate import Leaderboard
-from harness.report.regressions import RegressionView, regressions_md
-from harness.report.verdicts import failed_md
+from tablebench.core import kinds as item_kinds
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.completeness import of_meta
+from tablebench.report import fmt
+from tablebench.report.aggregate import Leaderboard
+from tablebench.report.regressions import RegressionView, regressions_md
+from tablebench.report.verdicts import failed_md
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
@@ -36,7 +36,7 @@ def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None
     `more`, the leaderboards of the run's other item kinds, follow each as a part titled by its
     kind ("Formulas") with the same sections (its groups, e.g. inline / display). `regressions`, the
     run against its baseline, comes first after the facts (the gate's lines are its table, not a fact),
-    then every failed case of `results` with its reasons (`harness.report.verdicts`)."""
+    then every failed case of `results` with its reasons (`tablebench.report.verdicts`)."""
     parts = ["# tablebench leaderboard", ""]
     banner = of_meta(meta, 0).banner() if meta else None
     if banner:

@@ -1,6 +1,6 @@
 """Shard runs -> one run: the (meta, results) `tablebench report merge DIR...` writes as one report.
 
-The command (`harness.cli`) gates and writes the merged run through `harness.report.finish`,
+The command (`tablebench.cli`) gates and writes the merged run through `tablebench.report.finish`,
 as a pytest session ends. A merge is only meaningful when the shards measured the same thing, so it refuses, with one
 line, inputs that differ in what was measured (case set and its fingerprint, parsers and
 their versions, metrics, judge, locator, repeats, tablebench version), a shard given twice or
@@ -18,10 +18,10 @@ from collections.abc import Sequence
 from itertools import islice
 from pathlib import Path
 
-from harness.core.results import ItemResult, run_order
-from harness.evaluate.completeness import combine, of_meta, refusal
-from harness.report.results_file import Shelf, read_slim
-from harness.report.stream import FullResults
+from tablebench.core.results import ItemResult, run_order
+from tablebench.evaluate.completeness import combine, of_meta, refusal
+from tablebench.report.results_file import Shelf, read_slim
+from tablebench.report.stream import FullResults
 
 # meta keys that must agree across shards: they say what was measured
 # (not `parser_specs`: shards may reach one parser differently, e.g. each its own model server;
@@ -90,7 +90,7 @@ def merged_meta(runs: list[tuple[str, dict, list[ItemResult]]]) -> dict:
         meta["timestamp"] = min(starts)
     if ends:
         meta["finished"] = max(ends)
-    from harness.report.aggregate import cache_summary, run_counts
+    from tablebench.report.aggregate import cache_summary, run_counts
 
     union = [r for _, _, results in runs for r in results]
     counts = run_counts(union)
@@ -136,7 +136,7 @@ def _check_shards(runs: list[tuple[str, dict, list[ItemResult]]]) -> None:
     if len(marked) != len(shards):
         plain = next(file for file, s in shards if not s)
         raise ValueError(f"report merge: {plain} is not a shard run but {marked[0][0]} is (shard {marked[0][1]})")
-    from harness.cases.shard import parse_shard
+    from tablebench.cases.shard import parse_shard
 
     parsed = {}
     for file, text in marked:

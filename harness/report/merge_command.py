@@ -1,4 +1,4 @@
-"""`tablebench report merge`: shard runs -> one report, ended as a pytest session ends (`harness.cli` parses).
+"""`tablebench report merge`: shard runs -> one report, ended as a pytest session ends (`tablebench.cli` parses).
 
 Why here and not in the CLI: the merge is `decide_run` and `finish_run` (the same per-case rules,
 gates and files a session's end applies) plus what a session prints at its end; the CLI only
@@ -16,21 +16,21 @@ def run_merge(args: argparse.Namespace) -> int:
     """0 when merged and every case and gate passed, 1 when a case or a gate failed (or a file was not written)."""
     from rich.console import Console
 
-    from harness.core.files import check_writable, claim_folder
-    from harness.evaluate.completeness import of_meta
-    from harness.gating.aggregate import summary_lines
-    from harness.gating.baseline import load_baseline
-    from harness.gating.options import read_options
-    from harness.gating.decide import GatePolicy, decide_run, gate_verdict
-    from harness.gating.regressions import gate_of
-    from harness.gating.rules import baseline_notes
-    from harness.report.aggregate import boards
-    from harness.report.finish import FinishPolicy, finish_run
-    from harness.report.merge import merge_runs, results_path
-    from harness.report.terminal import tracks_group
-    from harness.report.verdicts import failed_rich
-    from harness.report.whole import print_whole
-    from harness.report.write import FILES
+    from tablebench.core.files import check_writable, claim_folder
+    from tablebench.evaluate.completeness import of_meta
+    from tablebench.gating.aggregate import summary_lines
+    from tablebench.gating.baseline import load_baseline
+    from tablebench.gating.options import read_options
+    from tablebench.gating.decide import GatePolicy, decide_run, gate_verdict
+    from tablebench.gating.regressions import gate_of
+    from tablebench.gating.rules import baseline_notes
+    from tablebench.report.aggregate import boards
+    from tablebench.report.finish import FinishPolicy, finish_run
+    from tablebench.report.merge import merge_runs, results_path
+    from tablebench.report.terminal import tracks_group
+    from tablebench.report.verdicts import failed_rich
+    from tablebench.report.whole import print_whole
+    from tablebench.report.write import FILES
 
     options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
                             "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out,
@@ -79,7 +79,7 @@ def run_merge(args: argparse.Namespace) -> int:
     if "baseline" in end.written:
         print(f"tablebench baseline saved: {args.save_baseline}")
     if args.junitxml:
-        from harness.report.junit import write_junit
+        from tablebench.report.junit import write_junit
 
         try:
             print(f"tablebench junit xml: {write_junit(results, args.junitxml)}")

@@ -1,9 +1,9 @@
 """The "Regressions" section of every report: the gate's verdicts as a table and the cases that moved most.
 
 Why one module: leaderboard.md, report.html and `tablebench report RUN` must say the same
-thing, from the same data: the gate's comparisons (`harness.gating.aggregate.Comparison`)
+thing, from the same data: the gate's comparisons (`tablebench.gating.aggregate.Comparison`)
 and each case's change against the baseline, which the gate keeps on each result
-(`ItemResult.baseline_change`, `harness.gating.decide`). Cases link to their card in
+(`ItemResult.baseline_change`, `tablebench.gating.decide`). Cases link to their card in
 report.html by `card_anchor`. Everything shown is escaped by the renderer of its format.
 """
 
@@ -15,11 +15,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from harness.core.metric_specs import scale_of
-from harness.core.results import ItemResult
-from harness.gating.aggregate import Comparison, p_text
-from harness.gating.regressions import VERDICTS
-from harness.report.html_escape import e
+from tablebench.core.metric_specs import scale_of
+from tablebench.core.results import ItemResult
+from tablebench.gating.aggregate import Comparison, p_text
+from tablebench.gating.regressions import VERDICTS
+from tablebench.report.html_escape import e
 
 SHOWN = 10  # cases listed as most regressed / most improved
 HTML_FILE = "report.html"
@@ -105,7 +105,7 @@ def _ordered_gates(view: RegressionView) -> list[Comparison]:
 
 # -- Markdown -------------------------------------------------------------------------------------
 def regressions_md(view: RegressionView, md_text, html_file: str = HTML_FILE) -> list[str]:
-    """The section's lines; `md_text` escapes one table cell (harness.report.markdown.md_text)."""
+    """The section's lines; `md_text` escapes one table cell (tablebench.report.markdown.md_text)."""
     parts = ["## Regressions", "", md_text(view.summary()), ""]
     if view.comparisons:
         parts += ["| " + " | ".join(GATE_HEAD) + " |", "|" + "---|" * len(GATE_HEAD)]

@@ -1,12 +1,12 @@
 """A results.json read one result at a time: what `tablebench report merge` reads its shards with.
 
 Why: a merge of N shards held every result of every shard, with its texts, at once. A
-results.json written by `harness.report.write` puts each result between a line `  {` and a
+results.json written by `tablebench.report.write` puts each result between a line `  {` and a
 line `  }` (or `  },`), and nothing inside a result is indented less, so the file is read line
 by line: the head (meta, leaderboards, gate) as one JSON object, then each result parsed
-alone. Only the results without their texts (`harness.report.stream.slim`) and where each one
+alone. Only the results without their texts (`tablebench.report.stream.slim`) and where each one
 lies in its file are kept; `Shelf.read` reads a result again, whole, when results.json or
-report.html of the merged run is written (`harness.report.stream.FullResults`). A file in
+report.html of the merged run is written (`tablebench.report.stream.FullResults`). A file in
 another layout (written by hand, or compacted) is read whole, as before.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from harness.core.results import ItemResult, results_format
-from harness.report.stream import result_at, slim
+from tablebench.core.results import ItemResult, results_format
+from tablebench.report.stream import result_at, slim
 
 _OPEN, _CLOSE = b"  {", (b"  }", b"  },")
 _RESULTS = b' "results": ['
@@ -52,7 +52,7 @@ class Shelf:
 
 def read_slim(path: Path, shelf: Shelf) -> tuple[dict, list[ItemResult]]:
     """(meta, results without their texts) of one results.json; each result's place goes on
-    `shelf`. The errors are `harness.report.write.read_results`' one-line ValueErrors."""
+    `shelf`. The errors are `tablebench.report.write.read_results`' one-line ValueErrors."""
     try:
         with open(path, "rb") as file:
             head = _head(file)
@@ -127,7 +127,7 @@ def _result(path: Path, text: bytes) -> ItemResult:
 
 def _whole(path: Path, shelf: Shelf) -> tuple[dict, list[ItemResult]]:
     """A results.json in another layout, read whole: its results stay in memory, on the shelf."""
-    from harness.report.write import read_results
+    from tablebench.report.write import read_results
 
     meta, results = read_results(path)
     for r in results:

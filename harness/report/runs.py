@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from harness.core.files import RUN_LOCK, claim_folder, write_atomic
+from tablebench.core.files import RUN_LOCK, claim_folder, write_atomic
 
 LATEST = "latest"
 _TEMPORARY = re.compile(r"^\..+\.tmp$")  # `write_atomic`'s, left by a run killed while writing
@@ -33,7 +33,7 @@ _RUN_NAME = re.compile(r"^(?P<stamp>\d{8}-\d{6})-[A-Za-z0-9._+-]+$")
 
 def run_folder(reports: Path, labels: Sequence[str]) -> Path:
     """`reports/<UTC timestamp>-<parser labels>`: the default report folder of a run (not created
-    here: `harness.core.files.new_folder` adds `-2`, ... when another run took the name)."""
+    here: `tablebench.core.files.new_folder` adds `-2`, ... when another run took the name)."""
     slug = re.sub(r"[^A-Za-z0-9._+-]+", "_", "+".join(labels)).strip("_.")[:60] or "parsers"
     return Path(reports) / f"{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}-{slug}"
 
@@ -71,10 +71,10 @@ def _age(folder: Path) -> tuple[str, int]:
 def run_files() -> frozenset[str]:
     """What a run writes into its folder: any other entry means someone else put it there.
     (Imported here, not at the top: the plugin's workers name folders, they never render reports.)"""
-    from harness.report.crops import CROPS_FOLDER
-    from harness.report.finish import GATE_FILE
-    from harness.report.stream import STREAM_FILE
-    from harness.report.write import FILES
+    from tablebench.report.crops import CROPS_FOLDER
+    from tablebench.report.finish import GATE_FILE
+    from tablebench.report.stream import STREAM_FILE
+    from tablebench.report.write import FILES
 
     return frozenset({*FILES.values(), STREAM_FILE, GATE_FILE, CROPS_FOLDER, RUN_LOCK})
 

@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, BinaryIO, overload
 
-from harness.core.results import ItemResult
+from tablebench.core.results import ItemResult
 
 STREAM_FILE = "results.jsonl"
 TEXTS = ("gt_latex", "gt_html", "pred_html", "matched_text")  # what `slim` drops

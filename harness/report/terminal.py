@@ -9,11 +9,11 @@ from rich.console import Group
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from harness.core import kinds as item_kinds
-from harness.core.results import FAILURES
-from harness.report import fmt
-from harness.report.aggregate import Leaderboard
-from harness.report.whole import label_lines
+from tablebench.core import kinds as item_kinds
+from tablebench.core.results import FAILURES
+from tablebench.report import fmt
+from tablebench.report.aggregate import Leaderboard
+from tablebench.report.whole import label_lines
 
 
 def meta_eval_table(results: dict[str, dict], title: str = "") -> RichTable:

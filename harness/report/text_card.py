@@ -5,16 +5,16 @@ and a reader checks each charge by seeing it. So the ground truth is shown block
 ¶2, ...) with the words the output lacks struck through and the words it read differently
 underlined; the extraction is its prose in output order, each piece tagged with the block it was
 read as and marked when it was read out of order, invented, or a repeat. The diff comes from the
-result (`evidence["text_diff"]`, made by `harness.metrics.text.details`); every text goes through
-`harness.report.html_escape.e`.
+result (`evidence["text_diff"]`, made by `tablebench.metrics.text.details`); every text goes through
+`tablebench.report.html_escape.e`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from harness.core.results import TEXT_DIFF
-from harness.report.html_escape import e
+from tablebench.core.results import TEXT_DIFF
+from tablebench.report.html_escape import e
 
 # a piece's status -> (css class, what the mark means)
 _PIECES = {"ok": ("", ""), "order": ("t-order", "read out of order"), "edited": ("t-edited", "read differently"),

@@ -2,7 +2,7 @@
 
 Why one module: report.html, leaderboard.md, `tablebench report RUN` and `tablebench report
 merge` must list the same failed cases with the same reasons as pytest did. None of them
-decides anything: each reads the verdict the result carries (`harness.gating.rules.verdict_of`,
+decides anything: each reads the verdict the result carries (`tablebench.gating.rules.verdict_of`,
 decided once when the result was made). A failed case is listed with its id whole (paste it
 after `pytest` to run that case) and linked to its card. Everything shown is escaped by the
 renderer of its format.
@@ -13,11 +13,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 
-from harness.core.metric_specs import scale_of
-from harness.core.results import ItemResult
-from harness.gating.rules import LOCATOR_NOTE, Verdict, verdict_of
-from harness.report.html_escape import e
-from harness.report.regressions import HTML_FILE, card_anchor
+from tablebench.core.metric_specs import scale_of
+from tablebench.core.results import ItemResult
+from tablebench.gating.rules import LOCATOR_NOTE, Verdict, verdict_of
+from tablebench.report.html_escape import e
+from tablebench.report.regressions import HTML_FILE, card_anchor
 
 # a card's verdict as the drill-down's "verdict" filter shows it
 VERDICT_LABELS = {"pass": "passed", "fail": "failed", "known": "known failure"}

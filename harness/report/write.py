@@ -12,15 +12,15 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from harness.core.files import read_run_json, write_atomic
-from harness.core.results import RESULTS_FORMAT, ItemResult, results_format
-from harness.gating.aggregate import Comparison
-from harness.report.aggregate import Leaderboard, as_results, boards
-from harness.report.crops import CROPS_FOLDER, chosen, key_of, page_crops, write_crops
-from harness.report.html import render_html
-from harness.report.markdown import render_markdown
-from harness.report.regressions import RegressionView
-from harness.report.stream import FullResults, slim_of
+from tablebench.core.files import read_run_json, write_atomic
+from tablebench.core.results import RESULTS_FORMAT, ItemResult, results_format
+from tablebench.gating.aggregate import Comparison
+from tablebench.report.aggregate import Leaderboard, as_results, boards
+from tablebench.report.crops import CROPS_FOLDER, chosen, key_of, page_crops, write_crops
+from tablebench.report.html import render_html
+from tablebench.report.markdown import render_markdown
+from tablebench.report.regressions import RegressionView
+from tablebench.report.stream import FullResults, slim_of
 
 FILES = {"json": "results.json", "markdown": "leaderboard.md", "html": "report.html"}
 RESULTS_FILE = "a tablebench results.json"  # what a file named as a run's results should be, in messages
@@ -36,7 +36,7 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     `primary` picks the ranking metric (default: semantic if present, else teds). `comparisons`,
     the gate's rows, go into results.json (`gate`) and, with each case's change against the
     baseline, into the "Regressions" section of every file.
-    report.html carries page crops of the cards opened first (`harness.report.crops`); with
+    report.html carries page crops of the cards opened first (`tablebench.report.crops`); with
     `crop_folder`, every table's crop is also written under `out_dir/crops/`.
     Returns {"json": path, "markdown": path, "html": path}. Each file is rendered and written in
     turn, results.json first: a failure (raised) leaves the files before it, each recorded in
@@ -88,7 +88,7 @@ def results_json_pieces(board: Leaderboard, results: Sequence[ItemResult], meta:
     list and report.html show.
 
     Each result starts on a line of its own, `  {`, and ends on one, `  }` (`  },` before the
-    next): no line inside it is indented less, so `harness.report.results_file` can find one
+    next): no line inside it is indented less, so `tablebench.report.results_file` can find one
     result at a time in the file without parsing all of it."""
     data = {"format": RESULTS_FORMAT, "meta": dict(meta), "leaderboard": board.to_dict()}
     for track in more:

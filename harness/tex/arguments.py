@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from harness.tex.commands import ENV_ARGS
-from harness.tex.tokens import Token, close_brace
+from tablebench.tex.commands import ENV_ARGS
+from tablebench.tex.tokens import Token, close_brace
 
 Arg = tuple[int, int, int]  # (content start, content end, next index)
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d*)?")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from harness.tex.arguments import arg_source, count_arg, env_preamble, group_arg, optional_arg, skip_space
-from harness.tex.commands import TABULAR_ENVS
-from harness.tex.tokens import Token, tokenize
+from tablebench.tex.arguments import arg_source, count_arg, env_preamble, group_arg, optional_arg, skip_space
+from tablebench.tex.commands import TABULAR_ENVS
+from tablebench.tex.tokens import Token, tokenize
 
 # Column letters whose arguments follow in braces: p{3cm}, w{l}{1cm}, D{.}{.}{2}, @{..}.
 _SPEC_ARGS = {"p": 1, "m": 1, "b": 1, "w": 2, "W": 2, "D": 3, "@": 1, "!": 1, ">": 1, "<": 1,

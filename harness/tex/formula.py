@@ -27,11 +27,11 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from harness.tex.formula_symbols import AMS_ARROWS, EXTENSIBLE_ARROWS, STACKED
-from harness.tex.formula_tree import Atom, Group, Script, Sep, Struct, serialise
-from harness.tex.latex_math import math_to_unicode
-from harness.tex.symbols import DOUBLE_STRUCK_LETTERS, EQUIVALENT, NEGATED
-from harness.tex.tokens import match_braces, token_pattern
+from tablebench.tex.formula_symbols import AMS_ARROWS, EXTENSIBLE_ARROWS, STACKED
+from tablebench.tex.formula_tree import Atom, Group, Script, Sep, Struct, serialise
+from tablebench.tex.latex_math import math_to_unicode
+from tablebench.tex.symbols import DOUBLE_STRUCK_LETTERS, EQUIVALENT, NEGATED
+from tablebench.tex.tokens import match_braces, token_pattern
 
 
 class FormulaError(ValueError):

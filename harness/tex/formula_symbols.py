@@ -75,8 +75,8 @@ def typeset_symbol(name: str) -> str | None:
     for a name that is not a plain control word, or when it does not compile to one glyph."""
     if not (name.isascii() and name.isalpha() and len(name) <= 40):
         return None
-    from harness.tex.render import RenderError, render_glyphs
-    from harness.tex.runner import have_pdflatex
+    from tablebench.tex.render import RenderError, render_glyphs
+    from tablebench.tex.runner import have_pdflatex
 
     if not have_pdflatex():
         return None

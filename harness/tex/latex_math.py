@@ -27,12 +27,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from harness.tex.arguments import Arg, arg_source, group_arg, skip_space
-from harness.tex.commands import ENV_ARGS, MULTIROW_ARGS, SI_ARGS
-from harness.tex.scripts import to_subscript, to_superscript
-from harness.tex.symbols import DING
-from harness.tex.tokens import Token, Tokens, tokenize
-from harness.tex.walker import Handler, Walker, double_struck, fraction
+from tablebench.tex.arguments import Arg, arg_source, group_arg, skip_space
+from tablebench.tex.commands import ENV_ARGS, MULTIROW_ARGS, SI_ARGS
+from tablebench.tex.scripts import to_subscript, to_superscript
+from tablebench.tex.symbols import DING
+from tablebench.tex.tokens import Token, Tokens, tokenize
+from tablebench.tex.walker import Handler, Walker, double_struck, fraction
 
 
 # --- commands with a layout of their own ---------------------------------------------

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from harness.tex.tokens import brace_group
+from tablebench.tex.tokens import brace_group
 
 MAX_CHARS = 400_000  # output of one expansion run (a real table is far below)
 MAX_STEPS = 20_000  # macro substitutions in one run

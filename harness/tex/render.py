@@ -6,7 +6,7 @@ check plus macro definitions) refused anything that reads or writes files or red
 commands; math environments beyond the table allowlist are accepted.
 The glyphs (character + box, in pt from the page's top left; fraction bars and root
 overlines, which pdfTeX draws as rules, come as the character "rule") are cached as JSON
-(`harness.core.cache`) under a key that is the sha256 of the full LaTeX source: the same
+(`tablebench.core.cache`) under a key that is the sha256 of the full LaTeX source: the same
 formula is compiled once.
 
 A compile takes at most RENDER_TIMEOUT seconds (an ordinary formula renders in under one; the
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.core.cache import ContentCache
-from harness.tex.runner import LatexError, run_pdflatex
-from harness.tex.safety import unsafe_reasons
+from tablebench.core.cache import ContentCache
+from tablebench.tex.runner import LatexError, run_pdflatex
+from tablebench.tex.safety import unsafe_reasons
 
 RENDER_CACHE = Path(".tablebench-cache/formula-render")  # when no run said where (`use_render_cache`)
 _render_cache: Path = RENDER_CACHE

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from harness.tex.symbols import LATEX_FOR
+from tablebench.tex.symbols import LATEX_FOR
 
 _MATH_ALNUM = range(0x1D400, 0x1D800)  # 𝑥, 𝐀, ...: styled letters and digits
 

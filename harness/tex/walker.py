@@ -13,8 +13,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from harness.tex.arguments import Arg, group_arg, optional_arg, read_args, skip_space, star
-from harness.tex.commands import (
+from tablebench.tex.arguments import Arg, group_arg, optional_arg, read_args, skip_space, star
+from tablebench.tex.commands import (
     CITE_ARGS,
     CITES,
     DROPPED_ARGS,
@@ -26,9 +26,9 @@ from harness.tex.commands import (
     STARRABLE,
     TEXT_IN_MATH,
 )
-from harness.tex.scripts import to_subscript, to_superscript
-from harness.tex.symbols import ACCENT_MARKS, DOUBLE_STRUCK, OPERATORS, SPACED_OPERATORS, SYMBOLS, UNITS
-from harness.tex.tokens import Token, Tokens, close_brace
+from tablebench.tex.scripts import to_subscript, to_superscript
+from tablebench.tex.symbols import ACCENT_MARKS, DOUBLE_STRUCK, OPERATORS, SPACED_OPERATORS, SYMBOLS, UNITS
+from tablebench.tex.tokens import Token, Tokens, close_brace
 
 MAX_DEPTH = 64  # nested groups rendered structurally; deeper input is read as plain text
 # A command with its own layout: (walker, first index after the name, window end, math mode, name)

@@ -23,9 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.cases import load_case_set
-from harness.core.metric_specs import specs_of
-from harness.evaluate.page import evaluate_page
+from tablebench.cases import load_case_set
+from tablebench.core.metric_specs import specs_of
+from tablebench.evaluate.page import evaluate_page
 from tests.benchmarks.readme_blocks import write_block
 
 REPO = Path(__file__).resolve().parents[2]

@@ -27,12 +27,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.evaluate.metaeval import Options, correlate, meta_eval
-from harness.evaluate.metaeval_formulas import FORMULAS, load_formula_pairs
-from harness.metrics.formulas.glyph_match import glyph_match
-from harness.report import fmt
-from harness.report.aggregate import boards
-from harness.tex.runner import have_pdflatex
+from tablebench.evaluate.metaeval import Options, correlate, meta_eval
+from tablebench.evaluate.metaeval_formulas import FORMULAS, load_formula_pairs
+from tablebench.metrics.formulas.glyph_match import glyph_match
+from tablebench.report import fmt
+from tablebench.report.aggregate import boards
+from tablebench.tex.runner import have_pdflatex
 from tests.benchmarks.readme_blocks import write_block
 
 REPO = Path(__file__).resolve().parents[2]

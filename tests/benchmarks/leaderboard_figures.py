@@ -22,9 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.report import fmt
-from harness.report.aggregate import Leaderboard, boards
-from harness.report.markdown import leaderboard_md, md_text
+from tablebench.report import fmt
+from tablebench.report.aggregate import Leaderboard, boards
+from tablebench.report.markdown import leaderboard_md, md_text
 from tests.benchmarks.readme_blocks import write_block
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from harness.core.table import Cell, Table
+from tablebench.core.table import Cell, Table
 
 WORDS = ["Model", "Baseline", "Ours", "accuracy", "F1", "ResNet-50", "BERT-base", "n/a", "Total",
          "mean", "Method", "Params (M)", "Time (s)", "\u2014", "ImageNet", "val"]

@@ -50,7 +50,7 @@ def run(out: Path, cache: Path, shared: Path) -> None:
     _gate_runs(out, cache)
     for study in STUDIES:
         data = shared / "data" / f"{study}.json"
-        done = subprocess.run([py, "-m", "harness.cli", "meta-eval", str(data), "--cv", "--json"], check=True,
+        done = subprocess.run([py, "-m", "tablebench.cli", "meta-eval", str(data), "--cv", "--json"], check=True,
                               capture_output=True, text=True)
         (out / f"meta_{study.replace('/', '_')}.json").write_text(done.stdout, encoding="utf-8")
 
@@ -76,7 +76,7 @@ def _gate_runs(out: Path, cache: Path) -> None:
     pytest_run("gated", *GATED, f"--baseline={baseline}")
     for i in (1, 2):
         pytest_run(f"shard{i}", *GATED, f"--baseline={baseline}", f"--shard={i}/2")
-    subprocess.run([py, "-m", "harness.cli", "report", "merge", str(out / "shard1"), str(out / "shard2"),
+    subprocess.run([py, "-m", "tablebench.cli", "report", "merge", str(out / "shard1"), str(out / "shard2"),
                     "--out", str(out / "merged"), f"--baseline={baseline}", "--gate=semantic", "--gate=teds",
                     "--min-score=semantic=3"], check=False, stdout=subprocess.DEVNULL)
 
@@ -90,7 +90,7 @@ def _current(data: Any) -> Any:
     """A results.json's content in the current layout, whichever format wrote it (any other file as it is)."""
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         return data
-    from harness.core.results import ItemResult
+    from tablebench.core.results import ItemResult
 
     out = {k: _renamed(v) if k.endswith("leaderboard") else v for k, v in data.items() if k not in _FORMAT_KEYS}
     out["results"] = [ItemResult.from_dict(row).to_row() for row in data["results"]]

@@ -19,12 +19,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from harness.core.table import NoTableError, Table, TableLike
-from harness.evaluate.metaeval_tables import _read_pair, load_rated_pairs
-from harness.locate.tables import locate_tables
-from harness.metrics.tables.grits import grits_details
-from harness.metrics.tables.semantic import read_and_count, semantic_details
-from harness.metrics.tables.tlag import tlag_details
+from tablebench.core.table import NoTableError, Table, TableLike
+from tablebench.evaluate.metaeval_tables import _read_pair, load_rated_pairs
+from tablebench.locate.tables import locate_tables
+from tablebench.metrics.tables.grits import grits_details
+from tablebench.metrics.tables.semantic import read_and_count, semantic_details
+from tablebench.metrics.tables.tlag import tlag_details
 from tests.benchmarks.pairs import realistic_pair
 from tests.perturb.corpus import collect
 from tests.perturb.suite import apply

@@ -30,8 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness.cases import load_case_set
-from harness.core.results import case_id
+from tablebench.cases import load_case_set
+from tablebench.core.results import case_id
 from tests.benchmarks import browser_load
 from tests.benchmarks.same_results import _stable
 

@@ -16,8 +16,8 @@ import json
 import sys
 from pathlib import Path
 
-from harness.evaluate.metaeval import cross_validate
-from harness.evaluate.metaeval_tables import TABLES, load_rated_pairs
+from tablebench.evaluate.metaeval import cross_validate
+from tablebench.evaluate.metaeval_tables import TABLES, load_rated_pairs
 from tests.benchmarks.readme_blocks import write_block
 
 REPO = Path(__file__).resolve().parents[2]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.files import read_json
-from harness.metrics.formulas.score import encode, formula_score, token_edit_similarity
-from harness.tex.formula import canonical_tokens
+from tablebench.core.files import read_json
+from tablebench.metrics.formulas.score import encode, formula_score, token_edit_similarity
+from tablebench.tex.formula import canonical_tokens
 from tests.conftest import shared_path
 
 SHORT = (r"$\operatorname {E} (X)=\mathrm {e} ^{\mu +{\frac {\sigma ^{2}}{2}}}$",

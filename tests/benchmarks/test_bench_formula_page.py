@@ -7,14 +7,14 @@ Run: python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benc
 
 from __future__ import annotations
 
-from harness.cases import load_case_set
-from harness.core.kinds import get
-from harness.core.metric_specs import defaults_of
-from harness.evaluate.page import _base_results, _Steps
-from harness.locate.formulas import content_key
-from harness.metrics.formulas.score import encode
-from harness.parse.runner import ParseResult
-from harness.tex.formula import canonical_tokens
+from tablebench.cases import load_case_set
+from tablebench.core.kinds import get
+from tablebench.core.metric_specs import defaults_of
+from tablebench.evaluate.page import _base_results, _Steps
+from tablebench.locate.formulas import content_key
+from tablebench.metrics.formulas.score import encode
+from tablebench.parse.runner import ParseResult
+from tablebench.tex.formula import canonical_tokens
 from tests.conftest import shared_path
 
 

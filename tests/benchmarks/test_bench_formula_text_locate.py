@@ -7,8 +7,8 @@ Run: python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benc
 
 from __future__ import annotations
 
-from harness.locate.formulas import locate_formulas
-from harness.readers.formula_text import gt_tokens
+from tablebench.locate.formulas import locate_formulas
+from tablebench.readers.formula_text import gt_tokens
 
 PAIRS = [(r"$\xi_{%d}^{2}$", "_ξ_<sub>%d</sub><sup>2</sup>"), (r"$\bar{n} + %d$", "_n_ ¯ + %d"),
          (r"$\mathbb{N}^{%d}$", "N<sup>%d</sup>"), (r"$k \mapsto e^{-%d k}$", "_k_ ↦ _e_<sup>−%d_k_</sup>")]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from harness.gating.aggregate import paired_statistics
+from tablebench.gating.aggregate import paired_statistics
 
 
 @pytest.mark.parametrize("n", [441, 5000])

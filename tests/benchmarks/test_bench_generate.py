@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from harness.generate.caseset import make_page
-from harness.generate.tables import generate_table
-from harness.tex.runner import have_pdflatex, run_pdflatex
+from tablebench.generate.caseset import make_page
+from tablebench.generate.tables import generate_table
+from tablebench.tex.runner import have_pdflatex, run_pdflatex
 
 pytestmark = pytest.mark.skipif(not have_pdflatex(), reason="pdflatex is not installed")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.metrics.tables.grits import grits_details
+from tablebench.metrics.tables.grits import grits_details
 from tests.benchmarks.pairs import realistic_pair
 
 REFERENCE_SECONDS = {(10, 10): 0.3, (20, 20): 4.0}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from harness.readers.latex import read_latex
+from tablebench.readers.latex import read_latex
 
 
 def _bench_tables(sample_dir: Path) -> list[str]:

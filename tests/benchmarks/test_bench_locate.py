@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.table import Table
-from harness.locate.tables import locate_tables
+from tablebench.core.table import Table
+from tablebench.locate.tables import locate_tables
 from tests.benchmarks.pairs import realistic_pair
 
 PROSE = ("Sell much answer seem card participant. Anyone after bring party, and the committee met "

@@ -6,8 +6,8 @@ Run: `.venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable
 
 from __future__ import annotations
 
-from harness.generate.harvest import extract_tables
-from harness.readers.latex import read_latex
+from tablebench.generate.harvest import extract_tables
+from tablebench.readers.latex import read_latex
 
 
 def _bomb() -> str:

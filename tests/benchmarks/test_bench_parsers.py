@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.parse import ParseOutput, resolve
-from harness.parse.runner import ParseRunner
+from tablebench.parse import ParseOutput, resolve
+from tablebench.parse.runner import ParseRunner
 
 
 class Instant:

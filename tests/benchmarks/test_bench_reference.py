@@ -24,8 +24,8 @@ from types import ModuleType
 
 import pytest
 
-from harness.metrics.tables.grits import grits_details
-from harness.metrics.tables.tlag import tlag_details
+from tablebench.metrics.tables.grits import grits_details
+from tablebench.metrics.tables.tlag import tlag_details
 from tests.benchmarks.pairs import realistic_pair
 
 ENV = "TABLEBENCH_REFERENCE_SCORERS"

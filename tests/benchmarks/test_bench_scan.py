@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import REPO_CASES
-from harness.core.raster import rasterise
-from harness.generate.variants import variant_pdf
-from parsers.ocr_image import deskew, erase_lines, find_rules, flatten, skew_angle
-from parsers.tesseract_parser import TesseractParser
+from tablebench.cases import INSTALLED_CASES
+from tablebench.core.raster import rasterise
+from tablebench.generate.variants import variant_pdf
+from tablebench.parsers.ocr_image import deskew, erase_lines, find_rules, flatten, skew_angle
+from tablebench.parsers.tesseract_parser import TesseractParser
 
-PAGES = [REPO_CASES / "synth-v1" / f"{i:03d}.pdf" for i in (1, 2, 3)]
+PAGES = [INSTALLED_CASES / "synth-v1" / f"{i:03d}.pdf" for i in (1, 2, 3)]
 needs_tools = pytest.mark.skipif(shutil.which("tesseract") is None or shutil.which("pdftoppm") is None,
                                  reason="tesseract-ocr or poppler-utils is not installed")
 

@@ -18,10 +18,10 @@ import random
 
 import pytest
 
-from harness.core.table import Table
-from harness.metrics.tables import semantic_struct, semantic_text
-from harness.metrics.tables.semantic import semantic_details
-from harness.readers.text import read_lines
+from tablebench.core.table import Table
+from tablebench.metrics.tables import semantic_struct, semantic_text
+from tablebench.metrics.tables.semantic import semantic_details
+from tablebench.readers.text import read_lines
 from tests.benchmarks.pairs import realistic_pair
 
 WORDS = ["ResNet", "VGG", "ViT", "BERT", "Ours", "Baseline", "GPT-2", "T5", "LSTM", "CNN", "MLP", "Swin"]

@@ -32,10 +32,10 @@ from pathlib import Path
 
 import pytest
 
-from harness.cases import load_case_set
-from harness.core.results import ItemResult
-from harness.evaluate.page import evaluate_page
-from harness.parse.prefetch import ParsePool
+from tablebench.cases import load_case_set
+from tablebench.core.results import ItemResult
+from tablebench.evaluate.page import evaluate_page
+from tablebench.parse.prefetch import ParsePool
 
 JUDGE = {"simple": 6.45, "moderate": 4.29, "complex": 2.97, "overall": 4.66}  # published, full 100-page set
 REPO = Path(__file__).resolve().parents[2]

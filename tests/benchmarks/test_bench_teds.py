@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.core.table import Cell, Table
-from harness.metrics import teds
+from tablebench.core.table import Cell, Table
+from tablebench.metrics import teds
 from tests.benchmarks.pairs import realistic_pair
 
 REFERENCE_SECONDS = {(10, 10): 3.0, (20, 20): 34.0}  # published in the task brief

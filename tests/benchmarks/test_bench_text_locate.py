@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import random
 
-from harness.cases import load_case_set
-from harness.core.metric_specs import defaults_of, spec
-from harness.kinds.text import KIND, GroundTruthText
-from harness.locate.prose import _aligned
-from harness.parse.registry import resolve
+from tablebench.cases import load_case_set
+from tablebench.core.metric_specs import defaults_of, spec
+from tablebench.kinds.text import KIND, GroundTruthText
+from tablebench.locate.prose import _aligned
+from tablebench.parse.registry import resolve
 
 WORDS = ("model data table column figure result method value score paper layout reading order text block "
          "prose parser output page number first second third large small offline linear budget").split()

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from harness.core.table import Table
-from harness.metrics.tables.tlag import tlag_details
-from harness.readers.html import table_from_html
+from tablebench.core.table import Table
+from tablebench.metrics.tables.tlag import tlag_details
+from tablebench.readers.html import table_from_html
 from tests.benchmarks.pairs import realistic_pair
 from tests.conftest import shared_path
 

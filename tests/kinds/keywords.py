@@ -17,11 +17,11 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
-from harness.core.kinds import ItemKind, Located, Scoring, register, unregister
-from harness.core.metric_specs import MetricSpec, Scored
-from harness.core.metric_specs import register as register_metric
-from harness.core.metric_specs import unregister as unregister_metric
-from harness.metrics.score import score_pair
+from tablebench.core.kinds import ItemKind, Located, Scoring, register, unregister
+from tablebench.core.metric_specs import MetricSpec, Scored
+from tablebench.core.metric_specs import register as register_metric
+from tablebench.core.metric_specs import unregister as unregister_metric
+from tablebench.metrics.score import score_pair
 
 
 @dataclass(frozen=True)

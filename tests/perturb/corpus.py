@@ -1,6 +1,6 @@
 """The distinct ground-truth tables the suite perturbs: committed case sets and ../shared.
 
-Case sets are read through `harness.cases` (the committed ones and the pdf-parse-bench sample);
+Case sets are read through `tablebench.cases` (the committed ones and the pdf-parse-bench sample);
 the table-metric-study files through the LaTeX reader, as meta-eval reads their `gt_table`.
 Tables are deduplicated by content (the canonical HTML of what the reader saw, header marks
 included): the same table on two pages is perturbed once.
@@ -13,9 +13,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.cases import REPO_CASES, load_case_set
-from harness.core.table import NoTableError, Table
-from harness.readers.latex import read_latex
+from tablebench.cases import INSTALLED_CASES, load_case_set
+from tablebench.core.table import NoTableError, Table
+from tablebench.readers.latex import read_latex
 
 BENCH_SAMPLE = ("data", "pdf-parse-bench-2026q1-tables-sample")
 METRIC_STUDY = (("data", "table-metric-study", "dev.json"), ("data", "table-metric-study", "dev2.json"))
@@ -53,12 +53,12 @@ def content_digest(table: Table) -> str:
     return hashlib.sha256(table.to_html(headers=True).encode("utf-8")).hexdigest()[:16]
 
 
-def committed_sets(cases_dir: Path = REPO_CASES) -> list[Path]:
+def committed_sets(cases_dir: Path = INSTALLED_CASES) -> list[Path]:
     """The committed case sets that hold tables."""
     return sorted(p for p in cases_dir.iterdir() if (p / "manifest.json").is_file())
 
 
-def collect(shared: Path | None, cases_dir: Path = REPO_CASES, *, committed_only: bool = False) -> Corpus:
+def collect(shared: Path | None, cases_dir: Path = INSTALLED_CASES, *, committed_only: bool = False) -> Corpus:
     """Every distinct ground-truth table of the committed sets, then of ../shared (`shared`;
     absent or None: those sources are listed as skipped with the reason)."""
     corpus, seen = Corpus(), set()

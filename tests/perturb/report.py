@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from harness.core.table import Table
+from tablebench.core.table import Table
 from tests.perturb.corpus import Corpus
 from tests.perturb.suite import FLOOR, LOSSY_FLOOR, Scored, apply, failures, summarise
 from tests.perturb.transforms import TRANSFORMS

@@ -15,9 +15,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from harness.core.table import Table
-from harness.locate.tables import locate_tables
-from harness.metrics.tables.semantic import semantic_details
+from tablebench.core.table import Table
+from tablebench.locate.tables import locate_tables
+from tablebench.metrics.tables.semantic import semantic_details
 from tests.perturb.corpus import GtTable
 from tests.perturb.transforms import TRANSFORMS, Output, Transform
 

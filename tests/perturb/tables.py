@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.core.table import Cell, Table
+from tablebench.core.table import Cell, Table
 
 
 @dataclass(slots=True)

@@ -15,11 +15,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.core.table import Cell, Table
-from harness.metrics.tables.semantic_struct import is_value
-from harness.metrics.tables.semantic_text import NULL, normalize
-from harness.readers import read_tables
-from harness.readers.row_roles import header_end
+from tablebench.core.table import Cell, Table
+from tablebench.metrics.tables.semantic_struct import is_value
+from tablebench.metrics.tables.semantic_text import NULL, normalize
+from tablebench.readers import read_tables
+from tablebench.readers.row_roles import header_end
 from tests.perturb.tables import (
     Placed,
     column_paths,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 
-from harness.core.table import Table
+from tablebench.core.table import Table
 
 _LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
                   "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}

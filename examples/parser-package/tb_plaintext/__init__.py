@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from harness.parse.protocol import ParseOutput, ParserError
+from tablebench.parse.protocol import ParseOutput, ParserError
 
 MODES = ("plain", "layout")
 
@@ -14,7 +14,7 @@ class PlainTextParser:
     """`--parser=tb-plaintext` or `--parser=tb-plaintext?mode=layout`."""
 
     name = "tb-plaintext"
-    version = "0.1.0"  # bump when the output changes (the cache also keys on this file's bytes)
+    version = "0.1.0"  # bump when the output changes (the cache also keys on the package's code)
 
     def __init__(self, mode: str = "layout") -> None:  # `?mode=...` arrives as a str keyword
         if mode not in MODES:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from harness.tex.formula_classes import (
+from tablebench.tex.formula_classes import (
     ACCENT,
     CONTENT,
     DELIMITER,

@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from harness.core.assignment import linear_sum_assignment
-from harness.tex.render import CURRENT, Glyph, RenderError, RenderSkipped, RunCache, render_glyphs
-from harness.tex.unicode_latex import unicode_to_latex
+from tablebench.core.assignment import linear_sum_assignment
+from tablebench.tex.render import CURRENT, Glyph, RenderError, RenderSkipped, RunCache, render_glyphs
+from tablebench.tex.unicode_latex import unicode_to_latex
 
 DX, DY, EM = 0.1, 0.5, 10.0
 _NO = 1e6

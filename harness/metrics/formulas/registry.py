@@ -1,12 +1,12 @@
-"""The formula metrics' scorers, as `harness.core.metric_specs` names them: (gt LaTeX, predicted
+"""The formula metrics' scorers, as `tablebench.core.metric_specs` names them: (gt LaTeX, predicted
 formula) -> `Scored`. `glyph_f1` needs pdflatex and pymupdf; without a renderable ground
 truth it yields nothing; when the renders' budget is spent it is "not computed", saying so."""
 
 from __future__ import annotations
 
-from harness.core.metric_specs import Scored
-from harness.metrics.formulas.glyph_match import glyph_match
-from harness.metrics.formulas.score import explained, token_edit_similarity
+from tablebench.core.metric_specs import Scored
+from tablebench.metrics.formulas.glyph_match import glyph_match
+from tablebench.metrics.formulas.score import explained, token_edit_similarity
 
 
 def score_formula_score(gt: str, pred: str) -> Scored:
@@ -19,7 +19,7 @@ def score_token_edit(gt: str, pred: str) -> Scored:
 
 
 def score_glyph_f1(gt: str, pred: str) -> Scored:
-    from harness.tex.render import RenderSkipped
+    from tablebench.tex.render import RenderSkipped
     try:
         value = glyph_match(gt, pred)
     except RenderSkipped as exc:

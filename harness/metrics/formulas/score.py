@@ -28,10 +28,10 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from harness.metrics.formulas.edits import FEATURES, align, describe, meaning
-from harness.tex.formula import FormulaError, canonical_tokens
-from harness.tex.formula_classes import token_class
-from harness.tex.formula_symbols import typeset_symbol
+from tablebench.metrics.formulas.edits import FEATURES, align, describe, meaning
+from tablebench.tex.formula import FormulaError, canonical_tokens
+from tablebench.tex.formula_classes import token_class
+from tablebench.tex.formula_symbols import typeset_symbol
 
 _IDS: dict[str, int] = {}
 

@@ -43,8 +43,8 @@ from typing import TypedDict
 import numba
 import numpy as np
 
-from harness.core.table import MAX_SPAN, Table, TableLike
-from harness.readers.html import as_table
+from tablebench.core.table import MAX_SPAN, Table, TableLike
+from tablebench.readers.html import as_table
 
 AUTOJUNK_MIN_LEN = 200  # difflib's autojunk heuristic applies from this length of the second text
 _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
@@ -70,7 +70,7 @@ def grits(gt: TableLike, pred: TableLike) -> float:
 def grits_details(gt: TableLike, pred: TableLike) -> GritsDetails:
     """GriTS-Top and GriTS-Con (F, precision, recall) of `pred` against `gt`.
 
-    Strings are read as HTML with whitespace kept verbatim (`harness.readers.html.as_table`).
+    Strings are read as HTML with whitespace kept verbatim (`tablebench.readers.html.as_table`).
     """
     g, p = SlotGrid.of(as_table(gt)), SlotGrid.of(as_table(pred))
     top = _factored_2dmss(box_iou_matrix(g.boxes, p.boxes), g.box_ids, p.box_ids)

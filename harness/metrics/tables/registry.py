@@ -1,4 +1,4 @@
-"""The table metrics' scorers, as `harness.core.metric_specs` names them: (gt, pred) -> `Scored`.
+"""The table metrics' scorers, as `tablebench.core.metric_specs` names them: (gt, pred) -> `Scored`.
 
 Each group yields flat, named floats (rule metrics in [0, 1], `semantic` on the 0-10 scale)
 so results travel as plain data; the semantic score also explains itself in words.
@@ -6,13 +6,13 @@ so results travel as plain data; the semantic score also explains itself in word
 
 from __future__ import annotations
 
-from harness.core.metric_specs import Scored
-from harness.core.results import CELL_DIFF
-from harness.core.table import Table
-from harness.metrics.tables.grits import grits_details
-from harness.metrics.tables.semantic import semantic_details
-from harness.metrics.tables.teds import teds
-from harness.metrics.tables.tlag import tlag_details
+from tablebench.core.metric_specs import Scored
+from tablebench.core.results import CELL_DIFF
+from tablebench.core.table import Table
+from tablebench.metrics.tables.grits import grits_details
+from tablebench.metrics.tables.semantic import semantic_details
+from tablebench.metrics.tables.teds import teds
+from tablebench.metrics.tables.tlag import tlag_details
 
 MAX_NOTES = 5  # explanations kept per group, most severe first
 

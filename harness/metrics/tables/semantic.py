@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from harness.core.table import NoTableError, TableLike
-from harness.metrics.tables.semantic_align import (
+from tablebench.core.table import NoTableError, TableLike
+from tablebench.metrics.tables.semantic_align import (
     ALIGN_RULES,
     FEATURES,
     NOTE,
@@ -44,13 +44,13 @@ from harness.metrics.tables.semantic_align import (
     count_differences,
     nothing_read,
 )
-from harness.metrics.tables.semantic_diff import cell_diff
-from harness.metrics.tables.semantic_emphasis import RULE as EMPHASIS
-from harness.metrics.tables.semantic_emphasis import with_added_emphasis
-from harness.metrics.tables.semantic_read import READ_RULES, read_prediction
-from harness.metrics.tables.semantic_size import at_rated_size
-from harness.metrics.tables.semantic_struct import View, header_rows, to_grid, view
-from harness.readers.html import as_table
+from tablebench.metrics.tables.semantic_diff import cell_diff
+from tablebench.metrics.tables.semantic_emphasis import RULE as EMPHASIS
+from tablebench.metrics.tables.semantic_emphasis import with_added_emphasis
+from tablebench.metrics.tables.semantic_read import READ_RULES, read_prediction
+from tablebench.metrics.tables.semantic_size import at_rated_size
+from tablebench.metrics.tables.semantic_struct import View, header_rows, to_grid, view
+from tablebench.readers.html import as_table
 
 MAX_ERRORS = 5
 # Every rule the score follows: how the prediction is read (`semantic_read.READ_RULES`) and what the

@@ -49,11 +49,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 from rapidfuzz.distance import LCSseq
 
-from harness.core.assignment import linear_sum_assignment
-from harness.metrics.tables.semantic_causes import SAME_VALUE, Cause, level_shown, unattributed_cause, value_causes
-from harness.metrics.tables.semantic_presence import foreign_rows, unlabelled
-from harness.metrics.tables.semantic_struct import View
-from harness.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, shared_cells, similarity_matrix
+from tablebench.core.assignment import linear_sum_assignment
+from tablebench.metrics.tables.semantic_causes import SAME_VALUE, Cause, level_shown, unattributed_cause, value_causes
+from tablebench.metrics.tables.semantic_presence import foreign_rows, unlabelled
+from tablebench.metrics.tables.semantic_struct import View
+from tablebench.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, shared_cells, similarity_matrix
 
 FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "unlabelled", "emphasis")
 # The comparison's rules beyond aligning and counting (`tablebench meta-eval --ablation` removes each

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from harness.metrics.tables.semantic_struct import View
-from harness.metrics.tables.semantic_text import NULL, numbers, similarity_matrix
+from tablebench.metrics.tables.semantic_struct import View
+from tablebench.metrics.tables.semantic_text import NULL, numbers, similarity_matrix
 
 _TIE = 1e-9
 # Two cells at least this similar read as the same value (equal in the cell diff, no cause of error;

@@ -9,9 +9,9 @@ the size), and a large one keeps only counts too, so results.json grows little p
 
 from __future__ import annotations
 
-from harness.metrics.tables.semantic_align import Alignment
-from harness.metrics.tables.semantic_causes import SAME_VALUE
-from harness.metrics.tables.semantic_text import NULL
+from tablebench.metrics.tables.semantic_align import Alignment
+from tablebench.metrics.tables.semantic_causes import SAME_VALUE
+from tablebench.metrics.tables.semantic_text import NULL
 
 MAX_CELLS = 800  # ground-truth plus extra cells kept in full; above: counts only
 MAX_TEXT = 60  # characters of one cell's text kept

@@ -25,10 +25,10 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
-from harness.core.table import Table
-from harness.metrics.tables.semantic_align import FEATURES, Differences
-from harness.metrics.tables.semantic_causes import Cause
-from harness.metrics.tables.semantic_text import normalize
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic_align import FEATURES, Differences
+from tablebench.metrics.tables.semantic_causes import Cause
+from tablebench.metrics.tables.semantic_text import normalize
 
 RULE = "emphasis"  # the comparison's rule (`semantic.RULES`; `tablebench meta-eval --ablation` removes it)
 

@@ -13,7 +13,7 @@ features sit in the half of its kind of reading (`semantic.feature_row`), so one
 problem fits both.
 
 `tablebench meta-eval FILE --cv` runs this procedure once per held-out ground-truth table on
-the other tables (`harness.evaluate.metaeval_tables.cross_validate`); `semantic.DEFAULT` is its result on
+the other tables (`tablebench.evaluate.metaeval_tables.cross_validate`); `semantic.DEFAULT` is its result on
 every rated pair (dev, dev2) and judged pair (data/judged-pairs), rounded
 (`python -m tests.benchmarks.semantic_figures` prints it).
 """
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.optimize import least_squares
 
-from harness.metrics.tables.semantic import DEFAULT, Params
+from tablebench.metrics.tables.semantic import DEFAULT, Params
 
 KEY_WEIGHTS = (0.3, 0.5, 0.7)  # alignment: share of header keys (the rest: content)
 RIDGE = 1e-3  # per weight, against the squared error of ~200 pairs in score points: negligible unless unused

@@ -40,9 +40,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from harness.core.table import Cell, Table
-from harness.metrics.tables.semantic_struct import is_numeric, is_value
-from harness.metrics.tables.semantic_text import NULL, normalize
+from tablebench.core.table import Cell, Table
+from tablebench.metrics.tables.semantic_struct import is_numeric, is_value
+from tablebench.metrics.tables.semantic_text import NULL, normalize
 
 # The rules this reader follows beyond cutting at spaces and values (`semantic_read.RULES`;
 # `tablebench meta-eval --ablation` removes each in turn).

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.metrics.tables.semantic_causes import Cause
-from harness.metrics.tables.semantic_struct import View
-from harness.metrics.tables.semantic_text import NULL
+from tablebench.metrics.tables.semantic_causes import Cause
+from tablebench.metrics.tables.semantic_struct import View
+from tablebench.metrics.tables.semantic_text import NULL
 
 # Midpoint, not tuned: a row with fewer than half of its words anywhere in the ground truth is
 # text foreign to the table. 0.3 or 0.7 moves no cross-validated Pearson by more than 0.001

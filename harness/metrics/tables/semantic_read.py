@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness.core.table import Table
-from harness.metrics.tables.semantic_lines import LINE_RULES, read_lines
-from harness.metrics.tables.semantic_struct import Grid, View, header_rows, to_grid, view
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic_lines import LINE_RULES, read_lines
+from tablebench.metrics.tables.semantic_struct import Grid, View, header_rows, to_grid, view
 
 # The readings of a grid, each a rule a reader follows (`tablebench meta-eval --ablation` removes
 # each in turn); with the lines reader's own rules (`semantic_lines.LINE_RULES`), every rule the

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from harness.metrics.tables.semantic_align import FEATURES, Differences
+from tablebench.metrics.tables.semantic_align import FEATURES, Differences
 
 # the largest ground-truth table of table-metric-study dev and dev2, in facts (tests/test_semantic_size.py
 # checks it against the data when ../shared is there)

@@ -34,9 +34,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from harness.core.table import Table
-from harness.metrics.tables.semantic_text import NULL, fold_case, normalize, numbers, residue
-from harness.readers.row_roles import header_end, is_mark, is_spanning_label, repeats_header
+from tablebench.core.table import Table
+from tablebench.metrics.tables.semantic_text import NULL, fold_case, normalize, numbers, residue
+from tablebench.readers.row_roles import header_end, is_mark, is_spanning_label, repeats_header
 
 _LEADING_NUMBER = re.compile(r"[^\w]{0,2}[-+±~≈<>≤≥]?\.?\d")
 _MAGNITUDE = re.compile(r"(\d)[^\W\d_]{1,2}\b")  # a unit or magnitude written onto a number

@@ -18,11 +18,11 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from harness.metrics.tables.semantic_glyphs import fold_glyphs, fold_mark, same_mark
-from harness.readers.cell_markup import sub_script
-from harness.readers.textnorm import ANY_TAG, GLUED_SYMBOL_ITALIC, STYLE_TAGS, tag_pattern
-from harness.tex.latex_math import latex_to_text
-from harness.tex.scripts import to_superscript
+from tablebench.metrics.tables.semantic_glyphs import fold_glyphs, fold_mark, same_mark
+from tablebench.readers.cell_markup import sub_script
+from tablebench.readers.textnorm import ANY_TAG, GLUED_SYMBOL_ITALIC, STYLE_TAGS, tag_pattern
+from tablebench.tex.latex_math import latex_to_text
+from tablebench.tex.scripts import to_superscript
 
 NULL = "∅"  # the one form of every "no value here" marker
 

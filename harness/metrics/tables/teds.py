@@ -28,8 +28,8 @@ from numba import njit
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
-from harness.core.table import MAX_SPAN, Cell, TableLike, _clamp
-from harness.readers.html import as_table
+from tablebench.core.table import MAX_SPAN, Cell, TableLike, _clamp
+from tablebench.readers.html import as_table
 
 __all__ = ["teds", "tree_edit_distance"]
 

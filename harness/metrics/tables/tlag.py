@@ -26,9 +26,9 @@ import numpy as np
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
-from harness.core.assignment import linear_sum_assignment
-from harness.core.table import MAX_SPAN, Table, TableLike
-from harness.readers.html import as_table
+from tablebench.core.assignment import linear_sum_assignment
+from tablebench.core.table import MAX_SPAN, Table, TableLike
+from tablebench.readers.html import as_table
 
 NULL = "[NULL]"  # the reference's marker; a cell whose text normalises to it is null
 _NULL_FORMS = frozenset(["", "-", "\u2013", "\u2014", "...", "\u2026", "n/a", "na", "none", "nil", "--", "---"])

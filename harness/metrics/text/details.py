@@ -4,7 +4,7 @@ The scores say how much; this says where: the ground truth block by block with i
 edited words marked, the output's prose piece by piece with what each piece is (read in order,
 read out of order, edited, invented, a repeat of a block), and the costliest errors in words.
 Plain data (lists of strings and numbers), so it travels in a result's `evidence` to results.json
-and the report; `harness.report.text_card` renders it. Texts are cut at `MAX_CARD_CHARS` per
+and the report; `tablebench.report.text_card` renders it. Texts are cut at `MAX_CARD_CHARS` per
 side: a card must open quickly whatever the page.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.locate.prose import CHANGED, DUPLICATE, EDITED, INVENTED, MISSING, Alignment, align_text, in_order
-from harness.metrics.text.scores import counts, edit_cost
+from tablebench.locate.prose import CHANGED, DUPLICATE, EDITED, INVENTED, MISSING, Alignment, align_text, in_order
+from tablebench.metrics.text.scores import counts, edit_cost
 
 MAX_CARD_CHARS = 60_000  # characters of text per side of a card
 MAX_NOTES = 8

@@ -1,14 +1,14 @@
-"""The text metrics' scorers, as `harness.core.metric_specs` names them: (the page's text blocks,
+"""The text metrics' scorers, as `tablebench.core.metric_specs` names them: (the page's text blocks,
 the parser's output) -> `Scored`. The diff and the notes a card shows are the text kind's to add
-(`harness.metrics.text.details`): once per item, whichever of these metrics were selected."""
+(`tablebench.metrics.text.details`): once per item, whichever of these metrics were selected."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from harness.core.metric_specs import Scored
-from harness.locate.prose import align_text
-from harness.metrics.text.scores import counts, fidelity_of, order_of, precision_of, recall_of
+from tablebench.core.metric_specs import Scored
+from tablebench.locate.prose import align_text
+from tablebench.metrics.text.scores import counts, fidelity_of, order_of, precision_of, recall_of
 
 
 def score_text_fidelity(gt: Sequence[str], pred: str) -> Scored:

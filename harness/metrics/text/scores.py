@@ -1,16 +1,16 @@
 """The text metrics: how faithfully, completely and in which order an output holds a page's prose.
 
 Each is a pure function of (ground truth, prediction): `gt` is the page's text blocks in reading
-order, `pred` the parser's whole output (its prose is read by `harness.readers.prose`, without
+order, `pred` the parser's whole output (its prose is read by `tablebench.readers.prose`, without
 the ground truth), and each returns a value in [0, 1], 1 the best, as the rule metrics here do.
-All four read one word alignment (`harness.locate.prose.align_text`, computed once per pair).
+All four read one word alignment (`tablebench.locate.prose.align_text`, computed once per pair).
 Lengths are counted in characters of the normalised words, each word with one separator, so a
 paragraph's share of the page is its share of the characters.
 
 - `text_fidelity`: 1 - normalised edit distance between the ground truth and the output's
   prose put in ground-truth order: (characters missing + characters invented or repeated +
   the edit distance of every edited stretch) / the longer of the two. Order does not count here
-  (`reading_order` does); what a reader forgives (`harness.readers.prose.normalise_word`) does
+  (`reading_order` does); what a reader forgives (`tablebench.readers.prose.normalise_word`) does
   not count; a changed word does. Dropping a paragraph of share s gives 1 - s; repeating one,
   1 - s / (1 + s).
 - `reading_order`: the share of the matched prose (by characters) in the heaviest sequence of
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import Levenshtein
 
-from harness.locate.prose import DUPLICATE, INVENTED, MISSING, Alignment, align_text, in_order, run_weights
+from tablebench.locate.prose import DUPLICATE, INVENTED, MISSING, Alignment, align_text, in_order, run_weights
 
 
 def _chars(words: Sequence, indices: range | list[int]) -> int:
