@@ -140,7 +140,7 @@ def test_cross_validation_holds_each_table_out_and_refits(tmp_path):
 def test_cli_cv_prints_the_held_out_numbers(tmp_path, capsys):
     assert main(["meta-eval", str(_ratable_study(tmp_path)), "--cv", "--bootstrap", "20"]) == 0
     out = capsys.readouterr().out
-    assert "cross-validated (held-out tables)" in out and "g2" in out
+    assert "cross-validated (held-out units)" in out and "g2" in out
     assert main(["meta-eval", str(_ratable_study(tmp_path)), "--cv", "--bootstrap", "20", "--json"]) == 0
     assert set(json.loads(capsys.readouterr().out)) >= {"cv", "in_sample", "default", "folds", "complexity"}
 
@@ -276,3 +276,29 @@ def test_ablation_reports_the_judged_cell_furthest_from_the_judge(tmp_path):
     report = ablation_report(rows).splitlines()
     assert report[2].split()[-2:] == ["worst", "cell"]
     assert report[3].split()[-1] == f"{rows[0]['worst_cell']:+.2f}"
+
+
+def test_judged_pairs_are_held_out_by_page_and_rated_pairs_by_ground_truth(tmp_path) -> None:
+    """Issue 43: a rule pays only if it pays on pages it was not fitted on, so the tables of one
+    judged page form one fold (a parser reads a page's tables alike); a rated table is its own."""
+    import json
+
+    from tablebench.evaluate.metaeval import parser_agreement
+    from tablebench.evaluate.metaeval_tables import load_rated_pairs
+
+    gt = r"\begin{tabular}{ll} a & b \\ 1 & 2 \\ \end{tabular}"
+    judged = [{"gt_id": f"p00{page}_t{t}", "page": f"p00{page}", "table": t, "complexity": "simple", "gt_table": gt,
+               "extractions": [{"parser": name, "extracted_table": "| a | b |\n|---|---|\n| 1 | 2 |",
+                                "llm_scores": [{"judge_model": "j", "score": 9}], "human_scores": []}
+                               for name in ("x", "y")]} for page in (1, 2) for t in (0, 1)]
+    rated = [{"gt_id": "T1", "gt_table": gt, "complexity": "simple",
+              "extractions": [{"parser": "v", "extracted_table": "| a | b |", "human_scores": [7, 8]}]}]
+    (tmp_path / "judged.json").write_text(json.dumps(judged))
+    (tmp_path / "rated.json").write_text(json.dumps(rated))
+    pairs = load_rated_pairs(tmp_path / "judged.json", tmp_path / "rated.json")
+    assert sorted({p.unit for p in pairs}) == ["judged/p001", "judged/p002", "rated/T1"]
+    assert {p.gt_id for p in pairs if p.unit == "judged/p001"} == {"judged/p001_t0", "judged/p001_t1"}
+    import numpy as np
+
+    agreement = parser_agreement(pairs, np.asarray([p.human - 0.5 for p in pairs]), n_boot=10, seed=0)
+    assert set(agreement) == {"x", "y"} and agreement["x"]["diff"] == -0.5 and agreement["x"]["n"] == 4

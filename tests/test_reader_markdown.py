@@ -292,3 +292,30 @@ def test_a_label_written_once_over_a_placeholder_spans_it_in_the_semantic_score(
     md = "|System|EER (%)|Col3|\n|---|---|---|\n|System|Validation|Test|\n|AASIST|0.92|15.02|\n|ATCA|0.10|11.28|"
     blank = md.replace("|Col3|", "||", 1)
     assert semantic_details(gt, read_markdown(md)[0]).score == semantic_details(gt, read_markdown(blank)[0]).score
+
+
+# -- issue 43, shape 1: a pipe inside inline math is the formula's, not a cell boundary -----------
+GRAPHS = r"""\begin{tabular}{lrrr}
+Model & $|V|$ & $|E|$ & Avg. degree \\
+Ring & 10 & 20 & 4.0 \\
+Star & 12 & 30 & 5.0 \\
+\end{tabular}"""
+
+
+def test_pipes_inside_inline_math_do_not_split_a_markdown_cell() -> None:
+    assert split_row("| Model | $|V|$ | $|E|$ | Avg. degree |") == [" Model ", " $|V|$ ", " $|E|$ ", " Avg. degree "]
+    assert split_row(r"| a $\left|x\right|$ | b |") == [r" a $\left|x\right|$ ", " b "]
+    assert split_row("| $5 | $10 |") == [" $5 ", " $10 "]  # prices: a `$` before a space closes no formula
+    assert split_row(r"| \$ | $|x|$ |") == [r" \$ ", " $|x|$ "]  # an escaped dollar opens nothing
+
+
+def test_a_markdown_table_with_pipes_in_math_scores_as_a_reader_reads_it() -> None:
+    from tablebench.metrics.tables.semantic import semantic
+    from tablebench.readers.latex import read_latex
+
+    pred = ("| Model | $|V|$ | $|E|$ | Avg. degree |\n|---|---|---|---|\n"
+            "| Ring | 10 | 20 | 4.0 |\n| Star | 12 | 30 | 5.0 |\n")
+    (table,) = read_markdown(pred)
+    assert table.shape == (3, 4)
+    assert semantic(read_latex(GRAPHS)[0], table) >= 8  # raters: 9.7 on the real shape
+

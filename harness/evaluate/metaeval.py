@@ -43,6 +43,14 @@ class RatedPair:
     complexity: str = ""
     parser: str = ""
     reference: str = "human"  # what `human` holds: the mean human rating, or a stored judge's score (`judge:NAME`)
+    page: str = ""  # the page of a judged pair's table: its tables are held out together
+
+    @property
+    def unit(self) -> str:
+        """What a cross-validation holds out together: a judged pair's page (one parser read the
+        page's tables alike, so a rule fitted on one of them is not tested on its neighbours), a
+        rated pair's ground truth."""
+        return self.page or self.gt_id
 
 
 Scorer = Callable[[str, str], float | None]  # None: no score for this pair (left out of the correlation)
@@ -131,6 +139,7 @@ def load_pairs(kind: Kind, paths: Sequence[str | Path]) -> list[RatedPair]:
         if len(paths) > 1:
             for pair in pairs:
                 pair.gt_id = f"{stem}/{pair.gt_id}"
+                pair.page = f"{stem}/{pair.page}" if pair.page else ""
         pooled += pairs
     return pooled
 
@@ -252,14 +261,15 @@ def split_masks(groups: list[str]) -> dict[str, np.ndarray]:
 
 def held_out_scores(pairs: list[RatedPair], fit: Fit, features: Any = None,
                     progress: Progress = no_progress) -> tuple[np.ndarray, list[tuple]]:
-    """Each ground truth's pairs scored with constants fitted on the other ground truths' pairs.
+    """Each unit's pairs (`RatedPair.unit`: a judged page, a rated ground truth) scored with
+    constants fitted on the other units' pairs.
 
-    Returns the held-out scores and, per ground truth in order of first appearance,
+    Returns the held-out scores and, per unit in order of first appearance,
     (its id, its pairs' mask, the constants fitted without it, their training error).
     """
     features = fit.features(pairs) if features is None else features
     human = np.asarray([p.human for p in pairs])
-    groups = np.asarray([p.gt_id for p in pairs], dtype=object)
+    groups = np.asarray([p.unit for p in pairs], dtype=object)
     scores = np.zeros(len(pairs))
     folds = []
     ids = list(dict.fromkeys(groups.tolist()))
@@ -275,15 +285,16 @@ def held_out_scores(pairs: list[RatedPair], fit: Fit, features: Any = None,
 
 def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed: int = 0,
                    progress: Progress = no_progress) -> dict:
-    """Leave-one-ground-truth-out cross-validation of `kind`'s tuned score, in full.
+    """Leave-one-unit-out cross-validation of `kind`'s tuned score, in full: a unit is a rated
+    ground truth, or a judged page with all its tables (`RatedPair.unit`).
 
-    Returns the pooled held-out correlations (`cv`, CIs resampling ground truths, since the
+    Returns the pooled held-out correlations (`cv`, CIs resampling units, since the
     pairs of one are not independent of each other), the per-fold choices and errors
     (`folds`), the held-out bias and mean absolute error per complexity, and for comparison
     the in-sample correlation of a fit on all pairs and that of the shipped constants.
     """
     human = np.asarray([p.human for p in pairs])
-    groups = np.asarray([p.gt_id for p in pairs], dtype=object)
+    groups = np.asarray([p.unit for p in pairs], dtype=object)
     if len(set(groups.tolist())) < 3:
         raise ValueError(f"cross-validation needs rated extractions of at least 3 ground-truth {kind.item}s")
     fit = kind.fit
@@ -317,6 +328,7 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
                           "shipped": correlate(shipped[m], human[m], n_boot, seed, groups=groups[m].tolist())}
                    for name, m in split_masks(group_list).items()},
         "cells": parser_cells(pairs, held_out, shipped),
+        "parsers": parser_agreement(pairs, held_out, n_boot, seed),
         "cv": {**correlate(held_out, human, n_boot, seed, groups=group_list),
                "mae": float(np.mean(np.abs(held_out - human))), "bias": float(np.mean(held_out - human))},
         "in_sample": correlate(in_sample, human, n_boot, seed, groups=group_list),
@@ -347,6 +359,22 @@ def parser_cells(pairs: list[RatedPair], held_out: np.ndarray, shipped: np.ndarr
     return [{"parser": parser, "complexity": complexity, "n": len(idx), "reference_mean": float(human[idx].mean()),
              "cv_mean": float(held_out[idx].mean()), "shipped_mean": float(shipped[idx].mean())}
             for (parser, complexity), idx in sorted(cells.items())]
+
+
+def parser_agreement(pairs: list[RatedPair], held_out: np.ndarray, n_boot: int, seed: int) -> dict[str, dict]:
+    """Per parser of the judged pairs: the held-out score's correlation with the judge (CIs
+    resample units) and its mean difference, so a rule that helps one parser and hurts another
+    shows."""
+    out = {}
+    for parser in sorted({p.parser for p in pairs if p.reference != "human"}):
+        m = np.asarray([p.reference != "human" and p.parser == parser for p in pairs])
+        if m.sum() < 3:
+            continue
+        units = [p.unit for p, keep in zip(pairs, m) if keep]
+        reference = np.asarray([p.human for p in pairs])[m]
+        out[parser] = {**correlate(held_out[m], reference, n_boot, seed, groups=units),
+                       "diff": float(np.mean(held_out[m] - reference))}
+    return out
 
 
 def _judge_bias(pairs: list[RatedPair]) -> dict[str, float]:

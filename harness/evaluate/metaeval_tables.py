@@ -88,7 +88,7 @@ def _pairs_of(gt: dict, reference: str = "human") -> list[RatedPair]:
         pairs.append(RatedPair(gt_id=str(gt.get("gt_id", "")), gt=gt["gt_table"], extraction=text,
                                human=float(np.mean(rated)), stored=stored,
                                complexity=str(gt.get("complexity", "")), parser=str(ext.get("parser", "")),
-                               reference=reference))
+                               reference=reference, page=str(gt.get("page") or "") if reference != "human" else ""))
     return pairs
 
 
@@ -204,10 +204,11 @@ VARIED_SD = 1.0  # human ratings of a table's extractions spread at least this m
 def cv_report(result: dict) -> str:
     """`cross_validate`'s result as a short plain-text report: pooled held-out, in-sample and
     shipped-constant correlations with their table-bootstrap CIs, scale use per complexity, folds."""
-    lines = [f"Semantic score, leave-one-ground-truth-table-out ({len(result['folds'])} folds, "
-             f"{result['cv']['n']} pairs; 95% CIs resample tables)", ""]
+    lines = [f"Semantic score, cross-validated leaving out one unit at a time: a judged page with all its "
+             f"tables, or a rated ground-truth table ({len(result['folds'])} folds, {result['cv']['n']} pairs; "
+             "95% CIs resample units)", ""]
     lines.append(f"{'':<34}{'Pearson':>8} {'95% CI':>16} {'Spearman':>9} {'95% CI':>16} {'Kendall':>8}")
-    for key, label in (("cv", "cross-validated (held-out tables)"), ("in_sample", "in-sample (fit on all tables)"),
+    for key, label in (("cv", "cross-validated (held-out units)"), ("in_sample", "in-sample (fit on all units)"),
                        ("default", "shipped constants (in-sample)")):
         r = result[key]
         lines.append(f"{label:<34}{r['pearson']:>8.3f} {_ci(r, 'pearson'):>16} {r['spearman']:>9.3f} "
@@ -241,6 +242,11 @@ def cv_report(result: dict) -> str:
             row = [result["complexity"][n].get("judges", {}).get(j) for n in names]
             lines.append(f"  {j.removeprefix('judge:'):<38}" + "".join("-".rjust(10) if b is None else f"{b:>+10.2f}"
                                                                       for b in row))
+    if result.get("parsers"):  # the judged pairs: each parser's agreement with the judge
+        lines += ["", "judged pairs per parser (held-out score against the judge):",
+                  f"  {'parser':<26}{'n':>5}{'Pearson':>9} {'95% CI':>16}{'diff':>7}"]
+        for name, r in result["parsers"].items():
+            lines.append(f"  {name:<26}{r['n']:>5}{r['pearson']:>9.3f} {_ci(r, 'pearson'):>16}{r['diff']:>+7.2f}")
     if result.get("cells"):  # the judged pairs: each parser's mean per complexity against the judge's
         lines += ["", "judged pairs per parser and complexity (score - judge; a leaderboard ranks by these means):",
                   f"  {'parser':<26}{'complexity':<11}{'n':>4}{'judge':>7}{'held-out':>10}{'diff':>7}{'shipped':>9}{'diff':>7}"]
@@ -250,7 +256,7 @@ def cv_report(result: dict) -> str:
                          f"{c['shipped_mean']:>9.2f}{c['shipped_mean'] - c['reference_mean']:>+7.2f}")
     lines += ["", f"fit on all tables: key_weight {result['params_all']['key_weight']}, weights "
               f"{result['params_all']['weights']}, lines_weights {result['params_all']['lines_weights']}", "",
-              f"{'fold (held-out table)':<22}{'n':>4}{'key_w':>7}{'Pearson':>9}{'MAE':>6}{'bias':>7}{'hum.SD':>7}  weights"]
+              f"{'fold (held-out unit)':<22}{'n':>4}{'key_w':>7}{'Pearson':>9}{'MAE':>6}{'bias':>7}{'hum.SD':>7}  weights"]
     for f in result["folds"]:
         r = "-" if f["pearson"] is None else f"{f['pearson']:.3f}"
         lines.append(f"{f['table']:<22}{f['n']:>4}{f['key_weight']:>7}{r:>9}{f['mae']:>6.2f}{f['bias']:>+7.2f}"

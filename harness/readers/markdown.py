@@ -23,6 +23,9 @@ from tablebench.tex.scripts import to_subscript, to_superscript
 
 _PIPE_OR_ESCAPE = re.compile(r"\\.|\|", re.DOTALL)
 _SEPARATOR_CELL = re.compile(r"[ \t]*:?-+:?[ \t]*\Z")
+# inline math as pandoc delimits it: `$` then a non-space, up to a `$` after a non-space that no
+# digit follows; `\$` is a dollar sign. Each `$` starts at most one scan to the next `$`: linear.
+_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])(?:[^$\\]|\\.)*?(?<=[^\s\\])\$(?!\d)")
 
 
 def read_markdown(text: str) -> list[Table]:
@@ -40,9 +43,14 @@ def read_markdown(text: str) -> list[Table]:
 
 
 def split_row(line: str) -> list[str] | None:
-    r"""The raw cells of one pipe row (outer pipes dropped, `\|` kept), or None if it has no pipe."""
+    r"""The raw cells of one pipe row (outer pipes dropped, `\|` kept), or None if it has no pipe.
+    A pipe inside inline math (`$|V|$`, `$\left|x\right|$`) is the formula's, not a cell boundary:
+    a reader sees the formula whole. Math is delimited as pandoc does (`_MATH`), so `| $5 | $10 |`
+    holds two cells of prices, not one formula."""
     s = line.strip()
-    pipes = [m.start() for m in _PIPE_OR_ESCAPE.finditer(s) if m.group() == "|"]
+    math = [m.span() for m in _MATH.finditer(s)] if "$" in s else []
+    pipes = [m.start() for m in _PIPE_OR_ESCAPE.finditer(s)
+             if m.group() == "|" and not any(a < m.start() < b for a, b in math)]
     if not pipes:
         return None
     bounds = [-1, *pipes, len(s)]
