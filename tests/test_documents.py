@@ -193,7 +193,7 @@ def test_the_readmes_state_docs_v1_as_its_manifest_counts_it() -> None:
     counts = dict(re.findall(r"^\| (\w+) \| (\d+) \|$", section, re.M))
     assert counts == {k: str(v) for k, v in m["complexity"].items()}
     readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8").split())
-    assert f"`cases/docs-v1` ({m['pages']} documents, {m['tables']} tables, on {m['pdf_pages']} PDF pages" in readme
+    assert f"`docs-v1` ({m['pages']} documents, {m['tables']} tables on {m['pdf_pages']} PDF pages" in readme
 
 
 def test_a_one_page_set_reads_as_before() -> None:
