@@ -34,9 +34,11 @@ ROWS = [["ResNet", "91.2", "0.85", "1.12"],
         ["BERT", "—", "0.79", "0.07"]]
 HARMLESS = 9.5
 # One severe error (a changed number, a value under another row or column) in a table of 20 values
-# costs at least 1.5 points under the weights fitted on the rated and the judged pairs (8.4 there);
+# costs at least 1.25 points under the weights fitted on the rated and the judged pairs (8.5-8.75
+# there; 8.4 before the fit of issue 43, which holds out pages, weighs each page and rated table
+# alike and adds the whole-text features: the judged pages rate one wrong value more mildly);
 # a table that is all there but for a small misreading keeps at least RATERS_LOW (raters give 8-10).
-SEVERE = 8.5
+SEVERE = 8.75
 RATERS_LOW = 8.0
 
 
@@ -218,7 +220,7 @@ def test_severe_costs_more_than_any_harmless_difference() -> None:
     little: less than half of what one wrong value costs."""
     worst_harmless = min(semantic_details(GT, flat(HEAD, edited(e))).score for e in [(3, 1, "N/A"), (2, 3, "2.3")])
     best_severe = max(semantic_details(GT, pred).score for pred, _ in SEVERE_CASES.values())
-    assert best_severe < worst_harmless - 1.5
+    assert best_severe < worst_harmless - 1.1
     bold = semantic_details(GT, flat(HEAD, edited((0, 1, "**91.2**"))))
     assert 0 < 10 - bold.score < (10 - best_severe) / 2 and bold.counts["emphasis"] == 1
 
@@ -673,3 +675,63 @@ def test_the_same_wrong_value_costs_what_a_reader_of_lines_charges_in_lines() ->
     assert lines.reading.startswith("lines") and grid.reading == "as written"
     assert lines.counts == grid.counts  # the same errors, counted alike
     assert lines.score != grid.score
+
+
+# -- issue 43: what a reader cannot see is lost, whatever the cells (features `absent`, `invented`) --------
+SEVEN = [["Alder", "12.4", "3.1"], ["Birch", "15.0", "2.7"], ["Cedar", "9.8", "4.4"], ["Hazel", "11.2", "3.9"],
+         ["Larch", "13.6", "2.2"], ["Maple", "14.1", "3.5"], ["Rowan", "10.7", "4.0"]]
+
+
+def _three_of_seven() -> tuple[SemanticResult, SemanticResult]:
+    from tablebench.readers.text import read_lines
+
+    gt = flat(["Tree", "Height (m)", "Age (y)"], SEVEN)
+    grid = semantic_details(gt, flat(["Tree", "Height (m)", "Age (y)"], SEVEN[:3]))
+    lines = semantic_details(gt, read_lines("Tree Height (m) Age (y)\n" + "\n".join(" ".join(r) for r in SEVEN[:3])))
+    return grid, lines
+
+
+def test_a_table_mostly_absent_costs_its_absent_share() -> None:
+    """Shape 6: 3 of 7 body rows extracted (judge 1). Before the `absent` feature the grid scored
+    6.9 and the lines 5.7; the rows lost are named, the share of text absent is counted."""
+    grid, lines = _three_of_seven()
+    assert grid.score <= 4.5 and lines.score <= 6, (grid.score, lines.score)
+    assert grid.features["absent"] > 0.5 and lines.features["absent"] > 0.5
+    assert grid.errors[:4] == [f"row '{r[0]}' missing" for r in SEVEN[3:]]
+    gt = flat(["Tree", "Height (m)", "Age (y)"], SEVEN)
+    whole = semantic_details(gt, flat(["Tree", "Height (m)", "Age (y)"], SEVEN))
+    assert whole.features["absent"] == 0 and whole.features["invented"] == 0 and whole.score > 9.5
+
+
+@pytest.mark.xfail(strict=True, reason="issue 43: a reader's band for a table mostly absent (<= 4) is not reached "
+                                       "yet (grid 4.2, lines 4.8)")
+def test_a_table_mostly_absent_scores_as_a_reader_scores_it() -> None:
+    grid, lines = _three_of_seven()
+    assert grid.score <= 4 and lines.score <= 4
+
+
+def test_only_text_that_is_nowhere_is_absent() -> None:
+    """A summary feature names itself only when no other cause explains the score."""
+    gt = flat(["Tree", "Height (m)", "Age (y)"], SEVEN)
+    cut = semantic_details(gt, flat(["Tree", "Height (m)", "Age (y)"], [[r[0], r[1], ""] for r in SEVEN]))
+    assert cut.features["absent"] > 0 and not any("nowhere" in e for e in cut.errors)
+
+
+def test_words_run_together_are_not_absent_text() -> None:
+    """`CombinedScore` holds `Combined Score`'s characters: a reader sees them (the cell may still
+    be charged as a misread header); only text that is nowhere counts as absent."""
+    gt = flat(["Environment", "Combined Score"], [["Medium", "90.4"], ["Replay", "97.2"]])
+    glued = semantic_details(gt, flat(["Environment", "CombinedScore"], [["Medium", "90.4"], ["Replay", "97.2"]]))
+    assert glued.features["absent"] == 0
+
+
+def test_text_that_is_not_the_tables_costs_in_lines_of_text() -> None:
+    """Prose of the page run into the table's lines (pdfplumber): a reader must tell it apart."""
+    from tablebench.readers.text import read_lines
+
+    gt = flat(["Tree", "Height (m)", "Age (y)"], SEVEN)
+    clean = "Tree Height (m) Age (y)\n" + "\n".join(" ".join(r) for r in SEVEN)
+    noisy = "\n".join(f"{line} Worry be all above grow wide crime vote enjoy" for line in clean.splitlines())
+    a, b = semantic_details(gt, read_lines(clean)), semantic_details(gt, read_lines(noisy))
+    assert b.features["invented"] > 0.5 > a.features["invented"]
+    assert b.score < a.score - 2

@@ -64,14 +64,16 @@ def test_the_data_starts_at_the_first_row_of_values_right_of_a_wide_stub() -> No
 
 def test_a_column_stacked_in_one_cell_is_damage() -> None:
     """A column's values a line each in one cell: only the lines' order says which row a value is
-    of. A reader cannot attribute them from the extraction: the stacked cell reads as one cell."""
+    of. The stacked cell reads as one cell, and costs about half the score: a whole table collapsed
+    into `<br>` cells of equal line counts is readable by counting lines, with effort (the judge
+    gives 5-6, issue 43), so it is damage, not a loss."""
     stacked = "| Setting | Value |\n|---|---|\n| Layers<br>Heads<br>Dropout<br>Optimizer | 12<br>8<br>0.1<br>AdamW |"
     pred = read_tables(stacked)[0]
     assert [cell_lines(c) for c in pred.rows[1]] == [["Layers", "Heads", "Dropout", "Optimizer"],
                                                    ["12", "8", "0.1", "AdamW"]]
     rows = "| Setting | Value |\n|---|---|\n| Layers | 12 |\n| Heads | 8 |\n| Dropout | 0.1 |\n| Optimizer | AdamW |"
     assert semantic_details(_gt(PARAMS), read_tables(rows)[0]).score == 10.0
-    assert semantic_details(_gt(PARAMS), pred).score < 5.0
+    assert semantic_details(_gt(PARAMS), pred).score < 6.5
 
 
 # A group label spanned over three of four value columns; the last column stands under nothing.
@@ -210,9 +212,10 @@ PAIRS_STACKED = ("| Setting Value | Setting Value |\n|---|---|\n"
 
 def test_column_pairs_stacked_label_value_in_turn_are_damage() -> None:
     """Two columns' labels and values in turn in one cell, under a header cell naming both: which
-    line is which column only their order says; a reader of the extraction cannot attribute them."""
+    line is which column only their order says; a reader of the extraction cannot attribute them
+    (values of several columns stacked in one cell: the judge gives 2, issue 43)."""
     result = semantic_details(_gt(PAIRS), read_tables(PAIRS_STACKED)[0])
-    assert result.score < 3.0, result.errors
+    assert result.score < 3.5, result.errors
 
 
 def test_two_columns_written_in_one_cell_a_line_each_are_damage() -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+_UNIT = re.compile(r"[%‰‱°$€£¥]")  # unit signs: a cell of them is a unit label, not a mark
 _ALNUM = re.compile(r"\w")
 MAX_MARK = 4  # a mark cell: a few symbols, no letter or digit (✓, ×, ◯, **, †)
 
@@ -34,9 +35,11 @@ IsValue = Callable[[str], bool]
 
 
 def is_mark(text: str, blank: str = "") -> bool:
-    """A cell of marks only (✓, ×, ◯, *): data, as a number is, never a label."""
+    """A cell of marks only (✓, ×, ◯, *): data, as a number is, never a label. A unit sign alone or
+    in brackets (`%`, `(%)`, `[°C]`) names what a column holds: a label, as a reader reads it under
+    `F1` (`_UNIT`)."""
     t = "".join(text.split())
-    return t != blank and 0 < len(t) <= MAX_MARK and not _ALNUM.search(t)
+    return t != blank and 0 < len(t) <= MAX_MARK and not _ALNUM.search(t) and not _UNIT.search(t)
 
 
 def is_spanning_label(row: Sequence[str], ids: Sequence[int] | None = None, *, blank: str = "",

@@ -296,10 +296,27 @@ def _csv_rows(lines: list[tuple[int, str]], delimiter: str) -> list[tuple[int, i
     first = 0
     try:
         for fields in reader:
-            out.append((first, reader.line_num - 1, fields))
+            out.append((first, reader.line_num - 1, _bracketed_joined(fields, delimiter)))
             first = reader.line_num
     except csv.Error:  # e.g. a field beyond csv.field_size_limit(): keep what was read
         pass
+    return out
+
+
+def _bracketed_joined(fields: list[str], delimiter: str) -> list[str]:
+    """`fields` with those a delimiter split inside a bracket joined back: a reader reads
+    `(1, 1, 1)` or `[0.12, 0.50]` as one value, not as cells, so a line of such values and words
+    is not delimited text (its commas are the values' own)."""
+    if not any("(" in f or "[" in f for f in fields):
+        return fields
+    out: list[str] = []
+    depth = 0
+    for field in fields:
+        if depth > 0 and out:
+            out[-1] += f"{delimiter} {field}" if delimiter != "\t" else f"\t{field}"
+        else:
+            out.append(field)
+        depth = max(0, depth + field.count("(") + field.count("[") - field.count(")") - field.count("]"))
     return out
 
 

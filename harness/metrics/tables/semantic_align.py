@@ -24,17 +24,15 @@ counted as a reader counts mistakes, by cause, not by the cells a cause touches:
   otherwise the share of the path's levels no longer found in the predicted path (a group
   label lost or garbled over some columns takes part of the key of every value under them,
   less than where the leaves become ambiguous). One structural mistake is one cause whose
-  weight grows with the values it affects, not one cause per cell and not one regardless of
-  extent;
-- `unlabelled` (lines of text only): the share of the ground truth's value columns whose header
-  label is not above the rows (`semantic_presence.unlabelled`): without markup, nothing maps a value to its
-  column but the labels over it, so a header a parser dropped leaves every value unmapped,
-  however the lines are read;
-- `emphasis`: each emphasised span (bold, italic, underline, strike-through) the prediction adds
-  over the ground truth (`semantic_emphasis`, counted from each table's own markup: not by `count_differences`);
+  weight grows with the values it affects;
+- `unlabelled` (lines of text only): the share of the value columns whose header label is not
+  above the rows (`semantic_presence.unlabelled`): without markup nothing else maps a value;
+- `emphasis`: each emphasised span the prediction adds over the ground truth (`semantic_emphasis`);
 - `share`: -log of the soft F1 over all facts (cells and column header paths; a path counts
   as right when its words are, so a lost level is not a wrong fact in every column), so a
-  table mostly wrong is scored as such whatever its count of causes.
+  table mostly wrong is scored as such whatever its count of causes;
+- `absent`, `invented`: -log of the share of the table's text found anywhere in the extraction,
+  and of the extraction's text that is the table's (`semantic_presence.text_causes`).
 
 A row of text foreign to the table (`foreign_text`, `ALIGN_RULES`; `semantic_presence`) in a
 row's place is a row lost and a text invented; among the rows, a text invented.
@@ -51,11 +49,12 @@ from rapidfuzz.distance import LCSseq
 
 from tablebench.core.assignment import linear_sum_assignment
 from tablebench.metrics.tables.semantic_causes import SAME_VALUE, Cause, level_shown, unattributed_cause, value_causes
-from tablebench.metrics.tables.semantic_presence import foreign_rows, unlabelled
+from tablebench.metrics.tables.semantic_presence import foreign_rows, text_causes, unlabelled
 from tablebench.metrics.tables.semantic_struct import View
 from tablebench.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, shared_cells, similarity_matrix
 
-FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "unlabelled", "emphasis")
+FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "unlabelled", "emphasis", "absent",
+            "invented")
 # The comparison's rules beyond aligning and counting (`tablebench meta-eval --ablation` removes each
 # in turn, with the reading rules of `semantic_read`).
 ALIGN_RULES = ("foreign_text",)
@@ -193,6 +192,7 @@ def count_differences(g: View, p: View, blank: int, key_weight: float, undelimit
     n_g, n_p = g.n_facts, p.n_facts + max(blank, 0)
     f1 = 2.0 * agree / (n_g + n_p) if n_g + n_p else 1.0
     features = np.zeros(len(FEATURES))
+    causes += text_causes(g, p)  # what of the whole text is absent or not the table's, whatever the cells
     for cause in causes:
         features[FEATURES.index(cause.feature)] += cause.amount  # count_differences makes no NOTE
     features[FEATURES.index("share")] = -np.log(max(f1, _FLOOR))

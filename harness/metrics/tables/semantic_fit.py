@@ -2,9 +2,9 @@
 
 The score is `10 * exp(-w . features)` with `w >= 0` (`semantic.combine`). Given rated pairs,
 `fit` chooses `w` by least squares against the mean human rating (bounded to w >= 0, so every
-error keeps costing; a tiny ridge keeps unused features at 0; each ground-truth table weighs
-alike, however many of its extractions were rated, as each weighs alike when held out in
-cross-validation), for each `key_weight` of
+error keeps costing; a tiny ridge keeps unused features at 0; each unit -- a judged page, a rated
+ground-truth table (`RatedPair.unit`) -- weighs alike, however many of its extractions were rated,
+as each weighs alike when held out in cross-validation), for each `key_weight` of
 `KEY_WEIGHTS`, and keeps the `key_weight` with the smallest squared error. Least squares
 rather than correlation, because a leaderboard reader reads the number, not only the order:
 the score should use the scale as the raters do. A grid read as written and one rebuilt from
@@ -12,8 +12,7 @@ lines of text have weights of their own (`Params.weights`, `Params.lines_weights
 features sit in the half of its kind of reading (`semantic.feature_row`), so one least-squares
 problem fits both.
 
-`tablebench meta-eval FILE --cv` runs this procedure once per held-out ground-truth table on
-the other tables (`tablebench.evaluate.metaeval_tables.cross_validate`); `semantic.DEFAULT` is its result on
+`tablebench meta-eval FILE --cv` runs this procedure once per held-out unit on the other units (`tablebench.evaluate.metaeval_tables.cross_validate`); `semantic.DEFAULT` is its result on
 every rated pair (dev, dev2) and judged pair (data/judged-pairs), rounded
 (`python -m tests.benchmarks.semantic_figures` prints it).
 """
@@ -43,9 +42,9 @@ def predict(features: Features, weights: np.ndarray) -> np.ndarray:
 
 
 def table_weights(groups: Sequence[str] | None, n: int) -> np.ndarray:
-    """Per pair: 1 / (pairs of its ground-truth table), scaled to mean 1, so that every table
-    weighs alike in the fit (as every table weighs alike when each is held out in turn); all 1
-    without groups."""
+    """Per pair: 1 / (pairs of its unit: a judged page, a rated ground-truth table), scaled to mean
+    1, so that every unit weighs alike in the fit (as each weighs alike when held out in turn); all
+    1 without groups."""
     if groups is None:
         return np.ones(n)
     _, index, counts = np.unique(np.asarray(groups, dtype=object), return_inverse=True, return_counts=True)
@@ -55,8 +54,8 @@ def table_weights(groups: Sequence[str] | None, n: int) -> np.ndarray:
 
 def fit_weights(features: Features, human: np.ndarray, start: Sequence[float] | None = None,
                 groups: Sequence[str] | None = None) -> np.ndarray:
-    """Non-negative weights minimising the squared error of the score against `human`, each
-    ground-truth table (`groups`: its id per pair) weighing alike."""
+    """Non-negative weights minimising the squared error of the score against `human`, each unit
+    (`groups`: its id per pair) weighing alike."""
     w = DEFAULT.vector if start is None else np.asarray(start, dtype=float)
     use = [i for i, row in enumerate(features) if row is not None]
     if not use:
@@ -76,8 +75,8 @@ def fit_weights(features: Features, human: np.ndarray, start: Sequence[float] | 
 
 def fit(features_by_key_weight: dict[float, Features], human: np.ndarray,
         groups: Sequence[str] | None = None) -> tuple[Params, float]:
-    """The Params (key_weight and weights) with the smallest squared error on these pairs (each
-    ground-truth table of `groups` weighing alike), and that error (weighted MSE)."""
+    """The Params (key_weight and weights) with the smallest squared error on these pairs (each unit
+    of `groups` weighing alike), and that error (weighted MSE)."""
     best: tuple[Params, float] | None = None
     for key_weight in sorted(features_by_key_weight):
         features = features_by_key_weight[key_weight]

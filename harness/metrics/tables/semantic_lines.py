@@ -6,7 +6,7 @@ regularity, never from the table they came from; so does `read_lines`:
 
 - **Tokens** are the words between spaces, with what a reader keeps together glued (`glue`): a
   superscript or a mark set after a word or number (`3.41 <sup>∗</sup>`, `R@5 (↑)`), a number with
-  its ± or × 10ᵏ part (`5.21 × 10−3`), a bracket or an emphasised phrase that holds a space
+  its ± or × 10ᵏ part (`5.21 × 10−3`), two numbers about a spaced slash (`99.1 / 97.5`), a bracket or an emphasised phrase that holds a space
   (`[86.1, 90.2]`, `**Net Income**`), a list item's comma (`\\Cap, \\doublecap`), an enumerator and
   its label (`(a) COCO`).
 - **Cells**: each value token (a number, a mark, a null marker) is a cell of its own; a run of
@@ -54,6 +54,8 @@ _SPACES = re.compile(r"[ \t\r\f\v]+")
 _SCRIPT_APART = re.compile(r"[ \t]+(?=<su[pb]>)")  # a superscript or subscript set apart belongs to what precedes it
 # a number with its ± part, or times a power of ten (5.21 × 10−3, 1.2 x 10^{-3}, 7.6 × 10 <sup>-3</sup>)
 _PLUS_MINUS = re.compile(r"(?<=\d)[ \t]*[_*]*(?:±|\+/-|\+-)[_*]*[ \t]*(?=[\d.])")
+# two numbers about a spaced slash, a pair in one cell (`99.1 / 97.5`: accuracy / calibration)
+_PAIR = re.compile(r"(?<=\d)[ \t]+/[ \t]+(?=[\d.−-])")
 _POWER = re.compile(r"(?<=\d)[ \t]*[×x·][ \t]*10(?:[ \t]+(?=<sup>))?(?=[ \t]*(?:<sup>|[−\-+⁻⁺⁰-⁹^]))")
 # one thing to a reader although it holds spaces: a bracketed pair, an emphasised phrase
 _TOGETHER = re.compile(r"[\[(][^\[\]()\n]{1,40}[\])]|(\*\*|__)[^*_\n]{1,60}?\1|<(u|b|i|em|strong)>[^<\n]{1,60}?</\2>")
@@ -111,7 +113,7 @@ def tokens_of(line: str, glue: bool = True) -> list[str]:
     if not glue:
         return line.split()
     line = _SCRIPT_APART.sub("", line.strip())
-    for pattern in (_PLUS_MINUS, _POWER, _TOGETHER):
+    for pattern in (_PLUS_MINUS, _PAIR, _POWER, _TOGETHER):
         line = pattern.sub(lambda m: m.group(0).replace(" ", _KEEP), line)
     out: list[str] = []
     for word in _SPACES.split(line):

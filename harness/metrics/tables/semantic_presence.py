@@ -1,13 +1,17 @@
 """Whether the extraction's text shows a reader what the table needs, and what is not the table's.
 
-Two checks of the comparison (`semantic_align.count_differences`) that look at the text itself, not at the
+Checks of the comparison (`semantic_align.count_differences`) that look at the text itself, not at the
 aligned cells: whether the header labels a reader of lines of text needs stand above the rows
-(`unlabelled`: without markup nothing else maps a value to its column), and which rows hold text
-foreign to the table (`foreign_rows`: prose or a caption a parser wrote among the rows). The ground
-truth says what should be there; it never chooses how the text is read.
+(`unlabelled`: without markup nothing else maps a value to its column), which rows hold text
+foreign to the table (`foreign_rows`: prose or a caption a parser wrote among the rows), and how
+much of the table's text is nowhere in the extraction and of the extraction's is not the table's
+(`text_causes`: features `absent` and `invented`). The ground truth says what should be there; it
+never chooses how the text is read.
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 import numpy as np
 
@@ -19,6 +23,7 @@ from tablebench.metrics.tables.semantic_text import NULL
 # text foreign to the table. 0.3 or 0.7 moves no cross-validated Pearson by more than 0.001
 # (dev, dev2, judged pairs).
 FOREIGN = 0.5
+_FLOOR = 1e-3  # a share of nothing: -log(0.001) ~ 6.9, far past any score (as `semantic_align`'s)
 
 
 def foreign_rows(g: View, p: View) -> list[bool]:
@@ -57,3 +62,47 @@ def header_zone(p: View, rj: np.ndarray) -> str:
     first = int(rj.min()) if len(rj) else len(p.body)
     above = [t for row in p.body[:first] for t in row]
     return "".join(t.replace(" ", "") for t in (p.title, *p.col_keys, *above))
+
+
+def _text_pieces(v: View, title: bool = False) -> Counter:
+    """The character pairs of every text a reader sees in `v`, white space dropped within each text:
+    what a reader can find whatever the cell boundaries (`CombinedScore` holds `Combined Score`'s
+    pairs), so only text that is nowhere counts. Header labels count once each, as written once
+    (a group label spans its columns; written over each of them, or once, it is one label); the
+    body counts every cell, a text repeated in the next slot of its row once (a span the grid
+    spread, or a value written over each column it spans); the title (a caption row over the
+    table) only with `title`. A one-character text counts its character."""
+    labels = {level for levels in (v.col_levels or []) for level in levels} or set(v.col_keys)
+    cells = [cell for row in v.body for i, cell in enumerate(row) if i == 0 or cell != row[i - 1]]
+    pieces: Counter = Counter()
+    for text in [*([v.title] if title else []), *sorted(labels), *cells]:
+        s = "".join(text.split())
+        pieces.update([s] if len(s) == 1 else (s[i:i + 2] for i in range(len(s) - 1)))
+    return pieces
+
+
+def text_overlap(g: View, p: View) -> tuple[float, float]:
+    """The share of the ground truth's text (`_text_pieces`) that the prediction holds anywhere, and
+    the share of the prediction's text that is the table's. A reader who sees a third of a table can
+    reconstruct at most a third of it, however well the rest is read; text that is not the table's
+    (a page's prose run into its lines, another table's header) is there to be told apart from it.
+    A title names the table and maps no value: never required, never invented, but where it stands
+    (a caption on one side, a group label on the other) it is the table's text."""
+    want, have = _text_pieces(g), _text_pieces(p)
+    seen = sum((want & _text_pieces(p, title=True)).values()) / max(sum(want.values()), 1) if want else 1.0
+    own = sum((_text_pieces(g, title=True) & have).values()) / max(sum(have.values()), 1) if have else 1.0
+    return seen, own
+
+
+def text_causes(g: View, p: View) -> list[Cause]:
+    """`absent` and `invented` (`text_overlap`), each `-log` of the share that is there: a third of
+    the table's text seen costs what two thirds lost cost a reader, whatever the cells hold."""
+    seen, own = text_overlap(g, p)
+    causes = []
+    if seen < 1.0:
+        causes.append(Cause("absent", float(-np.log(max(seen, _FLOOR))),
+                            f"{1 - seen:.0%} of the table's text is nowhere in the extraction"))
+    if own < 1.0:
+        causes.append(Cause("invented", float(-np.log(max(own, _FLOOR))),
+                            f"{1 - own:.0%} of the extraction's text is not the table's"))
+    return causes
