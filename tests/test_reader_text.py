@@ -225,3 +225,16 @@ def test_aligned_text_with_decimal_commas_is_text_not_csv() -> None:
     rows = [f"Item{i}     kg      {i},87    {i + 1},51" for i in range(6)]
     assert detect_format("Item      Unit    2022    2023\n" + "\n".join(rows)) == "text"
     assert detect_format("a,b,c\n1,2,3\n4,5,6\n") == "csv"
+
+
+# -- issue 43: commas a reader never reads as delimiters --------------------------------------------
+def test_commas_inside_brackets_or_numbers_do_not_delimit() -> None:
+    """`1 (1, 1, 1) All three 2` is a line of words and a tuple, not five comma fields; `13 1410
+    306,869` holds one number with a thousands separator, not two fields."""
+    tuples = "\n".join(f"{i} ({i}, 1, 1) All three 2 Player 1 ({i + 1}, 1, 1)" for i in range(1, 6))
+    assert sniff_delimiter(tuples) is None
+    thousands = "13 1410 306,869\n23 1453 680,902\n24 1352 4,476,619"
+    assert sniff_delimiter(thousands) is None
+    csv_text = "name,score\nalpha,\"1,5\"\nbeta,(2, 3)\n"
+    (table,) = read_delimited(csv_text)
+    assert [[c.text for c in row] for row in table.rows] == [["name", "score"], ["alpha", "1,5"], ["beta", "(2, 3)"]]

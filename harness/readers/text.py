@@ -25,6 +25,8 @@ CROSSING_SHARE = 0.2  # a boundary survives when at most this share of reference
 PROSE_CELL_CHARS = 40  # median cell longer than this: running text, not a table
 PROSE_RUN_CHARS = 25  # a run this long with 5+ words is prose (used to recognise two-column pages)
 _GAP = "  "  # two spaces inside a delimited field: the text is aligned, the delimiter is in its cells
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")  # 4,476,619: the commas of a number, not delimiters
+_KEPT_COMMA = "\ue000"  # a comma kept inside its field while csv splits the line (private use: in no text)
 DELIMITERS = ("\t", ",", ";", "|")  # ties go to the earlier: a tab is the strongest signal
 
 
@@ -290,12 +292,15 @@ def _grid(lines: list[list[tuple[int, int, str]]]) -> list[list[Cell]] | None:
 # -- delimited text -------------------------------------------------------------------------
 def _csv_rows(lines: list[tuple[int, str]], delimiter: str) -> list[tuple[int, int, list[str]]]:
     """(first line, last line, fields) of each CSV record; a malformed tail ends the read."""
+    if delimiter == ",":  # a thousands separator (`306,869`) is the number's, never a delimiter
+        lines = [(i, _THOUSANDS.sub(_KEPT_COMMA, line)) for i, line in lines]
     source = (line.replace("\r", " ") + "\n" for _, line in lines)
     reader = csv.reader(source, delimiter=delimiter, skipinitialspace=True, strict=False)
     out = []
     first = 0
     try:
         for fields in reader:
+            fields = [f.replace(_KEPT_COMMA, ",") for f in fields] if delimiter == "," else fields
             out.append((first, reader.line_num - 1, _bracketed_joined(fields, delimiter)))
             first = reader.line_num
     except csv.Error:  # e.g. a field beyond csv.field_size_limit(): keep what was read
