@@ -145,6 +145,13 @@ def defaults_of(kind: str) -> list[str]:
     return [s.name for s in specs_of(kind) if s.default]
 
 
+def scores_of(name: str) -> tuple[str, ...]:
+    """The scores metric group `name` yields (`grits` -> its six); a name that is no registered group
+    stands for itself (a score named directly, as a results file may name what failed)."""
+    found = _specs().get(name)
+    return found.scores if found is not None else (name,)
+
+
 def _by_score() -> dict[str, MetricSpec]:
     """score -> its spec (the report asks for each score of each case: built once, not per call)."""
     if not _BY_SCORE:

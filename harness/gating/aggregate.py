@@ -14,8 +14,10 @@ asks two questions of the per-table differences d = run - baseline:
 
 Only both together make a regression (or an improvement). The report also gives a seeded
 paired bootstrap confidence interval of the mean difference (tables resampled, level
-1 - alpha, two-sided). A table that was found in the baseline and is lost now counts 0 in
-the run (include-missing, as the leaderboard ranks): losing tables is a regression too.
+1 - alpha, two-sided). A table that has a value in the baseline and none in the run counts 0 in
+the run, whatever took the value away (not found, a parse failure, a table too large to score, a
+judge or metric error: `counted`, with `lost_scores`): losing tables is a regression too, and a
+table nobody could score must not leave the comparison (include-missing, as the leaderboard ranks).
 
 Everything here is pure arithmetic on numbers keyed by case; `tablebench.gating.decide` builds the
 pairs (for the pytest plugin and `tablebench report merge` alike). No pytest, no files.
@@ -32,6 +34,8 @@ from typing import Any
 import numpy as np
 
 from tablebench.cases import COMPLEXITIES
+from tablebench.core.messages import one_line
+from tablebench.core.metric_specs import scores_of
 from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 
 DEFAULT_BOOTSTRAP = 10_000
@@ -46,8 +50,9 @@ NOT_FOUND: Mapping[str, float] = MappingProxyType({})
 class Pair:
     """One case in both runs: its id, the attributes subsets select on, and each side's values.
 
-    A value of None means "not scored on this metric at all" (the metric was not computed):
-    the case is left out of that metric's comparison. A lost table has value 0, not None.
+    A value of None means "not scored on this metric at all" (the run did not ask for the metric,
+    or the baseline has no value): the case is left out of that metric's comparison. A lost table,
+    or a value the run asked for and did not get (`counted`), is 0, not None.
     """
 
     key: str
@@ -275,11 +280,12 @@ def baseline_values(baseline: Any, result: Any) -> Mapping[str, float] | None:
 def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, float] | None]) -> list[Pair]:
     """Pairs of (baseline, run) values per case, for every metric either side has.
 
-    A case not in the baseline is left out (it cannot be compared); a case the baseline
-    (`NOT_FOUND`) or the run has as not found / failed counts 0 (include-missing), and so does a
-    metric the run could not compute (`ItemResult.uncomputed_scores`: too large to score), or a table
-    grown too large would drop out of the comparison; any other metric a side did not compute is
-    None there (that pair is left out of that metric).
+    A case not in the baseline is left out (it cannot be compared); every value is `counted`: a
+    case the baseline (`NOT_FOUND`) or the run has as not found / failed counts 0 (include-missing),
+    and so does a value the run asked for and did not get (`lost_scores`: too large to score, a
+    judge or metric error, no finite number), or a table the judge could not read would drop out
+    of the comparison;
+    a metric a side was never asked for is None there (that pair is left out of that metric).
     """
     pairs = []
     for r in results:
@@ -288,7 +294,7 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
             continue
         run_ok = r.outcome == "ok"
         names = set(base) | set(r.scores)
-        lost = r.uncomputed_scores() if run_ok else {}
+        lost = lost_scores(r) if run_ok else {}
         run_values = {m: counted(run_ok, r.scores, m, lost) for m in names}
         base_values = {m: counted(base is not NOT_FOUND, base, m) for m in names}
         # what a subset selects on (`--gate=teds:language=de`): the case's own fields, and a hook's
@@ -301,13 +307,41 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
 
 
 def counted(found: bool, scores: Mapping[str, Any], metric: str, lost: Container[str] = ()) -> float | None:
-    """A case's value on `metric` as a run is compared with its baseline (the gate's pairs and each
-    case's change): 0 when the item was not found or failed, and when the metric could not be
-    computed (`lost`, `ItemResult.uncomputed_scores`: too large to score), so that losing a table is a
-    regression (include-missing, as the leaderboard ranks); else its score, None when it has none."""
+    """A case's value on `metric` as a run is compared with its baseline: the one rule of the
+    aggregate gate's pairs (`gate_pairs`), each case's change (`tablebench.gating.regressions`) and
+    its per-table verdict (`tablebench.gating.rules`, which fails on the same `lost_scores`).
+
+    0 when the item was not found or failed, and when the run asked for the value and did not get
+    it (`lost`, the run's `lost_scores`: too large to score, a judge or metric error, no finite
+    number): a table nobody could score is no better known than a lost one, so losing it is a
+    regression (include-missing, as the leaderboard ranks), never a table left out of the
+    comparison. Else its score; None when it has none that was asked for (a run without
+    `--judge`; an `ok` baseline entry without the metric): nothing to compare.
+    """
     if not found or metric in lost:
         return 0.0
     return _finite(scores.get(metric))
+
+
+def lost_scores(result: Any) -> dict[str, str]:
+    """score -> why, for every score a found item (an `ItemResult`) was asked for and has no value
+    of: a metric group not computed (`ItemResult.uncomputed_scores`: too large to score), a metric
+    that failed (`ItemResult.metric_errors`: the judge's HTTP 400, a metric's error; each score of
+    its group), a score that is there but no finite number (NaN; null in a results file).
+
+    Why one place: the gate, each case's change and its verdict must agree on what was lost, and
+    a new way to lose a value must reach all three at once. A score that has a value is never
+    lost (`--repeat`'s mean keeps one repetition's error beside it)."""
+    lost = {**result.uncomputed_scores(), **_errored(result.metric_errors or {}),
+            **{score: f"no finite value now ({value!r:.20})" for score, value in result.scores.items()
+               if _finite(value) is None}}
+    return {score: why for score, why in lost.items() if _finite(result.scores.get(score)) is None}
+
+
+def _errored(errors: Mapping[str, Any]) -> dict[str, str]:
+    """score -> why for each score of each metric in `errors` (`ItemResult.metric_errors`)."""
+    return {score: f"{metric} error: {one_line(why, 240)}"
+            for metric, why in errors.items() for score in scores_of(str(metric))}
 
 
 def _finite(value: Any) -> float | None:

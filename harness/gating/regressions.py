@@ -10,8 +10,9 @@ regression view in every report file. So both reach `case_changes` through
   verdict: `regressed` / `improved` (moved beyond the metric's tolerance, or lost / found
   since the baseline), `unchanged`, or `new` (not in the baseline).
 
-A case lost now, or whose score was not computed now (too large to score), counts 0 against its
-baseline score (`tablebench.gating.aggregate.counted`: as the gate counts it).
+A case lost now, or whose score the run asked for and did not get (too large to score, a judge or
+metric error), counts 0 against its baseline score (`tablebench.gating.aggregate.counted`: as the
+gate counts it).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from tablebench.core.metric_specs import ranking_metric
 from tablebench.core.options import RunOptions
 from tablebench.core.results import ItemResult
-from tablebench.gating.aggregate import counted
+from tablebench.gating.aggregate import counted, lost_scores
 from tablebench.gating.baseline import Baseline, Entry
 from tablebench.gating.rules import Gate, verdict_of
 from tablebench.gating.thresholds import allowed_drop
@@ -37,10 +38,11 @@ def gate_of(options: RunOptions, baseline: Baseline | None) -> Gate:
 
 def ranking_metrics(results: Iterable[ItemResult]) -> dict[str, str]:
     """kind -> the score its cases are compared on (the kind's leaderboard ranking metric); a score
-    a case could not compute counts as present (every table of a run may have grown too large)."""
+    a case asked for and did not get counts as present (every table of a run may have grown too
+    large, the judge may have refused every one)."""
     present: dict[str, set[str]] = {}
     for r in results:
-        present.setdefault(r.kind, set()).update(r.scores, r.uncomputed_scores())
+        present.setdefault(r.kind, set()).update(r.scores, lost_scores(r))
     return {kind: metric for kind, names in present.items() if (metric := ranking_metric([kind], names))}
 
 
@@ -65,7 +67,7 @@ def _change(r: ItemResult, entry: Entry | None, metric: str | None, gate: Gate) 
         return {"metric": metric, "baseline": None, "now": _score(r.outcome, r.scores, metric), "delta": None,
                 "verdict": "new"}
     old = _score(entry.outcome, entry.scores, metric)
-    now = _score(r.outcome, r.scores, metric, r.uncomputed_scores() if old is not None else None)
+    now = _score(r.outcome, r.scores, metric, lost_scores(r) if old is not None else None)
     delta = now - old if old is not None and now is not None else None
     # the metric's tolerance, also when single cases do not fail on it (`Gate.per_table` off)
     tol = (allowed_drop(gate.tolerance, metric, old) if metric and old is not None else None) or 0.0  # type: ignore[arg-type]
@@ -86,8 +88,8 @@ def _change(r: ItemResult, entry: Entry | None, metric: str | None, gate: Gate) 
 def _score(outcome: str, scores: Mapping[str, float], metric: str | None,
            lost: Mapping[str, str] | None = None) -> float | None:
     """The case's value on `metric` as the gate counts it (`counted`: 0 when not found, or when
-    `lost`, the scores it could not compute against a baseline that has one, holds it); None when
-    there is no metric or no score."""
+    `lost`, the scores it asked for and did not get against a baseline that has one, holds it);
+    None when there is no metric or no score."""
     return counted(outcome == "ok", scores, metric, lost or {}) if metric is not None else None
 
 

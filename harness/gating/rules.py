@@ -4,7 +4,8 @@
   has it not `ok` too: then it is a *known* failure (the plugin reports it as xfail), so a
   baseline gates regressions only. A table lost with a crashed worker is never a known failure.
 - A located table fails below a `--min-score` floor or below its baseline score by more than
-  the tolerance, or when a metric its baseline scored was not computed now (too large to score);
+  the tolerance, or when a metric its baseline scored has no value now (too large to score, a judge
+  or metric error: `tablebench.gating.aggregate.lost_scores`, what the gate counts 0);
   with `--baseline-per-table=off` (`Gate.per_table`) only the floors fail it (the aggregate
   gate decides against the baseline).
 - In report-only mode every case passes; outcomes and scores are still recorded.
@@ -31,8 +32,9 @@ from tablebench.core.metric_specs import applies_to, display_order
 from tablebench.core.options import DEFAULT_TOLERANCE, Tolerance
 from tablebench.core.results import ItemResult
 from tablebench.evaluate.completeness import is_crashed
+from tablebench.gating.aggregate import lost_scores
 from tablebench.gating.baseline import Baseline
-from tablebench.gating.thresholds import baseline_failures, min_score_failures, not_computed_failures
+from tablebench.gating.thresholds import baseline_failures, lost_failures, min_score_failures
 
 SHOWN_ERRORS = 3  # semantic errors quoted in a failure message
 LOCATOR_NOTE = "locator: "  # the reason that quotes what the locator noticed (a card shows it as its message)
@@ -105,7 +107,7 @@ class Gate:
                 reasons += min_score_failures(result.scores, {metric: floors[metric]}, result.metric_errors)
             if metric in base_scores:
                 reasons += baseline_failures(result.scores, {metric: base_scores[metric]}, self.tolerance)
-        reasons += not_computed_failures(result.uncomputed_scores(), base_scores, self.tolerance)
+        reasons += lost_failures(lost_scores(result), base_scores, self.tolerance)
         if not reasons:
             return Verdict("pass")
         if result.message:  # what the locator noticed (found as fragments, as text, ...): why it may score low

@@ -106,25 +106,27 @@ def allowed_drop(tolerance: Tolerance, metric: str, old: float) -> float | None:
 
 def baseline_failures(scores: Mapping[str, float], base: Mapping[str, float],
                       tolerance: Tolerance | float) -> list[str]:
-    """'grits_con 0.71 < baseline 0.85 - 0.01' for each checked score below its baseline by more than its tolerance."""
+    """'grits_con 0.71 < baseline 0.85 - 0.01' for each checked score below its baseline by more than its
+    tolerance. A score with no finite value now is not compared here: `lost_failures` names it."""
     if not isinstance(tolerance, Tolerance):
         tolerance = Tolerance(tolerance)
     out = []
     for name, old in base.items():
         value = scores.get(name)
-        tol = None if value is None or old is None else allowed_drop(tolerance, name, old)
+        finite = isinstance(value, (int, float)) and math.isfinite(value)
+        tol = allowed_drop(tolerance, name, old) if finite and old is not None else None
         if tol is None:
             continue
-        if not math.isfinite(value) or value < old - tol - 1e-12:
+        if value < old - tol - 1e-12:
             out.append(f"{name} {_fmt(value, old)} < baseline {_fmt(old, value)} - {_tol_text(tolerance, name, tol)}")
     return out
 
 
-def not_computed_failures(lost: Mapping[str, str], base: Mapping[str, float],
-                          tolerance: Tolerance | float) -> list[str]:
-    """'teds, semantic scored in the baseline, not computed: table too large (...)' for the checked
-    scores the baseline has and this run could not compute (`lost`: score -> why, from
-    `ItemResult.not_computed`): such a table is no better known than a lost one, so it fails."""
+def lost_failures(lost: Mapping[str, str], base: Mapping[str, float], tolerance: Tolerance | float) -> list[str]:
+    """'teds, semantic scored in the baseline, not computed: table too large (...)' (or 'judge scored
+    in the baseline, judge error: ...') for the checked scores the baseline has and this run asked
+    for and did not get (`lost`: score -> why, `tablebench.gating.aggregate.lost_scores`): such a
+    table is no better known than a lost one, so it fails, as the gate counts it 0."""
     if not isinstance(tolerance, Tolerance):
         tolerance = Tolerance(tolerance)
     by_reason: dict[str, list[str]] = {}
