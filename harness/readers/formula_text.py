@@ -35,7 +35,8 @@ ACCENT_CHARS.pop("`")  # a backtick is Markdown code, not a grave accent
 _SUP = {to_superscript(c): c for c in "0123456789+-=()abcdefghijklmnoprstuvwxyzABDEGHIJKLMNOPRTUVW"
         if to_superscript(c)}
 _SUB = {to_subscript(c): c for c in "0123456789+-=()aehijklmnoprstuvx" if to_subscript(c)}
-_PIECE = re.compile(r"<(/?)(sup|sub)\s*>|</?(?:em|strong|i|b|span|code)\b[^>]*>|[*_`\s]+|.", re.S | re.I)
+# a style tag's end is searched up to the next `<` only (`[^<>]*`): linear on openers without `>` (issue 46)
+_PIECE = re.compile(r"<(/?)(sup|sub)\s*>|</?(?:em|strong|i|b|span|code)\b[^<>]*>|[*_`\s]+|.", re.S | re.I)
 
 
 def base_char(c: str) -> str:

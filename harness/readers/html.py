@@ -18,7 +18,9 @@ from tablebench.readers.textnorm import cell_text_form
 from tablebench.tex.latex_math import math_to_unicode
 from tablebench.tex.scripts import to_subscript, to_superscript
 
-_TABLE_TAG = re.compile(r"<(/?)table\b[^>]*>", re.IGNORECASE)
+# `[^<>]*`: a scan for a tag's end stops at the next `<`, so `<table` repeated without `>` is read in
+# linear time (with `[^>]*` each opener scanned to the end of the output: quadratic, issue 46)
+_TABLE_TAG = re.compile(r"<(/?)table\b[^<>]*>", re.IGNORECASE)
 _SPAN_VALUE = re.compile(r"\s*[\"']?\s*(\d+)")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _SKIP = {"script", "style", "caption", "colgroup", "col", "head", "title", "#"}
