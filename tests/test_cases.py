@@ -239,3 +239,12 @@ def test_cases_info_takes_a_set_name_like_cases_does(capsys) -> None:
     assert "ok (sha256 match)" in capsys.readouterr().out
     assert main(["cases", "info", "no-such-set"]) == 1
     assert "case set 'no-such-set' not found" in capsys.readouterr().err
+
+
+def test_a_bare_name_of_both_an_installed_set_and_a_local_folder_is_refused(tmp_path, monkeypatch) -> None:
+    _tablebench_folder(tmp_path / "installed" / "mini")
+    _tablebench_folder(tmp_path / "here" / "mini")
+    monkeypatch.chdir(tmp_path / "here")
+    with pytest.raises(ValueError, match=r"names both an installed set and the folder ./mini: give --cases=./mini"):
+        resolve_case_set("mini", cases_dir=tmp_path / "installed")
+    assert resolve_case_set("./mini", cases_dir=tmp_path / "installed") == (tmp_path / "here" / "mini").resolve()

@@ -112,6 +112,18 @@ def test_a_tree_too_big_to_key_is_not_cached_and_a_declared_version_is(tmp_path:
         resolve("my_parser:MyParser?colour=red")
 
 
+def test_a_folder_of_data_beside_the_code_is_not_walked_past_its_bound(tmp_path: Path, monkeypatch) -> None:
+    """A parser's folder holding many files that are no code (images, outputs) is walked over at most
+    `TREE_ENTRIES` entries: past it the identity is not established (and the header says why)."""
+    project = _project(tmp_path / "project")
+    (project / "data").mkdir()
+    for i in range(60):
+        (project / "data" / f"{i}.png").write_bytes(b"")
+    monkeypatch.setattr(fingerprint, "TREE_ENTRIES", 50)
+    identity = parser_identity(_fresh(monkeypatch, project, "my_parser").MyParser())
+    assert identity.stamp is None and "holds more than 50 files and folders" in identity.covers
+
+
 def test_a_parser_without_an_identity_is_parsed_again_in_every_run(tmp_path: Path, monkeypatch) -> None:
     from tablebench.parse.runner import parse_pdf
 

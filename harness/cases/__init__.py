@@ -179,12 +179,17 @@ class CaseSet:
 
 def resolve_case_set(spec: str | Path | None, cases_dir: Path = INSTALLED_CASES) -> Path:
     """A case set by name (one installed with the package, `tablebench cases list`) or a folder path;
-    None is the default set. A bare name is looked up among the installed sets first, then as a
-    folder of the current directory; a path (absolute, or with a separator) is a folder only."""
+    None is the default set. A bare name is an installed set or a folder of the current directory
+    (both at once is refused: which was meant is not said); a path (absolute, or with a separator)
+    is a folder only."""
     spec = DEFAULT_SET if spec is None else spec
     text = str(spec)
     is_path = Path(text).is_absolute() or "/" in text or "\\" in text or text in (".", "..")
     candidates = [Path(text)] if is_path else [cases_dir / text, Path(text)]
+    found = {path.resolve() for path in candidates if path.is_dir()}
+    if len(found) > 1:  # never pick one of two silently: a local copy of a set may be what was meant
+        raise ValueError(f"case set {text!r} names both an installed set and the folder ./{text}: "
+                         f"give --cases=./{text} for the folder, or run from another folder for the installed set")
     for path in candidates:
         if path.is_dir():
             return path.resolve()

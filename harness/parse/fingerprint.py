@@ -15,7 +15,9 @@ the parse cache keys on every file of its own a parser can run:
   tree it lives in.
 
 A folder tree skips `SKIPPED_FOLDERS`, hidden folders, virtual environments (a folder holding
-`pyvenv.cfg`) and `*.egg-info`, and holds at most `TREE_FILES` code files of `TREE_BYTES` bytes.
+`pyvenv.cfg`) and `*.egg-info`, holds at most `TREE_FILES` code files of `TREE_BYTES` bytes, and is
+walked over at most `TREE_ENTRIES` files and folders (a folder of data beside the code is not read
+at every start).
 Beyond that, or for a class without a source file, the identity cannot be established: the pages
 are parsed again in every run (not cached across runs), and the run's header says why and how to
 declare a version instead (`?version=` on the spec). Hashes are memoised on each file's stat.
@@ -40,6 +42,7 @@ from tablebench.core.files import sha256_stamped, stat_key
 HASH_LIMIT = 256 * 2**20  # bigger files (model weights named on a command line): size + mtime
 TREE_FILES = 2000  # code files a folder tree may hold and still key a parser's identity
 TREE_BYTES = 50 * 2**20
+TREE_ENTRIES = 20_000  # files and folders a walk may visit (code or not): a data folder must not stall a run
 CODE_SUFFIXES = frozenset({".py", ".pyx", ".pxd", ".so", ".pyd", ".sh", ".toml", ".cfg", ".ini", ".yaml", ".yml"})
 SKIPPED_FOLDERS = frozenset({"__pycache__", "node_modules", "site-packages", "dist-packages", "build", "dist",
                              "reports"})
@@ -85,9 +88,12 @@ def digest(paths: Iterable[Path]) -> str:
 def tree_files(folder: Path) -> list[Path]:
     """The code files of a folder tree (see the module docstring); TreeTooBig past the bound."""
     found: list[Path] = []
-    size = 0
+    size = seen = 0
     for top, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not _skipped(Path(top) / d))
+        seen += len(dirs) + len(files)
+        if seen > TREE_ENTRIES:
+            raise TreeTooBig(f"{folder} holds more than {TREE_ENTRIES} files and folders")
         for name in sorted(files):
             path = Path(top) / name
             if path.suffix not in CODE_SUFFIXES or not path.is_file():
