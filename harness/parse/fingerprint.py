@@ -179,7 +179,7 @@ def _module_file(name: str) -> Path | None:
 
 def _distribution_of(file: Path, top: str) -> metadata.Distribution | None:
     """The installed distribution whose RECORD lists `file` (None for local or editable code)."""
-    for dist_name in metadata.packages_distributions().get(top, []):
+    for dist_name in _distributions_by_top_level().get(top, []):
         try:
             dist = metadata.distribution(dist_name)
         except metadata.PackageNotFoundError:
@@ -189,6 +189,13 @@ def _distribution_of(file: Path, top: str) -> metadata.Distribution | None:
         if any(Path(str(dist.locate_file(f))).resolve() == file for f in dist.files or [] if f.suffix == ".py"):
             return dist
     return None
+
+
+@cache
+def _distributions_by_top_level() -> dict[str, list[str]]:
+    """`importlib.metadata.packages_distributions()`, read once per process: it scans every installed
+    distribution (0.1 s here), and each parser's identity is asked by the session and each runner."""
+    return metadata.packages_distributions()
 
 
 def _package_folders(name: str, own: Path) -> list[Path]:

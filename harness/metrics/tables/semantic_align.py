@@ -49,7 +49,7 @@ from rapidfuzz.distance import LCSseq
 
 from tablebench.core.assignment import linear_sum_assignment
 from tablebench.metrics.tables.semantic_causes import SAME_VALUE, Cause, level_shown, unattributed_cause, value_causes
-from tablebench.metrics.tables.semantic_presence import foreign_rows, text_causes, unlabelled
+from tablebench.metrics.tables.semantic_presence import FLOOR, foreign_rows, text_causes, unlabelled
 from tablebench.metrics.tables.semantic_struct import View
 from tablebench.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, shared_cells, similarity_matrix
 
@@ -70,7 +70,6 @@ _TIE = 1e-9
 # by more than 0.003 (dev, dev2, judged pairs).
 GARBLED = 0.5
 REPLACED = 0.5
-_FLOOR = 1e-3  # the share feature of a prediction with nothing right: -log(0.001) ~ 6.9, far past any score
 
 
 @dataclass(slots=True)
@@ -105,7 +104,7 @@ class Alignment:
 def nothing_read(n_gt: int) -> Differences:
     """The differences of a prediction with no cells: nothing is right."""
     features = np.zeros(len(FEATURES))
-    features[FEATURES.index("share")] = -np.log(_FLOOR)
+    features[FEATURES.index("share")] = -np.log(FLOOR)
     return Differences(features, [Cause("share", 1.0, "the prediction has no cells")], 0.0, 0.0, 0.0, n_gt, 0)
 
 
@@ -195,7 +194,7 @@ def count_differences(g: View, p: View, blank: int, key_weight: float, undelimit
     causes += text_causes(g, p)  # what of the whole text is absent or not the table's, whatever the cells
     for cause in causes:
         features[FEATURES.index(cause.feature)] += cause.amount  # count_differences makes no NOTE
-    features[FEATURES.index("share")] = -np.log(max(f1, _FLOOR))
+    features[FEATURES.index("share")] = -np.log(max(f1, FLOOR))
     return Differences(features, causes, f1, agree / max(n_g, 1), agree / max(n_p, 1), n_g, n_p,
                        Alignment(g, p, ri, rj, ci, cj, cell_v, frozenset(dead)))
 

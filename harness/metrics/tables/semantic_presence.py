@@ -23,7 +23,7 @@ from tablebench.metrics.tables.semantic_text import NULL
 # text foreign to the table. 0.3 or 0.7 moves no cross-validated Pearson by more than 0.001
 # (dev, dev2, judged pairs).
 FOREIGN = 0.5
-_FLOOR = 1e-3  # a share of nothing: -log(0.001) ~ 6.9, far past any score (as `semantic_align`'s)
+FLOOR = 1e-3  # the least share a feature takes a log of (F1, text there): -log(0.001) ~ 6.9, far past any score
 
 
 def foreign_rows(g: View, p: View) -> list[bool]:
@@ -100,9 +100,9 @@ def text_causes(g: View, p: View) -> list[Cause]:
     seen, own = text_overlap(g, p)
     causes = []
     if seen < 1.0:
-        causes.append(Cause("absent", float(-np.log(max(seen, _FLOOR))),
+        causes.append(Cause("absent", float(-np.log(max(seen, FLOOR))),
                             f"{1 - seen:.0%} of the table's text is nowhere in the extraction"))
     if own < 1.0:
-        causes.append(Cause("invented", float(-np.log(max(own, _FLOOR))),
+        causes.append(Cause("invented", float(-np.log(max(own, FLOOR))),
                             f"{1 - own:.0%} of the extraction's text is not the table's"))
     return causes
