@@ -175,3 +175,35 @@ def test_two_numbers_about_a_spaced_slash_are_one_cell() -> None:
     """`99.1 / 97.5 89.5 / 23.4`: a reader reads pairs (issue 43: judge 9, before 2.9)."""
     assert tokens_of("MNIST 99.1 / 97.5 89.5 / 23.4") == ["MNIST", "99.1 / 97.5", "89.5 / 23.4"]
     assert tokens_of("P / R") == ["P", "/", "R"]  # labels about a slash stay words (an operator joins them later)
+
+
+def test_a_label_numbered_on_every_line_is_one_cell_with_its_number() -> None:
+    """`Option 1 4.80`: the word alone does not tell the rows apart, so a reader takes `Option 1` as
+    the label (one value column, not two); the header's shared word is the stub's label."""
+    lines = "Option Mean Number of Iterations\nOption 1 4.8000\nOption 2 5.0750\nOption 3 41.8125"
+    assert grid(lines) == [["Option", "Mean Number of Iterations"], ["Option 1", "4.8000"], ["Option 2", "5.0750"],
+                           ["Option 3", "41.8125"]]
+    assert grid(lines, ALL - {"enumerated"})[1] == ["Option", "1", "4.8000"]  # the rule's own effect
+    assert grid("Task 0 3 1.079\nTask 1 4 1.099\nTask 2 4 0.776")[0] == ["Task 0", "3", "1.079"]
+    # a label that differs on every line is no numbered label: its number stays a value
+    assert grid("Alpha 1 0.5\nBeta 2 0.6\nGamma 3 0.7")[0] == ["Alpha", "1", "0.5"]
+
+
+def test_header_words_are_grouped_as_language_groups_them() -> None:
+    """More header words than columns: no label begins or ends with a joining word, a lower-case
+    word continues the one before, labels are as even as that allows, the first ones longer on a tie."""
+    body = "\nA 0.1 0.2 0.3\nB 0.4 0.5 0.6"
+    assert grid("sonnet-4.5 1,000 tokens 5,000 tokens 10,000 tokens" + body)[0] == [
+        "sonnet-4.5", "1,000 tokens", "5,000 tokens", "10,000 tokens"]
+    assert grid("Feature Weight of evidence Rank Share" + body)[0] == ["Feature", "Weight of evidence", "Rank", "Share"]
+    assert grid("Target Model Acc F1\nAlpha 0.5 0.6\nBeta 0.7 0.8")[0] == ["Target Model", "Acc", "F1"]
+
+
+def test_plain_lines_of_numbered_labels_and_long_headers_score_as_a_reader_reads_them() -> None:
+    """The shape of issue 43's fifth kind (a judge gives 10): nothing but the delimiters is lost."""
+    rows = [["Option 1", "4.8000"], ["Option 2", "5.0750"], ["Option 3", "5.5250"], ["Option 4", "7.5000"]]
+    gt = "\\begin{tabular}{cc}\nOption & Mean Number of Iterations \\\\\n" + "".join(
+        f"{a} & {b} \\\\\n" for a, b in rows) + "\\end{tabular}"
+    text = "Option Mean Number of Iterations\n" + "\n".join(f"{a} {b}" for a, b in rows)
+    g, p = _read_pair(gt, text)
+    assert semantic_details(g, p).score >= 9

@@ -327,6 +327,9 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
                           "reference": _reference_of([p for p, keep in zip(pairs, m) if keep]),
                           "shipped": correlate(shipped[m], human[m], n_boot, seed, groups=groups[m].tolist())}
                    for name, m in split_masks(group_list).items()},
+        "pooled": {name: {**correlate(held_out[m], human[m], n_boot, seed, groups=groups[m].tolist()),
+                          "reference": _reference_of([p for p, keep in zip(pairs, m) if keep])}
+                   for name, m in pooled_masks(pairs).items()},
         "cells": parser_cells(pairs, held_out, shipped),
         "parsers": parser_agreement(pairs, held_out, n_boot, seed),
         "cv": {**correlate(held_out, human, n_boot, seed, groups=group_list),
@@ -338,6 +341,19 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
         "folds": folds,
         "scores": held_out.tolist(),
     }
+
+
+def pooled_masks(pairs: list[RatedPair]) -> dict[str, np.ndarray]:
+    """The pools an acceptance figure is read on, where the pairs mix both references: every judged
+    pair together (all pages, all parsers), every rated pair together, and the rated pairs of simple
+    tables (where a score that only separates wrecks from good tables shows). Each needs 3 pairs."""
+    judged = np.asarray([p.reference != "human" for p in pairs])
+    simple = np.asarray([p.complexity == "simple" for p in pairs])
+    masks = {"judged pairs, all pages": judged, "rated pairs, all tables": ~judged,
+             "rated pairs, simple tables": ~judged & simple}
+    if judged.all() or not judged.any():  # one reference only: the pooled figure is the whole one
+        masks = {"rated pairs, simple tables": simple} if not judged.any() else {}
+    return {name: m for name, m in masks.items() if m.sum() >= 3}
 
 
 def _reference_of(pairs: list[RatedPair]) -> str:

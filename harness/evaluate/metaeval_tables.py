@@ -222,6 +222,10 @@ def cv_report(result: dict) -> str:
             r = s["shipped"]
             lines.append(f"    shipped, {name:<25}{r['pearson']:>8.3f} {_ci(r, 'pearson'):>16} {r['spearman']:>9.3f} "
                          f"{_ci(r, 'spearman'):>16} {r['kendall']:>8.3f}")
+    for name, s in result.get("pooled", {}).items():
+        against = f", vs {s['reference']}" if s.get("reference", "human") != "human" else ""
+        lines.append(f"  held-out, {name:<26}{s['pearson']:>8.3f} {_ci(s, 'pearson'):>16} {s['spearman']:>9.3f} "
+                     f"{_ci(s, 'spearman'):>16} {s['kendall']:>8.3f}  (n={s['n']}{against})")
     varied = [f for f in result["folds"] if f["pearson"] is not None and f.get("human_sd", 0.0) >= VARIED_SD]
     if varied:
         weakest = min(varied, key=lambda f: f["pearson"])

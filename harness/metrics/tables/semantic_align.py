@@ -126,6 +126,7 @@ def count_differences(g: View, p: View, blank: int, key_weight: float, undelimit
     `p` was rebuilt from lines of text (`semantic_lines`). `rules`: the comparison's rules
     (`ALIGN_RULES`) it counts by, all but for an ablation.
     """
+    texts = text_causes(g, p)  # what of the whole text is absent or not the table's, whatever the cells and rows
     g, p = _without_group_rows(g, p), _without_group_rows(p, g)
     rg, cg, rp, cp = len(g.body), len(g.col_keys), len(p.body), len(p.col_keys)
     row_key = key_similarity_matrix(g.row_keys, p.row_keys)
@@ -191,7 +192,7 @@ def count_differences(g: View, p: View, blank: int, key_weight: float, undelimit
     n_g, n_p = g.n_facts, p.n_facts + max(blank, 0)
     f1 = 2.0 * agree / (n_g + n_p) if n_g + n_p else 1.0
     features = np.zeros(len(FEATURES))
-    causes += text_causes(g, p)  # what of the whole text is absent or not the table's, whatever the cells
+    causes += texts
     for cause in causes:
         features[FEATURES.index(cause.feature)] += cause.amount  # count_differences makes no NOTE
     features[FEATURES.index("share")] = -np.log(max(f1, FLOOR))

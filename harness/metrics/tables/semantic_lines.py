@@ -46,7 +46,7 @@ from tablebench.metrics.tables.semantic_text import NULL, normalize
 
 # The rules this reader follows beyond cutting at spaces and values (`semantic_read.RULES`;
 # `tablebench meta-eval --ablation` removes each in turn).
-LINE_RULES = ("glue", "regular_runs", "regular_words")
+LINE_RULES = ("glue", "regular_runs", "regular_words", "enumerated")
 ALL = frozenset(LINE_RULES)
 
 _KEEP = "\u00a0"  # a space inside a token (never cut at: tokens are cut at ASCII white space)
@@ -85,6 +85,9 @@ def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
     if not tokens:
         return None
     rows = [_pieces(t) for t in tokens]
+    numbered = ""
+    if "enumerated" in rules:
+        rows, numbered = _enumerated_labels(rows)
     if "regular_words" in rules and not any(p.value for r in rows for p in r) and _regular(tokens):
         rows = [[_Piece((w,), True) for w in t] for t in tokens]
     if "regular_runs" in rules:
@@ -93,7 +96,7 @@ def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
     width = _width(rows[head:]) or max(len(_words(r)) for r in rows)
     while head > 0 and _one_label(rows[head - 1]) and 2 * len(rows[head - 1][0].words) < width:
         head -= 1  # a label of a few words right above the body groups the rows below it: a section row
-    last = _fit(_words(rows[head - 1]), width) if head else []  # the last header line: a word a column
+    last = _name_columns(_words(rows[head - 1]), width, numbered) if head else []  # the last header line
     stub = _stub(rows[head:], width)
     out = [[Cell(c.text, colspan=c.colspan, header=True) for c in _group_line(rows[r], width, stub)]
            for r in range(head - 1)]  # header lines above the last: a title, or stub and group headers
@@ -159,6 +162,27 @@ def _pieces(tokens: list[str]) -> list[_Piece]:
         else:
             out.append(_Piece((token,), value))
     return out
+
+
+_INTEGER = re.compile(r"^\d{1,4}[a-z]?$")  # an ordinal a label is numbered by (1, 12, 3b)
+
+
+def _enumerated_labels(rows: list[list[_Piece]]) -> tuple[list[list[_Piece]], str]:
+    """A label repeated at the start of several lines, each time followed by another small integer
+    (`Option 1 4.80`, `Option 2 5.07`), is one label with its number: a row label tells rows apart,
+    and the word alone does not. Returns the rows and the label most lines are numbered under ("" for
+    none)."""
+    numbers: dict[str, set[str]] = {}
+    for r in rows:
+        if len(r) >= 2 and not r[0].value and r[1].value and _INTEGER.match(r[1].text):
+            numbers.setdefault(r[0].text, set()).add(r[1].text)
+    repeated = {label for label, seen in numbers.items() if len(seen) >= 2}
+    if not repeated:
+        return rows, ""
+    most = max(sorted(repeated), key=lambda label: len(numbers[label]))
+    return [[_Piece((f"{r[0].text} {r[1].text}",), False), *r[2:]]  # one word: never split a word a cell
+            if len(r) >= 2 and r[0].text in repeated and r[1].value and _INTEGER.match(r[1].text) else r
+            for r in rows], most
 
 
 def _shape(pieces: list[_Piece]) -> tuple[bool, ...]:
@@ -239,6 +263,64 @@ def _fit(texts: list[str], width: int) -> list[Cell]:
     return [Cell("") for _ in range(width - len(texts))] + [Cell(t) for t in texts]
 
 
+# words that join what stands on both sides of them: a cell neither begins nor ends with one
+_JOINERS = frozenset({"of", "and", "or", "per", "in", "on", "at", "for", "to", "the", "with", "vs", "vs.", "by",
+                      "from", "a", "an", "&", "over", "via", "than", "w/", "w/o", "without", "de", "et"})
+_MAX_WORDS = 40  # header lines longer than this are read a word a column from the right (`_fit`)
+
+
+def _name_columns(words: list[str], width: int, stub: str = "") -> list[Cell]:
+    """A header line's words as the labels of `width` columns. With more words than columns, which
+    words share a cell is not marked; a reader groups them as language does: no label begins or
+    ends with a joining word (`of`, `and`, `per`), none but the first begins with a lower-case word
+    (it continues the word before: `Soil type`, `1,000 tokens`); the word the rows' numbered labels
+    share (`stub`: `Option` over `Option 1`, `Option 2`) is the stub's label alone; the labels are as
+    even in length as that allows (`1,000 tokens 5,000 tokens`), and on a tie the first ones are
+    longer (`Target Model Acc F1` over three columns: the stub's label, then two metrics)."""
+    if len(words) <= width or width < 2 or len(words) > _MAX_WORDS:
+        return _fit(words, width)
+    rest = _groupings(words, width - 1)
+    best: tuple | None = None
+    for first in range(1, len(words) - width + 2):
+        bad, longest, groups = rest[first]
+        cue = int(bool(stub) and words[0] == stub and first != 1)
+        cost = (_joined_badly(words[:first], first=True) + bad, cue, max(first, longest), -first)
+        if best is None or cost < best[0]:
+            best = (cost, [words[:first], *groups])
+    assert best is not None
+    return [Cell(" ".join(group)) for group in best[1]]
+
+
+def _joined_badly(group: list[str], first: bool = False) -> int:
+    """Marks against `group` being one label: it begins or ends with a joining word, or (after the
+    line's first label) begins with a lower-case word, which continues the word before it
+    (`Soil type`, `1,000 tokens`, `Collapse models`)."""
+    return (int(group[0].lower() in _JOINERS) + int(group[-1].lower() in _JOINERS)
+            + int(not first and group[0][:1].islower()))
+
+
+def _groupings(words: list[str], n: int) -> dict[int, tuple[int, int, list[list[str]]]]:
+    """For each start i, the best way to put `words[i:]` in `n` consecutive groups: the fewest badly
+    joined groups (`_joined_badly`), then the shortest longest group, then the longest first group.
+    One pass of dynamic programming (that order is kept under adding a group in front: the sum leads,
+    and a max with the same group's length keeps the order of the rest), O(len(words)^2 * n)."""
+    m = len(words)
+    best: dict[int, tuple[int, int, list[list[str]]]] = {m: (0, 0, [])}  # i -> for the groups counted so far
+    for k in range(1, n + 1):
+        now: dict[int, tuple[int, int, list[list[str]]]] = {}
+        for i in range(m - k, -1, -1):
+            options = []
+            for j in range(i + 1, m - k + 2):
+                if j in best:
+                    bad, longest, groups = best[j]
+                    options.append((_joined_badly(words[i:j]) + bad, max(j - i, longest), i - j, groups, j))
+            if options:
+                bad, longest, _, groups, j = min(options, key=lambda o: o[:3])
+                now[i] = (bad, longest, [words[i:j], *groups])
+        best = now
+    return best
+
+
 def _stub(rows: list[list[_Piece]], width: int) -> int:
     """How many columns at the left the body's full lines hold labels in (the stub), most commonly."""
     counts = Counter(next((k for k, p in enumerate(r) if p.value), len(r)) for r in rows if len(r) == width)
@@ -254,7 +336,7 @@ def _group_line(pieces: list[_Piece], width: int, stub: int) -> list[Cell]:
         return [Cell(pieces[0].text, colspan=width)]
     labels = _words(pieces)
     if len(labels) >= width:
-        return _fit(labels, width)
+        return _name_columns(labels, width)
     stub = max(0, min(stub, len(labels) - 1))
     groups = labels[stub:]
     each, extra = divmod(width - stub, len(groups))

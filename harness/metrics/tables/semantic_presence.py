@@ -64,21 +64,39 @@ def header_zone(p: View, rj: np.ndarray) -> str:
     return "".join(t.replace(" ", "") for t in (p.title, *p.col_keys, *above))
 
 
-def _text_pieces(v: View, title: bool = False) -> Counter:
+def _text_pieces(v: View, title: bool = False, rows: bool = False) -> Counter:
     """The character pairs of every text a reader sees in `v`, white space dropped within each text:
     what a reader can find whatever the cell boundaries (`CombinedScore` holds `Combined Score`'s
     pairs), so only text that is nowhere counts. Header labels count once each, as written once
     (a group label spans its columns; written over each of them, or once, it is one label); the
-    body counts every cell, a text repeated in the next slot of its row once (a span the grid
-    spread, or a value written over each column it spans); the title (a caption row over the
+    body counts every cell, a text repeated in the next slot of its row or of its column once (a
+    span the grid spread, or a value written over each column or row it spans: a group label
+    written once above its rows is all there); letter case is not told apart (`X0` flattened from
+    `X_0` reads `x0` as often); the title (a caption row over the
     table) only with `title`. A one-character text counts its character."""
     labels = {level for levels in (v.col_levels or []) for level in levels} or set(v.col_keys)
-    cells = [cell for row in v.body for i, cell in enumerate(row) if i == 0 or cell != row[i - 1]]
+    cells = [cell for r, row in enumerate(v.body) for i, cell in enumerate(row)
+             if (i == 0 or cell != row[i - 1]) and not (r and i < len(v.body[r - 1]) and cell == v.body[r - 1][i])]
+    texts = [*([v.title] if title else []), *sorted(labels), *cells]
+    if rows:  # each header level and each body row read along, whatever its cell boundaries
+        depth = max((len(levels) for levels in v.col_levels or []), default=0)
+        texts = [*([v.title] if title else []), *(_along([levels[d] if d < len(levels) else "" for levels in v.col_levels or []])
+                                                  for d in range(depth)),
+                 *(() if depth else (_along(v.col_keys),)),
+                 *(_along([cell if (r == 0 or i >= len(v.body[r - 1]) or cell != v.body[r - 1][i]) else ""
+                           for i, cell in enumerate(row)]) for r, row in enumerate(v.body))]
     pieces: Counter = Counter()
-    for text in [*([v.title] if title else []), *sorted(labels), *cells]:
-        s = "".join(text.split())
+    for text in texts:
+        s = "".join(text.casefold().split())
         pieces.update([s] if len(s) == 1 else (s[i:i + 2] for i in range(len(s) - 1)))
     return pieces
+
+
+def _along(texts: list[str]) -> str:
+    """A row of texts read along, left to right: a text repeated in the next slot once, blanks and
+    null markers dropped."""
+    kept = [t for i, t in enumerate(texts) if t and t != NULL and (i == 0 or t != texts[i - 1])]
+    return "".join(kept)
 
 
 def text_overlap(g: View, p: View) -> tuple[float, float]:
@@ -89,7 +107,7 @@ def text_overlap(g: View, p: View) -> tuple[float, float]:
     A title names the table and maps no value: never required, never invented, but where it stands
     (a caption on one side, a group label on the other) it is the table's text."""
     want, have = _text_pieces(g), _text_pieces(p)
-    seen = sum((want & _text_pieces(p, title=True)).values()) / max(sum(want.values()), 1) if want else 1.0
+    seen = sum((want & (_text_pieces(p, title=True) | _text_pieces(p, title=True, rows=True))).values()) / max(sum(want.values()), 1) if want else 1.0
     own = sum((_text_pieces(g, title=True) & have).values()) / max(sum(have.values()), 1) if have else 1.0
     return seen, own
 
