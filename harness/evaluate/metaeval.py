@@ -328,7 +328,8 @@ def cross_validate(pairs: list[RatedPair], kind: Kind, n_boot: int = 1000, seed:
                           "shipped": correlate(shipped[m], human[m], n_boot, seed, groups=groups[m].tolist())}
                    for name, m in split_masks(group_list).items()},
         "pooled": {name: {**correlate(held_out[m], human[m], n_boot, seed, groups=groups[m].tolist()),
-                          "reference": _reference_of([p for p, keep in zip(pairs, m) if keep])}
+                          "reference": _reference_of([p for p, keep in zip(pairs, m) if keep]),
+                          "shipped": correlate(shipped[m], human[m], n_boot, seed, groups=groups[m].tolist())}
                    for name, m in pooled_masks(pairs).items()},
         "cells": parser_cells(pairs, held_out, shipped),
         "parsers": parser_agreement(pairs, held_out, n_boot, seed),
