@@ -352,8 +352,10 @@ def pooled_masks(pairs: list[RatedPair]) -> dict[str, np.ndarray]:
     simple = np.asarray([p.complexity == "simple" for p in pairs])
     masks = {"judged pairs, all pages": judged, "rated pairs, all tables": ~judged,
              "rated pairs, simple tables": ~judged & simple}
-    if judged.all() or not judged.any():  # one reference only: the pooled figure is the whole one
-        masks = {"rated pairs, simple tables": simple} if not judged.any() else {}
+    if not judged.any():  # rated pairs only: the pooled figures are the whole one, but for simple tables
+        masks = {"rated pairs, simple tables": simple}
+    elif judged.all():  # judged pairs only: the whole figure is the pooled one
+        masks = {}
     return {name: m for name, m in masks.items() if m.sum() >= 3}
 
 

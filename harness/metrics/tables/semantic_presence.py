@@ -72,24 +72,30 @@ def _text_pieces(v: View, title: bool = False, rows: bool = False) -> Counter:
     body counts every cell, a text repeated in the next slot of its row or of its column once (a
     span the grid spread, or a value written over each column or row it spans: a group label
     written once above its rows is all there); letter case is not told apart (`X0` flattened from
-    `X_0` reads `x0` as often); the title (a caption row over the
-    table) only with `title`. A one-character text counts its character."""
-    labels = {level for levels in (v.col_levels or []) for level in levels} or set(v.col_keys)
-    cells = [cell for r, row in enumerate(v.body) for i, cell in enumerate(row)
-             if (i == 0 or cell != row[i - 1]) and not (r and i < len(v.body[r - 1]) and cell == v.body[r - 1][i])]
-    texts = [*([v.title] if title else []), *sorted(labels), *cells]
-    if rows:  # each header level and each body row read along, whatever its cell boundaries
+    `X_0` reads `x0` as often); the title (a caption row over the table) only with `title`. With
+    `rows`, each header level and each body row is one text read along it (`_along`), so pairs
+    across a cell boundary count too. A one-character text counts its character."""
+    head = [v.title] if title else []
+    if rows:
         depth = max((len(levels) for levels in v.col_levels or []), default=0)
-        texts = [*([v.title] if title else []), *(_along([levels[d] if d < len(levels) else "" for levels in v.col_levels or []])
-                                                  for d in range(depth)),
-                 *(() if depth else (_along(v.col_keys),)),
-                 *(_along([cell if (r == 0 or i >= len(v.body[r - 1]) or cell != v.body[r - 1][i]) else ""
-                           for i, cell in enumerate(row)]) for r, row in enumerate(v.body))]
+        levels = [_along([lv[d] if d < len(lv) else "" for lv in v.col_levels or []]) for d in range(depth)]
+        texts = [*head, *(levels or [_along(v.col_keys)]),
+                 *(_along([cell if not _repeated_below(v, r, i) else "" for i, cell in enumerate(row)])
+                   for r, row in enumerate(v.body))]
+    else:
+        labels = {level for lv in (v.col_levels or []) for level in lv} or set(v.col_keys)
+        texts = [*head, *sorted(labels), *(cell for r, row in enumerate(v.body) for i, cell in enumerate(row)
+                                           if (i == 0 or cell != row[i - 1]) and not _repeated_below(v, r, i))]
     pieces: Counter = Counter()
     for text in texts:
         s = "".join(text.casefold().split())
         pieces.update([s] if len(s) == 1 else (s[i:i + 2] for i in range(len(s) - 1)))
     return pieces
+
+
+def _repeated_below(v: View, r: int, i: int) -> bool:
+    """Whether body cell (r, i) repeats the cell above it (a span the grid spread down its rows)."""
+    return r > 0 and i < len(v.body[r - 1]) and v.body[r][i] == v.body[r - 1][i]
 
 
 def _along(texts: list[str]) -> str:
@@ -107,7 +113,8 @@ def text_overlap(g: View, p: View) -> tuple[float, float]:
     A title names the table and maps no value: never required, never invented, but where it stands
     (a caption on one side, a group label on the other) it is the table's text."""
     want, have = _text_pieces(g), _text_pieces(p)
-    seen = sum((want & (_text_pieces(p, title=True) | _text_pieces(p, title=True, rows=True))).values()) / max(sum(want.values()), 1) if want else 1.0
+    found = _text_pieces(p, title=True) | _text_pieces(p, title=True, rows=True)  # in its cells or along its rows
+    seen = sum((want & found).values()) / max(sum(want.values()), 1) if want else 1.0
     own = sum((_text_pieces(g, title=True) & have).values()) / max(sum(have.values()), 1) if have else 1.0
     return seen, own
 
