@@ -69,7 +69,7 @@ class Params:
 
     key_weight: float = 0.3
     weights: tuple[float, ...] = (0.2, 0.17, 0.14, 0.33, 0.13, 0.32, 0.0, 0.01, 1.37, 0.0)  # per semantic_align.FEATURES
-    lines_weights: tuple[float, ...] = (0.09, 0.03, 0.07, 0.13, 0.03, 0.18, 0.3, 0.04, 1.38, 0.61)  # per FEATURES
+    lines_weights: tuple[float, ...] = (0.09, 0.03, 0.07, 0.13, 0.02, 0.19, 0.3, 0.04, 1.38, 0.59)  # per FEATURES
 
     def __post_init__(self) -> None:
         if (len(self.weights) != len(FEATURES) or len(self.lines_weights) != len(FEATURES)

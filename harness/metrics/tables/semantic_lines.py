@@ -270,13 +270,14 @@ _MAX_WORDS = 40  # header lines longer than this are read a word a column from t
 
 
 def _name_columns(words: list[str], width: int, stub: str = "") -> list[Cell]:
-    """A header line's words as the labels of `width` columns. With more words than columns, which
-    words share a cell is not marked; a reader groups them as language does: no label begins or
-    ends with a joining word (`of`, `and`, `per`), none but the first begins with a lower-case word
-    (it continues the word before: `Soil type`, `1,000 tokens`); the word the rows' numbered labels
-    share (`stub`: `Option` over `Option 1`, `Option 2`) is the stub's label alone; the labels are as
-    even in length as that allows (`1,000 tokens 5,000 tokens`), and on a tie the first ones are
-    longer (`Target Model Acc F1` over three columns: the stub's label, then two metrics)."""
+    """The last header line's words as the labels of `width` columns (once a table: the grouping costs O(words^2
+    x columns), up to `_MAX_WORDS` words; group lines above it are read from the right). With more words than
+    columns, which words share a cell is not marked; a reader groups them as language does: no label begins or
+    ends with a joining word (`of`, `and`, `per`), none but the first begins with a lower-case word (it
+    continues the word before: `Soil type`, `1,000 tokens`); the word the rows' numbered labels share (`stub`:
+    `Option` over `Option 1`, `Option 2`) is the stub's label alone; the labels are as even in length as that
+    allows (`1,000 tokens 5,000 tokens`), and on a tie the first ones are longer (`Target Model Acc F1` over
+    three columns: the stub's label, then two metrics)."""
     if len(words) <= width or width < 2 or len(words) > _MAX_WORDS:
         return _fit(words, width)
     rest = _groupings(words, width - 1)
@@ -336,7 +337,7 @@ def _group_line(pieces: list[_Piece], width: int, stub: int) -> list[Cell]:
         return [Cell(pieces[0].text, colspan=width)]
     labels = _words(pieces)
     if len(labels) >= width:
-        return _name_columns(labels, width)
+        return _fit(labels, width)  # grouped by language only on the line naming the columns: once a table
     stub = max(0, min(stub, len(labels) - 1))
     groups = labels[stub:]
     each, extra = divmod(width - stub, len(groups))
