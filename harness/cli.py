@@ -185,35 +185,40 @@ def _add_report(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="write results.json, leaderboard.md and report.html into this folder")
     p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
     p.add_argument("--report-crops", choices=REPORT_CROPS, default=REPORT_CROPS[0], help=CROPS_HELP)
+    p.add_argument("--list-failed", action="store_true",
+                   help="also print every failed case, one line each (FAILED ID - REASONS), after the causes")
     p.set_defaults(func=_run_report)
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from tablebench.evaluate.completeness import of_meta
     from tablebench.report.aggregate import boards
     from tablebench.report.regressions import RegressionView, regressions_rich
     from tablebench.report.terminal import tracks_group
     from tablebench.report.merge import results_path
-    from tablebench.report.verdicts import failed_rich
+    from tablebench.report.verdict_counts import counts_by_kind
+    from tablebench.report.verdicts import causes_lines, failed_lines
     from tablebench.report.whole import print_whole
     from tablebench.core.files import claim_folder
     from tablebench.report.write import FILES, read_comparisons, read_results, write_report
 
     meta, results = read_results(args.results)
     comparisons = read_comparisons(results_path(args.results))
-    print_whole(tracks_group(boards(results, primary=args.primary)))
+    tracks = boards(results, primary=args.primary)
+    print_whole(tracks_group(tracks, counts=counts_by_kind(tracks, results, comparisons)))
     completeness = of_meta(meta, len(results))
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")
+    head, lines = causes_lines(results, meta)
+    for line in [head, *lines] if lines else []:
+        print(line)
+    if args.list_failed and (listed := failed_lines(results)):
+        print("\n".join(listed))
     view = RegressionView.of(results, comparisons, meta.get("baseline"))
     html = results_path(args.results).parent / FILES["html"]
     html_path = str(html.resolve()) if html.is_file() else None
     if view is not None:
         print_whole(regressions_rich(view, html_path))
-    if (failed := failed_rich(results, html_path)) is not None:
-        Console(soft_wrap=True).print(failed)
     if args.out:
         held = claim_folder(args.out, "--out")
         try:
@@ -287,6 +292,8 @@ def _merge_parser() -> argparse.ArgumentParser:
     p.add_argument("--save-baseline-anyway", action="store_true",
                    help="--save-baseline even when a parser failed on every page")
     p.add_argument("--junitxml", metavar="FILE", help="also write the merged run as junit XML (one test case per case)")
+    p.add_argument("--list-failed", action="store_true",
+                   help="also print every failed case, one line each (FAILED ID - REASONS), after the causes")
     return p
 
 

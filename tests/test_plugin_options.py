@@ -101,7 +101,7 @@ def test_the_run_is_decided_then_written_and_saved_and_survives_an_unwritable_fo
     assert [r.verdict["status"] for r in now] == ["fail"] * 8, "each case decided, kept on its result"
     assert {r.baseline_change["verdict"] for r in now} == {"regressed"}
     end = finish_run(now, meta, policy, decisions)
-    assert end.failed and end.error is None and set(end.written) == {"baseline", "json", "markdown", "html", "gate"}
+    assert end.failed and end.error is None and set(end.written) == {"baseline", "json", "summary", "csv", "markdown", "html", "gate"}
     meta = json.loads((tmp_path / "r" / "results.json").read_text())["meta"]
     assert meta["gate"][0].startswith("REGRESSION: teds [p]") and meta["baseline"] == "base.json"
     assert meta["seen"] == ["baseline", "case_set", "gate"], "update_meta sees the gate lines"

@@ -73,17 +73,19 @@ def test_sharded_and_merged_with_a_baseline_fails_the_same_cases_and_gate(
         assert (tmp_path / f"s{i}" / "results.json").is_file()
     capsys.readouterr()
     shards = [str(tmp_path / f"s{i}") for i in (2, 3, 1)]
-    assert main(["report", "merge", *shards, "--out", str(tmp_path / "m"), *gate]) == 1
+    assert main(["report", "merge", *shards, "--out", str(tmp_path / "m"), *gate, "--list-failed"]) == 1
     out = capsys.readouterr().out
     merged = failed_ids(out.splitlines()) | ({"tablebench::gate[teds]"} if "gate FAILED" in out else set())
     assert merged == expected
     assert json.loads((tmp_path / "m" / "gate.json").read_text()) == \
         json.loads((tmp_path / "whole" / "gate.json").read_text()), "same gate rows, same bootstrap CIs"
     # without --gate the baseline alone still fails the regressed cases (it used to pass silently)
-    assert main(["report", "merge", *shards, "--out", str(tmp_path / "m2"), f"--baseline={baseline}"]) == 1
+    assert main(["report", "merge", *shards, "--out", str(tmp_path / "m2"), f"--baseline={baseline}",
+                 "--list-failed"]) == 1
     assert failed_ids(capsys.readouterr().out.splitlines()) == expected - {"tablebench::gate[teds]"}
     # --min-score is applied as pytest applies it
-    assert main(["report", "merge", *shards, "--out", str(tmp_path / "m3"), "--min-score=teds=0.9"]) == 1
+    assert main(["report", "merge", *shards, "--out", str(tmp_path / "m3"), "--min-score=teds=0.9",
+                 "--list-failed"]) == 1
     floors = failed_ids(capsys.readouterr().out.splitlines())
     assert floors and floors <= expected
 
@@ -190,13 +192,15 @@ def test_every_report_shows_the_gate_and_the_most_regressed_cases_linked_to_thei
     assert "- **gate**" not in md, "the gate is the section's table, not a line of facts"
 
     doc = lxml.html.document_fromstring(expanded_html((report / "report.html").read_text()))
-    sections = doc.findall(".//section")
-    assert sections and sections[0].get("id") == "regressions"
-    assert doc.find(".//h1").getnext() is sections[0], "the first thing after the title"
-    fail_row = sections[0].find(".//tr[@class='v-fail']")
+    sections = {s.get("id"): s for s in doc.findall(".//section")}
+    assert doc.find(".//h1").getnext() is sections["leaderboard"], "the answer first: the ranking"
+    order = [s.get("id") for s in doc.findall(".//section")]
+    assert order.index("leaderboard") < order.index("failed") < order.index("regressions")
+    assert sections["leaderboard"].find(".//tr[@class='v-fail']") is not None, "the parser's gate failed"
+    fail_row = sections["regressions"].find(".//tr[@class='v-fail']")
     assert fail_row is not None and fail_row[-1].text == "REGRESSION"
     cards = {a.get("id"): a for a in doc.iter("article")}
-    moved = sections[0].findall(".//table[@class='board moved']//a")
+    moved = sections["regressions"].findall(".//table[@class='board moved']//a")
     assert [(a.text, a.get("href")[1:]) for a in moved] == [(i.replace("\\", ""), anchor) for i, anchor, _ in links]
     for a in moved:
         assert a.text in cards[a.get("href")[1:]].find(".//header").text_content()

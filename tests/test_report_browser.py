@@ -71,10 +71,10 @@ def _chromium() -> str:
     pytest.skip("no Chromium on PATH (apt-get install -y chromium): the browser checks need one")
 
 
-def _dump_dom(page: Path, tmp_path: Path, fragment: str = "") -> lxml.html.HtmlElement:
+def _dump_dom(page: Path, tmp_path: Path, fragment: str = "", *flags: str) -> lxml.html.HtmlElement:
     profile = tmp_path / f"profile-{page.stem}"
     url = page.as_uri() + (f"#{fragment}" if fragment else "")
-    proc = subprocess.run([_chromium(), *FLAGS, f"--user-data-dir={profile}", "--virtual-time-budget=20000",
+    proc = subprocess.run([_chromium(), *FLAGS, *flags, f"--user-data-dir={profile}", "--virtual-time-budget=20000",
                            "--dump-dom", url],
                           capture_output=True, text=True, timeout=90, check=False)
     assert proc.returncode == 0 and proc.stdout.strip(), proc.stderr[-2000:]
@@ -107,7 +107,8 @@ def test_payloads_do_not_run_and_our_script_does(hostile_board: tuple, tmp_path:
     assert len(dom.xpath("//div[@id='hists']//*[local-name()='rect']")) == 11 * len(board.rows)
     shown = [a for a in dom.iter("article") if a.get("hidden") is None]
     assert len(shown) == min(60, len(results))
-    assert not dom.xpath("//img | //iframe | //a[not(starts-with(@href, '#c-'))]")
+    assert not dom.xpath("//img | //iframe | //a[not(starts-with(@href, '#c-')) and "
+                         "not(@class='to-cards' and @href='#cases-head')]")  # a card, or a parser's cards
 
 
 def test_sorting_and_filters_work(hostile_board: tuple, tmp_path: Path) -> None:
@@ -401,3 +402,71 @@ def test_a_linked_card_s_header_is_not_hidden_under_the_sticky_bar(tmp_path: Pat
     strict.write_text(render_html(board, results, {}, regressions=RegressionView.of(results)), encoding="utf-8")
     root = _dump_dom(strict, tmp_path, card_anchor(first.test_id))
     assert re.search(r"--bar:\s*\d+(\.\d+)?px", root.get("style") or ""), root.get("style")
+
+
+# run after our script (CSP-free variant): where the leaderboard's heading is at load, then a click
+# on a parser's leaderboard row and which card comes first
+FIRST_SCREEN_DRIVER = """<script>""" + WAIT + """
+var state = {};
+rendered(function () {
+  var head = Array.prototype.filter.call(document.querySelectorAll("h2"), function (h) {
+    return h.textContent === "Leaderboard"; })[0];
+  state.top = head ? head.getBoundingClientRect().top + window.scrollY : null;
+  state.viewport = window.innerHeight;
+  var row = Array.prototype.filter.call(document.querySelectorAll("table.sortable-table tbody tr"), function (tr) {
+    return tr.cells[1] && tr.cells[1].textContent === PARSER; })[0];
+  if (!row) { done(state); return; }
+  rendered(function () {
+    var shown = shownCards();
+    state.first = shown.length ? shown[0].id : null;
+    state.parsers = shown.map(function (a) { return a.getAttribute("data-parser"); });
+    state.headTop = document.getElementById("cases-head").getBoundingClientRect().top;
+    done(state);
+  });
+  row.click();
+  setTimeout(function () { done(state); }, 5000);  /* no render after the click: say so */
+});
+</script></body>"""
+
+
+def test_a_failing_run_with_a_baseline_shows_its_leaderboard_first_and_a_row_opens_its_worst_card(
+        tmp_path: Path) -> None:
+    """Acceptance (issue 45): report.html of a run with failures and a baseline, as written (the
+    regressions, 70 failed cases): the leaderboard's heading is within the first screen of a
+    1280 x 900 window; a click on a parser's row lays out that parser's cards, its worst first
+    (a table not found, as the "worst" order counts it), scrolled to."""
+    from tablebench.gating.aggregate import Comparison
+    from tablebench.gating.baseline import Baseline, Entry
+    from tablebench.gating.rules import Gate, keep_verdict
+    from tablebench.report.regressions import card_anchor
+    from tablebench.report.write import write_report
+
+    results = sample_results(n_pages=30)
+    base = Baseline(Path("base.json"), "tablebench",
+                    {r.test_id: Entry("ok", {"teds": min(1.0, r.scores["teds"] + 0.1)}) for r in results
+                     if r.outcome == "ok"})
+    gate = Gate({"teds": 0.5}, baseline=base, tolerance=0.01)
+    for r in results:
+        keep_verdict(r, gate.check(r))
+        if r.outcome == "ok":
+            r.baseline_change = {"metric": "teds", "baseline": r.scores["teds"] + 0.1, "now": r.scores["teds"],
+                                 "delta": -0.1, "verdict": "regressed"}
+    failing = sum(r.verdict["status"] == "fail" for r in results)
+    assert failing > 60
+    comparisons = [Comparison(p, "teds", None, 60, 0.9, 0.8, -0.1, -0.12, -0.08, 0.001, 0.999, 0.02, 0.05,
+                              "regression") for p in dict.fromkeys(r.parser for r in results)]
+    paths = write_report(results, tmp_path / "run", {"case_set": "synth-demo", "baseline": "base.json"},
+                         comparisons=comparisons)
+    board = leaderboard(results)
+    parser = board.rows[-1].parser
+    mine = [r for r in results if r.parser == parser]
+    worst = next(r for r in mine if r.outcome != "ok")  # page order; not found counts as the worst
+    html = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", paths["html"].read_text(encoding="utf-8"))  # the driver is a script of its own
+    page = tmp_path / "first-screen.html"
+    page.write_text(html.replace("</body>", FIRST_SCREEN_DRIVER.replace("PARSER", json.dumps(parser)), 1),
+                    encoding="utf-8")
+    state = json.loads(_dump_dom(page, tmp_path, "", "--window-size=1280,900").get_element_by_id("driver").text)
+    assert state["top"] is not None and state["top"] <= 900, state
+    assert state.get("first") == card_anchor(worst.test_id), state
+    assert set(state["parsers"]) == {parser}
+    assert -2 <= state["headTop"] < state["viewport"], "the cards are scrolled to"

@@ -7,11 +7,11 @@ import re
 
 import lxml.html
 import pytest
-
 from tablebench.report.aggregate import leaderboard
 from tablebench.report.html import json_for_script, render_html, safe_table_html
 from tablebench.report.html_assets import CSS, JS
 from tablebench.report.html_data import decode_cards, expanded_html
+
 from tests.test_report_samples import PAYLOADS, RAW_HOSTILE_HTML, sample_results
 
 # every tag our page may contain; an injected <img>, <iframe>, <svg>, <object>... fails the test, and so
@@ -19,14 +19,19 @@ from tests.test_report_samples import PAYLOADS, RAW_HOSTILE_HTML, sample_results
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "dl", "dt", "dd", "p",
                 "b", "div", "span", "table", "thead", "tbody", "tr", "th", "td", "label", "select", "option",
                 "button", "article", "header", "details", "summary", "pre", "script", "ul", "li", "a", "section",
-                "input", "del", "ins"}
+                "input", "del", "ins", "code"}
 
 
 def card_links_only(doc) -> None:
-    """Every <a> links to a card of the page (`#c-...`, an id the page has), nothing else."""
+    """Every <a> links to a card of the page (`#c-...`, an id the page has), or is a parser's link
+    to the cards' heading (its filter as data, for our script), nothing else."""
     ids = {el.get("id") for el in doc.iter() if isinstance(el.tag, str) and el.get("id")}
     for a in doc.iter("a"):
         href = a.get("href") or ""
+        if a.get("class") == "to-cards":
+            assert href == "#cases-head" and href[1:] in ids, href
+            assert set(a.attrib) <= {"href", "class", "data-parser", "data-verdict"}, a.attrib
+            continue
         assert re.fullmatch(r"#c-[A-Za-z0-9_.-]+", href) and href[1:] in ids, href
         assert set(a.attrib) <= {"href", "class"}, a.attrib
 URL_ATTRS = {"href", "src", "action", "formaction", "xlink:href", "data", "srcdoc", "background", "poster"}
@@ -248,3 +253,4 @@ def test_a_leaderboard_without_any_score_says_it_is_not_ranked() -> None:
     missing = [ItemResult("A", "s", "p1", 0, "simple", "missing", message="not found")]
     page = render_html(leaderboard(missing), missing)
     assert "Ranked by <b>None</b>" not in page and "Not ranked: no score was computed" in page
+

@@ -46,7 +46,7 @@ def test_hand_computed_numbers_appear_in_rank_order() -> None:
 def test_every_table_is_rectangular_even_with_hostile_names() -> None:
     text = render_markdown(leaderboard(sample_results(n_pages=3, payloads=True)), {"command": "a | b <c>"})
     tables = _tables(text)
-    assert len(tables) == 4
+    assert len(tables) == 5  # the leaderboard, the verdict counts, every metric, by complexity, outcomes
     for table in tables:
         assert len({len(row) for row in table}) == 1
         assert set(table[1]) <= {"---", "---:"}

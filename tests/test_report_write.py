@@ -142,3 +142,16 @@ def test_every_results_json_row_carries_its_case_id_and_a_file_without_ids_still
     again = _strict((tmp_path / "again" / "results.json").read_text(encoding="utf-8"))["results"]
     assert [row["id"] for row in again] == [r.test_id for r in results]
     capsys.readouterr()
+
+
+def test_summary_json_and_leaderboard_csv_hold_no_infinite_number(tmp_path: Path) -> None:
+    """The same sidecar's 1e309 seconds: null in summary.json, an empty cell in leaderboard.csv."""
+    results = sample_results(n_pages=2)
+    for r in results:
+        r.parse_seconds = float("inf")
+    paths = write_report(results, tmp_path, META)
+    summary = _strict(paths["summary"].read_text(encoding="utf-8"))
+    assert all(kinds["table"]["seconds_per_page"] is None for kinds in summary["parsers"].values())
+    rows = paths["csv"].read_text(encoding="utf-8").splitlines()
+    column = rows[0].split(",").index("seconds_per_page")
+    assert all(row.split(",")[column] == "" for row in rows[1:])

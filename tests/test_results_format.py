@@ -119,9 +119,10 @@ def test_an_older_run_reports_as_the_same_run_written_now(tmp_path: Path, capsys
     old = _old_file(tmp_path / "old", ("p001", "p002"), version)
     new = _now_run(tmp_path / "new", ("p001", "p002"))
     assert json.loads((new / "results.json").read_text())["format"] == RESULTS_FORMAT
-    shown = _report(capsys, str(old), "--out", str(tmp_path / "old_again"))
+    shown = _report(capsys, str(old), "--out", str(tmp_path / "old_again"), "--list-failed")
     assert "semantic" in shown and "FAILED s/p001::t1[p] - semantic 2.00 < min 3" in shown
-    assert shown.replace("old_again", "X") == _report(capsys, str(new), "--out", str(tmp_path / "new_again")) \
+    assert shown.replace("old_again", "X") == _report(capsys, str(new), "--out", str(tmp_path / "new_again"),
+                                                      "--list-failed") \
         .replace("new_again", "X")
     again_old, again_new = _files(tmp_path / "old_again"), _files(tmp_path / "new_again")
     assert again_old == again_new

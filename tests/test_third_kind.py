@@ -250,8 +250,11 @@ def test_the_text_kind_runs_through_baseline_gate_shards_merge_compare_and_repor
     failed = {ln.split()[1] for ln in out.splitlines() if ln.startswith("FAILED")}
     assert failed == {f"synth-v1/{p}::x0[mine]" for p in TEXT_PAGES if p != "p002"} | {
         "tablebench::gate[text_fidelity]"}
-    assert "text_fidelity 0.49 < min 0.90" in out and "¶4 missing: 'Mission idea" in out
-    assert "reading_order 0.53 < baseline 1.00" in out and "read out of order: '" in out
+    verdicts = json.dumps([r["verdict"] for r in _scores(tmp_path / "bad").values()], ensure_ascii=False)
+    assert "text_fidelity 0.49 < min 0.90" in verdicts and "¶4 missing: 'Mission idea" in verdicts
+    assert "reading_order 0.53 < baseline 1.00" in verdicts and "read out of order: '" in verdicts
+    assert "mine: text_fidelity … < min 0.90" in out and "mine: reading_order 0.53 < baseline 1.00" in out, \
+        "each cause in the terminal, the numbers its cases share"
     assert "REGRESSION: text_fidelity [mine]: 1.000 -> 0.744" in out
     assert "no change: reading_order [mine]: 1.000 -> 0.941" in out, "one page out of order: not significant"
     assert "no change: reading_order:two_column [mine]: 1.000 -> 0.905" in out, "a layout is a subset"

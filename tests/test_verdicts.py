@@ -2,8 +2,8 @@
 
 A run with `--min-score` through the real plugin (a `dir:` parser that corrupts some tables,
 tests/ci_cases.py): results.json keeps each case's verdict, and report.html, leaderboard.md,
-`tablebench report`, `tablebench report merge` and its junit XML list exactly the cases pytest
-failed, each with its reasons. Nothing here is mocked.
+`tablebench report`, `tablebench report merge` (`--list-failed`) and its junit XML list exactly
+the cases pytest failed, each with its reasons, after their causes. Nothing here is mocked.
 """
 
 from __future__ import annotations
@@ -94,8 +94,10 @@ def test_results_json_keeps_the_verdict_pytest_gave_every_case(run):
 def test_leaderboard_and_report_html_list_every_failed_case_with_its_reasons(run):
     out, ids = run
     md = (out / "leaderboard.md").read_text()
-    section = md.split("## Failed (", 1)[1].split("\n## ", 1)[0]
-    assert section.startswith(f"{len(ids)} of ")
+    causes = md.split("## Failures by cause: ", 1)[1].split("\n## ", 1)[0]
+    assert causes.startswith(f"{len(ids)} of ") and "| mine | " in causes and "&lt; min 0.90" in causes
+    section = causes.split("<details><summary>Every failed case (", 1)[1].split("</details>", 1)[0]
+    assert section.startswith(f"{len(ids)})")
     for test_id in ids:
         shown = test_id.replace("[", "\\[").replace("]", "\\]")
         line = next(ln for ln in section.splitlines() if f"[{shown}](report.html#{card_anchor(test_id)})" in ln)
@@ -114,13 +116,15 @@ def test_leaderboard_and_report_html_list_every_failed_case_with_its_reasons(run
             assert "< min 0.90" in card.xpath(".//div[contains(@class, 'verdict')]")[0].text_content()
 
 
-def test_tablebench_report_prints_every_failed_case(run, capsys):
+def test_tablebench_report_prints_the_causes_and_every_failed_case_when_asked(run, capsys):
     out, ids = run
     capsys.readouterr()
     assert main(["report", str(out)]) == 0
     text = capsys.readouterr().out
-    assert f"Failed ({len(ids)} of " in text
-    assert failed_ids(text.splitlines()) == ids
+    assert f"tablebench failures by cause ({len(ids)} of " in text
+    assert not failed_ids(text.splitlines()), "grouped by cause unless asked for every case"
+    assert main(["report", str(out), "--list-failed"]) == 0
+    assert failed_ids(capsys.readouterr().out.splitlines()) == ids
 
 
 def test_a_merge_carries_the_shards_verdicts_and_writes_junit(run, cases: Path, outputs, tmp_path: Path,  # noqa: F811
@@ -134,10 +138,11 @@ def test_a_merge_carries_the_shards_verdicts_and_writes_junit(run, cases: Path, 
         shards.append(str(folder))
     capsys.readouterr()
     junit = tmp_path / "merged.xml"
-    assert main(["report", "merge", *shards, "--out", str(tmp_path / "m"), f"--junitxml={junit}"]) == 1
+    assert main(["report", "merge", *shards, "--out", str(tmp_path / "m"), f"--junitxml={junit}", "--list-failed"]) == 1
     text = capsys.readouterr().out
     assert failed_ids(text.splitlines()) == ids, "no floor given to the merge: the shards' verdicts stand"
-    assert "## Failed (" in (tmp_path / "m" / "leaderboard.md").read_text()
+    assert f"tablebench failures by cause ({len(ids)} of " in text
+    assert f"## Failures by cause: {len(ids)} of " in (tmp_path / "m" / "leaderboard.md").read_text()
     cases_xml = list(ET.parse(junit).iter("testcase"))
     assert _failed_in(junit) == ids and len(cases_xml) == len(json.loads((out / "results.json").read_text())["results"])
     assert all("< min 0.90" in c.find("failure").get("message") for c in cases_xml if c.find("failure") is not None)

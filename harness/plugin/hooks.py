@@ -141,8 +141,15 @@ class TablebenchPlugin:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         self.session.finish(session, exitstatus)
 
+    @pytest.hookimpl(specname="pytest_terminal_summary")
+    def pytest_terminal_summary_hold(self, terminalreporter: Any) -> None:
+        """Between pytest's failure sections and its short summary (pytest's own hook wraps this one;
+        pytest registers only methods named `pytest_*`, so the name, and `specname` the hook)."""
+        self.session.hold_case_lines(terminalreporter)
+
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_terminal_summary(self, terminalreporter: Any) -> Generator[None, None, None]:
-        """The leaderboard, then the gate's verdict, last: after pytest's failure lines and short summary."""
+        """The leaderboard, the failures by cause, then the gate's verdict, last: after pytest's
+        failure sections and short summary."""
         yield
         self.session.write_summary(terminalreporter)

@@ -31,8 +31,8 @@ from tablebench.cases import (
 from tablebench.core import kinds as item_kinds
 from tablebench.core.results import ItemResult, current_id, item_name
 from tablebench.gating.rules import Gate, keep_verdict
+from tablebench.report.causes import REPRODUCE  # the line of a parser failure that reruns it in one process
 
-REPRODUCE = "reproduce: tablebench parse "  # the line of a parser failure that reruns it in one process
 RESULT_ATTR = "tablebench_result"  # the whole ItemResult as JSON, on the call-phase TestReport
 
 

@@ -145,6 +145,7 @@ class BenchSession:
         self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
         self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
         self.stop_reason = ""  # why the run ended early, set by the end of the session
+        self._held: list[Any] = []  # failed reports kept out of pytest's short summary (`hold_case_lines`)
 
     def _check_scored(self, option: str, named: list[tuple[str, str]]) -> None:
         """Each (label, metric) of `option` names a score of the selected metrics, or a one-line error."""
@@ -359,17 +360,31 @@ class BenchSession:
         if self.end.errors and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
+    def hold_case_lines(self, terminalreporter: Any) -> None:
+        """Before pytest's short test summary: the benchmark's failed cases leave it (one line per
+        cause follows instead, `write_summary`), unless the command line asked for them with -r."""
+        if self.is_worker:
+            return
+        from tablebench.plugin import summary
+
+        if not summary.wants_case_lines(self.config):
+            self._held = summary.hold_case_lines(terminalreporter, self.results)
+
     def write_summary(self, terminalreporter: Any) -> None:
-        """The leaderboard and the run's notes, then the repeats and the gate's verdict, last."""
+        """The leaderboard with each parser's verdict counts and the run's notes, the failures by
+        cause, then the repeats and the gate's verdict, last."""
         if self.is_worker:
             return
         from tablebench.plugin import summary  # rich and the renderers: the controller's alone, not every worker's
 
+        summary.give_back(terminalreporter, self._held)  # pytest's last line counts every failed test
+        self._held = []
         results = self.final if self.final is not None else self.sorted_results()
-        summary.write_failures(terminalreporter, self.results)
+        comparisons = self.end.comparisons if self.end is not None else self.gate.comparisons
         if results:
             summary.write_run(terminalreporter, results, cases=self.cases, verified=self.verified,
-                              notes=self.notes, report_dir=self.report_dir, end=self.end)
+                              notes=self.notes, report_dir=self.report_dir, end=self.end, comparisons=comparisons)
+            summary.write_failures(terminalreporter, results, {"case_set_path": str(self.cases.root)})
         summary.write_ci(terminalreporter, results, self.options.repeat, self.gate,
                          self.completeness(self.stop_reason) if self.expected is not None else None)
 

@@ -1,43 +1,50 @@
-"""The plugin's part of the terminal summary: the failed cases by id, the leaderboard, the run's
-notes, then the gate last.
+"""The plugin's part of the terminal summary: the leaderboard with each parser's verdict counts
+first, the run's notes, the failures grouped by cause, then the gate last.
 
 pytest's terminal reporter owns the output stream, so the leaderboard (a rich renderable) is
 rendered to text first and written through it.
+
+pytest's short test summary prints one `FAILED id - reason` line per failed test by default
+(`-r fE`): 441 lines for a parser that failed on every page, each saying the same thing. The
+benchmark's cases are left out of it (`hold_case_lines`, given back before pytest's last line
+counts them) and grouped by cause instead (`write_failures`, `tablebench.report.causes`): at most
+`MAX_CAUSES` causes in three lines each. Each case is still in junit, results.json, report.html
+and `pytest --lf`; `-r` with `f` (or `a`, `A`) on the command line keeps pytest's lines too.
 """
 
 from __future__ import annotations
 
 import io
-import re
-import shlex
 import shutil
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
-
 from tablebench.cases import CaseSet
-from tablebench.core.messages import one_line
 from tablebench.core.results import ItemResult
 from tablebench.evaluate.completeness import Completeness, of_meta
+from tablebench.gating.aggregate import Comparison
 from tablebench.gating.decide import gate_verdict
 from tablebench.plugin.ci import GateStep, repeat_summary
-from tablebench.plugin.nodes import REPRODUCE
 from tablebench.report.aggregate import boards, cache_summary
 from tablebench.report.finish import RunEnd
 from tablebench.report.terminal import tracks_group
+from tablebench.report.verdict_counts import counts_by_kind
+from tablebench.report.verdicts import causes_lines
 from tablebench.report.whole import print_whole
 
 
 def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: bool, notes: list[str],
-              report_dir: Any, end: RunEnd | None) -> None:
-    """The leaderboard, the cache line, the warnings and notes, and where the files went."""
+              report_dir: Any, end: RunEnd | None, comparisons: Sequence[Comparison] = ()) -> None:
+    """The leaderboard and each parser's verdict counts, the cache line, the warnings and notes,
+    and where the files went."""
     tr.section("tablebench leaderboard")
     banner = of_meta(end.meta, len(results)).banner() if end is not None else None
     if banner:
         tr.write_line(f"tablebench {banner}", red=True, bold=True)
-    tr.write(render(tracks_group(boards(results)), tr.hasmarkup))
+    tracks = boards(results)
+    tr.write(render(tracks_group(tracks, counts=counts_by_kind(tracks, results, comparisons)), tr.hasmarkup))
     tr.write_line(f"tablebench parse cache: {cache_summary(results)}")
     if not verified and cases.kind == "tablebench":
         tr.write_line(f"tablebench WARNING: case set {cases.name} was not verified against "
@@ -54,50 +61,53 @@ def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: b
         tr.write_line(f"tablebench report: {report_dir}  ({', '.join(p.name for p in reports.values())})")
 
 
-MAX_LISTED = 500  # failing cases listed by id (the rest: results.json and report.html)
-MAX_REASON = 300  # characters of each case's reason
-MAX_REPRODUCE = 20  # `tablebench parse` commands listed (one per parser and page that failed)
-
-
-def write_failures(tr: Any, case_ids: Collection[str]) -> None:
-    """The failed benchmark cases sorted by id (pytest lists them in the order xdist finished
-    them, each line cut to the terminal's width), each id whole and shell-quoted, so that
-    pasting it after `pytest` runs that case; then the command that reruns each parser failure
-    in one process (`tablebench parse`), once per parser and page."""
-    failed = {}
-    reproduce: dict[str, None] = {}
-    for report in tr.stats.get("failed", []):
-        if getattr(report, "when", None) == "call" and report.nodeid in case_ids:
-            failed[report.nodeid] = one_line(_reason(report), MAX_REASON)
-            reproduce.update(dict.fromkeys(ln for ln in str(report.longreprtext).splitlines()
-                                           if ln.startswith(REPRODUCE)))
-    if not failed:
+def write_failures(tr: Any, results: Sequence[ItemResult], meta: Mapping[str, object] | None = None) -> None:
+    """The failed cases grouped by cause (`tablebench.report.verdicts.causes_lines`), in a section
+    of its own: at most 3 * MAX_CAUSES + 1 lines, however many cases failed."""
+    head, lines = causes_lines(results, meta)
+    if not lines:
         return
-    tr.section(f"tablebench failures ({len(failed)}, by id; paste an id after pytest to run that case)", red=True)
-    ids = sorted(failed, key=natural_key)
-    for nodeid in ids[:MAX_LISTED]:
-        tr.write_line(f"{shlex.quote(nodeid)}  {failed[nodeid]}")
-    if len(ids) > MAX_LISTED:
-        tr.write_line(f"... and {len(ids) - MAX_LISTED} more (every case is in results.json and report.html)")
-    for line in list(reproduce)[:MAX_REPRODUCE]:
+    tr.section(head, red=True)
+    for line in lines:
         tr.write_line(line)
-    if len(reproduce) > MAX_REPRODUCE:
-        tr.write_line(f"... and {len(reproduce) - MAX_REPRODUCE} more parser failures (--tb=short shows each)")
 
 
-def _reason(report: Any) -> str:
-    """The failure's message: pytest.fail's text (a string longrepr), else the crash line; its
-    first line (the reason: a parser failure adds the reproduce command and traceback below it)."""
-    longrepr = report.longrepr
-    if isinstance(longrepr, str):
-        return longrepr.split("\n", 1)[0]
-    crash = getattr(longrepr, "reprcrash", None)
-    return str(getattr(crash, "message", "") or longrepr).removeprefix("Failed: ").split("\n", 1)[0]  # pytest.fail's word
+def wants_case_lines(config: Any) -> bool:
+    """Whether the command line itself asks pytest's short summary for failed tests (`-rf`, `-ra`,
+    `-rA`, `--report-chars=...`; not the project's addopts, not pytest's default `fE`): then
+    the benchmark's cases keep their `FAILED` lines."""
+    args = [str(a) for a in config.invocation_params.args]
+    chars = ""
+    for i, arg in enumerate(args):
+        if arg in ("-r", "--report-chars") and i + 1 < len(args):
+            chars += args[i + 1]
+        elif arg.startswith("--report-chars="):
+            chars += arg.split("=", 1)[1]
+        elif arg.startswith("-r") and not arg.startswith("--"):
+            chars += arg[2:]
+    wanted = False
+    for char in chars:
+        if char in "fFaA":
+            wanted = True
+        elif char == "N":
+            wanted = False
+    return wanted
 
 
-def natural_key(text: str) -> list[Any]:
-    """'p2::t10' after 'p2::t9': digit runs compare as numbers."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", text)]
+def hold_case_lines(tr: Any, case_ids: Collection[str]) -> list[Any]:
+    """Take the failed call reports of benchmark cases out of pytest's short summary (see the
+    module docstring); `give_back` puts them back, so pytest's last line counts them."""
+    kept, held = [], []
+    for report in tr.stats.get("failed", []):
+        (held if getattr(report, "when", None) == "call" and report.nodeid in case_ids else kept).append(report)
+    if held:
+        tr.stats["failed"] = kept
+    return held
+
+
+def give_back(tr: Any, held: list[Any]) -> None:
+    if held:
+        tr.stats.setdefault("failed", []).extend(held)
 
 
 def write_ci(tr: Any, results: list[ItemResult], repeat: int, gate: GateStep,

@@ -221,9 +221,9 @@ def boards(results: Iterable[ItemResult | dict], primary: str | None = None) -> 
 def group_stats(results: Sequence[ItemResult], metrics: Sequence[str]) -> Group:
     """Totals and per-metric statistics of one set of tables."""
     found = sum(1 for r in results if r.outcome == "ok")
-    stats = {m: metric_stats([_value(r, m) for r in results], scale_of(m)) for m in metrics}
+    stats = {m: metric_stats([metric_value(r, m) for r in results], scale_of(m)) for m in metrics}
     for m in metrics:
-        failed = sum(1 for r in results if r.outcome == "ok" and _value(r, m) is None and r.metric_errors.get(m))
+        failed = sum(1 for r in results if r.outcome == "ok" and metric_value(r, m) is None and r.metric_errors.get(m))
         if failed:
             stats[m] = replace(stats[m], n_failed=failed)
     return Group(len(results), found, stats)
@@ -286,7 +286,7 @@ def _parser_row(name: str, results: list[ItemResult], metrics: list[str], groups
     )
 
 
-def _value(result: ItemResult, metric: str) -> float | None:
+def metric_value(result: ItemResult, metric: str) -> float | None:
     """A table's value of a metric, or None when the table was not scored (NaN / inf count as None)."""
     if result.outcome != "ok":
         return None

@@ -63,7 +63,7 @@ class RunEnd:
 
     comparisons: list[Comparison]
     meta: dict
-    written: dict[str, Path] = field(default_factory=dict)  # "baseline", "json", "markdown", "html", "gate"
+    written: dict[str, Path] = field(default_factory=dict)  # "baseline", "gate" and `write.FILES`' kinds
     notes: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # one line per file not written (or refused)
     case_failures: list[tuple[str, str]] = field(default_factory=list)  # (test_id, reasons) of each failing case

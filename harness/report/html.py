@@ -27,14 +27,13 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from tablebench.core import kinds as item_kinds
-from tablebench.core.metric_specs import JUDGE, scale_of, specs_of
+from tablebench.core.metric_specs import JUDGE, specs_of
 from tablebench.core.results import OUTCOMES, SCORED_LATEX, ItemResult
 from tablebench.evaluate.completeness import of_meta
 from tablebench.readers.html import table_from_html
 from tablebench.report import fmt
 from tablebench.report.aggregate import (
     Leaderboard,
-    MetricStats,
     group_of,
     language_of,
     run_counts,
@@ -43,11 +42,13 @@ from tablebench.report.aggregate import (
 from tablebench.report.crops import TableKey, data_uri
 from tablebench.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_key, page_outputs
 from tablebench.report.html_assets import CSS, JS
+from tablebench.report.html_boards import num, ranking_html, track_html
 from tablebench.report.html_data import Card, card_data
 from tablebench.report.html_escape import e
 from tablebench.report.html_hist import histograms_html, script_data
 from tablebench.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 from tablebench.report.stream import in_order, slim_of, with_page_output
+from tablebench.report.verdict_counts import verdict_counts
 from tablebench.report.verdicts import delta_of, failed_html, verdict_html, verdict_label
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
@@ -82,10 +83,13 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
                 crops: Mapping[TableKey, bytes] | None = None) -> str:
     """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone).
 
-    `more` are the leaderboards of the run's other item kinds (`aggregate.boards`): each gets
-    its own leaderboard and group sections; the drill-down holds every kind. `regressions` (the
-    run against its baseline) is the first section, linking to each case's card. `crops`
-    (`tablebench.report.crops.page_crops`) travel once per table in the data block, shown in their cards."""
+    The answer first: each kind's leaderboard with its parsers' verdict counts (a row, or a
+    count, shows that parser's cards below, worst first), then the failures grouped by cause,
+    then `regressions` (the run against its baseline), each case linked to its card; then each
+    kind's groups and breakdowns, the histograms, the run's facts and the cards. `more` are the
+    leaderboards of the run's other item kinds (`aggregate.boards`); the drill-down holds every
+    kind. `crops` (`tablebench.report.crops.page_crops`) travel once per table in the data block,
+    shown in their cards."""
     meta = dict(meta or {})
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
     if regressions is not None and regressions.comparisons:
@@ -93,14 +97,18 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
     slim = slim_of(results)  # what needs no text; a run's full results are read from disk, one at a time
     outputs, texts = page_outputs(with_page_output(results))
     crop_index = {key: i for i, key in enumerate(crops or {})}
+    comparisons = regressions.comparisons if regressions is not None else []
+    tracks = [board, *more]
     body = "".join([
         f"<h1>{e(title)}</h1>",
         _banner_html(meta, len(results)),
+        *(ranking_html(track, verdict_counts([row.parser for row in track.rows], slim, comparisons, track.kind))
+          for track in tracks),
+        failed_html(slim, meta),
         regressions_html(regressions) if regressions is not None else "",
-        failed_html(slim),
-        _meta_html(meta),
-        *(_track_html(track) for track in (board, *more)),
+        *(track_html(track) for track in tracks),
         histograms_html(board, slim),
+        _meta_html(meta),
         _drilldown_html(board, slim, more),
     ])
     cards = card_data(_cards(board, results, more, (outputs, crop_index), texts), texts)
@@ -129,106 +137,11 @@ def _banner_html(meta: Mapping[str, object], n_results: int) -> str:
 
 
 def _meta_html(meta: Mapping[str, object]) -> str:
+    """The run's facts, collapsed: what was run, on what, when (the answer comes before them)."""
     if not meta:
         return ""
     items = "".join(f"<dt>{e(k)}</dt><dd>{e(fmt.meta_text(v))}</dd>" for k, v in meta.items())
-    return f'<dl class="meta">{items}</dl>'
-
-
-def _num(value: float | None) -> str:
-    """A data-v attribute for sorting ('' sorts last)."""
-    return "" if value is None else repr(float(value))
-
-
-def _heat(stats: MetricStats | None, metric: str) -> str:
-    if stats is None or stats.include_missing is None:
-        return ""
-    return f"q{min(4, max(0, int(5 * stats.include_missing / scale_of(metric))))}"
-
-
-def _pair_cell(stats: MetricStats | None, metric: str, primary: bool) -> str:
-    if stats is None or stats.include_missing is None or (stats.n_failed and not stats.n_values):
-        return f'<td data-v="">{e(fmt.pair(stats, metric))}</td>'
-    cls = " ".join(c for c in (_heat(stats, metric), "primary" if primary else "") if c)
-    return (f'<td class="{cls}" data-v="{_num(stats.include_missing)}">{fmt.score(stats.include_missing, metric)}'
-            f' <span class="excl">({fmt.score(stats.exclude_missing, metric)})</span></td>')
-
-
-def _leaderboard_html(board: Leaderboard, title: str = "Leaderboard", unit: str = "tables") -> str:
-    if not board.rows:
-        return f"<h2>{e(title)}</h2><p class=\"none\">No results.</p>"
-    primary = board.primary
-    heads = ['<th data-type="number">#</th>', '<th data-type="text" class="name">parser</th>',
-             f'<th title="located {unit} / all {unit}">found</th>']
-    heads += [f"<th>{e(fmt.metric_label(m))}</th>" for m in board.headline]
-    heads += [f'<th title="share of all {unit} with {e(primary)} at full score">perfect</th>',
-              f'<th title="median {e(primary)} over found {unit}">median</th>', "<th>s/page</th>", "<th>cost</th>"]
-    heads += [f"<th>{e(fmt.OUTCOME_LABELS.get(o, o))}</th>" for o in OUTCOMES[1:]]  # ok = found
-    rows = []
-    for row in board.rows:
-        stats = fmt.primary_stats(board, row)
-        cells = [f'<td data-v="{row.rank}">{row.rank}</td>', f'<td class="name">{e(row.parser)}</td>',
-                 (f'<td data-v="{_num(row.coverage)}">{row.found}/{row.total}'
-                  f' <span class="excl">{fmt.pct(row.coverage)}</span></td>')]
-        cells += [_pair_cell(row.overall.metrics.get(m), m, m == primary) for m in board.headline]
-        perfect = stats.perfect_rate if stats else None
-        median = stats.median if stats else None
-        cells += [f'<td data-v="{_num(perfect)}">{fmt.pct(perfect)}</td>',
-                  f'<td data-v="{_num(median)}">{fmt.score(median, primary or "")}</td>',
-                  f'<td data-v="{_num(row.seconds_per_page)}">{fmt.seconds(row.seconds_per_page)}</td>',
-                  f'<td data-v="{_num(row.cost)}">{fmt.usd(row.cost)}</td>']
-        cells += [f'<td data-v="{row.outcomes.get(o, 0)}">{row.outcomes.get(o, 0)}</td>' for o in OUTCOMES[1:]]
-        rows.append(f'<tr data-rank="{row.rank}">{"".join(cells)}</tr>')
-    return (f"<h2>{e(title)}</h2>"
-            f'<p class="note">{f"Ranked by <b>{e(primary)}</b>" if primary else "Not ranked: no score was computed"}. '
-            f'{e(fmt.legend(board))}. Perfect = share of all {unit} '
-            f"at full score; median over found {unit}; seconds and cost per unique page. Click a header to sort.</p>"
-            f'<div class="scroll"><table class="board sortable-table"><thead><tr>{"".join(heads)}</tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div>')
-
-
-def _track_html(board: Leaderboard) -> str:
-    """One kind's leaderboard, its group section and its breakdowns, headed by the kind's label."""
-    kind = item_kinds.get(board.kind)
-    if not kind.label:
-        return _leaderboard_html(board) + _group_html(board, f"By {kind.group_title}", kind.title) + \
-            _breakdowns_html(board)
-    return (_leaderboard_html(board, f"{kind.label} leaderboard", kind.title)
-            + _group_html(board, f"{kind.title.capitalize()}: {kind.group_title}", kind.title)
-            + _breakdowns_html(board))
-
-
-def _breakdowns_html(board: Leaderboard) -> str:
-    """'By language' / 'By variant' sections, for the breakdowns with more than one value in the run."""
-    kind = item_kinds.get(board.kind)
-    prefix = f"{kind.title.capitalize()} by" if kind.label else "By"
-    return "".join(_group_html(board, f"{prefix} {attribute}", board.unit, attribute)
-                   for attribute in board.breakdowns)
-
-
-def _group_html(board: Leaderboard, title: str = "By complexity", unit: str = "tables",
-                     attribute: str = "group") -> str:
-    if not board.rows:
-        return ""
-    values = board.values(attribute)
-    heads = "".join(["<th class=\"name\">parser</th><th class=\"name\"></th><th>all</th>"]
-                    + [f"<th>{e(c)}</th>" for c in values])
-    rows = []
-    for row in board.rows:
-        groups = [row.overall] + [row.by(attribute).get(c) for c in values]
-        found = "".join(f"<td>{e(fmt.found(g)) if g else fmt.DASH}</td>" for g in groups)
-        rows.append(f'<tr class="block"><td class="name">{e(row.parser)}</td><td class="name">found</td>{found}</tr>')
-        for metric in board.headline:
-            cells = "".join(_pair_cell(g.metrics.get(metric), metric, False) if g else f"<td>{fmt.DASH}</td>"
-                            for g in groups)
-            rows.append(f'<tr><td></td><td class="name">{e(fmt.metric_label(metric))}</td>{cells}</tr>')
-        if fmt.perfect_rows(board):
-            cells = "".join(f"<td>{e(fmt.perfect(board, g))}</td>" for g in groups)
-            rows.append(f'<tr><td></td><td class="name">perfect {e(board.primary)}</td>{cells}</tr>')
-    return (f"<h2>{e(title)}</h2>"
-            f'<p class="note">Mean with missing {unit} as 0 (mean over found {unit}).</p>'
-            f'<div class="scroll"><table class="board"><thead><tr>{heads}</tr></thead>'
-            f'<tbody class="flat">{"".join(rows)}</tbody></table></div>')
+    return f'<details class="run"><summary>Run facts ({len(meta)})</summary><dl class="meta">{items}</dl></details>'
 
 
 def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard],
@@ -291,7 +204,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
         f'<span class="note" id="case-count" data-unit="{e(titles[0] if len(titles) == 1 else "cases")}"></span>',
     ])
     items = " + ".join(f"{counts[t]} {t}" for t in titles)
-    return (f"<h2>Cases ({counts['cases']}: {items} × {counts['parsers']} "
+    return (f"<h2 id=\"cases-head\">Cases ({counts['cases']}: {items} × {counts['parsers']} "
             f"parser{'s' if counts['parsers'] != 1 else ''})</h2>"
             f'<div class="controls">{controls}</div><div id="cases"></div>'
             '<button class="more" id="more" hidden>show more</button>')
@@ -328,7 +241,7 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
     outputs, crop_index = evidence
     shown_evidence = judge_html(r) + crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
-    score = _num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
+    score = num(value) if isinstance(value, (int, float)) and math.isfinite(value) else ""
     return [f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
             f'data-group="{e(group_of(r))}" '
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '

@@ -31,6 +31,10 @@ table.board th[aria-sort="ascending"]::after { content: " ▲"; font-size: 10px;
 table.board .name { text-align: left; font-weight: 600; min-width: 10em; max-width: 22em;
                     overflow-wrap: break-word; white-space: normal; }
 table.board .primary { font-weight: 700; }
+tr[data-show-parser] { cursor: pointer; } tr[data-show-parser]:hover td { background-color: #f3f6fa; }
+a.to-cards { color: inherit; } table.causes td.cause { max-width: 60em; }
+table.causes .why { color: var(--muted); font-size: 12px; } table.causes ul { margin: 4px 0; padding-left: 18px; }
+details.run { margin-top: 24px; } details.run summary { font-size: 14px; }
 table.board .excl { display: block; color: var(--muted); font-size: 11px; }
 table.board tr.block .excl, table.board .flat .excl { display: inline; }
 table.board tr.block td { border-top: 2px solid var(--line); }
@@ -323,12 +327,34 @@ JS = """
   if (more) more.addEventListener("click", function () { pinned = null; shown += PAGE; apply(); });
   /* tables without a score (not found) count as the worst; cases without a change against the
      baseline come after every change; ties keep page order */
-  if (order) order.addEventListener("change", function () {
+  function sortCards() {
     var sign = order.value === "best" ? -1 : 1;
     ordered = cards.slice();
     if (order.value === "delta") ordered.sort(function (a, b) { return a.d - b.d || a.i - b.i; });
     else if (order.value !== "page") ordered.sort(function (a, b) { return sign * (a.v - b.v) || a.i - b.i; });
-    fresh();
+  }
+  if (order) order.addEventListener("change", function () { sortCards(); fresh(); });
+  /* a parser's leaderboard row (or its name, or its failed count): its cards, worst first,
+     scrolled to; every other filter is reset, a count's verdict set */
+  function showCards(parser, verdict) {
+    filters.forEach(function (f) {
+      var name = f.getAttribute("data-filter");
+      f.value = name === "parser" ? parser : name === "verdict" && verdict ? verdict : "";
+    });
+    if (search) search.value = "";
+    if (order) { order.value = "worst"; sortCards(); }
+    pinned = null; shown = PAGE;
+    return apply(function () {
+      var head = document.getElementById("cases-head");
+      if (head) head.scrollIntoView();
+    });
+  }
+  document.addEventListener("click", function (e) {
+    var to = e.target.closest ? e.target.closest("a.to-cards, tr[data-show-parser]") : null;
+    if (!to || !box || !cardsData) return;
+    e.preventDefault();
+    showCards(to.getAttribute("data-parser") || to.getAttribute("data-show-parser"),
+              to.getAttribute("data-verdict") || "");
   });
   /* a card opened by its anchor scrolls below the sticky filter bar, not under it: cards keep a
      scroll margin of the bar's height (--bar), measured, since the bar wraps with the window's width */

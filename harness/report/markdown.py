@@ -15,6 +15,7 @@ from tablebench.evaluate.completeness import of_meta
 from tablebench.report import fmt
 from tablebench.report.aggregate import Leaderboard
 from tablebench.report.regressions import RegressionView, regressions_md
+from tablebench.report.verdict_counts import COLUMNS, VerdictCounts, verdict_counts
 from tablebench.report.verdicts import failed_md
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
@@ -30,41 +31,61 @@ def md_text(value: object) -> str:
 def render_markdown(board: Leaderboard, meta: Mapping[str, object] | None = None,
                     more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None,
                     results: Sequence[ItemResult] = ()) -> str:
-    """The whole file: run facts, the leaderboard, means per metric, per group (and per
-    language / variant when the run has several), outcomes.
+    """The whole file, the answer first: each kind's leaderboard (under a heading of its own) with
+    each parser's verdict counts, then the failed cases of `results` grouped by cause
+    (`tablebench.report.verdicts`), the run against its baseline (`regressions`: the gate's
+    table and the cases that moved most), the sections of each leaderboard (every metric, per
+    group, per language / variant when the run has several, outcomes) and last the run's facts.
 
-    `more`, the leaderboards of the run's other item kinds, follow each as a part titled by its
-    kind ("Formulas") with the same sections (its groups, e.g. inline / display). `regressions`, the
-    run against its baseline, comes first after the facts (the gate's lines are its table, not a fact),
-    then every failed case of `results` with its reasons (`tablebench.report.verdicts`)."""
+    `more`, the leaderboards of the run's other item kinds, follow the first, each titled by its
+    kind ("Formula leaderboard"; its sections under "Formulas", e.g. inline / display)."""
     parts = ["# tablebench leaderboard", ""]
     banner = of_meta(meta, 0).banner() if meta else None
     if banner:
         parts += [f"> **{md_text(banner)}**", ""]
-    if meta:
-        shown = {k: v for k, v in meta.items() if not (regressions and regressions.comparisons and k == "gate")}
-        parts += [f"- **{md_text(k)}**: {md_text(fmt.meta_text(v))}" for k, v in shown.items()] + [""]
+    tracks = [board, *(track for track in more if track.rows)]
+    comparisons = regressions.comparisons if regressions is not None else []
+    for track in tracks:
+        if track.rows or track is board:
+            parts += [f"## {_board_title(track)}", ""]
+            parts += _board_md(track, verdict_counts([row.parser for row in track.rows], results, comparisons,
+                                                     track.kind))
+    parts += failed_md(results, md_text, meta=meta)
     if regressions is not None:
         parts += regressions_md(regressions, md_text)
-    parts += failed_md(results, md_text)
-    if not board.rows:
-        return "\n".join(parts + ["No results.", ""])
-    parts += _sections(board, "##")
-    for track in more:
-        if track.rows:
-            parts += [f"## {item_kinds.get(track.kind).title.capitalize()}", ""] + _sections(track, "###")
+    if board.rows:
+        parts += _sections(board, "##")
+    for track in tracks[1:]:
+        parts += [f"## {item_kinds.get(track.kind).title.capitalize()}", ""] + _sections(track, "###")
+    if meta:
+        shown = {k: v for k, v in meta.items() if not (regressions and regressions.comparisons and k == "gate")}
+        parts += ["## Run", ""] + [f"- **{md_text(k)}**: {md_text(fmt.meta_text(v))}" for k, v in shown.items()] + [""]
     return "\n".join(parts)
 
 
+def _board_title(board: Leaderboard) -> str:
+    """'Leaderboard' (tables), or the kind's label before it ('Formula leaderboard')."""
+    label = item_kinds.get(board.kind).label
+    return f"{label} leaderboard" if label else "Leaderboard"
+
+
+def _board_md(board: Leaderboard, counts: Sequence[VerdictCounts]) -> list[str]:
+    """A kind's ranking, its legend, and each parser's verdict counts."""
+    if not board.rows:
+        return ["No results.", ""]
+    rows = [[md_text(c.parser), *(md_text(cell) for cell in c.cells())] for c in counts]
+    return [leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", "",
+            _table(["parser", *COLUMNS], rows, right_from=1), ""]
+
+
 def _sections(board: Leaderboard, h: str) -> list[str]:
-    """One track's leaderboard and its sections, under headings of level `h`."""
+    """One track's sections under headings of level `h` (its leaderboard is at the top of the file)."""
     kind = item_kinds.get(board.kind)
     qualifier = f"{kind.label.lower()} " if kind.label else ""
     groups = kind.group_title.capitalize() if kind.label else f"By {kind.group_title}"
     by = f"{kind.title.capitalize()} by" if kind.label else "By"
     outcomes = f"{kind.label} outcomes" if kind.label else "Outcomes"
-    parts = [leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", ""]
-    parts += [f"{h} Every {qualifier}metric", "", metrics_md(board), ""]
+    parts = [f"{h} Every {qualifier}metric", "", metrics_md(board), ""]
     parts += [f"{h} {groups}", "", group_md(board), ""]
     for attribute in board.breakdowns:  # only when the run has several languages / variants
         parts += [f"{h} {by} {attribute}", "", group_md(board, attribute), ""]

@@ -14,8 +14,6 @@ from pathlib import Path
 
 def run_merge(args: argparse.Namespace) -> int:
     """0 when merged and every case and gate passed, 1 when a case or a gate failed (or a file was not written)."""
-    from rich.console import Console
-
     from tablebench.core.files import check_writable, claim_folder
     from tablebench.evaluate.completeness import of_meta
     from tablebench.gating.aggregate import summary_lines
@@ -28,7 +26,8 @@ def run_merge(args: argparse.Namespace) -> int:
     from tablebench.report.finish import FinishPolicy, finish_run
     from tablebench.report.merge import merge_runs, results_path
     from tablebench.report.terminal import tracks_group
-    from tablebench.report.verdicts import failed_rich
+    from tablebench.report.verdict_counts import counts_by_kind
+    from tablebench.report.verdicts import causes_lines, failed_lines
     from tablebench.report.whole import print_whole
     from tablebench.report.write import FILES
 
@@ -68,9 +67,15 @@ def run_merge(args: argparse.Namespace) -> int:
         end = finish_run(merged, meta, policy, decide_run(results, decider, completeness))
     finally:
         held.release()
-    print_whole(tracks_group(boards(results, primary=args.primary)))
+    tracks = boards(results, primary=args.primary)
+    print_whole(tracks_group(tracks, counts=counts_by_kind(tracks, results, end.comparisons)))
     if not completeness.complete or not completeness.known:
         print(f"tablebench {completeness.line()}")
+    head, lines = causes_lines(results, end.meta)
+    for line in [head, *lines] if lines else []:
+        print(line)
+    if args.list_failed and (listed := failed_lines(results)):
+        print("\n".join(listed))
     for note in notes:
         print(note)
     files = ", ".join(path.name for kind, path in end.written.items() if kind in FILES)
@@ -85,9 +90,6 @@ def run_merge(args: argparse.Namespace) -> int:
             print(f"tablebench junit xml: {write_junit(results, args.junitxml)}")
         except OSError as exc:
             end.errors.append(f"tablebench junit xml not written to {args.junitxml}: {exc.strerror or exc}")
-    html = end.written.get("html")
-    if (failed := failed_rich(results, str(html.resolve()) if html else None)) is not None:
-        Console(soft_wrap=True).print(failed)
     if end.case_failures:
         print(f"tablebench: {len(end.case_failures)} of {len(results)} cases failed")
     if end.comparisons:

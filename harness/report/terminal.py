@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from rich import box
 from rich.console import Group
@@ -13,6 +13,7 @@ from tablebench.core import kinds as item_kinds
 from tablebench.core.results import FAILURES
 from tablebench.report import fmt
 from tablebench.report.aggregate import Leaderboard
+from tablebench.report.verdict_counts import VerdictCounts
 from tablebench.report.whole import label_lines
 
 
@@ -159,20 +160,26 @@ def _caption(board: Leaderboard) -> str:
     return text + ("\nerrors: " + "; ".join(details) if details else "")
 
 
-def leaderboard_group(board: Leaderboard, title: str = "tablebench leaderboard") -> Group:
-    """The leaderboard and per-group tables, then per language / variant when the run has
-    several, ready for `Console.print` (what the pytest plugin shows at session end)."""
+def leaderboard_group(board: Leaderboard, title: str = "tablebench leaderboard",
+                      counts: Sequence[VerdictCounts] = ()) -> Group:
+    """The leaderboard, each parser's line of verdict counts (`counts`, when given), then the
+    per-group tables and per language / variant when the run has several, ready for
+    `Console.print` (what the pytest plugin shows at session end)."""
     if not board.rows:
         return Group(Text(f"{title}: no results" if title else "no results"))
     return Group(leaderboard_table(board, title=title),
+                 *(Text(c.line(), style="red" if c.failed or c.gate == "failed" else "") for c in counts),
                  group_table(board, title=_groups_title(board)),
                  *(t for attribute in board.breakdowns for t in breakdown_tables(board, attribute)))
 
 
-def tracks_group(tracks: Mapping[str, Leaderboard], title: str = "") -> Group:
+def tracks_group(tracks: Mapping[str, Leaderboard], title: str = "",
+                 counts: Mapping[str, Sequence[VerdictCounts]] | None = None) -> Group:
     """Every track's leaderboard (from `aggregate.boards`), each kind under its own title (the first,
-    tables, under `title`, or untitled when it is the only one)."""
-    return Group(*(leaderboard_group(board, title=_track_title(kind, len(tracks), title))
+    tables, under `title`, or untitled when it is the only one), each with its parsers' verdict
+    counts when `counts` (`verdict_counts.counts_by_kind`) is given."""
+    return Group(*(leaderboard_group(board, title=_track_title(kind, len(tracks), title),
+                                     counts=(counts or {}).get(kind, ()))
                    for kind, board in tracks.items()))
 
 

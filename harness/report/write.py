@@ -1,4 +1,5 @@
-"""Write a run's report folder: results.json, leaderboard.md, report.html (each written atomically).
+"""Write a run's report folder: results.json, summary.json, leaderboard.csv, leaderboard.md, report.html
+(each written atomically).
 
 This is the entry point the pytest plugin and the CLI call at the end of a run;
 `read_results` loads a results.json back, so a report can be re-rendered without re-running.
@@ -21,15 +22,17 @@ from tablebench.report.html import render_html
 from tablebench.report.markdown import render_markdown
 from tablebench.report.regressions import RegressionView
 from tablebench.report.stream import FullResults, slim_of
+from tablebench.report.summary_files import leaderboard_csv, summary_data, summary_json
 
-FILES = {"json": "results.json", "markdown": "leaderboard.md", "html": "report.html"}
+FILES = {"json": "results.json", "summary": "summary.json", "csv": "leaderboard.csv", "markdown": "leaderboard.md",
+         "html": "report.html"}
 RESULTS_FILE = "a tablebench results.json"  # what a file named as a run's results should be, in messages
 
 
 def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLike, meta: Mapping[str, object] | None = None,
                  primary: str | None = None, comparisons: Sequence[Comparison] = (),
                  written: dict[str, Path] | None = None, crop_folder: bool = False) -> dict[str, Path]:
-    """Aggregate `results` (TableResults or their dicts) and write the three files into `out_dir`.
+    """Aggregate `results` (TableResults or their dicts) and write the report's files (`FILES`) into `out_dir`.
 
     `meta` holds the run's facts (timestamp, parsers, case_set, metrics, command, version);
     it is copied into every file as given, so keep its values JSON-serialisable.
@@ -38,9 +41,11 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     baseline, into the "Regressions" section of every file.
     report.html carries page crops of the cards opened first (`tablebench.report.crops`); with
     `crop_folder`, every table's crop is also written under `out_dir/crops/`.
-    Returns {"json": path, "markdown": path, "html": path}. Each file is rendered and written in
-    turn, results.json first: a failure (raised) leaves the files before it, each recorded in
-    `written` as it lands when given.
+    summary.json and leaderboard.csv hold each parser's numbers for programs
+    (`tablebench.report.summary_files`).
+    Returns {"json": path, "summary": path, "csv": path, "markdown": path, "html": path}. Each
+    file is rendered and written in turn, results.json first: a failure (raised) leaves the files
+    before it, each recorded in `written` as it lands when given.
     """
     results = results if isinstance(results, FullResults) else as_results(results)
     slim = slim_of(results)  # the numbers; results.json and report.html read the texts too, one result at a time
@@ -57,8 +62,17 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
         crops = {k: every[k] for k in wanted if k in every}
     else:
         crops = page_crops(slim, meta, board.primary, keys=wanted)
+    summary: dict = {}
+
+    def summarised() -> dict:
+        if not summary:
+            summary.update(summary_data(tracks, slim, comparisons, meta))
+        return summary
+
     texts = {
         "json": lambda: results_json_pieces(board, results, meta, more, comparisons),
+        "summary": lambda: summary_json(summarised()),
+        "csv": lambda: leaderboard_csv(summarised()),
         "markdown": lambda: render_markdown(board, meta, more, regressions=view, results=slim),
         # report.html reads the texts twice (page outputs, then the cards in page order), one result at a time
         "html": lambda: render_html(board, results, meta, more=more, regressions=view, crops=crops),
