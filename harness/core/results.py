@@ -17,7 +17,8 @@ results.json says which layout its results have (`RESULTS_FORMAT`). Files writte
 did (format 1) named the fields for tables (`table`, `complexity`, `semantic_errors`); files
 before format 3 kept the project's facts in `extra`. `from_dict` reads either under the current
 names and fields, so every reader (`tablebench report`, `report merge`, `compare`, a run's
-results.jsonl) takes all three.
+results.jsonl) takes all three; a best candidate that an earlier writer stored as its Python
+repr (a string, `"{'span': [3, 9], ...}"`) reads as the dict it shows.
 """
 
 from __future__ import annotations
@@ -135,6 +136,8 @@ class ItemResult:
             data = _facts_out_of_extra(data)
         names = {f.name for f in fields(cls)}
         kept = {k: v for k, v in data.items() if k in names}
+        if isinstance(kept.get("best_candidate"), str):  # written as its Python repr by earlier versions
+            kept["best_candidate"] = _from_repr(kept["best_candidate"])
         for name, value in kept.items():
             if not _FIELD_CHECKS.get(name, _any)(value):
                 raise ValueError(f"field {written.get(name, name)!r} holds {_shown(value)}")
@@ -164,6 +167,18 @@ def _facts_out_of_extra(data: dict) -> dict:
     data.update(extra=extra, evidence=evidence)
     data.setdefault("metric_errors", errors)
     return data
+
+
+def _from_repr(text: str) -> dict | None:
+    """A dict written as its Python repr (`{'span': [3, 9], 'score': 0.16, ...}`), read back as
+    the dict it shows (`ast.literal_eval`: literals only, nothing runs); None when it is not one."""
+    import ast
+
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _copied(value: object) -> object:

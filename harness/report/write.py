@@ -121,7 +121,22 @@ def results_json_pieces(board: Leaderboard, results: Sequence[ItemResult], meta:
 
 def _dumps(value: object) -> str:
     """Strict JSON as results.json writes it (JSON text never holds a raw newline inside a string)."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=1, default=str)
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=1, default=json_value)
+
+
+def json_value(value: object) -> object:
+    """`json.dumps(default=...)` of results.json: a value JSON has no type for as the JSON value it
+    stands for (a numpy number or array as the number or list, a path as its text, a set as a
+    sorted list), never as its Python repr (a score "0.5" in quotes, a dict as the text "{'span':
+    ...}", which no reader of JSON can use); anything else (a hook's own object in `extra` or the
+    meta, a datetime) as its text, so one odd value never costs the run its results.json."""
+    if type(value).__module__ == "numpy" and callable(getattr(value, "tolist", None)):
+        return _finite(value.tolist())  # a numpy scalar or array: Python numbers (NaN as null)
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    return str(value)
 
 
 def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:
