@@ -108,12 +108,20 @@ setup() {  # setup [system]: announce, install, say how long it took
     return 0
 }
 
-cmd=${1:-test}
+usage() {
+    echo "usage: ./dev.sh {test|bench|speed|setup} [pytest args]" >&2
+    echo "  test   the harness's full test suite (what CI runs; about 6 minutes on 2 cores)" >&2
+    echo "  bench  the benchmark on the committed default cases, e.g. ./dev.sh bench --parser=pdfplumber --report-only" >&2
+    echo "  speed  the metric speed benchmarks; setup: install only" >&2
+}
+
+# no command: the usage, not the full suite (a bare ./dev.sh is someone finding out what it does)
+cmd=${1:-}
 shift || true
 case "$cmd" in
     setup) setup system ;;
     test) setup system; exec .venv/bin/python -m pytest -n 2 "$@" ;;
     speed) setup; exec .venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks "$@" ;;
     bench) setup; exec .venv/bin/python -m pytest -n auto "$@" ;;
-    *) echo "usage: ./dev.sh {test|bench|speed|setup} [pytest args]" >&2; exit 2 ;;
+    *) usage; exit 2 ;;
 esac

@@ -397,10 +397,11 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     elif kind.reports_cv(options):
         print(kind.cv_report(result))
     else:
+        from tablebench.evaluate.metaeval import agreement_title
         from tablebench.report.terminal import meta_eval_table
         from tablebench.report.whole import print_whole
 
-        print_whole(meta_eval_table(result, title=kind.title.format(n=len(pairs))))
+        print_whole(meta_eval_table(result, title=agreement_title(kind, pairs)))
     return 0
 
 

@@ -69,3 +69,13 @@ def test_missing_system_packages_are_named_with_the_python_ones(tmp_path: Path) 
     else:
         assert lines[0].endswith("missing and not root: tests needing them will skip")
         assert "this takes a few minutes" in lines[1]
+
+
+def test_no_command_prints_the_usage_and_runs_nothing(tmp_path: Path) -> None:
+    """A bare `./dev.sh` is someone finding out what it does: the usage, exit 2, no suite started."""
+    env = {k: v for k, v in os.environ.items() if k != "DEV_SH_DRY_RUN"}
+    done = subprocess.run(["bash", str(_copy(tmp_path))], capture_output=True, text=True, env=env, timeout=60,
+                          check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("usage: ./dev.sh {test|bench|speed|setup} [pytest args]")
+    assert "installing" not in done.stderr and not (tmp_path / ".venv").exists()

@@ -302,3 +302,11 @@ def test_judged_pairs_are_held_out_by_page_and_rated_pairs_by_ground_truth(tmp_p
 
     agreement = parser_agreement(pairs, np.asarray([p.human - 0.5 for p in pairs]), n_boot=10, seed=0)
     assert set(agreement) == {"x", "y"} and agreement["x"]["diff"] == -0.5 and agreement["x"]["n"] == 4
+
+
+def test_the_agreement_table_names_the_judge_when_a_stored_judge_is_the_reference(tmp_path, capsys):
+    assert main(["meta-eval", str(_judged_study(tmp_path)), "--bootstrap", "20"]) == 0
+    text = capsys.readouterr().out
+    assert "Agreement with the judge (judge:judge:tuned)" in text and "human ratings" not in text
+    assert main(["meta-eval", str(_ratable_study(tmp_path)), "--bootstrap", "20"]) == 0
+    assert "Agreement with human ratings (" in capsys.readouterr().out

@@ -148,6 +148,7 @@ def test_ids_carry_the_label_not_the_command_line(pytester: pytest.Pytester, ben
     (["--parser=pypdf", "--min-score=teds"], "expected METRIC=VALUE"),
     (["--parser=pypdf", "--min-score=teds=nan"], "expected METRIC=VALUE with a finite VALUE"),
     (["--parser=pypdf", "--min-score=bleu=0.5"], "not a score of the selected metrics"),
+    (["--parser=pypdf", "--min-score=semantc=7"], "--min-score semantc: unknown metric 'semantc' (did you mean semantic?)"),
     (["--parser=pypdf", "--metrics=teds,nope"], "unknown metric(s) nope"),
     (["--parser=pypdf", "--parse-timeout=0"], "--parse-timeout must be positive"),
     (["--parser=pypdf", "--parse-timeout=inf"], "--parse-timeout: expected a finite number, got 'inf'"),

@@ -11,6 +11,7 @@ from tablebench.report.aggregate import leaderboard
 from tablebench.report.html import json_for_script, render_html, safe_table_html
 from tablebench.report.html_assets import CSS, JS
 from tablebench.report.html_data import decode_cards, expanded_html
+from tablebench.report.regressions import card_anchor
 
 from tests.test_report_samples import PAYLOADS, RAW_HOSTILE_HTML, sample_results
 
@@ -254,3 +255,22 @@ def test_a_leaderboard_without_any_score_says_it_is_not_ranked() -> None:
     page = render_html(leaderboard(missing), missing)
     assert "Ranked by <b>None</b>" not in page and "Not ranked: no score was computed" in page
 
+
+def test_a_found_case_that_failed_wears_its_verdict_not_a_green_ok() -> None:
+    """The header's badges: a case found and scored but failed shows "failed" first and its outcome
+    as a grey "found", never the green "ok" a passing case wears."""
+    from tablebench.gating.rules import Gate, keep_verdict
+
+    results = sample_results(n_pages=3)
+    gate = Gate({"teds": 0.8})
+    for r in results:
+        keep_verdict(r, gate.check(r))
+    doc = lxml.html.document_fromstring(expanded_html(render_html(leaderboard(results), results)))
+    cards = {a.get("id"): a for a in doc.iter("article")}
+    failed = [r for r in results if r.outcome == "ok" and r.verdict["status"] == "fail"]
+    passed = [r for r in results if r.outcome == "ok" and r.verdict["status"] == "pass"]
+    assert failed and passed
+    for r, first in [(r, "failed") for r in failed] + [(r, "ok") for r in passed]:
+        badges = cards[card_anchor(r.test_id)].xpath("./header/span[contains(@class, 'badge')]")
+        assert badges[0].text == first, (r.test_id, [b.text for b in badges])
+        assert any("o-ok" in b.get("class") for b in badges) == (first == "ok")

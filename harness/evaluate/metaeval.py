@@ -101,7 +101,7 @@ class Kind:
     """
 
     item: str  # "table", "formula": the ground truth a fold holds out
-    title: str  # of the agreement table; {n} is the number of pairs
+    title: str  # of the agreement table; {n} is the number of pairs, {reference} what they are rated by
     is_study: Callable[[object], bool]
     read_pairs: Callable[[object, str], list[RatedPair]]
     check: Callable[[Options], None]
@@ -363,6 +363,16 @@ def _reference_of(pairs: list[RatedPair]) -> str:
     """What the pairs' reference ratings are: "human", a stored judge's name, or "mixed"."""
     refs = {p.reference for p in pairs}
     return refs.pop() if len(refs) == 1 else "mixed"
+
+
+def agreement_title(kind: Kind, pairs: list[RatedPair]) -> str:
+    """The agreement table's title (`Kind.title`) naming what the metrics are compared with:
+    "human ratings", "the judge (judge:MODEL)" when every pair's reference is a stored judge's
+    score, or "human ratings and stored judges" for a mix (the judged pairs of the table study)."""
+    reference = _reference_of(pairs)
+    said = {"human": "human ratings", "mixed": "human ratings and stored judges"}.get(reference,
+                                                                                     f"the judge ({reference})")
+    return kind.title.format(n=len(pairs), reference=said)
 
 
 def parser_cells(pairs: list[RatedPair], held_out: np.ndarray, shipped: np.ndarray) -> list[dict]:

@@ -142,7 +142,7 @@ def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
 
 
 FORMULAS = Kind(item="formula",
-                title="Formula metrics vs human ratings ({n} pairs; cv: leave one ground-truth formula out)",
+                title="Formula metrics vs {reference} ({n} pairs; cv: leave one ground-truth formula out)",
                 is_study=is_formula_study, read_pairs=read_formula_pairs, check=_check, scorers=_scorers,
                 fit=Fit(features=feature_matrix, fit=_fit, predict=_predict, describe=_describe, shipped=WEIGHTS),
                 drop_sparse_scorers=True, cv_row="cv:formula_score")

@@ -331,7 +331,7 @@ def _ci(r: dict, name: str) -> str:
     return "-" if lo is None else f"[{lo:.3f}, {hi:.3f}]"
 
 
-TABLES = Kind(item="table", title="Agreement with human ratings ({n} pairs)", is_study=_is_table_study,
+TABLES = Kind(item="table", title="Agreement with {reference} ({n} pairs)", is_study=_is_table_study,
               read_pairs=read_table_pairs, check=_check, scorers=_scorers,
               fit=Fit(features=_features, fit=_fit, predict=_predict, describe=_describe, shipped=DEFAULT),
               drop_sparse_scorers=False, cv_report=cv_report)

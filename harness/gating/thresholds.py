@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from tablebench.core.metric_specs import headline_scores, scale_of
+from tablebench.core.metric_specs import headline_scores, kind_of_score, scale_of
 from tablebench.core.options import Tolerance, number
 
 
@@ -23,7 +23,10 @@ def full_scale(metric: str) -> float:
 
 
 def parse_min_score(text: str) -> tuple[str, float]:
-    """'teds=0.8' -> ('teds', 0.8); a one-line ValueError for anything else."""
+    """'teds=0.8' -> ('teds', 0.8); a one-line ValueError for anything else. A floor is checked
+    against its score's scale when the score is known here; a name no metric scores yet (a typo,
+    or a metric a conftest registers later) is left to the run's check of the names, which says
+    which metric was meant (`semantc` is no score "on 0-1")."""
     name, eq, value = text.partition("=")
     name = name.strip()
     try:
@@ -32,8 +35,10 @@ def parse_min_score(text: str) -> tuple[str, float]:
         floor = math.nan
     if not eq or not name or not math.isfinite(floor):
         raise ValueError(f"--min-score {text!r}: expected METRIC=VALUE with a finite VALUE, e.g. teds=0.8")
-    if not 0.0 <= floor <= full_scale(name):
-        raise ValueError(f"--min-score {text!r}: {name} is on 0-{full_scale(name):g}")
+    top = full_scale(name) if kind_of_score(name) is not None else math.inf  # unknown: named by the run's check
+    if not 0.0 <= floor <= top:
+        raise ValueError(f"--min-score {text!r}: {name} is on 0-{full_scale(name):g}" if top < math.inf
+                         else f"--min-score {text!r}: a floor is at least 0")
     return name, floor
 
 

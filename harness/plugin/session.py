@@ -11,6 +11,7 @@ Everything a user's conftest may change goes through the `pytest_tablebench_*` h
 
 from __future__ import annotations
 
+import difflib
 import shlex
 import sys
 from collections.abc import Generator, Iterable
@@ -26,7 +27,7 @@ from tablebench.cases.manifest import manifest_sha256
 from tablebench.cases.shard import fingerprint
 from tablebench.core import kinds as item_kinds
 from tablebench.core.files import check_writable, claim_folder, new_folder
-from tablebench.core.metric_specs import MetricSpec
+from tablebench.core.metric_specs import MetricSpec, all_specs, kind_of_score, scores_of
 from tablebench.core.metric_specs import register as register_metric
 from tablebench.core.options import RunOptions
 from tablebench.core.results import ItemResult, case_id, item_name, run_order
@@ -148,11 +149,19 @@ class BenchSession:
         self._held: list[Any] = []  # failed reports kept out of pytest's short summary (`hold_case_lines`)
 
     def _check_scored(self, option: str, named: list[tuple[str, str]]) -> None:
-        """Each (label, metric) of `option` names a score of the selected metrics, or a one-line error."""
+        """Each (label, metric) of `option` names a score of the selected metrics, or a one-line
+        error; a name no metric scores says so, with the closest score's name."""
         groups = [*self.metrics, *(["judge"] if self.options.judge else [])]
         for label, name in named:
             if not any(name == g or name.startswith(g + "_") for g in groups):
-                raise ValueError(f"{option} {label}: not a score of the selected metrics ({', '.join(groups)})")
+                unknown = ""
+                if kind_of_score(name) is None and name not in groups:
+                    scores = list(dict.fromkeys(s for g in [*groups, *(m.name for m in all_specs())]
+                                              for s in scores_of(g)))
+                    close = difflib.get_close_matches(name, scores, n=1)
+                    unknown = f"unknown metric {name!r}" + (f" (did you mean {close[0]}?)" if close else "") + ": "
+                raise ValueError(f"{option} {label}: {unknown}not a score of the selected metrics "
+                                 f"({', '.join(groups)})")
 
     def _baseline(self, path: str | None) -> Baseline | None:
         """The --baseline file, checked against this run's cases (no match at all is a usage error)."""

@@ -219,7 +219,7 @@ def _select(name: str, values: Sequence[str], label: str | None = None) -> str:
 def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
                 evidence: tuple[dict, dict] = ({}, {})) -> list[str]:
     """A card cut where cards repeat each other: the header, each side, the evidence (`html_data`)."""
-    outcome_cls = f"o-{r.outcome}" if r.outcome in OUTCOMES else "o-other"
+    outcome_cls, outcome = (f"o-{r.outcome}" if r.outcome in OUTCOMES else "o-other"), r.outcome
     headline = {s.headline for s in specs_of(r.kind)} | {JUDGE}
     shown = {k: v for k, v in r.scores.items() if k in headline} or r.scores
     scores = _scores_text(shown)
@@ -228,8 +228,10 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
             if rest else "")
     located = f" · <b>locate</b> {r.locate_score:.3f}" if isinstance(r.locate_score, (int, float)) else ""
     badge, reasons = verdict_html(r)
+    if badge and r.outcome == "ok":  # found, yet failed (or a known failure): no green "ok" beside the verdict
+        outcome_cls, outcome = "o-found", "found"
     header = (f'<header><a class="id" href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a>'
-              f'<span class="badge {outcome_cls}">{e(r.outcome)}</span>{badge}<span class="cx">{e(r.group)}</span>'
+              f'{badge}<span class="badge {outcome_cls}">{e(outcome)}</span><span class="cx">{e(r.group)}</span>'
               f'{change_badge(r.baseline_change)}'
               f'<span class="scores">{scores}{located}</span></header>')
     message = reasons + (f'<p class="message">{e(r.message)}</p>' if r.message else "")

@@ -60,7 +60,7 @@ article.case .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; 
 .badge { font-size: 11.5px; font-weight: 600; border-radius: 10px; padding: 1px 8px; color: #fff; }
 .o-ok { background: #1a7f37; } .o-missing { background: #bf8700; } .o-parse_error { background: #cf222e; }
 .o-timeout { background: #8250df; } .o-empty { background: #6e7781; } .o-error { background: #82071e; }
-.o-other { background: #57606a; }
+.o-other { background: #57606a; } .o-found { background: #6e7781; }
 .cx { font-size: 12px; color: var(--muted); }
 .scores { font-size: 12px; font-variant-numeric: tabular-nums; color: var(--fg); }
 .scores b { font-weight: 600; color: var(--muted); }

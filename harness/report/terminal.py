@@ -18,7 +18,8 @@ from tablebench.report.whole import label_lines
 
 
 def meta_eval_table(results: dict[str, dict], title: str = "") -> RichTable:
-    """Correlations with human ratings, best Pearson first, with the Pearson 95% CI."""
+    """Correlations with the reference ratings (human, or a stored judge's: the title says), best
+    Pearson first, with the Pearson 95% CI."""
     table = RichTable(title=title or None)
     table.add_column("metric", overflow="fold")
     for name in ("Pearson", "95% CI", "Spearman", "Kendall", "n"):
