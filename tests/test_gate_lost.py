@@ -80,7 +80,8 @@ def test_judge_errors_on_the_regressed_tables_fail_the_judge_gate(pytester: pyte
     assert "gate FAILED" in run.stdout.str()
     # per table (a merge given the baseline decides each case again, per table on): each refused table fails on it
     capsys.readouterr()
-    assert main(["report", "merge", str(tmp_path / "r1"), "--out", str(tmp_path / "m"), f"--baseline={base}"]) == 1
+    assert main(["report", "merge", str(tmp_path / "r1"), "--out", str(tmp_path / "m"), f"--baseline={base}",
+                 "--list-failed"]) == 1
     failed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("FAILED")]
     lost = [line for line in failed if "judge scored in the baseline, judge error: " in line]
     assert len(lost) == 6 and all("context length" in line for line in lost), failed

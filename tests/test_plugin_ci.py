@@ -177,7 +177,7 @@ def test_shards_merged_equal_the_unsharded_run(pytester: pytest.Pytester, cases:
 
 @pytest.mark.parametrize("bad, says", [
     (["--gate=teds"], "--gate needs --baseline FILE"),
-    (["--gate=bleu", "--baseline=B"], "--gate bleu: not a score of the selected metrics"),
+    (["--gate=bleu", "--baseline=B"], "--gate bleu: unknown metric 'bleu': not a score of the selected metrics"),
     (["--gate-alpha=nan"], "--gate-alpha must be a finite number"),
     (["--gate-min-effect=-1"], "--gate-min-effect must be a finite number"),
     (["--repeat=0"], "--repeat must be a positive integer"),

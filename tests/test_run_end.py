@@ -72,7 +72,7 @@ def test_a_failed_write_keeps_what_was_written_and_the_baseline_comes_last(tmp_p
     (report / "report.html").mkdir(parents=True)  # the last report file cannot replace a folder
     end = finish_run(results(), {}, FinishPolicy(report_dir=report, save_baseline=str(tmp_path / "b.json")), Decisions())
     assert (report / "results.json").is_file() and (report / "leaderboard.md").is_file()
-    assert (tmp_path / "b.json").is_file() and set(end.written) == {"json", "markdown", "baseline"}
+    assert (tmp_path / "b.json").is_file() and set(end.written) == {"json", "summary", "csv", "markdown", "baseline"}
     assert len(end.errors) == 1 and "\n" not in end.error and "results.json" in end.error
     end = finish_run(results(), {}, FinishPolicy(report_dir=tmp_path / "ok",
                                                  save_baseline=str(tmp_path / "b.json" / "x.json")), Decisions())
