@@ -12,7 +12,7 @@ import re
 import pytest
 
 from tablebench.core.table import Cell, NoTableError, Table
-from tablebench.metrics.tables.semantic import SemanticResult, semantic_details
+from tablebench.metrics.tables.semantic import Params, SemanticResult, semantic_details
 from tablebench.metrics.tables.semantic_struct import (
     header_rows,
     inferred_header_rows,
@@ -564,9 +564,9 @@ def test_one_label_given_to_two_columns_the_table_tells_apart_attributes_neither
     assert result.score < 7  # every value unattributable: three points and more, however right the values
 
 
-def test_a_label_garbled_beyond_half_names_nothing() -> None:
-    """`Laxxxxx` is nearer to Latency than to any other column, but shares less than half of it:
-    a reader cannot tell which column it names, so all of its values are unattributed (not the
+def test_a_label_garbled_beyond_the_midpoint_names_nothing() -> None:
+    """`Laxxxxx` is nearer to Latency than to any other column, but shares less of it than
+    `Params.midpoint` (2 of 7 letters): a reader cannot tell which column it names, so all of its values are unattributed (not the
     part of a header path a shortened label loses)."""
     head, body = ["Model", "Accuracy", "Latency"], [["ResNet", "76.1", "12.3"], ["VGG", "71.5", "20.8"],
                                                      ["ViT", "81.2", "15.0"]]
@@ -574,6 +574,10 @@ def test_a_label_garbled_beyond_half_names_nothing() -> None:
     result = semantic_details(gt, Table.from_rows([["Model", "Accuracy", "Laxxxxx"], *body], header_rows=1))
     assert result.features["unattributed"] == 0.5  # one of the two value columns, wholly
     assert "column 'Latency' read as 'Laxxxxx': its values cannot be attributed" in " ".join(result.errors)
+    # `Params.midpoint` draws that line: 2 of 7 letters alike names Latency under a midpoint below 2/7
+    lenient = semantic_details(gt, Table.from_rows([["Model", "Accuracy", "Laxxxxx"], *body], header_rows=1),
+                               params=Params(midpoint=0.25))
+    assert lenient.features["unattributed"] < 0.5 and lenient.score > result.score  # a shortened label, not none
 
 
 def test_params_are_validated_and_change_the_score() -> None:
@@ -581,6 +585,8 @@ def test_params_are_validated_and_change_the_score() -> None:
 
     with pytest.raises(ValueError):
         Params(weights=(1.0, -0.1, 0, 0, 0, 0))
+    with pytest.raises(ValueError):
+        Params(midpoint=1.0)
     pred = flat(HEAD, edited((0, 3, "112")))
     harsher = Params(DEFAULT.key_weight, (DEFAULT.weights[0], 1.0, *DEFAULT.weights[2:]))
     assert semantic_details(GT, pred, params=harsher).score < semantic_details(GT, pred).score
@@ -749,3 +755,21 @@ def test_text_a_reader_sees_is_not_absent_however_the_cells_fall() -> None:
     assert semantic_details(gt, pred).features["absent"] == 0
     less = flat(["Method", "Task", "Acc"], [["", "Task 0", "1.079"], ["", "Task 1", "1.099"], ["", "Task 2", "0.776"]])
     assert semantic_details(gt, less).features["absent"] > 0.2  # what is not there still is
+
+
+def test_a_cell_alike_but_for_a_hair_is_the_same_value() -> None:
+    """One character changed in a 2,000-character note (0.9995 alike) is the same value, equal in
+    the cell diff and no error; one changed in a ten-character note is a wrong value."""
+    long_note = "word " * 400
+    head, body = ["Model", "Score", "Notes"], [["A", "1.0", long_note], ["B", "2.0", "short note"],
+                                               ["C", "3.0", "other note"]]
+    gt = Table.from_rows([head, *body], header_rows=1)
+    hair = [row[:] for row in body]
+    hair[0][2] = long_note[:1000] + "X" + long_note[1001:]
+    result = semantic_details(gt, Table.from_rows([head, *hair], header_rows=1))
+    assert result.diff["counts"]["changed"] == 0 and result.counts["values"] == 0
+    wrong = [row[:] for row in body]
+    wrong[1][2] = "short nXte"
+    result = semantic_details(gt, Table.from_rows([head, *wrong], header_rows=1))
+    assert result.diff["counts"]["changed"] == 1 and result.counts["values"] == 1
+    assert "'short note' under (B, Notes) read as 'short nXte'" in result.errors

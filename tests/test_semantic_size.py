@@ -42,7 +42,7 @@ def test_within_the_rated_size_counts_are_charged_as_they_are_and_beyond_it_they
     """Every count is charged log(1 + n); beyond the rated size the body counts scale to it first."""
     g, p = _tables(10, 0.05)
     gv, _ = read_truth(g)
-    raw = count_differences(gv, read_prediction(p).view, 0, DEFAULT.key_weight)
+    raw = count_differences(gv, read_prediction(p).view, 0, DEFAULT.key_weight, midpoint=DEFAULT.midpoint)
     assert raw.n_gt <= RATED_FACTS
     charged = at_rated_size(raw)
     for name in FEATURES:

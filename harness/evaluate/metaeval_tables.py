@@ -6,7 +6,7 @@ Reads a table-metric-study-format file (a list of ground truths, each with `gt_t
 metrics from the raw LaTeX ground truth and the raw extraction through our readers.
 
 The tuned score is the semantic score: `tablebench meta-eval FILE --cv` leaves one ground-truth
-table out, chooses every constant of the score (key_weight and the weights) on the other
+table out, chooses every constant of the score (key_weight, midpoint and the weights) on the other
 tables by the procedure in `tablebench.metrics.tables.semantic_fit`, scores the held-out table's
 extractions with them, and correlates the pooled held-out scores with the ratings (CIs by
 resampling whole tables).
@@ -26,8 +26,8 @@ from tablebench.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, 
 from tablebench.evaluate.progress import Progress, no_progress
 from tablebench.locate.tables import locate_tables
 from tablebench.metrics.judge import judge_scorer
-from tablebench.metrics.tables.semantic import DEFAULT, RULES, Params, read_and_count
-from tablebench.metrics.tables.semantic_fit import KEY_WEIGHTS, fit, predict
+from tablebench.metrics.tables.semantic import DEFAULT, RULES, Counting, Params, read_and_count
+from tablebench.metrics.tables.semantic_fit import COUNTINGS, fit, predict
 from tablebench.readers import read_tables
 from tablebench.readers.latex import read_latex
 from tablebench.readers.text import read_lines
@@ -164,32 +164,34 @@ def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
     return scorers
 
 
-def semantic_features(pairs: list[RatedPair], key_weights: Iterable[float],
-                      rules: frozenset[str] = RULES) -> dict[float, list]:
-    """Per key_weight: each pair's semantic feature row (`semantic.Read.row`; None: no table read);
-    `rules`: the rules the prediction is read by (all but for an ablation)."""
+def semantic_features(pairs: list[RatedPair], countings: Iterable[Counting],
+                      rules: frozenset[str] = RULES) -> dict[Counting, list]:
+    """Per counting (`semantic.Counting`): each pair's semantic feature row (`semantic.Read.row`;
+    None: no table read); `rules`: the rules the prediction is read by (all but for an ablation)."""
     read = [_read_pair(p.gt, p.extraction) for p in pairs]
-    return {kw: [None if pred is None else read_and_count(gt, pred, kw, rules).row for gt, pred in read] for kw in key_weights}
+    return {c: [None if pred is None else read_and_count(gt, pred, c, rules).row for gt, pred in read]
+            for c in countings}
 
 
-def _features(pairs: list[RatedPair]) -> dict[float, list]:
-    """The features of every key_weight the fit tries, and of the shipped one."""
-    return semantic_features(pairs, sorted({*KEY_WEIGHTS, DEFAULT.key_weight}))
+def _features(pairs: list[RatedPair], rules: frozenset[str] = RULES) -> dict[Counting, list]:
+    """The features of every counting the fit tries, and of the shipped one."""
+    return semantic_features(pairs, sorted({*COUNTINGS, DEFAULT.counting}), rules)
 
 
-def _fit(features: dict[float, list], human: np.ndarray, groups: np.ndarray,
+def _fit(features: dict[Counting, list], human: np.ndarray, groups: np.ndarray,
          rows: np.ndarray) -> tuple[Params, float]:
     """`semantic_fit.fit` on the `rows` pairs, each ground-truth table weighing alike."""
-    grid = {kw: [f for f, keep in zip(features[kw], rows) if keep] for kw in KEY_WEIGHTS}
+    grid = {c: [f for f, keep in zip(features[c], rows) if keep] for c in COUNTINGS}
     return fit(grid, human[rows], groups[rows].tolist())
 
 
-def _predict(features: dict[float, list], params: Params, rows: np.ndarray) -> np.ndarray:
-    return predict([f for f, keep in zip(features[params.key_weight], rows) if keep], params.vector)
+def _predict(features: dict[Counting, list], params: Params, rows: np.ndarray) -> np.ndarray:
+    return predict([f for f, keep in zip(features[params.counting], rows) if keep], params.vector)
 
 
 def _describe(params: Params) -> dict:
-    return {"key_weight": params.key_weight, "weights": [round(w, 4) for w in params.weights],
+    return {"key_weight": params.key_weight, "midpoint": params.midpoint,
+            "weights": [round(w, 4) for w in params.weights],
             "lines_weights": [round(w, 4) for w in params.lines_weights]}
 
 
@@ -258,12 +260,15 @@ def cv_report(result: dict) -> str:
             lines.append(f"  {c['parser']:<26}{c['complexity']:<11}{c['n']:>4}{c['reference_mean']:>7.2f}"
                          f"{c['cv_mean']:>10.2f}{c['cv_mean'] - c['reference_mean']:>+7.2f}"
                          f"{c['shipped_mean']:>9.2f}{c['shipped_mean'] - c['reference_mean']:>+7.2f}")
-    lines += ["", f"fit on all tables: key_weight {result['params_all']['key_weight']}, weights "
-              f"{result['params_all']['weights']}, lines_weights {result['params_all']['lines_weights']}", "",
-              f"{'fold (held-out unit)':<22}{'n':>4}{'key_w':>7}{'Pearson':>9}{'MAE':>6}{'bias':>7}{'hum.SD':>7}  weights"]
+    lines += ["", f"fit on all tables: key_weight {result['params_all']['key_weight']}, midpoint "
+              f"{result['params_all']['midpoint']}, weights {result['params_all']['weights']}, lines_weights "
+              f"{result['params_all']['lines_weights']}", "",
+              f"{'fold (held-out unit)':<22}{'n':>4}{'key_w':>7}{'mid':>5}{'Pearson':>9}{'MAE':>6}{'bias':>7}{'hum.SD':>7}"
+              "  weights"]
     for f in result["folds"]:
         r = "-" if f["pearson"] is None else f"{f['pearson']:.3f}"
-        lines.append(f"{f['table']:<22}{f['n']:>4}{f['key_weight']:>7}{r:>9}{f['mae']:>6.2f}{f['bias']:>+7.2f}"
+        lines.append(f"{f['table']:<22}{f['n']:>4}{f['key_weight']:>7}{f['midpoint']:>5}{r:>9}{f['mae']:>6.2f}"
+                     f"{f['bias']:>+7.2f}"
                      f"{f.get('human_sd', 0.0):>7.2f}  {f['weights']}")
     return "\n".join(lines)
 
@@ -288,7 +293,7 @@ def ablation(pairs: list[RatedPair], progress: Progress = no_progress, cell_min:
     for n, rule in enumerate(variants):
         progress("ablation", n, len(variants))
         rules = RULES if rule is None else RULES - {rule}
-        features = semantic_features(pairs, sorted({*KEY_WEIGHTS, DEFAULT.key_weight}), rules)
+        features = _features(pairs, rules)
         row: dict = {"without": rule or "(none)"}
         if rated.sum() >= 3 and len({p.gt_id for p in rated_pairs}) >= 3:
             sub = {kw: [f for f, keep in zip(v, rated) if keep] for kw, v in features.items()}

@@ -17,7 +17,7 @@ log(1 + n), at the size the ratings cover (`semantic_size`). The score combines 
     score = 10 * exp(-sum_k w_k * feature_k),   every w_k >= 0
 
 so every error can only lower it, and each weight says what an error of its kind costs. A grid
-rebuilt from lines has weights of its own (`Params.lines_weights`). The weights and `key_weight`
+rebuilt from lines has weights of its own (`Params.lines_weights`). The weights, `key_weight` and `midpoint`
 are chosen by a procedure in code (`semantic_fit.fit`: least squares against the reference
 ratings, every unit weighing alike) and checked by a cross-validation that holds out one unit at a
 time, a judged page with all its tables or a rated ground-truth table (`tablebench meta-eval FILES
@@ -61,20 +61,42 @@ SUMMARIES = frozenset({"absent", "invented"})  # features that sum up the text a
 RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS}
 
 
+@dataclass(frozen=True, slots=True, order=True)
+class Counting:
+    """The constants of `Params` that change the features themselves (`read_and_count`): a fit
+    counts every pair's differences once per candidate (`semantic_fit.COUNTINGS`), then fits the
+    weights of each."""
+
+    key_weight: float
+    midpoint: float
+
+
 @dataclass(frozen=True, slots=True)
 class Params:
-    """The score's tunable constants (see the module docstring): what each kind of error costs in a
-    grid read as written (`weights`) and in one rebuilt from lines of text (`lines_weights`), and
-    how much header keys, against content, decide the alignment (`key_weight`)."""
+    """The score's tunable constants (see the module docstring), all fitted (`semantic_fit`): what
+    each kind of error costs in a grid read as written (`weights`) and in one rebuilt from lines of
+    text (`lines_weights`); how much header keys, against content, decide the alignment
+    (`key_weight`); and the likeness below which a thing is not the table's own (`midpoint`): a
+    label less like its own names nothing, a row sharing less of both its label and its values is
+    another row in its place, a line with a smaller share of its words in the table is text foreign
+    to it."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.2, 0.17, 0.14, 0.33, 0.13, 0.32, 0.0, 0.01, 1.37, 0.0)  # per semantic_align.FEATURES
-    lines_weights: tuple[float, ...] = (0.09, 0.03, 0.07, 0.13, 0.02, 0.19, 0.3, 0.04, 1.38, 0.59)  # per FEATURES
+    weights: tuple[float, ...] = (0.19, 0.17, 0.15, 0.33, 0.13, 0.32, 0.0, 0.01, 1.37, 0.0)  # per semantic_align.FEATURES
+    lines_weights: tuple[float, ...] = (0.07, 0.03, 0.09, 0.13, 0.01, 0.19, 0.3, 0.04, 1.37, 0.57)  # per FEATURES
+    midpoint: float = 0.6
 
     def __post_init__(self) -> None:
         if (len(self.weights) != len(FEATURES) or len(self.lines_weights) != len(FEATURES)
-                or min(self.weights + self.lines_weights) < 0 or not 0 <= self.key_weight <= 1):
-            raise ValueError(f"Params: twice {len(FEATURES)} non-negative weights and key_weight in [0, 1] expected")
+                or min(self.weights + self.lines_weights) < 0 or not 0 <= self.key_weight <= 1
+                or not 0 < self.midpoint < 1):
+            raise ValueError(f"Params: twice {len(FEATURES)} non-negative weights, key_weight in [0, 1] and "
+                             "midpoint in (0, 1) expected")
+
+    @property
+    def counting(self) -> Counting:
+        """The constants that change what is counted, not what it costs."""
+        return Counting(self.key_weight, self.midpoint)
 
     @property
     def vector(self) -> np.ndarray:
@@ -82,9 +104,10 @@ class Params:
         return np.asarray(self.weights + self.lines_weights, dtype=float)
 
     @classmethod
-    def of_vector(cls, key_weight: float, vector: np.ndarray) -> Params:
+    def of_vector(cls, counting: Counting, vector: np.ndarray) -> Params:
         n = len(FEATURES)
-        return cls(key_weight, tuple(float(v) for v in vector[:n]), tuple(float(v) for v in vector[n:]))
+        return cls(counting.key_weight, tuple(float(v) for v in vector[:n]), tuple(float(v) for v in vector[n:]),
+                   counting.midpoint)
 
 
 DEFAULT = Params()
@@ -137,7 +160,7 @@ def semantic(gt: TableLike, pred: TableLike, *, params: Params = DEFAULT) -> flo
 
 def semantic_details(gt: TableLike, pred: TableLike, *, params: Params = DEFAULT) -> SemanticResult:
     """Score `pred` against `gt` on the 0-10 scale with its main errors in words."""
-    read = read_and_count(gt, pred, params.key_weight)
+    read = read_and_count(gt, pred, params.counting)
     c = read.differences
     score = 0.0 if c.n_pred == 0 else combine(read.row, params.vector)  # nothing read: nothing right
     counts = {name: sum(x.amount for x in c.causes if x.feature == name) for name in FEATURES}
@@ -160,20 +183,20 @@ def read_truth(gt: TableLike) -> tuple[View, int]:
     return view(g, header_rows(g)), g.blank_lines
 
 
-def read_and_count(gt: TableLike, pred: TableLike, key_weight: float = DEFAULT.key_weight,
-             rules: frozenset[str] = RULES) -> Read:
+def read_and_count(gt: TableLike, pred: TableLike, counting: Counting = DEFAULT.counting,
+                   rules: frozenset[str] = RULES) -> Read:
     """The prediction read without the ground truth (`semantic_read`; `rules`: the rules it reads
-    by, all but for an ablation), then aligned with the ground truth and its differences counted:
-    the features do not depend on the score's weights, so a fit scores them again without reading
-    or aligning again."""
+    by, all but for an ablation), then aligned with the ground truth and its differences counted
+    (`counting`: the constants that change the counts): the features do not depend on the score's
+    weights, so a fit scores them again without reading or aligning again."""
     gt_table = as_table(gt)
     pred_table = as_table(pred)
     gv, gt_blank = read_truth(gt_table)
     reading = read_prediction(pred_table, rules)
     if reading is None:
         return Read("nothing read", nothing_read(gv.n_facts))
-    c = count_differences(gv, reading.view, reading.grid.blank_lines - gt_blank, key_weight, reading.undelimited,
-                rules & frozenset(ALIGN_RULES))
+    c = count_differences(gv, reading.view, reading.grid.blank_lines - gt_blank, counting.key_weight,
+                          reading.undelimited, rules & frozenset(ALIGN_RULES), midpoint=counting.midpoint)
     if EMPHASIS in rules:
         c = with_added_emphasis(c, gt_table, pred_table)
     c = at_rated_size(c)

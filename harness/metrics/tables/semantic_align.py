@@ -64,12 +64,6 @@ NOTE = "note"  # a cause that names what a reader sees and costs nothing (not on
 # share exactly, and cells are compared only within aligned rows. A matter of speed, not of scoring.
 FULL_COMPARISON = 250_000
 _TIE = 1e-9
-# Midpoints, not tuned: a label more unlike its own than like it names nothing (`_attribution`); a
-# row sharing less than half of both its label and its values with a ground-truth row is another
-# row in its place (`_lost_lines`). Moving either to 0.3 or 0.7 moves no cross-validated Pearson
-# by more than 0.003 (dev, dev2, judged pairs).
-GARBLED = 0.5
-REPLACED = 0.5
 
 
 @dataclass(slots=True)
@@ -119,12 +113,14 @@ def as_lines(differences: Differences, n_lines: int) -> Differences:
 
 
 def count_differences(g: View, p: View, blank: int, key_weight: float, undelimited: bool = False,
-                      rules: frozenset[str] = frozenset(ALIGN_RULES)) -> Differences:
+                      rules: frozenset[str] = frozenset(ALIGN_RULES), *, midpoint: float) -> Differences:
     """Align `p` with `g` and count their differences by cause (see the module docstring).
 
     `blank` counts blank rows/columns the prediction has beyond the ground truth's. `undelimited`:
     `p` was rebuilt from lines of text (`semantic_lines`). `rules`: the comparison's rules
-    (`ALIGN_RULES`) it counts by, all but for an ablation.
+    (`ALIGN_RULES`) it counts by, all but for an ablation. `midpoint` (`semantic.Params.midpoint`,
+    fitted): the likeness below which a label names nothing, a row is another row in its place and
+    a line is text foreign to the table.
     """
     texts = text_causes(g, p)  # what of the whole text is absent or not the table's, whatever the cells and rows
     g, p = _without_group_rows(g, p), _without_group_rows(p, g)
@@ -152,12 +148,12 @@ def count_differences(g: View, p: View, blank: int, key_weight: float, undelimit
         ri = rj = ci = cj = np.zeros(0, dtype=int)
         cell_v = np.zeros((0, 0))
         pair_value = np.zeros((0, cg, cp))
-    rows = _attribution(row_key, ri, rj, g.row_keys, p.row_keys, g.row_levels)
-    cols = _attribution(col_key, ci, cj, g.col_keys, p.col_keys)
+    rows = _attribution(row_key, ri, rj, g.row_keys, p.row_keys, midpoint, g.row_levels)
+    cols = _attribution(col_key, ci, cj, g.col_keys, p.col_keys, midpoint)
 
     # lost and invented rows and columns: one each
-    foreign = foreign_rows(g, p) if "foreign_text" in rules else None
-    dead = _lost_lines(g, p, ri, rj, ci, cj, pair_value, rows[0], causes, foreign, undelimited)
+    foreign = foreign_rows(g, p, midpoint) if "foreign_text" in rules else None
+    dead = _lost_lines(g, p, ri, rj, ci, cj, pair_value, rows[0], causes, midpoint, foreign, undelimited)
     if blank > 0:
         causes.append(Cause("lines", float(blank), f"{blank} blank row{'s' if blank > 1 else ''} or column"
                                                    f"{'s' if blank > 1 else ''} not in the table"))
@@ -222,11 +218,12 @@ def _without_group_rows(v: View, other: View) -> View:
 
 
 def _attribution(key: np.ndarray, gi: np.ndarray, pj: np.ndarray, g_keys: list[str], p_keys: list[str],
-                 g_levels: list[tuple[str, ...]] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                 midpoint: float, g_levels: list[tuple[str, ...]] | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per aligned pair: how well the predicted label names its ground-truth row/column; whether
     it names another one better (attached elsewhere); whether it names none (an empty label
-    where the ground truth has one) or another one, labelled differently in the ground truth,
-    as well (unattributed). A label naming a row's whole path names that row, not a section
+    where the ground truth has one, or one less like its own than `midpoint`: garbled beyond
+    recognition) or another one, labelled differently in the ground truth, as well (unattributed). A label naming a row's whole path names that row, not a section
     above it (`g_levels`: a section's path is the start of its rows' paths)."""
     sim = key[gi, pj]
     attached = np.zeros(len(gi), dtype=bool)
@@ -249,7 +246,7 @@ def _attribution(key: np.ndarray, gi: np.ndarray, pj: np.ndarray, g_keys: list[s
             unattributed[x] = True
         elif column.max() > sim[x] + _TIE:
             attached[x] = True
-        elif sim[x] < GARBLED:  # a label that names nothing recognisably (garbled beyond half)
+        elif sim[x] < midpoint:  # a label that names nothing recognisably (garbled)
             unattributed[x] = True
         elif p_keys[j] not in exact:  # a label the ground truth has names that one
             unattributed[x] = bool(((column >= sim[x] - _TIE) & (g_arr != g_keys[i])).any())
@@ -263,10 +260,11 @@ def _diff(a: str, b: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _lost_lines(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray, cj: np.ndarray,
-                pair_value: np.ndarray, row_sim: np.ndarray, causes: list[Cause], foreign: list[bool] | None = None,
-                undelimited: bool = False) -> set[int]:
+                pair_value: np.ndarray, row_sim: np.ndarray, causes: list[Cause], midpoint: float,
+                foreign: list[bool] | None = None, undelimited: bool = False) -> set[int]:
     """Rows and columns lost or invented, one cause each; returns the ground-truth rows that
-    have no counterpart (aligned to a row that shares neither label nor values with them).
+    have no counterpart (aligned to a row that shares less than `midpoint` of both its label and
+    its values with them: another row in its place).
 
     With `foreign` (per predicted row: its text is not the table's, `semantic_presence.foreign_rows`): a row whose
     place holds foreign text is a row lost and a text invented, as a reader sees them; and in
@@ -276,7 +274,7 @@ def _lost_lines(g: View, p: View, ri: np.ndarray, rj: np.ndarray, ci: np.ndarray
     dead = set()
     shared = pair_value[:, ci, cj].mean(axis=1) if len(ci) else np.zeros(len(ri))  # per row pair: its cells alike
     for x, (i, j) in enumerate(zip(ri.tolist(), rj.tolist())):
-        if len(ci) and shared[x] < REPLACED and row_sim[x] < REPLACED:
+        if len(ci) and shared[x] < midpoint and row_sim[x] < midpoint:
             dead.add(i)  # another row in its place: its cells are counted as values, named as a row here
             if foreign is not None and foreign[j]:
                 causes.append(Cause("lines", 2.0, f"row '{g.row_shown[i] or g.body_shown[i][0]}' missing; in its "

@@ -4,8 +4,9 @@ The score is `10 * exp(-w . features)` with `w >= 0` (`semantic.combine`). Given
 `fit` chooses `w` by least squares against the mean human rating (bounded to w >= 0, so every
 error keeps costing; a tiny ridge keeps unused features at 0; each unit -- a judged page, a rated
 ground-truth table (`RatedPair.unit`) -- weighs alike, however many of its extractions were rated,
-as each weighs alike when held out in cross-validation), for each `key_weight` of
-`KEY_WEIGHTS`, and keeps the `key_weight` with the smallest squared error. Least squares
+as each weighs alike when held out in cross-validation), for each candidate of `COUNTINGS` (a
+`key_weight` and a `midpoint`: the constants that change what is counted), and keeps the candidate
+with the smallest squared error. Least squares
 rather than correlation, because a leaderboard reader reads the number, not only the order:
 the score should use the scale as the raters do. A grid read as written and one rebuilt from
 lines of text have weights of their own (`Params.weights`, `Params.lines_weights`): each pair's
@@ -24,9 +25,11 @@ from collections.abc import Sequence
 import numpy as np
 from scipy.optimize import least_squares
 
-from tablebench.metrics.tables.semantic import DEFAULT, Params
+from tablebench.metrics.tables.semantic import DEFAULT, Counting, Params
 
 KEY_WEIGHTS = (0.3, 0.5, 0.7)  # alignment: share of header keys (the rest: content)
+MIDPOINTS = (0.4, 0.5, 0.6)  # likeness below which a label, a row, a line is not the table's own
+COUNTINGS = tuple(Counting(k, m) for k in KEY_WEIGHTS for m in MIDPOINTS)
 RIDGE = 1e-3  # per weight, against the squared error of ~200 pairs in score points: negligible unless unused
 
 Features = list[np.ndarray | None]  # per pair: its feature row (`semantic.Read.row`); None: no table read, scores 0
@@ -73,16 +76,16 @@ def fit_weights(features: Features, human: np.ndarray, start: Sequence[float] | 
     return least_squares(residuals, w, jac=jacobian, bounds=(0.0, np.inf), method="trf").x
 
 
-def fit(features_by_key_weight: dict[float, Features], human: np.ndarray,
+def fit(features_by_counting: dict[Counting, Features], human: np.ndarray,
         groups: Sequence[str] | None = None) -> tuple[Params, float]:
-    """The Params (key_weight and weights) with the smallest squared error on these pairs (each unit
-    of `groups` weighing alike), and that error (weighted MSE)."""
+    """The Params (the counting constants and the weights) with the smallest squared error on these
+    pairs (each unit of `groups` weighing alike), and that error (weighted MSE)."""
     best: tuple[Params, float] | None = None
-    for key_weight in sorted(features_by_key_weight):
-        features = features_by_key_weight[key_weight]
+    for counting in sorted(features_by_counting):
+        features = features_by_counting[counting]
         w = fit_weights(features, human, groups=groups)
         mse = float(np.average((predict(features, w) - human) ** 2, weights=table_weights(groups, len(human))))
         if best is None or mse < best[1] - 1e-12:
-            best = (Params.of_vector(key_weight, w), mse)
+            best = (Params.of_vector(counting, w), mse)
     assert best is not None
     return best

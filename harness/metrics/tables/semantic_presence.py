@@ -19,22 +19,19 @@ from tablebench.metrics.tables.semantic_causes import Cause
 from tablebench.metrics.tables.semantic_struct import View
 from tablebench.metrics.tables.semantic_text import NULL
 
-# Midpoint, not tuned: a row with fewer than half of its words anywhere in the ground truth is
-# text foreign to the table. 0.3 or 0.7 moves no cross-validated Pearson by more than 0.001
-# (dev, dev2, judged pairs).
-FOREIGN = 0.5
 FLOOR = 1e-3  # the least share a feature takes a log of (F1, text there): -log(0.001) ~ 6.9, far past any score
 
 
-def foreign_rows(g: View, p: View) -> list[bool]:
-    """Per predicted body row: whether its text is foreign to the table (fewer than `FOREIGN` of
-    its words anywhere in the ground truth): prose or a caption a parser wrote among the rows."""
+def foreign_rows(g: View, p: View, midpoint: float) -> list[bool]:
+    """Per predicted body row: whether its text is foreign to the table (a share of its words
+    anywhere in the ground truth below `midpoint`, `semantic.Params.midpoint`): prose or a caption
+    a parser wrote among the rows."""
     words = {w for row in g.body for t in row for w in t.split()} | {w for k in g.col_keys for w in k.split()} \
         | set(g.title.split()) | {w for k in g.row_keys for w in k.split()}
     out = []
     for row in p.body:
         own = [w for t in row for w in t.split() if w != NULL]
-        out.append(bool(own) and sum(w in words for w in own) < FOREIGN * len(own))
+        out.append(bool(own) and sum(w in words for w in own) < midpoint * len(own))
     return out
 
 
