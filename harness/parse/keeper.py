@@ -1,14 +1,16 @@
 """The keeper: a process above the parser worker that adopts whatever the parser orphaned.
 
 Why: a command that double-forks (`(setsid env -i tool &)`) leaves `tool` in no process group,
-session or environment of ours, re-parented to init once its parent exits: neither the group
-kill nor the descendant search nor the worker's token (`tablebench.parse.reap`) finds it. On Linux
-a child subreaper receives such orphans instead of init. The worker itself cannot be one (it
-runs the parser's code, whose own children it must not reap from under `subprocess`), so the
-worker process forks first: the parent becomes the keeper (a subreaper that only reaps: every
-orphan stays a descendant of the process the runner kills, and none stays a zombie), the child
-goes on as the worker. When the worker exits, or the run that started it is gone, the keeper
-kills every other process it holds and exits as the worker did (same code or signal).
+session or environment of ours, re-parented to init once its parent exits. On Linux a child
+subreaper receives such orphans instead of init. The worker itself cannot be one (it runs the
+parser's code, whose own children it must not reap from under `subprocess`), so the worker
+process forks first: the parent becomes the keeper (a subreaper that only reaps, so no orphan
+stays a zombie), the child goes on as the worker. The worker's pen (`tablebench.parse.pen`) holds
+them all, the keeper included; a parser that SIGKILLs the keeper leaves its orphans to init, but
+in the pen, which the run ends. When the worker exits, or the run that started it is gone, the
+keeper steps out of the pen, ends it (every process in it and below the keeper killed, round
+after round until none is left) and exits as the worker did (same code or signal); when the run
+is gone it also removes the worker's scratch folder, which nobody else is left to remove.
 Off Linux there is no keeper and the worker runs as before.
 """
 
@@ -16,29 +18,31 @@ from __future__ import annotations
 
 import ctypes
 import os
+import shutil
 import signal
 import sys
 import time
-from pathlib import Path
 
-from tablebench.parse.reap import kill_tree
+from tablebench.parse.pen import Pen
+from tablebench.parse.reap import TOKEN_ENV
 
 PR_SET_CHILD_SUBREAPER = 36
 POLL_SECONDS = 0.2
 
 
-def become_worker(close_in_keeper: int) -> None:
-    """Fork a keeper above this process and return in the child, the worker. The keeper never
-    returns; it closes `close_in_keeper` (the worker's connection: only the worker may hold it,
-    so the run sees the worker's death). Off Linux, or when prctl fails: return at once."""
+def become_worker(close_in_keeper: int, pen: Pen, scratch: str) -> bool:
+    """Fork a keeper above this process and return in the child, the worker: True. The keeper
+    never returns; it closes `close_in_keeper` (the worker's connection: only the worker may hold
+    it, so the run sees the worker's death). Off Linux, or when prctl fails: False at once."""
     if not sys.platform.startswith("linux") or not _subreaper():
-        return
+        return False
     controller = os.getppid()
     worker = os.fork()
     if worker == 0:
-        return
+        return True
     os.close(close_in_keeper)
-    _keep(worker, controller)
+    _keep(worker, controller, pen, scratch)
+    return False  # not reached: the keeper exits
 
 
 def _subreaper() -> bool:
@@ -49,8 +53,8 @@ def _subreaper() -> bool:
         return False
 
 
-def _keep(worker: int, controller: int) -> None:
-    """Reap orphans as they exit until the worker exits or the run is gone, then end."""
+def _keep(worker: int, controller: int, pen: Pen, scratch: str) -> None:
+    """Reap orphans as they exit until the worker exits or the run is gone, then end the pen."""
     status = None
     while status is None:
         try:
@@ -60,30 +64,19 @@ def _keep(worker: int, controller: int) -> None:
         if pid == worker:
             status = code
         elif pid == 0:
-            if os.getppid() != controller:  # the run was killed: the worker sees this process go, and cleans up
-                _kill_children(but=worker)
-                os._exit(1)
+            if os.getppid() != controller:  # the run was killed: nobody else is left to clean up
+                break
             time.sleep(POLL_SECONDS)
-    _kill_children(but=None)
+    pen.end(os.getpid(), os.environ.get(TOKEN_ENV, ""))
     _reap_all()
+    if os.getppid() != controller and scratch:  # the run is gone (also when the worker saw it first)
+        shutil.rmtree(scratch, ignore_errors=True)
+    if status is None:
+        os._exit(1)
     if os.WIFSIGNALED(status):
         signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
         os.kill(os.getpid(), os.WTERMSIG(status))
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
-
-
-def _kill_children(but: int | None) -> None:
-    """Kill every child of this process (adopted orphans) but `but`, and all below them."""
-    me = str(os.getpid())
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == but:
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        if stat[stat.rindex(")") + 2:].split()[1] == me:
-            kill_tree(int(entry.name))
 
 
 def _reap_all(seconds: float = 5.0) -> None:

@@ -6,12 +6,14 @@ becomes an outcome the runner records — `WorkerGone` carries "error" or "timeo
 one-line message.
 
 Why a scratch folder per worker: a killed parser cannot clean up after itself, so each
-worker gets its own TMPDIR, removed by this process whenever the worker ends, by the worker
-when this process drops the connection without stopping it (a crash), at this process's exit,
-and by a detached cleaner when this process itself is killed.
+worker gets its own TMPDIR, removed by this process whenever the worker ends, at this process's
+exit, by the keeper when this process dies without stopping it, and by a detached process the
+worker starts when it is left alone otherwise (the parser killed the keeper, or there is none).
 
-A kill reaches what left the worker's session too (`tablebench.parse.reap`), and what the parser
-orphaned (`tablebench.parse.keeper`: on Linux the spawned process is a keeper above the worker).
+Everything the parser starts is held in the worker's pen (`tablebench.parse.pen`: a cgroup, else
+a mark its processes carry), which ends with the worker: what left its session, its environment
+and its parent too, and what the parser orphaned (`tablebench.parse.keeper`: on Linux the spawned
+process is a keeper above the worker, which adopts it).
 """
 
 from __future__ import annotations
@@ -32,39 +34,63 @@ from typing import Any
 
 from tablebench.core.messages import one_line
 from tablebench.parse.keeper import become_worker
+from tablebench.parse.pen import PEN_ENV, Pen
 from tablebench.parse.protocol import Parser
-from tablebench.parse.reap import TOKEN_ENV, kill_tree
+from tablebench.parse.reap import TOKEN_ENV
 from tablebench.parse.result import raised, settle
 
 SCRATCH_PREFIX = "tablebench-worker-"
-_CLEANER_CODE = ("import shutil, sys, time\nfor _ in range(5):\n    time.sleep(0.5)\n"
-                 "    shutil.rmtree(sys.argv[1], ignore_errors=True)")
+_ENDER_CODE = ("import sys; from tablebench.parse.worker import end_abandoned; "
+               "end_abandoned(sys.argv[1], sys.argv[2])")
 
 
-def _watch_parent(ppid: int, scratch: str) -> None:
-    """When the parent is gone (killed run): start a detached cleaner for this worker's
-    scratch folder (it outlives the kill that follows), then kill this process group."""
+def end_abandoned(token: str, scratch: str) -> None:
+    """Entry of a detached process started by a worker whose run or keeper is gone: end the
+    worker's pen (this process steps out of it first, so it is not killed), then remove the
+    worker's scratch folder (again for a while: a process being killed may still write)."""
+    Pen.from_env().end(None, token)
+    for _ in range(5):
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+        if not scratch or not os.path.exists(scratch):
+            return
+        time.sleep(0.5)
+
+
+def _abandon(scratch: str, pen: Pen) -> None:
+    """The run or the keeper is gone, and nobody else will end this worker: a detached process
+    ends the pen and removes the scratch folder, and this process group is killed at once.
+    Why another process: ending the pen from here would take this process out of it first,
+    while the parser's code may still be running in it and forking outside the pen."""
+    token = os.environ.get(TOKEN_ENV, "")
+    try:
+        subprocess.Popen([sys.executable, "-c", _ENDER_CODE, token, scratch], start_new_session=True,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         env={k: v for k, v in os.environ.items() if k != TOKEN_ENV})  # its token: its argv
+    except OSError:
+        pen.end(None, token)
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+    os.killpg(0, signal.SIGKILL)
+
+
+def _watch_parent(ppid: int, scratch: str, pen: Pen) -> None:
+    """When the parent is gone (the run killed, or the keeper by the parser): abandon."""
     while True:
         time.sleep(1.0)
         if os.getppid() != ppid:
-            if scratch:
-                try:
-                    subprocess.Popen([sys.executable, "-c", _CLEANER_CODE, scratch], start_new_session=True,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     env={k: v for k, v in os.environ.items() if k != TOKEN_ENV})  # not killed below
-                except OSError:
-                    pass
-            kill_tree(None, os.environ.get(TOKEN_ENV, ""))  # what left this group
-            os.killpg(0, signal.SIGKILL)
+            _abandon(scratch, pen)
 
 
 def worker_entry(fd: int, scratch: str = "") -> None:
     """Child process entry: receive the pickled parser, prepare it, then serve pages."""
     from multiprocessing.connection import Connection
 
-    become_worker(close_in_keeper=fd)  # a keeper above this process adopts what the parser orphans
+    pen = Pen.from_env()
+    pen.enter()  # before anything can fork: all this process and the parser start is in the pen
+    kept = become_worker(close_in_keeper=fd, pen=pen, scratch=scratch)  # a keeper above adopts what the parser orphans
     conn = Connection(fd)
-    threading.Thread(target=_watch_parent, args=(os.getppid(), scratch), daemon=True).start()
+    threading.Thread(target=_watch_parent, args=(os.getppid(), scratch, pen), daemon=True).start()
     try:
         parser, max_chars = conn.recv()
         prepare = getattr(parser, "prepare", None)
@@ -78,10 +104,9 @@ def worker_entry(fd: int, scratch: str = "") -> None:
         try:
             pdf = conn.recv()
         except (EOFError, OSError):  # the run dropped the connection without stopping us: it crashed
-            kill_tree(None, os.environ.get(TOKEN_ENV, ""))
-            if scratch:
-                shutil.rmtree(scratch, ignore_errors=True)
-            return
+            if kept:
+                os._exit(1)  # the keeper ends the pen and removes the scratch folder
+            _abandon(scratch, pen)
         if pdf is None:
             return
         started = time.perf_counter()
@@ -156,8 +181,10 @@ class Worker:
             raise WorkerGone("error", one_line(f"cannot create a temp folder for the parser: {exc}")) from None
         ours, theirs = socket.socketpair()
         self.token = secrets.token_hex(8)
+        self.pen = Pen.open()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
-                   TMPDIR=self.scratch, TEMP=self.scratch, TMP=self.scratch, **{TOKEN_ENV: self.token})
+                   TMPDIR=self.scratch, TEMP=self.scratch, TMP=self.scratch,
+                   **{TOKEN_ENV: self.token, PEN_ENV: self.pen.spec()})
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno()), self.scratch],
@@ -165,6 +192,7 @@ class Worker:
             )
         except BaseException as exc:
             ours.close()
+            self.pen.end()
             shutil.rmtree(self.scratch, ignore_errors=True)
             if isinstance(exc, OSError):
                 raise WorkerGone("error", one_line(f"cannot start a parser process: {exc}")) from None
@@ -183,6 +211,7 @@ class Worker:
         if status == "broken":
             self.kill()
             raise WorkerGone("error", message)
+        self.pen.settle(self.process.pid)
 
     def _answer(self, timeout: float, timeout_message: str) -> Any:
         if not self.conn.poll(timeout):
@@ -216,10 +245,10 @@ class Worker:
         sessions), reap it, remove its scratch folder. Idempotent: every path that gives up on a
         worker may call it."""
         if self.process.poll() is None:
-            kill_tree(self.process.pid, self.token)
+            self.pen.end(self.process.pid, self.token)
             self.process.kill()
         elif self in _LIVE:
-            kill_tree(None, self.token)  # what it left running when it died
+            self.pen.end(None, self.token)  # what it left running when it died
         self.process.wait()
         self.conn.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
