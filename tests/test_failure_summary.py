@@ -66,7 +66,8 @@ def test_a_parser_whose_prepare_fails_on_every_page_is_one_cause(pytester: pytes
     assert 0 < len(summary) <= LIMIT, "\n".join(summary)
     text = "\n".join(summary)
     cause = next(line for line in summary if "ModuleNotFoundError" in line)
-    assert cause.startswith("tb-broken") and "no_such_model_package" in cause
+    assert cause.startswith("tb-broken") and "prepare() raised ModuleNotFoundError" in cause
+    assert "no_such_model_package" in cause
     assert "100/100 pages (441 cases)" in cause and "every page" in cause, cause
     assert text.count("reproduce: tablebench parse tb_broken:Broken ") == 1, text
     assert not any(line.startswith("FAILED synth-v1/") for line in lines), "each case's line: junit, report.html"

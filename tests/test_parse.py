@@ -220,7 +220,8 @@ def test_missing_dependency_fails_every_page_with_one_line_naming_the_extra(tmp_
     a, b = _pdfs(tmp_path, "a", "b")
     with ParseRunner(NeedsMissing(), timeout=30) as runner:
         results = [runner.run(a), runner.run(b)]
-    expected = "ParserError: tablebench_no_such_module is not installed: pip install 'tablebench[parsers]'"
+    expected = ("prepare() raised ParserError: tablebench_no_such_module is not installed: "
+                "pip install 'tablebench[parsers]'")  # the step that failed, named: each page repeats it
     assert [r.outcome for r in results] == ["error", "error"]
     assert all(r.message.startswith(expected) for r in results)
 

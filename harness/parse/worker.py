@@ -91,13 +91,15 @@ def worker_entry(fd: int, scratch: str = "") -> None:
     kept = become_worker(close_in_keeper=fd, pen=pen, scratch=scratch)  # a keeper above adopts what the parser orphans
     conn = Connection(fd)
     threading.Thread(target=_watch_parent, args=(os.getppid(), scratch, pen), daemon=True).start()
+    step = "the parser could not be loaded in its process"  # unpickling imports the parser's module
     try:
         parser, max_chars = conn.recv()
         prepare = getattr(parser, "prepare", None)
         if prepare is not None:
+            step = "prepare() raised"  # what failed is named, as every page's failure repeats it
             prepare()
     except BaseException as exc:  # noqa: BLE001 — every failure is an outcome
-        conn.send(("broken", one_line(f"{type(exc).__name__}: {exc}")))
+        conn.send(("broken", one_line(f"{step} {type(exc).__name__}: {exc}")))
         return
     conn.send(("ready", ""))
     while True:
