@@ -36,6 +36,17 @@ def test_a_page_s_numbers_and_names_do_not_split_a_cause_but_words_do() -> None:
     assert found[0].line() == f"a: {found[0].reason} on 4/6 pages (4 cases)"
 
 
+def test_the_temp_folders_of_workers_and_commands_do_not_split_a_cause() -> None:
+    """A command's input is a copy in its page's temp folder, inside its worker's: the names differ
+    from page to page and from worker to worker, the cause is one."""
+    names = [("k2j_h4g5", "ab12cd34"), ("zz9yx8w_", "qq0pp1oo")]
+    results = [_failed("a", f"p00{i}", 0, "parse_error", f"parse_error: ParserError: python exited with code 1: "
+                       f"ValueError: no grid in /tmp/tablebench-worker-{w}/tablebench-command-{c}/00{i}.pdf")
+               for i, (w, c) in enumerate(names, 1)]
+    (cause,) = causes(results)
+    assert cause.reason.endswith(f"/tmp/tablebench-worker-{VARIES}/tablebench-command-{VARIES}/{VARIES}.pdf")
+
+
 def test_a_floor_all_cases_share_is_shown_and_the_notes_on_one_table_are_no_cause() -> None:
     gate = Gate({"teds": 0.8})
     results = []

@@ -438,7 +438,8 @@ def test_command_script_edit_reparses_and_unchanged_script_is_a_hit(tmp_path: Pa
 
 
 def test_command_keys_on_files_named_anywhere_in_the_command_line(tmp_path: Path) -> None:
-    from tablebench.parse.command import CommandParser, named_files
+    from tablebench.parse.command import CommandParser
+    from tablebench.parse.command_line import named_files
 
     script, model = tmp_path / "run.py", tmp_path / "weights.bin"
     script.write_text("pass\n")

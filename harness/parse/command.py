@@ -1,21 +1,27 @@
 """`command:CLI` — any command-line parser: `{pdf}` is the input, `{out}` an output file.
 
-Without `{out}` the command's stdout is the output. stdout and stderr are read from pipes as
-the command writes them, never stored in a file: the first `MAX_BYTES` of stdout are kept and
-the rest only counted, and the last `MAX_BYTES` of stderr (for its last line), so a runaway
-command costs neither memory nor disk (a file of it once grew by ~870 MB in 4 s). An `{out}`
-file is read up to `MAX_BYTES` too.
+Without `{out}` the command's stdout is the output. Each page runs in a private temp folder, the
+command's working directory and its TMPDIR, on a copy of the PDF there: what it writes beside its
+input (`pdftotext -layout {pdf}` writes `001.txt`) or into its working directory stays there and
+is removed with it, never in the case set or the folder the run started in. The line itself is
+read once (`tablebench.parse.command_line`: relative paths made absolute, unknown placeholders
+refused).
+
+stdout and stderr are read from pipes as the command writes them, never stored in a file: the
+first `MAX_BYTES` of stdout are kept and the rest only counted, and the last `MAX_BYTES` of
+stderr (for its last line), so a runaway command costs neither memory nor disk (a file of it once
+grew by ~870 MB in 4 s). An `{out}` file is read up to `MAX_BYTES` too.
 
 The version (hence the parse-cache key) covers the content of the program and of every
 existing file the command line names (`python my_parser.py {pdf}` keys on my_parser.py,
 also inside `sh -c '...'` strings and `--opt=FILE` forms), so editing the script re-parses.
-Scratch files live in a temporary folder removed on every exit path; when the worker
-process is killed (timeout), `tablebench.parse.runner` removes the worker's whole TMPDIR.
+The temp folder is removed on every exit path; when the worker process is killed (timeout),
+`tablebench.parse.runner` removes the worker's whole TMPDIR, which holds it.
 """
 
 from __future__ import annotations
 
-import shlex
+import os
 import shutil
 import subprocess
 import tempfile
@@ -24,6 +30,7 @@ import time
 from pathlib import Path
 from typing import IO
 
+from tablebench.parse.command_line import absolute, named_files, split
 from tablebench.parse.fingerprint import Identity, files_identity
 from tablebench.parse.protocol import ParseOutput, ParserError, output
 
@@ -32,20 +39,15 @@ CHUNK = 1 << 16
 # after the command exits, how long its pipes are still read: a process it left in the background
 # may hold them open, and its output after the command's exit is not the command's
 DRAIN_SECONDS = 5.0
-ADAPTER_REVISION = "2"
-PLACEHOLDERS = ("{pdf}", "{out}")
+ADAPTER_REVISION = "3"
+SCRATCH_PREFIX = "tablebench-command-"  # the private temp folder of each page
 
 
 class CommandParser:
     """Runs `CLI` once per PDF; a non-zero exit is an error naming the code and stderr's last line."""
 
     def __init__(self, command: str) -> None:
-        try:
-            self.argv = shlex.split(command)
-        except ValueError as exc:
-            raise ValueError(f"command:{command}: cannot split the command line ({exc})") from None
-        if not any("{pdf}" in arg for arg in self.argv):
-            raise ValueError(f"command:{command}: needs a {{pdf}} placeholder for the input file")
+        self.argv = absolute(split(command))  # against the folder the run starts in: pages run elsewhere
         self.uses_out = any("{out}" in arg for arg in self.argv)
         self.name = f"command:{command}"
         self.code_identity = _identity(self.argv)  # what its cached pages are keyed by
@@ -55,12 +57,15 @@ class CommandParser:
 
     def parse(self, pdf_path: Path) -> ParseOutput:
         started = time.perf_counter()
-        with tempfile.TemporaryDirectory(prefix="tablebench-command-") as tmp:
-            out = Path(tmp) / f"{Path(pdf_path).stem}.out"
-            argv = [a.replace("{pdf}", str(pdf_path)).replace("{out}", str(out)) for a in self.argv]
+        # what cannot be removed (a process the command left behind still writing) goes with the worker's TMPDIR
+        with tempfile.TemporaryDirectory(prefix=SCRATCH_PREFIX, ignore_cleanup_errors=True) as tmp:
+            pdf = Path(tmp) / Path(pdf_path).name
+            shutil.copyfile(pdf_path, pdf)
+            out = Path(tmp) / f"{pdf.stem}.out"
+            argv = [a.replace("{pdf}", str(pdf)).replace("{out}", str(out)) for a in self.argv]
             try:
-                proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE)
+                proc = subprocess.Popen(argv, cwd=tmp, env=dict(os.environ, TMPDIR=tmp, TEMP=tmp, TMP=tmp),
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             except OSError as exc:
                 raise ParserError(f"cannot run {argv[0]!r}: {exc.strerror or exc}") from None
             stdout = _Capture(proc.stdout, keep=0 if self.uses_out else MAX_BYTES)
@@ -68,9 +73,10 @@ class CommandParser:
             returncode = proc.wait()
             stdout.finish()
             stderr.finish()
+            errors = stderr.data().decode("utf-8", errors="replace").strip()
             if returncode != 0:
-                lines = stderr.data().decode("utf-8", errors="replace").strip().splitlines()
-                raise ParserError(f"{argv[0]} exited with code {returncode}" + (f": {lines[-1]}" if lines else ""))
+                last = errors.splitlines()[-1:]
+                raise ParserError(f"{argv[0]} exited with code {returncode}" + (f": {last[0]}" if last else ""))
             if self.uses_out:
                 if not out.exists():
                     raise ParserError(f"{argv[0]} exited 0 but wrote no {{out}} file")
@@ -126,34 +132,6 @@ class _Capture:
         with self._lock:
             data = b"".join(self._chunks)
         return data[-self.keep:] if self.tail and self.keep else data[: self.keep]
-
-
-def named_files(argv: list[str], depth: int = 2) -> list[Path]:
-    """The existing files a command line runs or reads: its program (looked up on PATH) and
-    every token that is a file path, a `--key=FILE` value, or (up to `depth` levels) a file
-    named inside a quoted shell string. Tokens holding `{pdf}` / `{out}` are the per-page
-    input and output, not part of the parser."""
-    found: list[Path] = []
-    for i, token in enumerate(argv):
-        if depth and any(ch.isspace() for ch in token):
-            try:
-                found += named_files(shlex.split(token), depth - 1)
-            except ValueError:  # not a shell string after all
-                pass
-            continue
-        if any(p in token for p in PLACEHOLDERS):
-            continue
-        candidates = [token, token.partition("=")[2]] if "=" in token else [token]
-        if i == 0 and "/" not in token:
-            candidates.append(shutil.which(token) or "")
-        for candidate in filter(None, candidates):
-            try:
-                path = Path(candidate).expanduser()
-                if path.is_file():
-                    found.append(path.resolve())
-            except (OSError, ValueError):  # a name too long or holding NUL: not a file
-                pass
-    return found
 
 
 def _identity(argv: list[str]) -> Identity:

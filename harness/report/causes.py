@@ -42,10 +42,12 @@ from tablebench.core.results import PARSE_FAILURES, ItemResult
 from tablebench.gating.rules import LOCATOR_NOTE, verdict_of
 
 VARIES = "…"  # where the cases of one cause differ (a number, a page's own name)
-REPRODUCE = "reproduce: tablebench parse "  # a parser failure rerun alone, in this process (as pytest's failure says)
+REPRODUCE = "reproduce: tablebench parse "  # a parser failure rerun alone (`tablebench.parse.debug`), as pytest's failure says
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?)")
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]+\b")
-_TEMP_NAME = re.compile(r"\btmp[a-z0-9_]{8}\b")  # tempfile's names: "tmp" and 8 characters of [a-z0-9_]
+# tempfile's names: a prefix ("tmp", or the worker's and a command's temp folders: tablebench-worker-,
+# tablebench-command-) and 8 characters of [a-z0-9_]; a command's input is a copy in such a folder
+_TEMP_NAME = re.compile(r"\b(tmp|tablebench-[a-z]+-)[a-z0-9_]{8}\b")
 
 
 @dataclass
@@ -197,7 +199,7 @@ def example(cause: Cause) -> str:
 def _cut(result: ItemResult) -> list[str]:
     """The case's reasons, one text, cut at each number: [text, number, text, ..., text]."""
     text = "; ".join(failure_reasons(result))
-    text = _TEMP_NAME.sub("tmp" + VARIES, _ADDRESS.sub("0x" + VARIES, text))
+    text = _TEMP_NAME.sub(r"\1" + VARIES, _ADDRESS.sub("0x" + VARIES, text))
     page = result.page
     if page and not any(ch.isdigit() for ch in page):
         text = re.sub(rf"(?<!\w){re.escape(page)}(?!\w)", VARIES, text)
