@@ -53,7 +53,14 @@ def one_line(text: object, limit: int = 300) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-MAX_TRACEBACK = 4_000  # characters of a parser's traceback kept: its last frames and the error
+MAX_TRACEBACK = 4_000  # characters of a parser's traceback (or a command's stderr) kept: its end
+
+
+def tail(text: str, limit: int = MAX_TRACEBACK) -> str:
+    """The end of `text` (where a traceback or a command's stderr says what failed), at most
+    `limit` characters, redacted before it is cut (so no part of a secret is left at the cut)."""
+    text = redact(text.rstrip())
+    return text if len(text) <= limit else "…" + text[-(limit - 1):]
 
 
 def traceback_tail(exc: BaseException, limit: int = MAX_TRACEBACK) -> str:
@@ -61,5 +68,4 @@ def traceback_tail(exc: BaseException, limit: int = MAX_TRACEBACK) -> str:
     parser failed), at most `limit` characters, redacted: what a one-line message drops."""
     import traceback
 
-    text = redact("".join(traceback.format_exception(exc)).rstrip())
-    return text if len(text) <= limit else "…" + text[-(limit - 1):]
+    return tail("".join(traceback.format_exception(exc)), limit)

@@ -9,8 +9,10 @@ refused).
 
 stdout and stderr are read from pipes as the command writes them, never stored in a file: the
 first `MAX_BYTES` of stdout are kept and the rest only counted, and the last `MAX_BYTES` of
-stderr (for its last line), so a runaway command costs neither memory nor disk (a file of it once
-grew by ~870 MB in 4 s). An `{out}` file is read up to `MAX_BYTES` too.
+stderr, so a runaway command costs neither memory nor disk (a file of it once grew by ~870 MB in
+4 s). An `{out}` file is read up to `MAX_BYTES` too. When the command fails, its stderr is the
+error's `details`: the end of it, redacted, is kept as the page's traceback (a Python script's
+own traceback, where the harness's frames would say nothing), and its last line is the message.
 
 The version (hence the parse-cache key) covers the content of the program and of every
 existing file the command line names (`python my_parser.py {pdf}` keys on my_parser.py,
@@ -44,7 +46,8 @@ SCRATCH_PREFIX = "tablebench-command-"  # the private temp folder of each page
 
 
 class CommandParser:
-    """Runs `CLI` once per PDF; a non-zero exit is an error naming the code and stderr's last line."""
+    """Runs `CLI` once per PDF; a non-zero exit is an error naming the code and stderr's last line,
+    with the whole stderr as its details."""
 
     def __init__(self, command: str) -> None:
         self.argv = absolute(split(command))  # against the folder the run starts in: pages run elsewhere
@@ -67,7 +70,7 @@ class CommandParser:
                 proc = subprocess.Popen(argv, cwd=tmp, env=dict(os.environ, TMPDIR=tmp, TEMP=tmp, TMP=tmp),
                                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             except OSError as exc:
-                raise ParserError(f"cannot run {argv[0]!r}: {exc.strerror or exc}") from None
+                raise ParserError(f"cannot run {argv[0]!r}: {exc.strerror or exc}", details="") from None
             stdout = _Capture(proc.stdout, keep=0 if self.uses_out else MAX_BYTES)
             stderr = _Capture(proc.stderr, keep=MAX_BYTES, tail=True)
             returncode = proc.wait()
@@ -76,10 +79,11 @@ class CommandParser:
             errors = stderr.data().decode("utf-8", errors="replace").strip()
             if returncode != 0:
                 last = errors.splitlines()[-1:]
-                raise ParserError(f"{argv[0]} exited with code {returncode}" + (f": {last[0]}" if last else ""))
+                raise ParserError(f"{argv[0]} exited with code {returncode}" + (f": {last[0]}" if last else ""),
+                                  details=errors)
             if self.uses_out:
                 if not out.exists():
-                    raise ParserError(f"{argv[0]} exited 0 but wrote no {{out}} file")
+                    raise ParserError(f"{argv[0]} exited 0 but wrote no {{out}} file", details=errors)
                 size = out.stat().st_size
                 with open(out, "rb") as handle:
                     data = handle.read(MAX_BYTES)

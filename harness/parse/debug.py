@@ -1,10 +1,13 @@
-"""`tablebench parse SPEC PAGE.pdf`: one parser on one page, in this process, to see or debug it.
+"""`tablebench parse SPEC PAGE.pdf`: one parser on one page, to see or debug it.
 
 Why: a benchmark runs each parser in worker processes, with a timeout and a cache, and keeps
-one line (and the last frames of the traceback) of a parser that raised. To find out why, run
-the same spec on the same page here: no worker, no cache, no timeout, so a `breakpoint()` in
-the parser stops in this terminal, and `--pdb` opens the debugger where the parser raised. The
-failure of a benchmark case prints this command for its page.
+one line (and the end of the traceback) of a parser that raised. To find out why, run the same
+spec on the same page here. A Python parser runs in this process: no worker, no cache, no
+timeout, so a `breakpoint()` in the parser stops in this terminal, and `--pdb` opens the
+debugger where the parser raised. A `command:` has no Python frames to stop in: it runs as the
+benchmark runs it (a worker process, the same environment, the absolute path of a copy of the
+page in its own temp folder), without the cache and with the longest timeout, and what it wrote
+to stderr is printed when it fails. The failure of a benchmark case prints this command for its page.
 """
 
 from __future__ import annotations
@@ -15,13 +18,17 @@ import traceback
 from pathlib import Path
 from typing import TextIO
 
+from tablebench.core.options import MAX_PARSE_TIMEOUT
+from tablebench.parse.command import CommandParser
 from tablebench.parse.registry import importable_from, resolve
-from tablebench.parse.result import settle
+from tablebench.parse.result import TRACEBACK, settle
+from tablebench.parse.runner import ParseRunner
 
 
 def run_parse(spec: str, pdf: str, *, pdb: bool = False, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Print what the parser makes of `pdf` (stdout), then one line of facts (stderr): 0 when it
-    gave text; 1 with the whole traceback when it raised, or when its output is not usable."""
+    gave text; 1 with the whole traceback (a command's stderr) when it failed, or when its output
+    is not usable."""
     out, err = out or sys.stdout, err or sys.stderr
     path = Path(pdf)
     if not path.is_file():
@@ -29,20 +36,30 @@ def run_parse(spec: str, pdf: str, *, pdb: bool = False, out: TextIO | None = No
     importable_from(Path.cwd())  # `pkg.mod:Class` from the project folder, as `pytest --parser` finds it
     parser = resolve(spec)  # an unknown spec or bad option: a one-line error from the command line
     started = time.perf_counter()
-    try:
-        prepare = getattr(parser, "prepare", None)
-        if prepare is not None:
-            prepare()
-        raw = parser.parse(path)
-    except Exception as exc:  # noqa: BLE001 -- the point of the command: show it whole
-        traceback.print_exc(file=err)
+    if isinstance(parser, CommandParser):
         if pdb:
-            import pdb as debugger
+            raise ValueError("--pdb stops in a Python parser; a command: runs outside Python (its stderr is printed)")
+        with ParseRunner(parser, cache_dir=None, timeout=MAX_PARSE_TIMEOUT) as runner:
+            result = runner.run(path)
+        trace = result.meta.get(TRACEBACK)
+        if isinstance(trace, str) and trace:
+            print(trace, file=err)
+        outcome, text, message = result.outcome, result.text, result.message
+    else:
+        try:
+            prepare = getattr(parser, "prepare", None)
+            if prepare is not None:
+                prepare()
+            raw = parser.parse(path.resolve())  # absolute, as a benchmark gives it
+        except Exception as exc:  # noqa: BLE001 -- the point of the command: show it whole
+            traceback.print_exc(file=err)
+            if pdb:
+                import pdb as debugger
 
-            debugger.post_mortem(exc.__traceback__)
-        print(f"tablebench parse: {spec} raised {type(exc).__name__} on {path.name}", file=err)
-        return 1
-    outcome, text, message, meta = settle(raw)
+                debugger.post_mortem(exc.__traceback__)
+            print(f"tablebench parse: {spec} raised {type(exc).__name__} on {path.name}", file=err)
+            return 1
+        outcome, text, message, _ = settle(raw)
     seconds = time.perf_counter() - started
     if text:
         out.write(text if text.endswith("\n") else text + "\n")

@@ -45,7 +45,15 @@ class Parser(Protocol):
 
 
 class ParserError(RuntimeError):
-    """A parser failed on a page for a reason it can state in one line."""
+    """A parser failed on a page for a reason it can state in one line.
+
+    `details`, when given, is what says more and is kept in place of the Python traceback (a
+    `command:`'s stderr: the traceback of this raise would show the harness, not the command);
+    "" keeps nothing more than the line."""
+
+    def __init__(self, message: str, details: str | None = None) -> None:
+        super().__init__(message)
+        self.details = details
 
 
 def require(module: str, extra: str = "parsers") -> ModuleType:

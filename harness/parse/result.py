@@ -13,11 +13,11 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tablebench.core.messages import one_line, traceback_tail
-from tablebench.parse.protocol import amount
+from tablebench.core.messages import one_line, tail, traceback_tail
+from tablebench.parse.protocol import ParserError, amount
 
 OUTCOMES = ("ok", "error", "timeout", "empty")
-TRACEBACK = "traceback"  # the meta key of a parser's traceback when it raised (`core.messages.traceback_tail`)
+TRACEBACK = "traceback"  # the meta key of a parser's traceback when it raised, or a command's stderr (`raised`)
 MAX_CHARS = 2_000_000  # a page of text is ~10k chars; more is garbage, kept capped
 BINARY_SHARE = 0.10  # more control / undecodable characters than this: binary output
 _STRIP = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f\ud800-\udfff]")  # break XML / UTF-8 writes
@@ -140,8 +140,11 @@ def clean_meta(meta: dict[str, Any]) -> tuple[dict[str, Any], str]:
 
 def raised(exc: BaseException) -> tuple[str, str, str, dict[str, Any]]:
     """(outcome, text, message, meta) of a parser that raised: an error with a one-line message,
-    and the last frames of its traceback in the meta (the report and `--tb=long` show them)."""
-    return "error", "", one_line(f"{type(exc).__name__}: {exc}"), {TRACEBACK: traceback_tail(exc)}
+    and in the meta the end of its traceback (the report and `--tb=long` show it), or of the
+    `details` of a `ParserError` that has them (a command's stderr)."""
+    details = exc.details if isinstance(exc, ParserError) else None
+    trace = traceback_tail(exc) if details is None else tail(details)
+    return "error", "", one_line(f"{type(exc).__name__}: {exc}"), {TRACEBACK: trace} if trace else {}
 
 
 def settle(raw: Any, max_chars: int = MAX_CHARS) -> tuple[str, str, str, dict[str, Any]]:
