@@ -25,7 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tablebench.cases.manifest import MANIFEST, check_case_file, check_case_set
+from tablebench.cases.manifest import MANIFEST, check_case_file, check_case_set, unlisted_files
 from tablebench.cases.pdfbench import formulas_of
 from tablebench.core import kinds as item_kinds
 from tablebench.core.files import read_json
@@ -158,6 +158,7 @@ class CaseSet:
     root: Path
     kind: str  # "tablebench" | "pdf-parse-bench"
     pages: list[Page]
+    unlisted: tuple[str, ...] = ()  # verified sets: what the folder holds that the manifest does not list
 
     def count(self, kind: str) -> int:
         """How many ground-truth items of `kind` the set holds."""
@@ -212,10 +213,12 @@ def load_case_set(spec: str | Path | None = None, cases_dir: Path = INSTALLED_CA
     a tablebench set's files are checked against its manifest first, before any page is read
     (`tablebench.cases.manifest.check_case_set`); every file is checked before it is read either way.
     `kinds` names the item kinds read ("table,text"; None: the default kinds, `tablebench.core.kinds.chosen`):
-    a kind not chosen has no items, so no stage ever sees it."""
+    a kind not chosen has no items, so no stage ever sees it. A verified set also names what its
+    folder holds that no reader opens (`CaseSet.unlisted`, `tablebench.cases.manifest.unlisted_files`)."""
     chosen = [item_kinds.get(name) for name in item_kinds.chosen(kinds)]
     root = resolve_case_set(spec, cases_dir)
     name = root.name
+    unlisted: tuple[str, ...] = ()
     if (root / "ground_truth").is_dir() and (root / "pdfs").is_dir():
         pairs = [(root / "pdfs" / f"{gt.stem}.pdf", gt) for gt in sorted((root / "ground_truth").glob("*.json"))]
         kind = "pdf-parse-bench"
@@ -223,6 +226,7 @@ def load_case_set(spec: str | Path | None = None, cases_dir: Path = INSTALLED_CA
         check_case_file(root / MANIFEST)
         if verify:
             check_case_set(root)
+            unlisted = tuple(unlisted_files(root))
         pairs = [(gt.with_suffix(".pdf"), gt) for gt in sorted(root.glob("[0-9]*.json"))]
         kind = "tablebench"
     else:
@@ -233,7 +237,7 @@ def load_case_set(spec: str | Path | None = None, cases_dir: Path = INSTALLED_CA
     pages = [_load_page(name, pdf, gt, chosen) for pdf, gt in pairs]
     if not pages and only is None:
         raise ValueError(f"{root}: no pages found")
-    return CaseSet(name=name, root=root, kind=kind, pages=pages)
+    return CaseSet(name=name, root=root, kind=kind, pages=pages, unlisted=unlisted)
 
 
 def _load_page(set_name: str, pdf: Path, gt_path: Path, kinds: list[item_kinds.ItemKind]) -> Page:

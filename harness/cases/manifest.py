@@ -24,6 +24,7 @@ MANIFEST = "manifest.json"
 FORMAT = "tablebench-caseset/1"
 MAX_CASE_FILE_BYTES = 16 * 1024 * 1024  # a page's JSON or the manifest (real ones: ~20 KB)
 MAX_PDF_BYTES = 256 * 1024 * 1024  # a page's PDF (real ones: ~200 KB; a scan a few MB)
+MAX_NAMED = 5  # names of unlisted files a line shows (their number is exact)
 
 
 def case_file_problem(path: Path | str) -> str | None:
@@ -85,6 +86,24 @@ def verify_files(folder: Path | str) -> list[str]:
     problems += [f"{name}: sha256 mismatch" for name in sorted(set(listed) & present)
                  if name not in unreadable and sha256_file(folder / name) != listed[name]]
     return problems
+
+
+def unlisted_files(folder: Path | str) -> list[str]:
+    """What a case-set folder holds besides its manifest and the files it lists, that no reader
+    opens (`001.txt` a command wrote beside its PDF; a folder as `notes/`), sorted. Why not refused
+    as `verify_files` refuses a stray page: such a file cannot change a score, and refusing would
+    push a user to `--no-verify`, which drops the check that matters; it is named instead, since
+    "files match the manifest" would otherwise be said of a folder that holds more."""
+    folder = Path(folder)
+    listed = set(read_manifest(folder)["files"])
+    return sorted(p.name + ("/" if p.is_dir() else "") for p in folder.iterdir()
+                  if p.name not in listed and p.name != MANIFEST and p.suffix not in (".pdf", ".json"))
+
+
+def named(names: list[str] | tuple[str, ...], limit: int = MAX_NAMED) -> str:
+    """'001.txt, outputs/': the first `limit` names, then how many more there are ('… and 95 more')."""
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
 def check_case_set(folder: Path | str) -> None:

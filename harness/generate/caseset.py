@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from tablebench import __version__
-from tablebench.cases.manifest import page_files, verify_files
+from tablebench.cases.manifest import page_files, unlisted_files, verify_files
 from tablebench.core.files import read_json, sha256_file
 from tablebench.generate import GENERATOR_VERSION
 from tablebench.generate.document import build_document
@@ -255,7 +255,8 @@ def load_pages(folder: Path | str) -> list[dict]:
 
 
 def caseset_info(folder: Path | str) -> dict:
-    """A summary for `tablebench cases info`: manifest counts, size on disk, integrity."""
+    """A summary for `tablebench cases info`: manifest counts, size on disk, integrity (files that do not
+    match the manifest, and what the folder holds besides, never read)."""
     folder = Path(folder)
     manifest = load_manifest(folder)
     size = sum(p.stat().st_size for p in folder.iterdir() if p.is_file())
@@ -280,4 +281,5 @@ def caseset_info(folder: Path | str) -> dict:
         "variant_of": manifest.get("variant_of"),
         "bytes": size,
         "problems": verify_caseset(folder),
+        "unlisted": unlisted_files(folder),
     }

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
+from tablebench.cases.manifest import named
 from tablebench.generate.caseset import caseset_info, check_output, parse_doc_pages, write_caseset
 from tablebench.generate.formula_pool import MIXED_TABLES, FormulaPool
 from tablebench.generate.languages import check_engines, parse_languages
@@ -116,5 +117,7 @@ def run_cases_info(args: argparse.Namespace) -> int:
             table.add_row(key, ", ".join(f"{k}={v}" for k, v in info[key].items()))
     table.add_row("size", f"{info['bytes'] / 1e6:.2f} MB")
     table.add_row("integrity", "ok (sha256 match)" if not info["problems"] else "; ".join(info["problems"][:5]))
+    if info["unlisted"]:
+        table.add_row("unlisted", f"not in manifest.json, never read: {named(info['unlisted'])}")
     Console().print(table)
     return 0 if not info["problems"] else 1

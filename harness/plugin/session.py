@@ -23,7 +23,7 @@ import pytest
 
 from tablebench import __version__
 from tablebench.cases import CaseSet, Page, load_case_set
-from tablebench.cases.manifest import manifest_sha256
+from tablebench.cases.manifest import manifest_sha256, named
 from tablebench.cases.shard import fingerprint
 from tablebench.core import kinds as item_kinds
 from tablebench.core.files import check_writable, claim_folder, new_folder
@@ -200,6 +200,8 @@ class BenchSession:
         check = ("files match manifest.json (sha256)" if self.verified else
                  "NOT VERIFIED against manifest.json (--no-verify)" if self.cases.kind == "tablebench" else
                  "no manifest to verify (pdf-parse-bench folder)")
+        if self.cases.unlisted:  # found when verified
+            check += f"; not in it, never read: {named(self.cases.unlisted)}"
         counts = ", ".join(f"{self.cases.count(k)} {item_kinds.get(k).title}" for k in self.cases.kinds)
         lines = [f"tablebench: case set {self.cases.name}: {pages} pages, {counts or '0 tables'}; {check}",
                  f"tablebench: parsers {', '.join(self.specs)}"]

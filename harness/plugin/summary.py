@@ -22,6 +22,7 @@ from typing import Any
 
 from rich.console import Console
 from tablebench.cases import CaseSet
+from tablebench.cases.manifest import named
 from tablebench.core.results import ItemResult
 from tablebench.evaluate.completeness import Completeness, of_meta
 from tablebench.gating.aggregate import Comparison
@@ -49,6 +50,9 @@ def write_run(tr: Any, results: list[ItemResult], *, cases: CaseSet, verified: b
     if not verified and cases.kind == "tablebench":
         tr.write_line(f"tablebench WARNING: case set {cases.name} was not verified against "
                       "its manifest (--no-verify)", yellow=True, bold=True)
+    if cases.unlisted:
+        tr.write_line(f"tablebench WARNING: case set {cases.name} holds {len(cases.unlisted)} files not in "
+                      f"manifest.json, never read: {named(cases.unlisted)} (remove them)", yellow=True, bold=True)
     for note in notes:
         tr.write_line(note, yellow=True)
     for line in unscored_notes(results):
