@@ -173,3 +173,38 @@ def test_the_llm_locator_finds_text_as_the_offline_one_without_asking_a_model() 
     by_llm = kind.locate_llm(gts, output, "openai/none", cache_dir=None, api_base="http://127.0.0.1:9/v1", timeout=1)
     assert [(f.found, f.spans, f.score) for f in by_llm] == [(f.found, f.spans, f.score) for f in offline]
     assert by_llm[0].found
+
+
+def test_formulas_found_in_a_text_layer_output_are_theirs_not_invented_prose(tmp_path: Path) -> None:
+    """pypdf writes a page's inline formulas as Unicode inside its sentences (`p(n | d)`): the
+    formula items found there own that text, and the prose is charged for what is left. Without a
+    formula item (`--kinds=text`) the same text is invented prose, as a reader of prose alone sees it."""
+    from tablebench.locate.prose import align_text
+    from tablebench.metrics.text.scores import counts, precision_of
+
+    pool = ParsePool()
+    try:
+        for name in ("p001", "p008"):
+            page = load_case_set("formulas-v1", only={name}, kinds="formula,text").pages[0]
+            results = evaluate_page(page, "pypdf", None, cache_dir=tmp_path, pool=pool)
+            [text] = [r for r in results if r.kind == "text"]
+            found = [r for r in results if r.kind == "formula" and r.outcome == "ok"]
+            assert found, "pypdf's formulas are found as text"
+            alone = counts(align_text(page.items_of("text")[0].blocks, text.page_output or results[0].page_output))
+            assert text.scores["text_precision"] > precision_of(alone) + 0.02
+            assert text.scores["text_recall"] >= 0.98, "no prose word is taken for a formula's"
+            prose_only = load_case_set("formulas-v1", only={name}, kinds="text").pages[0]
+            [same] = evaluate_page(prose_only, "pypdf", None, cache_dir=tmp_path, pool=pool)
+            assert same.scores["text_precision"] == pytest.approx(precision_of(alone))
+    finally:
+        pool.close()
+
+
+def test_unclaimed_text_keeps_the_outputs_offsets_and_lines() -> None:
+    from tablebench.evaluate.page import unclaimed
+
+    output = "We set $x$ here.\n$$\na = b\n$$\nThen more."
+    left = unclaimed(output, [(7, 10), (17, 28)])
+    assert len(left) == len(output) and left.count("\n") == output.count("\n")
+    assert left.split() == ["We", "set", "here.", "Then", "more."]
+    assert unclaimed(output, []) is output

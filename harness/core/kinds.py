@@ -108,6 +108,11 @@ class ItemKind:
     notes_title: str = "errors"  # what its headline metric's notes (`Scoring.notes`) are called on cards and failures
     perfect_by_group: bool = False  # the per-group section also shows the share at full score
     default: bool = True  # benchmarked when no kinds are named (`chosen`); an opt-in kind says False
+    # The kind's items are what no other item of the page is (a page's prose): it is located after
+    # every other kind, in the output with the text their found items claimed blanked out
+    # (`tablebench.evaluate.page`), so an inline formula a text-layer parser wrote as Unicode inside
+    # a sentence is the formula item's, not prose the parser invented.
+    reads_unclaimed: bool = False
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[Any]:
         """The page's ground-truth items of this kind, in page order; one-line errors for bad data."""

@@ -123,7 +123,23 @@ def evaluate_page(
 
 
 def _kinds_of(page: Page) -> list[ItemKind]:
-    return [item_kinds.get(name) for name in item_kinds.names() if page.items_of(name)]
+    """The page's kinds in registry order, a kind that reads what the others leave
+    (`ItemKind.reads_unclaimed`) after them all."""
+    kinds = [item_kinds.get(name) for name in item_kinds.names() if page.items_of(name)]
+    return sorted(kinds, key=lambda kind: kind.reads_unclaimed)  # stable: registry order otherwise
+
+
+def unclaimed(text: str, claimed: Sequence[tuple[int, int]]) -> str:
+    """`text` with every claimed span blanked (each character a space, line breaks kept), so the
+    offsets of what is left, and its lines, stay those of the output."""
+    if not claimed:
+        return text
+    chars = list(text)
+    for start, end in claimed:
+        for i in range(max(0, start), min(end, len(chars))):
+            if chars[i] != "\n":
+                chars[i] = " "
+    return "".join(chars)
 
 
 class _Steps:
@@ -134,13 +150,15 @@ class _Steps:
         self.text, self.locator, self.model, self.options, self.judge = text, locator, model, options, judge
         self.budget = budget  # seconds for locating, and for scoring each item: the output is the parser's
         self.locate_cache = None if cache_dir is None else Path(cache_dir) / "locate"
+        self.claimed: list[tuple[int, int]] = []  # the output's spans the items found so far are
 
     def run(self, kind: ItemKind, gts: Sequence[Any], results: Sequence[ItemResult], metrics: Sequence[str]) -> None:
         readable = [i for i, r in enumerate(results) if r.outcome == "ok"]
         if not readable:
             return
+        output = unclaimed(self.text, self.claimed) if kind.reads_unclaimed else self.text
         try:
-            found = self._locate(kind, [gts[i] for i in readable])
+            found = self._locate(kind, [gts[i] for i in readable], output)
         except BudgetExceeded as exc:  # a degenerate output: this page's outcome, as a slow parse is
             for i in readable:
                 mark_timeout(results[i], str(exc))
@@ -149,6 +167,8 @@ class _Steps:
             for i in readable:
                 mark_error(results[i], f"locating failed ({describe(exc)})")
             return
+        if not kind.reads_unclaimed:
+            self.claimed += [span for item in found if item.found for span in (item.spans or (item.span,)) if span]
         specs = [spec(name) for name in metrics]
         for i, item in zip(readable, found):
             result, gt = results[i], gts[i]
@@ -170,13 +190,13 @@ class _Steps:
                 except Exception as exc:  # noqa: BLE001 -- keep the other scores; the judge's fault is noted
                     result.metric_errors[JUDGE] = describe(exc)
 
-    def _locate(self, kind: ItemKind, gts: list[Any]) -> list[Located]:
-        """The items found in the output, in ground-truth order, offline or by an LLM."""
+    def _locate(self, kind: ItemKind, gts: list[Any], output: str) -> list[Located]:
+        """The items found in `output`, in ground-truth order, offline or by an LLM."""
         with time_budget(self.budget, f"locating {kind.title} in the output"):  # the model's requests too
             if self.locator == "offline":
-                found = kind.locate(gts, self.text)
+                found = kind.locate(gts, output)
             else:  # each request also has the budget as its timeout (bounded where no alarm can be armed)
-                found = kind.locate_llm(gts, self.text, str(self.model), cache_dir=self.locate_cache,
+                found = kind.locate_llm(gts, output, str(self.model), cache_dir=self.locate_cache,
                                         api_base=self.options.get("api_base"), timeout=min(self.budget, 120.0))
         found = sorted(found, key=lambda f: f.gt_index)
         if [f.gt_index for f in found] != list(range(len(gts))):

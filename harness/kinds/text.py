@@ -68,6 +68,7 @@ class TextKind(ItemKind):
     label = "Text"
     notes_title = "text errors"
     default = False  # opt-in: `--kinds=text` (tables stay what a run means by default)
+    reads_unclaimed = True  # the page's formulas and tables found in the output are theirs, not prose
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthText]:
         return read_text_of(record, blocks, gt_path)
