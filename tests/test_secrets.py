@@ -114,7 +114,7 @@ def test_a_key_echoed_in_a_successful_judge_answer_reaches_no_file(
                                             f"--report-dir={tmp_path / 'r'}", timeout=300)
         assert server.requests, "the judge was asked"
     assert run.ret == 0, run.stdout.str()
-    assert list((tmp_path / "cache").rglob("*.json")), "the judge's answers were cached"
+    assert not list((tmp_path / "cache" / "judge").rglob("*.json")), "an answer that held the key is not cached"
     assert not leaks(tmp_path, KEY)
     assert KEY not in run.stdout.str() + run.stderr.str()
     assert "the request carried the key [redacted] in its header" in \
@@ -132,3 +132,102 @@ def test_a_judge_told_to_read_a_variable_of_any_name_caches_no_echo_of_it(tmp_pa
                               api_base=server.api_base, api_key_env="ACME_JUDGE_CREDS", cache_dir=tmp_path / "judge")
         assert server.requests[0][1].get("Authorization", "").endswith(KEY), "the variable was read"
     assert verdict.errors == ["key [redacted] seen"] and not leaks(tmp_path, KEY)
+
+
+# -- a secret in any encoding (issue 46, finding 3) ------------------------------------------------
+def _escaped(secret: str) -> str:
+    r"""`secret` as JSON writes it with every character escaped: \u0074\u0065..."""
+    return "".join(f"\\u{ord(ch):04x}" for ch in secret)
+
+
+def decoded_views(path: Path) -> list[str]:
+    """A stored file's text and what decoding it gives back: the gzip chunks of report.html's card
+    data, JSON's \\u escapes, percent-encoding and HTML entities, each of every one of these."""
+    import gzip
+    import html
+    import re
+    import urllib.parse
+
+    from tablebench.report.html_data import unpack
+
+    raw = path.read_bytes().decode("utf-8", errors="replace")
+    views = [raw]
+    for blob in re.findall(r"[A-Za-z0-9+/]{40,}={0,2}", raw):  # report.html packs its cards: gzip, then base64
+        try:
+            views.append(unpack(blob))
+        except (ValueError, OSError, EOFError, gzip.BadGzipFile, UnicodeDecodeError):
+            pass
+    unescape = re.compile(r"\\u([0-9a-fA-F]{4})")
+    return views + [form for view in views for form in (unescape.sub(lambda m: chr(int(m.group(1), 16)), view),
+                                                          urllib.parse.unquote(view), html.unescape(view))]
+
+
+def canary_leaks(root: Path, secret: str) -> list[str]:
+    """The files under `root` holding `secret` raw or in any encoding these tests decode (base64 too)."""
+    import base64
+
+    forms = [base64.b64encode(b"\0" * lead + secret.encode()).decode()[4:-4] for lead in range(3)]  # inner groups
+    return [str(p.relative_to(root)) for p in stored_files(root)
+            if any(secret in view for view in decoded_views(p))
+            or any(form in p.read_bytes().decode("utf-8", errors="replace") for form in forms)]
+
+
+def test_redact_finds_a_secret_escaped_percent_encoded_as_entities_or_in_base64(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import base64
+    import urllib.parse
+
+    from tablebench.core.messages import holds_secret, redact_data
+
+    monkeypatch.setenv("SOMEPROVIDER_API_KEY", KEY)
+    forms = [_escaped(KEY), _escaped(KEY).upper().replace("\\U", "\\u"), KEY[:5] + _escaped(KEY[5:]),
+             "".join(f"%{b:02X}" for b in KEY.encode()), urllib.parse.quote(KEY, safe=""),
+             "".join(f"&#{ord(ch)};" for ch in KEY), "".join(f"&#x{ord(ch):x};" for ch in KEY),
+             "".join(f"\\x{ord(ch):02x}" for ch in KEY), "".join(f"\\{ord(ch):o}" for ch in KEY)]
+    for form in forms:
+        assert redact(f'{{"errors": ["key {form} seen"]}}') == f'{{"errors": ["key {REDACTED} seen"]}}', form
+    for lead in (b"", b"u:", b"us:"):  # an Authorization: Basic header, at every byte alignment
+        encoded = base64.b64encode(lead + KEY.encode()).decode()
+        assert holds_secret(encoded) and KEY not in redact(encoded), encoded
+        assert base64.b64encode(KEY.encode()).decode()[4:-8] not in redact(encoded)
+    assert redact_data({"errors": [KEY, {KEY: "x"}], "score": 3}) == (
+        {"errors": [REDACTED, {REDACTED: "x"}], "score": 3}, True)
+    assert redact_data({"errors": ["fine"], "score": 3}) == ({"errors": ["fine"], "score": 3}, False)
+    assert redact("100% of 5 & 6 \\n") == "100% of 5 & 6 \\n"  # escape marks alone are not secrets
+
+
+def test_a_key_the_judge_echoes_escaped_is_never_cached_nor_written_by_a_later_run(
+        pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 3: the judge echoes the bearer token it was sent, \\u-escaped inside its JSON; a second
+    run without the key in its environment reads the judge cache and writes what it finds."""
+    from tests.ci_cases import write_pages
+
+    cases = case_set(tmp_path / "cases" / "mini", 2)
+    out = write_pages(tmp_path / "out", cases)
+    server: LLMServer
+
+    def echo(body: dict) -> Reply:
+        token = server.requests[-1][1].get("Authorization", "").removeprefix("Bearer ")
+        return Reply(content='{"errors": ["the header held ' + _escaped(token) + '"], "score": 6}')
+
+    def run(report: str) -> pytest.RunResult:
+        return pytester.runpytest_subprocess(
+            *PLUGIN, f"--cases={cases}", f"--parser=mine=dir:{out}", "--metrics=teds", "-p", "no:cacheprovider",
+            "-p", "no:xdist", "--judge=openai/tiny-judge", f"--llm-api-base={server.api_base}",
+            f"--parse-cache={tmp_path / 'cache'}", f"--junitxml={tmp_path / (report + '.xml')}",
+            f"--report-dir={tmp_path / report}", timeout=300)
+
+    with LLMServer(echo) as server:
+        monkeypatch.setenv("OPENAI_API_KEY", KEY)
+        first = run("r1")
+        asked = len(server.requests)
+        monkeypatch.delenv("OPENAI_API_KEY")
+        second = run("r2")
+    assert {p.name for p in stored_files(tmp_path / "r2")} >= {"results.json", "results.jsonl", "report.html"}
+    assert not canary_leaks(tmp_path, KEY)
+    assert all(KEY not in r.stdout.str() + r.stderr.str() for r in (first, second))
+    assert first.ret == second.ret == 0, first.stdout.str() + second.stdout.str()
+    assert asked and len(server.requests) == 2 * asked, "nothing the first run was told was served from the cache"
+    assert server.requests[-1][1]["Authorization"] == "Bearer unused", "the second run had no key"
+    assert "the header held [redacted]" in (tmp_path / "r1" / "results.json").read_text(encoding="utf-8")
+

@@ -71,14 +71,24 @@ class ContentCache:
         except MALFORMED:
             return None
 
+    def drop(self, key: str) -> None:
+        """Remove the entry of `key` if there is one (an entry that must not be served again);
+        a cache that cannot be written keeps it, unread by callers that refuse it anyway."""
+        try:
+            self.path(key).unlink(missing_ok=True)
+        except OSError:
+            pass
+
     def put(self, key: str, entry: Any) -> Path:
         """Store `entry` (JSON-able) atomically: readers see the old entry or the new one, never half."""
         return write_atomic(self.path(key), json.dumps(entry, ensure_ascii=False, default=str))
 
     def fetch(self, key: str, read: Callable[[Any], T], compute: Callable[[], T],
-              encode: Callable[[T], Any] = lambda value: value) -> tuple[T, bool]:
+              encode: Callable[[T], Any] = lambda value: value,
+              keep: Callable[[T], bool] = lambda value: True) -> tuple[T, bool]:
         """(value, cached): the stored value when well-formed, else `compute()`, stored as
-        `encode(value)`; all under the key's lock, so concurrent callers compute it once. A cache
+        `encode(value)` when `keep(value)` (else returned unkept, and the entry there dropped);
+        all under the key's lock, so concurrent callers compute it once. A cache
         that cannot be written (full disk, a file where a folder should be) never costs the value:
         it is returned unkept, and the first such failure per cache is a warning."""
         with ExitStack() as stack:
@@ -90,6 +100,9 @@ class ContentCache:
             if hit is not None:
                 return hit, True
             value = compute()
+            if not keep(value):
+                self.drop(key)
+                return value, False
             try:
                 self.put(key, encode(value))
             except OSError as exc:  # the value is good; only keeping it failed

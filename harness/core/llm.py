@@ -9,7 +9,11 @@ JSON when asked for, tokens and cost.
 - Cache (`tablebench.core.cache`): content-addressed (sha256 of model, prompt version, messages
   and the options that change the answer), one JSON file per answer, written atomically,
   locked per key so two processes asking the same question pay once. Only answers that
-  passed `check` are stored; a stored answer the current `check` rejects is asked again.
+  passed `check` are stored; a stored answer the current `check` rejects is asked again. An
+  answer that held a secret (in any encoding, before or after parsing) is never stored (a later
+  run without the key in its environment could not tell it is one), and a stored one that
+  holds a secret of this environment is not served: asked again, and replaced or removed. A
+  cache that cannot be written costs the keeping, never the answer (one warning per folder).
 - Transport (`tablebench.core.llm_transport`): keys from the environment only, bounded retries
   with backoff on transport failures, the per-process concurrency cap, cost accounting.
 - Answers (`tablebench.core.llm_json`): tolerant JSON parsing; answers that are not the JSON
@@ -36,6 +40,7 @@ from tablebench.core.llm_transport import (
     send,
     set_concurrency,
 )
+from tablebench.core.messages import holds_secret, redact_data
 from tablebench.core.messages import one_line as _one_line
 
 __all__ = ["CACHE_FORMAT", "LLMError", "LLMResponse", "cache_key", "complete", "concurrency", "litellm_module",
@@ -56,6 +61,7 @@ class LLMResponse:
     cached: bool = False
     attempts: int = 0  # HTTP requests made by this call
     note: str | None = None  # e.g. "no price for model X: cost counted as 0"
+    held_secret: bool = False  # the answer held a secret (redacted in `text` and `data`): never cached
 
 
 def cache_key(model: str, prompt_version: str, messages: list[dict], options: dict[str, Any]) -> str:
@@ -65,18 +71,21 @@ def cache_key(model: str, prompt_version: str, messages: list[dict], options: di
     return hashlib.sha256(json.dumps(ident, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
 
 
-def _cached_answer(check: Callable[[Any], Any] | None) -> Callable[[Any], LLMResponse]:
-    """How a stored answer reads back: an object with its text, and data the current `check`
-    (when given) accepts; anything else raises, so the question is asked again and overwritten."""
-    def read(entry: Any) -> LLMResponse:
+def _cached_answer(check: Callable[[Any], Any] | None) -> Callable[[Any], tuple[LLMResponse, Any]]:
+    """How a stored answer reads back (as `complete` computes one: with no raw data beside it): an
+    object with its text, holding no secret of this environment, and data the current `check`
+    (when given) accepts; anything else raises, so the question is asked again."""
+    def read(entry: Any) -> tuple[LLMResponse, Any]:
         if not isinstance(entry, dict) or not isinstance(entry.get("text"), str):
             raise ValueError("not a stored answer")
+        if holds_secret(json.dumps(entry, ensure_ascii=False)):
+            raise ValueError("a stored answer holding a secret")  # asked again: replaced, or removed
         data = entry.get("data")
         if check is not None:
             data = check(data)
         return LLMResponse(text=entry["text"], data=data, prompt_tokens=entry.get("prompt_tokens", 0),
                            completion_tokens=entry.get("completion_tokens", 0), cached=True, attempts=0,
-                           note=entry.get("note"))
+                           note=entry.get("note")), None
     return read
 
 
@@ -126,15 +135,17 @@ def complete(
     # The endpoint is part of the key (two local servers may serve different models under one
     # name); it is not a secret. The API key never is.
     key = cache_key(model, prompt_version, messages, {**options, "api_base": api_base or None})
-    with cache.lock(key):
-        hit = cache.get(key, _cached_answer(check if wants_json else None))
-        if hit is not None:
-            return hit
-        response, raw = _ask(model, messages, rf, check, options, transport, format_retries)
-        cache.put(key, {"model": model, "prompt_version": prompt_version, "text": response.text, "data": raw,
-                        "prompt_tokens": response.prompt_tokens, "completion_tokens": response.completion_tokens,
-                        "cost": response.cost, "note": response.note})
-        return response
+
+    def entry(asked: tuple[LLMResponse, Any]) -> dict[str, Any]:
+        response, raw = asked
+        return {"model": model, "prompt_version": prompt_version, "text": response.text, "data": raw,
+                "prompt_tokens": response.prompt_tokens, "completion_tokens": response.completion_tokens,
+                "cost": response.cost, "note": response.note}
+
+    (response, _), _ = cache.fetch(key, _cached_answer(check if wants_json else None),
+                                   lambda: _ask(model, messages, rf, check, options, transport, format_retries),
+                                   entry, keep=lambda asked: not asked[0].held_secret)
+    return response
 
 
 def _validate(model: str, messages: list[dict], retries: int, format_retries: int, timeout: float) -> None:
@@ -161,16 +172,17 @@ def _ask(model: str, messages: list[dict], rf: dict | None, check: Callable[[Any
         except LLMError as exc:
             raise LLMError(str(exc), cost=cost + exc.cost, attempts=attempts + exc.attempts) from None
         attempts += tries
-        text, spent, note, usage = account(model, raw_response)
+        text, spent, note, usage, held = account(model, raw_response)
         cost += spent
         tokens[0] += usage[0]
         tokens[1] += usage[1]
         if note:
             notes.add(note)
         if not options["json"]:
-            return LLMResponse(text, None, cost, tokens[0], tokens[1], False, attempts, _join(notes)), None
+            return LLMResponse(text, None, cost, tokens[0], tokens[1], False, attempts, _join(notes), held), None
         try:
-            raw = parse_json(text)
+            raw, decoded_held = redact_data(parse_json(text))  # again after decoding: escapes the text hid
+            held = held or decoded_held
             data = check(raw) if check is not None else raw
         except (ValueError, TypeError) as exc:
             reason = _one_line(exc, 200)
@@ -181,7 +193,7 @@ def _ask(model: str, messages: list[dict], rf: dict | None, check: Callable[[Any
                             {"role": "user", "content": f"That answer was not usable ({reason}). Reply again "
                                                         "with only the JSON object the instructions ask for."}]
             continue
-        return LLMResponse(text, data, cost, tokens[0], tokens[1], False, attempts, _join(notes)), raw
+        return LLMResponse(text, data, cost, tokens[0], tokens[1], False, attempts, _join(notes), held), raw
     raise AssertionError("unreachable")
 
 

@@ -13,8 +13,9 @@ Why apart from `tablebench.core.llm.complete`: the transport's failure modes (ra
   unreachable judge or locator costs seconds per run, not retries per table.
 - Keys come from the environment only (litellm's provider variables, or `api_key_env`, whose
   value is then a secret whatever the variable's name); they are never part of a cache key or
-  a cache file, and an answer that echoes one is redacted as it arrives (`account`), before
-  it is parsed, cached or kept.
+  a cache file, and an answer that echoes one, in any encoding, is redacted as it arrives
+  (`account`), before it is parsed; `tablebench.core.llm` redacts the parsed answer again and
+  never caches one that held a secret.
 
 litellm is imported lazily (about 5 s) with `LITELLM_LOCAL_MODEL_COST_MAP=True`, so importing
 this module costs nothing and litellm never fetches a price list.
@@ -209,15 +210,19 @@ def _message(exc: BaseException) -> str:
     return _PREFIX.sub("", text) or text
 
 
-def account(model: str, response: Any) -> tuple[str, float, str | None, tuple[int, int]]:
-    """(text, cost, note, (prompt_tokens, completion_tokens)) of one litellm response; the text
-    redacted (a model may echo the key it was sent, in a 200 answer as in a 401)."""
+def account(model: str, response: Any) -> tuple[str, float, str | None, tuple[int, int], bool]:
+    """(text, cost, note, (prompt_tokens, completion_tokens), held) of one litellm response; the
+    text redacted in every form a secret takes (a model may echo the key it was sent, in a 200
+    answer as in a 401, raw or escaped), `held` when it held one."""
     litellm = litellm_module()
     try:
         text = response.choices[0].message.content or ""
     except (AttributeError, IndexError):
         text = ""
-    text = redact(text) if isinstance(text, str) else text
+    held = False
+    if isinstance(text, str):
+        clean = redact(text)
+        text, held = clean, clean != text
     usage = getattr(response, "usage", None)
     tokens = (int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0))
     try:
@@ -225,4 +230,4 @@ def account(model: str, response: Any) -> tuple[str, float, str | None, tuple[in
         note = None
     except Exception:  # noqa: BLE001 - a model missing from litellm's price map: cost counted 0
         cost, note = 0.0, f"no price for {model} in litellm's map: cost counted as 0"
-    return text, cost, note, tokens
+    return text, cost, note, tokens, held

@@ -6,12 +6,21 @@ results.json, the report, junit XML or a cache (`redact`).
 A secret is the value of a variable named like one (OPENAI_API_KEY, ..._TOKEN) and of every
 variable a parser or a judge is told to read a key from (`api_key_env=ACME_CREDS`, whatever
 its name: `declare_secret`). The declared names live in the environment (`SECRET_VARS`), so
-every process started after the declaration (xdist workers, parse workers) redacts them too."""
+every process started after the declaration (xdist workers, parse workers) redacts them too.
+
+A secret is found in every form an encoding gives it (`tablebench.core.secret_forms`: escaped as
+JSON or Python writes it, percent-encoded, as HTML entities, in base64), not only raw: a judge
+that echoes the key `\\u`-escaped in its JSON answer put the decoded key into the cache once the
+answer was parsed. Decoded data is redacted again after decoding (`redact_data`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from typing import Any
+
+from tablebench.core.secret_forms import ESCAPE_MARKS, base64_forms, pattern
 
 # environment variables whose values are secrets: litellm's provider keys (OPENAI_API_KEY,
 # ANTHROPIC_API_KEY, AZURE_AD_TOKEN, AWS_SECRET_ACCESS_KEY, ...) and anything named alike
@@ -40,11 +49,43 @@ def secrets() -> list[str]:
 
 
 def redact(text: str) -> str:
-    """`text` with every secret of the environment and every key-shaped string replaced by `REDACTED`."""
-    for value in secrets():
-        if value in text:
-            text = text.replace(value, REDACTED)
+    """`text` with every secret of the environment, in any of its encoded forms, and every
+    key-shaped string replaced by `REDACTED`."""
+    values = secrets()
+    if values and any(mark in text for mark in ESCAPE_MARKS):
+        text = pattern(tuple(values)).sub(REDACTED, text)  # type: ignore[union-attr]
+    else:
+        for value in values:
+            if value in text:
+                text = text.replace(value, REDACTED)
+    for value in values:
+        for stretch in base64_forms(value):
+            if stretch in text:
+                text = text.replace(stretch, REDACTED)
     return _KEY_SHAPES.sub(REDACTED, text)
+
+
+def holds_secret(text: str) -> bool:
+    """Does `text` hold a secret in any form `redact` finds?"""
+    return redact(text) != text
+
+
+def redact_data(value: Any) -> tuple[Any, bool]:
+    """(value, held): decoded JSON-like data (a parsed answer, a parser's meta) with every
+    string in it, keys included, redacted; `held` when one held a secret. Data that holds none
+    comes back as it is; data that does comes back through JSON (tuples as lists, other odd
+    values as their `str`)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return redact(str(value)), True
+    clean = redact(text)
+    if clean == text:
+        return value, False
+    try:
+        return json.loads(clean), True
+    except (ValueError, RecursionError):  # a secret that spanned JSON syntax: nothing of it is kept
+        return REDACTED, True
 
 
 def one_line(text: object, limit: int = 300) -> str:
