@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -134,7 +135,7 @@ def test_a_judge_told_to_read_a_variable_of_any_name_caches_no_echo_of_it(tmp_pa
     assert verdict.errors == ["key [redacted] seen"] and not leaks(tmp_path, KEY)
 
 
-# -- a secret in any encoding (issue 46, finding 3) ------------------------------------------------
+# -- a secret in any encoding (issue 46, findings 3 and 7) -----------------------------------------
 def _escaped(secret: str) -> str:
     r"""`secret` as JSON writes it with every character escaped: \u0074\u0065..."""
     return "".join(f"\\u{ord(ch):04x}" for ch in secret)
@@ -231,3 +232,101 @@ def test_a_key_the_judge_echoes_escaped_is_never_cached_nor_written_by_a_later_r
     assert server.requests[-1][1]["Authorization"] == "Bearer unused", "the second run had no key"
     assert "the header held [redacted]" in (tmp_path / "r1" / "results.json").read_text(encoding="utf-8")
 
+
+ENV_PARSER = '''
+import os
+import sys
+import urllib.parse
+
+from tablebench.parse.protocol import ParseOutput
+
+
+class KeyInMeta:
+    """Keeps the key in its meta (a value, a name, deep down) and a URL holding it in its text, and
+    prints it, to stdout and stderr and from a program it runs."""
+    name, version = "key-in-meta", "1"
+
+    def parse(self, pdf):
+        key = os.environ["MY_SERVICE_TOKEN"]
+        print("printed", key, flush=True)
+        sys.stderr.write("written " + key + "\\n")
+        os.system("echo shell $MY_SERVICE_TOKEN; env")
+        text = "| a | b |\\n|---|---|\\n| 1 | 2 |\\n\\nsource: https://api.example.com/v1?k=" + urllib.parse.quote(key)
+        return ParseOutput(text, {"key": key, key: 1, "request": {"headers": ["Authorization: Bearer " + key]}})
+'''
+
+
+def test_a_parser_printing_its_environment_or_keeping_a_key_in_meta_leaves_no_key_anywhere(
+        pytester: pytest.Pytester, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 7: `env` as a parser's output, in base64 too, or on stderr before it fails, a key in a
+    parser's meta, and a parser printing it (junit keeps what tests print with `junit_logging=all`):
+    none of it reaches results, the report, junit, the parse cache or the terminal."""
+    monkeypatch.setenv("MY_SERVICE_TOKEN", KEY)
+    cases = case_set(tmp_path / "cases" / "mini", 2)
+    pytester.makepyfile(key_parser=ENV_PARSER)
+    printing = "envp=command:sh -c 'env; printf %s \"$MY_SERVICE_TOKEN\" | base64' {pdf}"
+    failing = "errp=command:sh -c 'env >&2; printenv MY_SERVICE_TOKEN >&2; exit 3' {pdf}"  # the key: its last line
+    run = pytester.runpytest_subprocess(*PLUGIN, f"--cases={cases}", f"--parser={printing}", f"--parser={failing}",
+                                        "--parser=metap=key_parser:KeyInMeta", "--metrics=teds",
+                                        "-p", "no:cacheprovider", "-p", "no:xdist", "-o", "junit_logging=all",
+                                        f"--parse-cache={tmp_path / 'cache'}", f"--junitxml={tmp_path / 'junit.xml'}",
+                                        f"--report-dir={tmp_path / 'r'}", timeout=300)
+    results = (tmp_path / "r" / "results.json").read_text(encoding="utf-8")
+    assert f"MY_SERVICE_TOKEN={REDACTED}" in results, "the parser's output was kept, redacted"
+    assert f"sh exited with code 3: {REDACTED}" in results
+    printed = (tmp_path / "junit.xml").read_text(encoding="utf-8") + run.stdout.str() + run.stderr.str()
+    assert f"shell {REDACTED}" in printed, "what the parser printed was passed on, redacted"
+    cached = [p for p in (tmp_path / "cache").rglob("*.json") if "judge" not in p.parts]
+    assert len(cached) >= 4, "the ok pages of both working parsers were cached"
+    assert {p.name for p in stored_files(tmp_path / "r")} >= {"results.json", "results.jsonl", "report.html"}
+    assert not canary_leaks(tmp_path, KEY)
+    assert not canary_leaks(pytester.path, KEY)
+    assert KEY not in run.stdout.str() + run.stderr.str()
+
+
+class _Reads(io.RawIOBase):
+    """A pipe that gives its bytes in the reads given (one read per part), as a parser's writes arrive."""
+
+    def __init__(self, parts: list[bytes]) -> None:
+        self.parts = list(parts)
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray) -> int:  # type: ignore[override]
+        part = self.parts.pop(0) if self.parts else b""
+        buffer[:len(part)] = part
+        return len(part)
+
+
+def _relayed(tmp_path: Path, parts: list[bytes]) -> str:
+    from tablebench.parse.relay import MAX_LINE, relay
+
+    assert all(len(part) <= MAX_LINE for part in parts)
+    with io.BufferedReader(_Reads(parts), MAX_LINE) as pipe, (tmp_path / "relayed").open("wb") as out:
+        relay(pipe, out.fileno()).join(timeout=60)  # type: ignore[arg-type, union-attr]
+    return (tmp_path / "relayed").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("form", ["raw", "escaped"])
+def test_a_key_in_a_long_printed_line_is_redacted_wherever_the_reads_cut_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, form: str) -> None:
+    """One line of `json.dumps(os.environ)` in a large CI environment is longer than a read: the key
+    and every character are whole in what the run shows, wherever two reads meet."""
+    from tablebench.parse.relay import MAX_LINE
+
+    monkeypatch.setenv("SOMEPROVIDER_API_KEY", KEY)
+    secret = KEY if form == "raw" else _escaped(KEY)
+    line = ((secret + "€") * (3 * MAX_LINE // len(secret))).encode() + b"\nnext " + secret.encode() + b"\n"
+    parts = [line[i:i + MAX_LINE] for i in range(0, len(line), MAX_LINE)]  # a key or a "€" across every cut
+    assert _relayed(tmp_path, parts) == line.decode().replace(secret, REDACTED)
+
+
+def test_a_key_that_spans_lines_is_redacted_when_its_lines_arrive_apart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A private key in a variable spans lines (a PEM block): `env` prints it across them."""
+    pem = f"-----BEGIN KEY-----\n{KEY}\n{KEY[::-1]}\n-----END KEY-----"
+    monkeypatch.setenv("SOMEPROVIDER_PRIVATE_KEY", pem)
+    printed = f"HOME=/root\nSOMEPROVIDER_PRIVATE_KEY={pem}\nPATH=/bin\n".encode()
+    cut = printed.index(KEY.encode()) + 5
+    assert _relayed(tmp_path, [printed[:cut], printed[cut:]]) == printed.decode().replace(pem, REDACTED)

@@ -3,7 +3,8 @@
 Why here, apart from the runner: the worker process and the in-process path both turn a
 parser's return value into an outcome (`settle`), and the cache reads results back
 (`ParseResult.from_entry`); every way of failing becomes one of `OUTCOMES` with a one-line
-message, and garbage (binary output, control characters, NaN costs) is contained here.
+message, and garbage (binary output, control characters, NaN costs) is contained here, as are
+secrets (`redacted`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tablebench.core.messages import one_line, tail, traceback_tail
+from tablebench.core.messages import holds_secret, one_line, redact, redact_data, tail, traceback_tail
 from tablebench.parse.protocol import ParserError, amount
 
 OUTCOMES = ("ok", "error", "timeout", "empty")
@@ -46,6 +47,10 @@ class ParseResult:
 
     def to_json(self) -> str:
         return json.dumps(self.to_entry(), ensure_ascii=False, default=str)
+
+    def holds_secret(self) -> bool:
+        """Does any field hold a secret of this environment, in any form `core.messages` finds?"""
+        return holds_secret(self.text) or holds_secret(self.message) or redact_data(self.meta)[1]
 
     @classmethod
     def from_entry(cls, data: Any) -> ParseResult:
@@ -136,6 +141,16 @@ def clean_meta(meta: dict[str, Any]) -> tuple[dict[str, Any], str]:
         if len(dropped) > MAX_DROPPED_LISTED:
             kept["meta_dropped_count"] = len(dropped)
     return kept, ""
+
+
+def redacted(outcome: str, text: str, message: str, meta: dict[str, Any]) -> tuple[str, str, str, dict[str, Any]]:
+    """What a parser returned with every secret of this environment redacted, in any form, in
+    its text, message and meta (names and values, however deep): a parser that prints its
+    environment (`env`) or keeps a key in its meta must not put it into the cache or a report.
+    Done in the run's process, whose environment is the run's, whatever the parser changed in its
+    own. An ok text that held nothing but a secret stays ok: the redaction marks where it was."""
+    scrubbed, _ = redact_data(meta)
+    return outcome, redact(text), redact(message), scrubbed if isinstance(scrubbed, dict) else {}
 
 
 def raised(exc: BaseException) -> tuple[str, str, str, dict[str, Any]]:

@@ -1,10 +1,12 @@
 """Run a parser on a PDF once: in a worker process, under a per-page timeout, cached on disk.
 
 Every way of failing becomes an outcome — ok / error / timeout / empty with a one-line
-message — and the run goes on. The pieces: `tablebench.parse.worker` (the isolated process,
-reused across pages while it behaves), `tablebench.parse.result` (what a parser's return value
-becomes), `tablebench.parse.cache` (results keyed by parser name, version, config, code and the
-PDF's sha256; a killed run resumes and concurrent pytest-xdist workers parse a page once).
+message — and the run goes on. Whatever the parser returned is redacted here, in this process
+(text, message, meta: `tablebench.parse.result.redacted`), before it is cached or reported. The
+pieces: `tablebench.parse.worker` (the isolated process, reused across pages while it behaves),
+`tablebench.parse.result` (what a parser's return value becomes), `tablebench.parse.cache`
+(results keyed by parser name, version, config, code and the PDF's sha256; a killed run resumes
+and concurrent pytest-xdist workers parse a page once).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from tablebench.core.options import DEFAULT_PARSE_TIMEOUT, MAX_PARSE_TIMEOUT
 from tablebench.parse.cache import ParseCache, cache_key, parser_config
 from tablebench.parse.fingerprint import parser_identity
 from tablebench.parse.protocol import Parser
-from tablebench.parse.result import MAX_CHARS, OUTCOMES, ParseResult, raised, settle
+from tablebench.parse.result import MAX_CHARS, OUTCOMES, ParseResult, raised, redacted, settle
 from tablebench.parse.worker import Worker, WorkerGone
 
 __all__ = ["OUTCOMES", "ParseCache", "ParseResult", "ParseRunner", "cache_key", "one_line", "parse_pdf",
@@ -115,16 +117,16 @@ class ParseRunner:
             return list(pool.map(self.run, pdfs))
 
     def _usable(self, hit: ParseResult) -> bool:
-        if self.refresh or hit.outcome == "error":
+        if self.refresh or hit.outcome == "error" or hit.holds_secret():  # one kept before redaction: parse again
             return False
         return not (hit.outcome == "timeout" and hit.meta.get("timeout", 0.0) < self.timeout)
 
     def _compute(self, pdf: Path, sha: str) -> ParseResult:
         started = time.perf_counter()
         if getattr(self.parser, "in_process", False):
-            outcome, text, message, meta = self._in_process(pdf)
+            outcome, text, message, meta = redacted(*self._in_process(pdf))
         else:
-            outcome, text, message, meta = self._isolated(pdf)
+            outcome, text, message, meta = redacted(*self._isolated(pdf))
         meta.setdefault("seconds", time.perf_counter() - started)
         meta.setdefault("cost", 0.0)
         if outcome == "timeout":

@@ -37,6 +37,7 @@ from tablebench.parse.keeper import become_worker
 from tablebench.parse.pen import PEN_ENV, Pen
 from tablebench.parse.protocol import Parser
 from tablebench.parse.reap import TOKEN_ENV
+from tablebench.parse.relay import relay
 from tablebench.parse.result import raised, settle
 
 SCRATCH_PREFIX = "tablebench-worker-"
@@ -170,7 +171,8 @@ class Worker:
 
     A plain `python -c` child (not multiprocessing's spawn, which re-runs the caller's
     `__main__`), in its own session so a kill reaches everything the parser started, and
-    talking over a socketpair so the parser's own stdout stays free. Its TMPDIR is a fresh
+    talking over a socketpair so the parser's own stdout stays free (what it prints reaches the
+    run's stdout and stderr redacted: `tablebench.parse.relay`). Its TMPDIR is a fresh
     folder that `kill` removes, whatever the parser left there.
     """
 
@@ -191,6 +193,7 @@ class Worker:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", _CHILD_CODE, str(theirs.fileno()), self.scratch],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, env=env, start_new_session=True,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,  # relayed, redacted (`tablebench.parse.relay`)
             )
         except BaseException as exc:
             ours.close()
@@ -201,6 +204,8 @@ class Worker:
             raise
         finally:
             theirs.close()
+        relay(self.process.stdout, 1)
+        relay(self.process.stderr, 2)
         _track(self)
         self.conn = Connection(ours.detach())
         try:
