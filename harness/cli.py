@@ -6,7 +6,13 @@ import argparse
 import sys
 
 from tablebench import __version__
-from tablebench.core.options import REPORT_CROPS, Renamed, renamed_lines
+from tablebench.core.options import (
+    DEFAULT_JUDGE_TIMEOUT,
+    DEFAULT_MAX_ANSWER_MB,
+    REPORT_CROPS,
+    Renamed,
+    renamed_lines,
+)
 
 CROPS_HELP = ("page crops in report.html (--out): inline for the cards opened first (default), or folder: also every "
               "table's crop as a file under crops/ beside it")
@@ -354,6 +360,10 @@ def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--llm-api-base", metavar="URL", default=None,
                    help="as the plugin's: send judge requests to this OpenAI-compatible server (e.g. a local vLLM)")
     _renamed(p, "--api-base", "--llm-api-base")
+    p.add_argument("--judge-timeout", metavar="SECONDS", default=DEFAULT_JUDGE_TIMEOUT,
+                   help="as the plugin's: wall-clock seconds of one judge question (default %(default)s)")
+    p.add_argument("--judge-max-answer", metavar="MB", default=DEFAULT_MAX_ANSWER_MB,
+                   help="as the plugin's: largest judge answer read, in MB (default %(default)s)")
     p.add_argument("--no-render", action="store_true",
                    help="formula study: skip the rendered glyph match (glyph_f1), which needs pdflatex")
     p.set_defaults(func=_run_meta_eval)
@@ -368,9 +378,12 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     from tablebench.evaluate.metaeval_formulas import FORMULAS
     from tablebench.evaluate.metaeval_tables import TABLES
     from tablebench.evaluate.progress import StderrProgress
+    from tablebench.gating.options import read_options
 
+    bounds = read_options({"judge_timeout": args.judge_timeout, "judge_max_answer": args.judge_max_answer})
     options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge,
-                      judge_variant=args.judge_variant,
+                      judge_variant=args.judge_variant, judge_timeout=bounds.judge_timeout,
+                      judge_max_answer=bounds.judge_max_answer,
                       llm_cache=args.llm_cache, api_base=args.llm_api_base, render=not args.no_render, cv=args.cv,
                       n_boot=args.bootstrap, seed=args.seed)
     kind = kind_of(args.files[0], (FORMULAS, TABLES))

@@ -7,6 +7,12 @@ path (request shape, error mapping, timeouts). Each request pops the next `Reply
     with LLMServer([Reply(429, "slow down"), Reply(content='{"score": 7}')]) as server:
         complete("openai/judge", msgs, api_base=server.api_base, ...)
         assert len(server.requests) == 2
+
+Two replies a hostile server gives: `Reply(pad_bytes=N)` streams an answer whose content is
+padded with N bytes, written in chunks as the client reads them (never held in memory; `sent`
+counts the bytes the client took; `unsized=True`: without a Content-Length, so only reading
+tells the size), and `Reply(silent=True)` accepts the request and never answers (until the
+server stops).
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ class Reply:
     delay: float = 0.0
     prompt_tokens: int = 100
     completion_tokens: int = 20
+    pad_bytes: int = 0  # the content padded with this many bytes, streamed
+    unsized: bool = False  # a streamed answer without Content-Length: it ends when the server closes
+    silent: bool = False  # accept, read the request, never answer
 
 
 Responder = Callable[[dict], Reply]
@@ -48,8 +57,14 @@ class _Handler(BaseHTTPRequestHandler):
             owner.done(generation)
 
     def _answer(self, reply: Reply, body: dict) -> None:
+        if reply.silent:
+            self.server.owner.closing.wait(600)
+            return
         if reply.delay:
             time.sleep(reply.delay)
+        if reply.status == 200 and reply.pad_bytes:
+            self._stream(reply, body)
+            return
         if reply.status == 200:
             payload: dict[str, Any] = {
                 "id": "cmpl-test", "object": "chat.completion", "created": 0, "model": body.get("model", ""),
@@ -67,6 +82,30 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):  # the client timed out and left
+            pass
+
+    def _stream(self, reply: Reply, body: dict) -> None:
+        """A 200 answer whose content ends in `pad_bytes` spaces, written 1 MB at a time."""
+        head = ('{"id": "cmpl-test", "object": "chat.completion", "created": 0, "model": '
+                + json.dumps(body.get("model", "")) + ', "choices": [{"index": 0, "finish_reason": "stop", '
+                '"message": {"role": "assistant", "content": ' + json.dumps(reply.content)[:-1]).encode()
+        tail = b'"}}], "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}'
+        chunk = b" " * (1 << 20)
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            if not reply.unsized:  # else HTTP/1.0's end of body: the connection closes
+                self.send_header("Content-Length", str(len(head) + reply.pad_bytes + len(tail)))
+            self.end_headers()
+            self.wfile.write(head)
+            left = reply.pad_bytes
+            while left > 0:
+                piece = chunk[:left]
+                self.wfile.write(piece)
+                self.server.owner.sent += len(piece)
+                left -= len(piece)
+            self.wfile.write(tail)
+        except (BrokenPipeError, ConnectionResetError):  # the client stopped reading: what a cap does
             pass
 
     def log_message(self, *args: object) -> None:
@@ -97,6 +136,8 @@ class LLMServer:
         self._arrived = threading.Condition()
         self.requests: list[tuple[str, dict, dict]] = []
         self.in_flight = self.max_in_flight = 0  # of requests since the last reset
+        self.sent = 0  # padding bytes of streamed answers the clients took
+        self.closing = threading.Event()  # set when the server stops: silent replies end
         self._generation = 0
         self._lock = threading.Lock()
         self._http = _Server(("127.0.0.1", 0), _Handler)
@@ -146,5 +187,6 @@ class LLMServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.closing.set()
         self._http.shutdown()
         self._http.server_close()

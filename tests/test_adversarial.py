@@ -3,7 +3,7 @@ under an address-space limit and a timeout, asserting the bound (wall time, peak
 and its children) and the outcome. Opt-in (`-m adversarial`): each costs seconds, and the timed
 asserts are for this suite only. What they guard is also pinned, untimed, in the default suite:
 tests/test_bounds_grid.py, test_cases_hostile.py, test_parsers_generic.py (dir:),
-test_bounds_command.py, test_parse.py (meta), test_judge.py (errors).
+test_bounds_command.py, test_parse.py (meta), test_judge.py (errors), test_judge_bounds.py.
 
 Measured on the 2-core machine of issue 32 (before -> after the fixes):
 - 20 cells rowspan=colspan=1000 in a found table: 111 s, 3.3 GB -> 0.8 s, 183 MB;
@@ -15,6 +15,11 @@ Measured on the 2-core machine of issue 32 (before -> after the fixes):
   compiles -> refused before compiling, about a second;
 - a prediction `\\boldsymbol{\\boldsymbol{..}}` (161 s a compile) scored with glyph_f1: 30 s a formula
   outside any budget -> the page's 5 s budget, then "not computed".
+Issue 46 (before: as the issue measured it; after: a 2-core machine shared with other work, load 4.5):
+- a judge answer of 200 MB: 14 min 24 s and 7.5 GB for one table -> `judge error: answer over
+  8 MB` in 5.5 s, peak RSS 280 MB (the child's start and litellm's import included);
+- a judge server that never answers, a page of 6 tables: over 30 min -> 17 s with a 5 s question
+  and a 12 s page budget (three questions asked, the others not).
 """
 
 from __future__ import annotations
@@ -185,12 +190,56 @@ def test_a_judge_answering_20000_errors_leaves_a_small_result(tmp_path: Path) ->
         code = f"""
 from tablebench.metrics.judge import judge_table
 verdict = judge_table("\\\\begin{{tabular}}{{l}}a\\\\\\\\\\\\end{{tabular}}", "| a |", "openai/tiny-judge",
-                      api_base={server.api_base!r})
+                      api_base={server.api_base!r}, max_answer_mb=64)  # ~20 MB: under the cap, read whole
 OUTCOME = [verdict.score, len(verdict.errors), sum(map(len, verdict.errors))]
 """
         ran = bomb(code, memory_mb=2048, timeout=300)
     assert ran.outcome[:2] == [3.0, 10] and ran.outcome[2] <= 3_000
     assert ran.seconds < 60, ran
+
+
+@pytest.mark.parametrize("unsized", [False, True], ids=["sized", "unsized"])
+def test_a_200_mb_judge_answer_ends_at_the_default_cap_in_seconds(unsized: bool) -> None:
+    """Issue 46, finding 8: 14 min 24 s and 7.5 GB for one table -> `judge error: answer over 8 MB`."""
+    from tests.llm_server import LLMServer, Reply
+
+    with LLMServer([Reply(content='{{"score": 5, "errors": ["', pad_bytes=200_000_000, unsized=unsized)]) as server:
+        code = f"""
+from tablebench.metrics.judge import judge_table
+verdict = judge_table("\\\\begin{{tabular}}{{l}}a\\\\\\\\\\\\end{{tabular}}", "| a |", "openai/tiny-judge",
+                      api_base={server.api_base!r})
+OUTCOME = [verdict.score, verdict.error]
+"""
+        ran = bomb(code, memory_mb=2048, timeout=300)
+    assert ran.outcome == [None, "judge error: answer over 8 MB (openai/tiny-judge)"]
+    assert ran.seconds < 30 and ran.peak_mb < 400, ran
+
+
+def test_a_silent_judge_server_ends_at_the_question_and_page_budgets(tmp_path: Path) -> None:
+    """Issue 46, finding 8: a server that accepts and never answers held a page of 6 tables for 30 min
+    -> the page's 6 tables judged against a 5 s question budget and a 12 s page budget."""
+    from tests.ci_cases import case_set, write_pages
+    from tests.llm_server import LLMServer, Reply
+
+    cases = case_set(tmp_path / "cases" / "mini", 1)
+    out = write_pages(tmp_path / "out", cases)
+    with LLMServer([Reply(silent=True)]) as server:
+        code = f"""
+from tablebench.cases import load_case_set
+from tablebench.core.llm_transport import litellm_module
+from tablebench.evaluate.page import evaluate_page
+litellm_module()  # its import (seconds) is no part of the judge's time
+page = load_case_set({str(cases)!r}).pages[0]
+results = evaluate_page(page, "dir:{out}", ["teds"], cache_dir=None, judge="openai/tiny-judge",
+                        judge_options={{"api_base": {server.api_base!r}, "budget": 5, "timeout": 1000}},
+                        judge_page_timeout=12)
+OUTCOME = [r.metric_errors.get("judge", "") for r in results]
+"""
+        ran = bomb(code, memory_mb=2048, timeout=300)
+        asked = len(server.requests)
+    assert len(ran.outcome) == 6 and all(e.startswith("judge timeout: ") for e in ran.outcome), ran.outcome
+    assert asked == 3, "5 s, 5 s, then the 2 s left of the page's 12 s; the other three are not asked"
+    assert ran.seconds < 25, ran  # 12 s of judging, and the child's start
 
 
 def test_a_formula_pool_of_typesetting_bombs_is_refused_without_compiling(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ says once, on stderr, which name to use."""
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,19 @@ def test_every_command_names_an_option_as_the_plugin_does(pytester: pytest.Pytes
         for command, names in shown.items():
             assert not set(old) & names, f"tablebench {command} shows {old}: the plugin calls it {new}"
     assert {"--gate-alpha", "--gate-min-effect"} <= shown["compare"] <= shown["compare"] | plugin
-    assert "--llm-api-base" in shown["meta-eval"]
+    assert {"--llm-api-base", "--judge-timeout", "--judge-max-answer"} <= shown["meta-eval"] & plugin
+
+
+def test_every_option_the_plugin_shows_is_a_row_of_the_reference(pytester: pytest.Pytester) -> None:
+    """docs/reference.md's option table names every option `pytest --help` lists under tablebench."""
+    lines = pytester.runpytest(*PLUGIN, "--help").stdout.lines
+    start = next(i for i, line in enumerate(lines) if line.startswith("tablebench: benchmark"))
+    end = next(i for i in range(start + 1, len(lines)) if re.match(r"\S.*:$", lines[i]))
+    shown = {m.group(1) for line in lines[start + 1:end] if (m := re.match(r"  (--[a-z-]+)", line))}
+    text = (Path(__file__).resolve().parents[1] / "docs" / "reference.md").read_text(encoding="utf-8")
+    table = text[text.index("| option | meaning |"):].split("\n\n")[0]
+    assert len(shown) > 30 and "--judge-max-answer" in shown, shown
+    assert not [o for o in sorted(shown) if not re.search(re.escape(o) + r"(?![\w-])", table)]
 
 
 @pytest.fixture(scope="module")

@@ -156,7 +156,7 @@ def test_the_declared_answer_schemas_are_valid_and_fit_a_good_answer() -> None:
 
 def test_a_judge_listing_thousands_of_errors_keeps_a_bounded_few(server: LLMServer) -> None:
     answer = {"errors": [f"error {i}: " + "x" * 1000 for i in range(20_000)], "score": 3}  # ~20 MB as a result
-    verdict = run(server, [Reply(content=json.dumps(answer))])
+    verdict = run(server, [Reply(content=json.dumps(answer))], max_answer_mb=64)  # under the cap: read whole
     assert verdict.score == 3.0 and len(verdict.errors) == judge.MAX_KEPT_ERRORS
     assert verdict.errors[0].startswith("error 0: xxx") and all(len(e) <= judge.MAX_ERROR_CHARS for e in verdict.errors)
     assert read_verdict({"errors": ["", " ", "a"], "score": 1}) == (1.0, ["a"])

@@ -101,7 +101,8 @@ def test_without_parser_the_benchmark_is_not_collected(pytester: pytest.Pytester
     assert "tablebench leaderboard" not in result.stdout.str()
     help_text = pytester.runpytest(*PLUGIN, "--help").stdout.str()
     assert "tablebench: benchmark PDF table extraction" in help_text
-    for option in ("--parser=NAME", "--cases=SET", "--metrics=LIST", "--judge=MODEL", "--min-score=METRIC=VALUE",
+    for option in ("--parser=NAME", "--cases=SET", "--metrics=LIST", "--judge=MODEL", "--judge-timeout=SECONDS",
+                   "--judge-page-timeout=SECONDS", "--judge-max-answer=MB", "--min-score=METRIC=VALUE",
                    "--baseline=FILE", "--save-baseline=FILE", "--baseline-tolerance=X", "--report-dir=DIR",
                    "--parse-timeout=SECONDS", "--parse-cache=DIR", "--report-only", "--no-verify"):
         assert option in help_text, option

@@ -14,6 +14,8 @@ JSON when asked for, tokens and cost.
   run without the key in its environment could not tell it is one), and a stored one that
   holds a secret of this environment is not served: asked again, and replaced or removed. A
   cache that cannot be written costs the keeping, never the answer (one warning per folder).
+- Bounds: `max_answer_mb` caps an answer's size as sent, `budget` the call's wall-clock
+  seconds, re-sends, backoff and re-asks included (`tablebench.core.llm_bounds`).
 - Transport (`tablebench.core.llm_transport`): keys from the environment only, bounded retries
   with backoff on transport failures, the per-process concurrency cap, cost accounting.
 - Answers (`tablebench.core.llm_json`): tolerant JSON parsing; answers that are not the JSON
@@ -24,6 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +36,9 @@ from typing import Any
 from tablebench.core.cache import ContentCache
 from tablebench.core.llm_json import parse_json, response_format, validate_answer
 from tablebench.core.llm_transport import (
+    LLMAnswerTooLarge,
     LLMError,
+    LLMTimeout,
     Transport,
     account,
     concurrency,
@@ -42,9 +48,10 @@ from tablebench.core.llm_transport import (
 )
 from tablebench.core.messages import holds_secret, redact_data
 from tablebench.core.messages import one_line as _one_line
+from tablebench.core.options import DEFAULT_MAX_ANSWER_MB
 
-__all__ = ["CACHE_FORMAT", "LLMError", "LLMResponse", "cache_key", "complete", "concurrency", "litellm_module",
-           "parse_json", "response_format", "set_concurrency", "validate_answer"]
+__all__ = ["CACHE_FORMAT", "LLMAnswerTooLarge", "LLMError", "LLMResponse", "LLMTimeout", "cache_key", "complete",
+           "concurrency", "litellm_module", "parse_json", "response_format", "set_concurrency", "validate_answer"]
 
 CACHE_FORMAT = 1
 
@@ -108,6 +115,8 @@ def complete(
     api_key_env: str | None = None,
     cache_dir: Path | str | None = None,
     extra: dict[str, Any] | None = None,
+    budget: float | None = None,
+    max_answer_mb: float = DEFAULT_MAX_ANSWER_MB,
 ) -> LLMResponse:
     """Ask `model`; with `schema`, the answer must be JSON (parsed into `data`).
 
@@ -117,9 +126,13 @@ def complete(
     `min(max_backoff, backoff * 2**k)` scaled by a random factor in [0.5, 1], or the server's
     Retry-After when longer (at most `max_backoff`). `extra` goes to
     litellm as is (e.g. `{"top_p": 1, "reasoning_effort": "low"}`) and into the cache key.
-    `cache_dir=None` disables the cache.
+    `cache_dir=None` disables the cache. `budget` (seconds, None: none) bounds the whole call,
+    re-sends, backoff and re-asks included: past it no request is sent and the one waiting ends
+    (`LLMTimeout`; a server trickling bytes, at its first byte after it: `tablebench.core.llm_bounds`);
+    an answer over `max_answer_mb` is not read past it (`LLMAnswerTooLarge`). Neither is retried.
     """
     _validate(model, messages, retries, format_retries, timeout)
+    _validate_bounds(budget, max_answer_mb)
     if extra and {"api_key", "api_base", "messages", "model"} & set(extra):
         raise ValueError("extra must not hold api_key/api_base/model/messages: keys come from the environment "
                          "(api_key_env), the endpoint from api_base")
@@ -128,7 +141,9 @@ def complete(
     options = {"temperature": temperature, "max_tokens": max_tokens, "response_format": rf,
                "json": wants_json, "extra": extra or {}}
     transport = Transport(float(timeout), retries, float(backoff), float(max_backoff), api_base or None,
-                          api_key_env or None)
+                          api_key_env or None, max_bytes=int(max_answer_mb * 1e6),
+                          deadline=None if budget is None else time.monotonic() + budget,
+                          late=f"no answer within {budget:g} s" if budget is not None else "")
     if cache_dir is None:
         return _ask(model, messages, rf, check, options, transport, format_retries)[0]
     cache = ContentCache(cache_dir)
@@ -160,6 +175,15 @@ def _validate(model: str, messages: list[dict], retries: int, format_retries: in
         raise ValueError(f"timeout must be positive seconds, got {timeout!r}")
 
 
+def _validate_bounds(budget: float | None, max_answer_mb: float) -> None:
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float))
+                               or not math.isfinite(budget) or budget <= 0):
+        raise ValueError(f"budget must be positive seconds or None, got {budget!r}")
+    if (isinstance(max_answer_mb, bool) or not isinstance(max_answer_mb, (int, float))
+            or not math.isfinite(max_answer_mb) or max_answer_mb <= 0):
+        raise ValueError(f"max_answer_mb must be a positive number of MB, got {max_answer_mb!r}")
+
+
 def _ask(model: str, messages: list[dict], rf: dict | None, check: Callable[[Any], Any] | None,
          options: dict[str, Any], transport: Transport, format_retries: int) -> tuple[LLMResponse, Any]:
     """(response, parsed JSON before `check`): send, parse, check; re-ask with the reason when unusable."""
@@ -170,7 +194,7 @@ def _ask(model: str, messages: list[dict], rf: dict | None, check: Callable[[Any
         try:
             raw_response, tries = send(model, conversation, rf, options, transport)
         except LLMError as exc:
-            raise LLMError(str(exc), cost=cost + exc.cost, attempts=attempts + exc.attempts) from None
+            raise type(exc)(str(exc), cost=cost + exc.cost, attempts=attempts + exc.attempts) from None  # its kind kept
         attempts += tries
         text, spent, note, usage, held = account(model, raw_response)
         cost += spent

@@ -11,6 +11,11 @@ Why apart from `tablebench.core.llm.complete`: the transport's failure modes (ra
 - A circuit breaker per endpoint (`tablebench.core.llm_breaker`): after a few consecutive
   connection failures, requests to that server fail at once with the reason, so an
   unreachable judge or locator costs seconds per run, not retries per table.
+- Bounds (`tablebench.core.llm_bounds`): an answer larger than `max_bytes` is not read past
+  it (`LLMAnswerTooLarge`), and a call with a `deadline` sends nothing after it and ends the
+  request waiting at it (a server trickling bytes: at its first byte after it), its re-sends
+  and backoff included (`LLMTimeout`); neither is retried nor counts against the endpoint's
+  breaker.
 - Keys come from the environment only (litellm's provider variables, or `api_key_env`, whose
   value is then a secret whatever the variable's name); they are never part of a cache key or
   a cache file, and an answer that echoes one, in any encoding, is redacted as it arrives
@@ -27,12 +32,13 @@ import os
 import random
 import re
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
-from tablebench.core import llm_breaker
+from tablebench.core import llm_bounds, llm_breaker
 from tablebench.core.messages import declare_secret, one_line, redact
 
 DEFAULT_CONCURRENCY = 4
@@ -53,9 +59,19 @@ class LLMError(RuntimeError):
         self.attempts = attempts
 
 
+class LLMTimeout(LLMError):
+    """No usable answer before the call's deadline (its wall-clock budget)."""
+
+
+class LLMAnswerTooLarge(LLMError):
+    """An answer larger than the call's `max_bytes`: the rest was not read."""
+
+
 @dataclass(frozen=True)
 class Transport:
-    """How one call reaches its model: timeout, retry budget and backoff, endpoint, key variable."""
+    """How one call reaches its model: timeout, retry budget and backoff, endpoint, key variable,
+    and its bounds: the answer's size and the deadline (`time.monotonic()`; None: none) with how
+    the deadline is said when it passes."""
 
     timeout: float
     retries: int
@@ -63,6 +79,9 @@ class Transport:
     max_backoff: float
     api_base: str | None
     api_key_env: str | None
+    max_bytes: int
+    deadline: float | None = None
+    late: str = "no answer before the deadline"
 
 
 # -- litellm, imported once and lazily ---------------------------------------------------
@@ -82,6 +101,7 @@ def litellm_module() -> Any:
                 except ImportError:
                     raise LLMError("litellm is not installed: pip install 'tablebench[llm]'") from None
                 litellm.suppress_debug_info = True  # no feedback banner on every retried error
+                llm_bounds.install(litellm)
                 _litellm = litellm
     return _litellm
 
@@ -148,14 +168,18 @@ def retry_after(exc: BaseException | None) -> float | None:
 class Backoff:
     """tenacity's wait before a re-send: exponential, jittered down to half, Retry-After honoured."""
 
-    def __init__(self, backoff: float, max_backoff: float) -> None:
+    def __init__(self, backoff: float, max_backoff: float, deadline: float | None = None) -> None:
         self.max_backoff = max_backoff
         self.exponential = wait_exponential(multiplier=backoff, max=max_backoff)
+        self.deadline = deadline
 
     def __call__(self, state: RetryCallState) -> float:
         wait = self.exponential(state) * random.uniform(0.5, 1.0)
         hint = retry_after(state.outcome.exception() if state.outcome else None)
-        return min(self.max_backoff, max(wait, hint)) if hint is not None else wait
+        wait = min(self.max_backoff, max(wait, hint)) if hint is not None else wait
+        if self.deadline is not None:  # never sleep past the deadline: the next send says it passed
+            wait = max(0.0, min(wait, self.deadline - time.monotonic()))
+        return wait
 
 
 def send(model: str, messages: list[dict], rf: dict | None, options: dict[str, Any],
@@ -181,18 +205,23 @@ def send(model: str, messages: list[dict], rf: dict | None, options: dict[str, A
     broken: list[bool] = []  # set when this call's failures opened the breaker: no more re-sends
     retrying = Retrying(stop=stop_after_attempt(transport.retries + 1),
                         retry=retry_if_exception(lambda exc: not broken and _is_transient(litellm, exc)),
-                        wait=Backoff(transport.backoff, transport.max_backoff), reraise=True)
+                        wait=Backoff(transport.backoff, transport.max_backoff, transport.deadline), reraise=True)
     try:
         for attempt in retrying:
             with attempt:
-                with _limit:
+                with _limit, llm_bounds.limits(transport.max_bytes, transport.deadline) as bounds:
+                    _check_deadline(model, transport)
                     try:
                         response = litellm.completion(**kwargs)
                     except Exception as exc:
+                        _check_bounds(model, transport, bounds)
                         if llm_breaker.record_failure(where, exc):
                             broken.append(True)
                         raise
                 llm_breaker.record_success(where)
+    except LLMError as exc:  # a bound: said as it is; `attempts` was 1 when this attempt sent a request
+        exc.attempts = retrying.statistics.get("attempt_number", 1) - 1 + exc.attempts
+        raise
     except Exception as exc:  # noqa: BLE001 - litellm maps every provider error onto OpenAI's classes
         tries = retrying.statistics.get("attempt_number", 1)
         name, why = type(exc).__name__, one_line(_message(exc))
@@ -202,6 +231,21 @@ def send(model: str, messages: list[dict], rf: dict | None, options: dict[str, A
             raise LLMError(f"{model}: {name} after {tries} attempts: {why}", attempts=tries) from None
         raise LLMError(f"{model}: {name}: {why}", attempts=tries) from None
     return response, attempt.retry_state.attempt_number
+
+
+def _check_deadline(model: str, transport: Transport) -> None:
+    """`LLMTimeout` when the call's deadline has passed: no request is sent after it."""
+    if transport.deadline is not None and time.monotonic() >= transport.deadline:
+        raise LLMTimeout(f"{transport.late} ({model})")
+
+
+def _check_bounds(model: str, transport: Transport, bounds: llm_bounds.Limits) -> None:
+    """The bound that ended a failed request, as its error (not retried); nothing otherwise."""
+    if bounds.tripped == llm_bounds.TOO_LARGE:
+        raise LLMAnswerTooLarge(f"answer over {transport.max_bytes / 1e6:g} MB ({model})", attempts=1) from None
+    if bounds.tripped == llm_bounds.TIMEOUT or (transport.deadline is not None
+                                                and time.monotonic() >= transport.deadline):
+        raise LLMTimeout(f"{transport.late} ({model})", attempts=1) from None
 
 
 def _message(exc: BaseException) -> str:

@@ -21,6 +21,13 @@ from types import MappingProxyType
 DEFAULT_PARSE_TIMEOUT = 300.0  # seconds per page
 # a parse that needs more than a day is a hang; above this the OS waits overflow (1e20 s made every page an error)
 MAX_PARSE_TIMEOUT = 86_400.0
+# the judge's bounds: a silent server held a page of 6 tables for 30 min (120 s per attempt, 5 attempts
+# per table), a 200 MB answer took 14 min and 7.5 GB; a judge's answer is about 1 KB. Timeouts at most
+# MAX_PARSE_TIMEOUT, answers at most MAX_ANSWER_MB
+DEFAULT_JUDGE_TIMEOUT = 300.0  # seconds of one judge question, its re-sends and re-asks included
+DEFAULT_JUDGE_PAGE_TIMEOUT = 1200.0  # seconds of all the judge questions of one page together
+DEFAULT_MAX_ANSWER_MB = 8.0  # of one model answer as sent (any LLM call: judge, locator, vlm: parsers)
+MAX_ANSWER_MB = 4_096.0
 DEFAULT_TOLERANCE = 0.01  # --baseline-tolerance, on the 0-1 scale
 DEFAULT_MIN_EFFECT = 0.01  # --gate-min-effect, on the 0-1 scale
 DEFAULT_ALPHA = 0.05  # --gate-alpha
@@ -194,6 +201,9 @@ class RunOptions:
     metrics: str | None = None  # comma-separated metric groups; None: each kind's defaults
     kinds: str | None = None  # --kinds: comma-separated item kinds to benchmark; None: the default kinds
     judge: str | None = None  # litellm model of the LLM judge
+    judge_timeout: float = DEFAULT_JUDGE_TIMEOUT  # seconds of one judge question, re-sends included
+    judge_page_timeout: float = DEFAULT_JUDGE_PAGE_TIMEOUT  # seconds of a page's judge questions together
+    judge_max_answer: float = DEFAULT_MAX_ANSWER_MB  # MB of one judge answer, as sent
     llm_api_base: str | None = None  # OpenAI-compatible server for judge, LLM locator and vlm: parsers
     locator: str = LOCATORS[0]
     locator_model: str | None = None  # for the LLM locator: --locator-model, else the judge's model

@@ -26,6 +26,7 @@ import numpy as np
 from scipy import stats
 
 from tablebench.core.files import read_json
+from tablebench.core.options import DEFAULT_JUDGE_TIMEOUT, DEFAULT_MAX_ANSWER_MB
 from tablebench.evaluate.progress import Progress, no_progress
 
 CORRELATIONS = ("pearson", "spearman", "kendall")
@@ -64,6 +65,8 @@ class Options:
     metrics: str = TABLE_METRICS  # tables: our metrics to recompute
     judge: str | None = None  # an LLM judge to correlate too (litellm model string)
     judge_variant: str = "tuned"
+    judge_timeout: float = DEFAULT_JUDGE_TIMEOUT  # seconds of one judge question
+    judge_max_answer: float = DEFAULT_MAX_ANSWER_MB  # MB of one judge answer
     llm_cache: str | None = ".tablebench-cache/judge"
     api_base: str | None = None
     render: bool = True  # formulas: the rendered score, when pdflatex is installed

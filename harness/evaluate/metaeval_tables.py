@@ -159,7 +159,8 @@ def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
     if options.judge:
         name, scorer = judge_scorer([(p.gt, p.extraction) for p in pairs], options.judge,
                                     variant=options.judge_variant, cache_dir=options.llm_cache,
-                                    api_base=options.api_base)
+                                    api_base=options.api_base, budget=options.judge_timeout,
+                                    max_answer_mb=options.judge_max_answer)
         scorers[name] = scorer
     return scorers
 

@@ -11,7 +11,9 @@ harness cannot score (unreadable ground truth, a locator or metric that raised) 
 with a one-line reason, and the page's other items are unaffected. Locating a page's items (offline,
 or every request of the LLM locator together) and scoring each item have the parse timeout as
 their budget (past it: "timeout"); the formula renders of all the page's items together have it
-too (past it: `glyph_f1` not computed, saying why).
+too (past it: `glyph_f1` not computed, saying why). The judge's questions of one page together
+have `judge_page_timeout` seconds from the first (each question its own `budget` within it);
+an item asked past it is not asked ("judge timeout: this page's judge budget ... is spent").
 
 Parser worker processes are expensive to start (a parser imports its library once per
 worker), so runners are kept in a `ParsePool` and reused page after page; the module's
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import atexit
 import math
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,8 +35,10 @@ from tablebench.core.deadline import BudgetExceeded, time_budget
 from tablebench.core.kinds import ItemKind, Located
 from tablebench.core.messages import one_line
 from tablebench.core.metric_specs import JUDGE, spec
+from tablebench.core.options import DEFAULT_JUDGE_PAGE_TIMEOUT, DEFAULT_JUDGE_TIMEOUT
 from tablebench.core.results import PARSE_FAILURES, ItemResult
 from tablebench.core.table import Table
+from tablebench.evaluate.judging import judge_cache
 from tablebench.evaluate.selection import metric_selection
 from tablebench.parse.prefetch import ParsePool
 from tablebench.parse.result import TRACEBACK
@@ -77,6 +82,7 @@ def evaluate_page(
     refresh: bool = False,
     pool: ParsePool | None = None,
     label: str | None = None,
+    judge_page_timeout: float = DEFAULT_JUDGE_PAGE_TIMEOUT,
 ) -> list[ItemResult]:
     """One result per ground-truth item of `page`: every kind's items in page order, kinds in
     registry order (tables, then formulas).
@@ -84,7 +90,9 @@ def evaluate_page(
     `metrics` names metric groups of any kind (None: each kind's defaults; a kind none of whose
     metrics is named keeps its defaults); `judge` is a litellm model string scored into
     `scores["judge"]` for found items (0 for missing ones, without a call), its answers cached
-    under `cache_dir/judge`; `judge_options` go to the kind's judge (api_base, variant, ...).
+    under `cache_dir/judge`; `judge_options` go to the kind's judge (api_base, variant, budget:
+    the seconds of one question, max_answer_mb, ...), and all of a page's questions together
+    have `judge_page_timeout` seconds.
     `locator="llm"` finds the items with `locator_model` (spans re-found literally in the
     output; answers cached under `cache_dir/locate`). `refresh` parses again even when the
     parse cache holds a result. `label` names the parser in results (default: the spec).
@@ -112,8 +120,8 @@ def evaluate_page(
         return results
     options = dict(judge_options or {})
     if cache_dir is not None:
-        options.setdefault("cache_dir", Path(cache_dir) / "judge")
-    steps = _Steps(parsed.text, locator, locator_model, cache_dir, options, judge, timeout)
+        options.setdefault("cache_dir", judge_cache(cache_dir))
+    steps = _Steps(parsed.text, locator, locator_model, cache_dir, options, judge, timeout, judge_page_timeout)
     with render_budget(timeout, "this page's"):  # metrics that typeset (glyph_f1) share the page's budget
         for kind, kind_results in per_kind:
             steps.run(kind, page.items_of(kind.name), kind_results, selection[kind.name])
@@ -146,11 +154,14 @@ class _Steps:
     """Locate, score and judge one kind's items in one parser output."""
 
     def __init__(self, text: str, locator: str, model: str | None, cache_dir: Path | str | None,
-                 options: dict[str, Any], judge: str | None, budget: float = DEFAULT_TIMEOUT) -> None:
+                 options: dict[str, Any], judge: str | None, budget: float = DEFAULT_TIMEOUT,
+                 judge_budget: float = DEFAULT_JUDGE_PAGE_TIMEOUT) -> None:
         self.text, self.locator, self.model, self.options, self.judge = text, locator, model, options, judge
         self.budget = budget  # seconds for locating, and for scoring each item: the output is the parser's
         self.locate_cache = None if cache_dir is None else Path(cache_dir) / "locate"
         self.claimed: list[tuple[int, int]] = []  # the output's spans the items found so far are
+        self.judge_budget = judge_budget  # seconds of the page's judge questions together
+        self._judge_started: float | None = None  # time.monotonic() of the page's first question
 
     def run(self, kind: ItemKind, gts: Sequence[Any], results: Sequence[ItemResult], metrics: Sequence[str]) -> None:
         readable = [i for i, r in enumerate(results) if r.outcome == "ok"]
@@ -185,10 +196,24 @@ class _Steps:
                 result.best_candidate = best_candidate(item, self.text)
             if self.judge:
                 try:
-                    _judge(result, lambda latex, extraction, gt=gt: kind.judge(gt, extraction, self.judge, **self.options),
-                           gt.latex)
+                    _judge(result, lambda latex, extraction, gt=gt: self._ask_judge(kind, gt, extraction), gt.latex)
                 except Exception as exc:  # noqa: BLE001 -- keep the other scores; the judge's fault is noted
                     result.metric_errors[JUDGE] = describe(exc)
+
+    def _ask_judge(self, kind: ItemKind, gt: Any, extraction: str) -> Any:
+        """The kind's judge on one item within what is left of the page's judge budget: its
+        question gets the smaller of its own budget and that; past it, a timeout without a call."""
+        if self._judge_started is None:
+            self._judge_started = time.monotonic()
+        left = self.judge_budget - (time.monotonic() - self._judge_started)
+        spent = f"judge timeout: this page's judge budget of {self.judge_budget:g} s is spent"
+        if left <= 0:
+            return load_judge().JudgeResult(score=None, error=spent)
+        own = float(self.options.get("budget") or DEFAULT_JUDGE_TIMEOUT)
+        verdict = kind.judge(gt, extraction, str(self.judge), **{**self.options, "budget": min(own, left)})
+        if left < own and verdict.score is None and str(verdict.error or "").startswith("judge timeout"):
+            verdict.error = spent  # the page's budget ended it, not the question's own
+        return verdict
 
     def _locate(self, kind: ItemKind, gts: list[Any], output: str) -> list[Located]:
         """The items found in `output`, in ground-truth order, offline or by an LLM."""

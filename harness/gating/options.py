@@ -19,6 +19,7 @@ from tablebench.core.labels import label_specs
 from tablebench.core.options import (
     LOCATORS,
     MAX_ALPHA,
+    MAX_ANSWER_MB,
     MAX_PARSE_TIMEOUT,
     MAX_REPEAT,
     REPORT_CROPS,
@@ -80,6 +81,9 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "metrics": _text,
     "kinds": _text,  # names checked against the registry when the case set is read (`tablebench.core.kinds.chosen`)
     "judge": _text,
+    "judge_timeout": partial(number, "--judge-timeout", positive=True, upper=MAX_PARSE_TIMEOUT),
+    "judge_page_timeout": partial(number, "--judge-page-timeout", positive=True, upper=MAX_PARSE_TIMEOUT),
+    "judge_max_answer": partial(number, "--judge-max-answer", positive=True, upper=MAX_ANSWER_MB),
     "llm_api_base": _text,
     "locator": _locator,
     "locator_model": _text,

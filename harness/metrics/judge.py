@@ -20,6 +20,10 @@ both), with the same answer schema, variants, re-asking and cache.
 The ground truth goes in as its LaTeX, the extraction as the literal text the locator
 matched. An empty extraction scores 0 without a call; an answer without a usable score is
 re-asked, then reported as an error with `score=None` — never a silent 0.
+
+Every question is bounded: `budget` wall-clock seconds, its re-sends and re-asks included
+(default `DEFAULT_JUDGE_TIMEOUT`; past it: "judge timeout: ..."), and answers of at most
+`max_answer_mb` (past it the rest is not read: "judge error: answer over N MB ...").
 """
 
 from __future__ import annotations
@@ -32,8 +36,9 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from tablebench.core.llm import LLMError, complete, concurrency
+from tablebench.core.llm import LLMAnswerTooLarge, LLMError, LLMTimeout, complete, concurrency
 from tablebench.core.messages import one_line
+from tablebench.core.options import DEFAULT_JUDGE_TIMEOUT
 
 PROMPT_VERSION = "judge-2026.11-1"  # bump on any prompt or schema change: it is part of the cache key
 VARIANTS = ("tuned", "tuned_no_cot", "naive")
@@ -158,8 +163,8 @@ def judge_table(gt_latex: str, extraction: str | None, model: str, *, variant: s
     """Rate `extraction` against `gt_latex` with `model` (any litellm model string).
 
     `llm_options` go to `tablebench.core.llm.complete` (api_base, api_key_env, timeout, retries,
-    format_retries, backoff, json_mode, max_tokens, extra). Failures come back as a result
-    with `score=None` and `error` set; only bad arguments raise.
+    format_retries, backoff, json_mode, max_tokens, extra, budget, max_answer_mb). Failures come
+    back as a result with `score=None` and `error` set; only bad arguments raise.
     """
     if variant not in VARIANTS:
         raise ValueError(f"unknown judge variant {variant!r}; choose one of {', '.join(VARIANTS)}")
@@ -174,10 +179,16 @@ def judge_table(gt_latex: str, extraction: str | None, model: str, *, variant: s
 def _asked(model: str, messages: list[dict[str, str]], prompt_version: str, variant: str,
            cache_dir: Path | None, llm_options: dict[str, Any]) -> JudgeResult:
     """One judge request of any kind (the verdict schema of `variant`, re-asked until it reads),
-    its failure a result with `score=None` and the error, never an exception."""
+    its failure a result with `score=None` and the error, never an exception; within
+    `DEFAULT_JUDGE_TIMEOUT` seconds unless `llm_options` give another `budget`."""
+    options = {"budget": DEFAULT_JUDGE_TIMEOUT, **llm_options}
     try:
         response = complete(model, messages, prompt_version=prompt_version, schema=SCHEMAS[variant],
-                            check=lambda data: read_verdict(data, variant), cache_dir=cache_dir, **llm_options)
+                            check=lambda data: read_verdict(data, variant), cache_dir=cache_dir, **options)
+    except LLMTimeout as exc:
+        return JudgeResult(score=None, error=f"judge timeout: {exc}", cost=exc.cost)
+    except LLMAnswerTooLarge as exc:
+        return JudgeResult(score=None, error=f"judge error: {exc}", cost=exc.cost)
     except LLMError as exc:
         return JudgeResult(score=None, error=str(exc), cost=exc.cost)
     score, errors = response.data

@@ -11,6 +11,9 @@ import pytest
 from tablebench.cases import DEFAULT_SET
 from tablebench.core.options import (
     DEFAULT_ALPHA,
+    DEFAULT_JUDGE_PAGE_TIMEOUT,
+    DEFAULT_JUDGE_TIMEOUT,
+    DEFAULT_MAX_ANSWER_MB,
     DEFAULT_MIN_EFFECT,
     DEFAULT_PARSE_CONCURRENCY,
     DEFAULT_PARSE_TIMEOUT,
@@ -29,7 +32,8 @@ from tablebench.gating.options import read_options
 # a conftest may read them with config.getoption)
 DESTS = {"parsers": "tb_parsers", "cases": "tb_cases", "verify": "tb_no_verify", "metrics": "tb_metrics",
          "kinds": "tb_kinds",
-         "judge": "tb_judge", "llm_api_base": "tb_judge_api_base", "locator": "tb_locator",
+         "judge": "tb_judge", "judge_timeout": "tb_judge_timeout", "judge_page_timeout": "tb_judge_page_timeout",
+         "judge_max_answer": "tb_judge_max_answer", "llm_api_base": "tb_judge_api_base", "locator": "tb_locator",
          "locator_model": "tb_locator_model", "min_scores": "tb_min_scores", "baseline": "tb_baseline",
          "save_baseline": "tb_save_baseline", "tolerance": "tb_tolerance", "per_table": "tb_baseline_per_table",
          "report_only": "tb_report_only", "allow_incomplete": "tb_allow_incomplete",
@@ -78,6 +82,16 @@ def add_options(parser: pytest.Parser) -> None:
                          "A kind none of whose metrics is named keeps its defaults.")
     group.addoption("--judge", dest="tb_judge", metavar="MODEL", default=None,
                     help="also score located tables and formulas with an LLM judge (litellm model string; off by default).")
+    group.addoption("--judge-timeout", dest="tb_judge_timeout", metavar="SECONDS", default=DEFAULT_JUDGE_TIMEOUT,
+                    help="wall-clock seconds of one judge question, its re-sends and re-asks included "
+                         "(default %(default)s; past it: judge timeout).")
+    group.addoption("--judge-page-timeout", dest="tb_judge_page_timeout", metavar="SECONDS",
+                    default=DEFAULT_JUDGE_PAGE_TIMEOUT,
+                    help="wall-clock seconds of all the judge questions of one page together (default %(default)s; "
+                         "the items asked past it get a judge timeout without a call).")
+    group.addoption("--judge-max-answer", dest="tb_judge_max_answer", metavar="MB", default=DEFAULT_MAX_ANSWER_MB,
+                    help="largest judge answer read, in MB (default %(default)s; past it the rest is not read: "
+                         "judge error).")
     group.addoption("--llm-api-base", dest="tb_judge_api_base", metavar="URL", default=None,
                     help="send judge and LLM-locator requests to this OpenAI-compatible server (e.g. a local one).")
     group.addoption("--judge-api-base", dest="tb_judge_api_base", action=Renamed, new="--llm-api-base")

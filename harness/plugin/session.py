@@ -32,6 +32,7 @@ from tablebench.core.metric_specs import register as register_metric
 from tablebench.core.options import RunOptions
 from tablebench.core.results import ItemResult, case_id, item_name, run_order
 from tablebench.evaluate.completeness import Completeness, crashed_count, measure, of_meta
+from tablebench.evaluate.judging import judge_options
 from tablebench.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
 from tablebench.evaluate.selection import metric_names
 from tablebench.gating.baseline import Baseline, load_baseline
@@ -260,7 +261,7 @@ class BenchSession:
             try:
                 self._pages[key] = self.pages.evaluate(
                     page, spec, self.metrics, cache_dir=self.cache_dir, timeout=o.parse_timeout, judge=o.judge,
-                    judge_options={"api_base": o.llm_api_base} if o.llm_api_base else {}, locator=o.locator,
+                    judge_options=judge_options(o), judge_page_timeout=o.judge_page_timeout, locator=o.locator,
                     locator_model=o.locator_model, refresh=o.parse_refresh, label=label)
             except Exception as exc:  # noqa: BLE001 — every table of the page shows the same error
                 self._pages[key] = page_error_results(page, spec, exc, label=label)
