@@ -12,6 +12,8 @@ each use passes its own `read`, which turns the decoded JSON into the value or r
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -48,6 +50,20 @@ class ContentCache:
         self.root = Path(root)
         self.fan_out = fan_out
         self.prefix = prefix
+
+    def unwritable(self) -> str:
+        """Why an entry cannot be written here now (one line), or "" when one can: a probe file
+        is created and removed. For a run to say so up front, not at its first entry; the caller
+        says it, so this process does not warn about the folder again (`_unwritable`)."""
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd, probe = tempfile.mkstemp(dir=self.root, prefix=".probe-")
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            _SAID.add(str(self.root))
+            return str(exc.strerror or exc)
+        return ""
 
     def path(self, key: str) -> Path:
         """Where the entry of `key` lives."""

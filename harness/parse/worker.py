@@ -9,6 +9,9 @@ Why a scratch folder per worker: a killed parser cannot clean up after itself, s
 worker gets its own TMPDIR, removed by this process whenever the worker ends, at this process's
 exit, by the keeper when this process dies without stopping it, and by a detached process the
 worker starts when it is left alone otherwise (the parser killed the keeper, or there is none).
+The worker process creates it, first thing: the folder exists only while a process that removes
+it does (one this process made before the worker existed outlived a run killed in between), and
+a worker that finds the run gone when it reports its start removes it before it ends.
 
 Everything the parser starts is held in the worker's pen (`tablebench.parse.pen`: a cgroup, else
 a mark its processes carry), which ends with the worker: what left its session, its environment
@@ -83,14 +86,18 @@ def _watch_parent(ppid: int, scratch: str, pen: Pen) -> None:
             _abandon(scratch, pen)
 
 
-def worker_entry(fd: int, scratch: str = "") -> None:
-    """Child process entry: receive the pickled parser, prepare it, then serve pages."""
+def worker_entry(fd: int, scratch: str = "", unmade: str = "") -> None:
+    """Child process entry: receive the pickled parser, prepare it, then serve pages. `unmade`:
+    why the scratch folder could not be created (`_CHILD_CODE` creates it before any import)."""
     from multiprocessing.connection import Connection
 
     pen = Pen.from_env()
     pen.enter()  # before anything can fork: all this process and the parser start is in the pen
     kept = become_worker(close_in_keeper=fd, pen=pen, scratch=scratch)  # a keeper above adopts what the parser orphans
     conn = Connection(fd)
+    if unmade:
+        _tell(conn, ("broken", one_line(f"cannot create a temp folder for the parser: {unmade}")), "")
+        return
     threading.Thread(target=_watch_parent, args=(os.getppid(), scratch, pen), daemon=True).start()
     step = "the parser could not be loaded in its process"  # unpickling imports the parser's module
     try:
@@ -100,9 +107,10 @@ def worker_entry(fd: int, scratch: str = "") -> None:
             step = "prepare() raised"  # what failed is named, as every page's failure repeats it
             prepare()
     except BaseException as exc:  # noqa: BLE001 — every failure is an outcome
-        conn.send(("broken", one_line(f"{step} {type(exc).__name__}: {exc}")))
+        _tell(conn, ("broken", one_line(f"{step} {type(exc).__name__}: {exc}")), scratch)
         return
-    conn.send(("ready", ""))
+    if not _tell(conn, ("ready", ""), scratch):
+        return
     while True:
         try:
             pdf = conn.recv()
@@ -126,7 +134,22 @@ def worker_entry(fd: int, scratch: str = "") -> None:
             conn.send(("error", "", one_line(f"parser meta cannot be sent: {exc}"), {}))
 
 
-_CHILD_CODE = "import sys; from tablebench.parse.worker import worker_entry; worker_entry(int(sys.argv[1]), sys.argv[2])"
+def _tell(conn: Any, message: tuple[str, str], scratch: str) -> bool:
+    """Send the run how the start went; False when the run is gone (killed while this worker
+    started, perhaps before the keeper could watch it): this process removes the scratch folder."""
+    try:
+        conn.send(message)
+        return True
+    except OSError:
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
+        return False
+
+
+# the scratch folder is made before any import: an import may use TMPDIR already (filelock probes it)
+_CHILD_CODE = ("import os, sys\ntry:\n    os.mkdir(sys.argv[2], 0o700)\n    unmade = ''\n"
+               "except OSError as exc:\n    unmade = str(exc)\n"
+               "from tablebench.parse.worker import worker_entry\nworker_entry(int(sys.argv[1]), sys.argv[2], unmade)")
 
 
 def _death_message(exitcode: int | None) -> str:
@@ -179,8 +202,8 @@ class Worker:
     def __init__(self, parser: Parser, max_chars: int, startup_timeout: float) -> None:
         from multiprocessing.connection import Connection
 
-        try:
-            self.scratch = tempfile.mkdtemp(prefix=SCRATCH_PREFIX)
+        try:  # named here, created by the worker process first thing (`_CHILD_CODE`)
+            self.scratch = os.path.join(tempfile.gettempdir(), SCRATCH_PREFIX + secrets.token_hex(8))
         except OSError as exc:
             raise WorkerGone("error", one_line(f"cannot create a temp folder for the parser: {exc}")) from None
         ours, theirs = socket.socketpair()

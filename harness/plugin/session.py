@@ -32,7 +32,7 @@ from tablebench.core.metric_specs import register as register_metric
 from tablebench.core.options import RunOptions
 from tablebench.core.results import ItemResult, case_id, item_name, run_order
 from tablebench.evaluate.completeness import Completeness, crashed_count, measure, of_meta
-from tablebench.evaluate.judging import judge_options
+from tablebench.evaluate.judging import cache_note, judge_options
 from tablebench.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
 from tablebench.evaluate.selection import metric_names
 from tablebench.gating.baseline import Baseline, load_baseline
@@ -115,6 +115,8 @@ class BenchSession:
         root = home_dir(config)
         self.cache_dir = Path(options.parse_cache or root / ".tablebench-cache")
         use_render_cache(self.cache_dir)  # formula renders beside the parses, not in the working folder
+        # the judge stays on with a cache it cannot write, and the header says so (every process probes)
+        self.judge_cache_note = cache_note(self.cache_dir) if options.judge and not config.option.collectonly else ""
         self.report_dir = Path(options.report_dir or run_folder(root / "reports", list(self.specs)))
         if options.save_baseline:
             check_writable(options.save_baseline, "--save-baseline")
@@ -208,6 +210,7 @@ class BenchSession:
                  f"tablebench: parsers {', '.join(self.specs)}"]
         lines += [f"tablebench: parser {label}: pages not cached across runs: {why} ({DECLARE})"
                   for label, why in self.uncached.items()]
+        lines += [self.judge_cache_note] if self.judge_cache_note else []
         return lines + [n for n in self.notes if " entries match " in n]
 
     def add_case_set(self, collector: pytest.Collector, report: pytest.CollectReport) -> pytest.CollectReport:
