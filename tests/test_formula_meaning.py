@@ -119,3 +119,19 @@ def test_typesetting_unknown_commands_is_bounded_per_formula(monkeypatch) -> Non
     formula_score_module.encode(" + ".join(names))
     assert asked == [n[1:] for n in names[:formula_score_module.MAX_TEX_LOOKUPS]]
     formula_score_module.encode.cache_clear()
+
+
+def test_a_formula_that_says_otherwise_costs_at_any_length() -> None:
+    """One digit changed makes another formula whether the formula is short or long (issue 44):
+    the cost of saying otherwise (`Weights.wrong`) is not divided by the formula's length, and a
+    notation edit (a consistent rename, a delimiter) is not such an edit."""
+    from tablebench.metrics.formulas.score import WEIGHTS, Weights, formula_score, says_otherwise, edit_features
+
+    long_gt = r"\frac{\log 5}{\log 3} + \sum_{k=1}^{n} a_k b_k \approx 1.46"
+    long_pred = long_gt.replace(r"\log 5", r"\log 1")
+    counts, _ = edit_features(long_gt, long_pred)
+    assert says_otherwise(counts) == 1.0
+    without = Weights(WEIGHTS.w, WEIGHTS.beta, WEIGHTS.gamma, wrong=0.0)
+    assert formula_score(long_gt, long_pred) < formula_score(long_gt, long_pred, without) - 0.5
+    renamed = r"\frac{\log 5}{\log 3} + \sum_{j=1}^{n} a_j b_j \approx 1.46"
+    assert says_otherwise(edit_features(long_gt, renamed)[0]) == 0.0

@@ -51,13 +51,14 @@ def test_fit_recovers_the_weights_that_generated_the_ratings() -> None:
     rng = np.random.default_rng(1)
     counts = rng.poisson(0.6, size=(300, len(FEATURES))).astype(float)
     lengths = rng.integers(5, 80, size=300).astype(float)
-    true = Weights((2.0, 3.0, 1.0, 1.5, 0.5, 0.5, 0.2, 1.0, 0.5, 0.3, 1.0), 0.5, 0.75)
+    true = Weights((2.0, 3.0, 1.0, 1.5, 0.5, 0.5, 0.2, 1.0, 0.5, 0.3, 1.0), 0.5, 0.75, wrong=0.4)
     human = score_from_features(counts, lengths, true)
     fitted = fit_weights(counts, lengths, human)
     assert (fitted.beta, fitted.gamma) == (0.5, 0.75)
     pred = score_from_features(counts, lengths, fitted)
     assert np.abs(pred - human).mean() < 0.1 and np.abs(pred - human).max() < 0.8  # the ridge pulls rare weights
     assert np.allclose(fitted.w[:2], true.w[:2], rtol=0.15)
+    assert fitted.wrong == pytest.approx(true.wrong, rel=0.25)  # what saying otherwise costs, at any length
 
 
 def test_cv_fits_each_fold_without_its_ground_truth(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,6 +107,14 @@ def test_dev_and_dev2_cross_validated_pearson_is_above_080() -> None:
     assert results["cv:formula_score"]["pearson"] >= 0.82
     # the same held-out scores, per file of the pool
     assert results["cv:formula_score (dev)"]["n"] == 106 and results["cv:formula_score (dev2)"]["n"] == 69
+    # and per class of edits (issue 44): a formula that says otherwise scores as low as the ratings
+    # say (their mean there is about 5, not the 0-3 of the examples that motivated the class), and
+    # notation edits cost about what the raters charge
+    classes = {name: results[f"cv:formula_score [{name}]"]
+               for name in ("one meaning edit", "meaning edits only", "notation edits only", "mixed")}
+    for r in classes.values():
+        assert abs(r["mean"] - r["reference_mean"]) < 0.75, r
+    assert classes["meaning edits only"]["mean"] < classes["notation edits only"]["mean"] - 2
 
 
 @pytest.mark.shared
@@ -117,7 +126,7 @@ def test_shipped_weights_are_the_fit_on_both_splits() -> None:
     counts, lengths = feature_matrix(pairs)
     fitted = fit_weights(counts, lengths, np.array([p.human for p in pairs]))
     assert (fitted.beta, fitted.gamma) == (WEIGHTS.beta, WEIGHTS.gamma)
-    assert np.allclose(fitted.w, WEIGHTS.w, atol=0.002)
+    assert np.allclose(fitted.w, WEIGHTS.w, atol=0.002) and fitted.wrong == pytest.approx(WEIGHTS.wrong, abs=0.002)
 
 
 def test_cli_meta_eval_picks_the_formula_track_from_the_file(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:

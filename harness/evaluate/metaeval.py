@@ -113,6 +113,9 @@ class Kind:
     drop_sparse_scorers: bool  # leave out a scorer with fewer than 3 scores (else: an error)
     cv_row: str | None = None
     cv_report: Callable[[dict], str] | None = None
+    # pairs by what differs in them (the formula study: meaning edits, notation edits, mixed):
+    # the cv row is given per class too, with its mean beside the ratings' mean
+    classes: Callable[[list[RatedPair]], dict[str, np.ndarray]] | None = None
 
     def reports_cv(self, options: Options) -> bool:
         """True when `meta_eval` gives the full cross-validation (`--cv`, for a kind with that report)."""
@@ -248,6 +251,11 @@ def meta_eval(kind: Kind, pairs: list[RatedPair], options: Options, progress: Pr
         results[kind.cv_row] = correlate(scores, human, n_boot=options.n_boot, seed=options.seed)
         for name, m in split_masks([p.gt_id for p in pairs]).items():  # the same held-out scores, per file
             results[f"{kind.cv_row} ({name})"] = correlate(scores[m], human[m], n_boot=options.n_boot, seed=options.seed)
+        for name, m in (kind.classes(pairs) if kind.classes else {}).items():
+            if m.sum() >= 3:
+                results[f"{kind.cv_row} [{name}]"] = {
+                    **correlate(scores[m], human[m], n_boot=options.n_boot, seed=options.seed),
+                    "mean": float(scores[m].mean()), "reference_mean": float(human[m].mean())}
     return results
 
 

@@ -22,6 +22,7 @@ from scipy.optimize import minimize
 
 from tablebench.evaluate import metaeval
 from tablebench.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
+from tablebench.metrics.formulas.edits import MEANING
 from tablebench.metrics.formulas.glyph_match import glyph_match
 from tablebench.metrics.formulas.score import (
     FEATURES,
@@ -29,6 +30,7 @@ from tablebench.metrics.formulas.score import (
     Weights,
     edit_features,
     formula_score,
+    says_otherwise,
     score_from_features,
     token_edit_similarity,
 )
@@ -80,20 +82,23 @@ _EPS = 1e-9  # keeps the gradient of P ** gamma finite at P = 0
 
 
 def fit_weights(counts: np.ndarray, lengths: np.ndarray, human: np.ndarray) -> Weights:
-    """Class weights (>= 0), beta and gamma minimising the squared error of the score to `human`.
+    """Class weights (>= 0), the cost of a formula saying otherwise (`score.says_otherwise`), beta and
+    gamma minimising the squared error of the score to `human`.
 
     beta and gamma are chosen from `BETAS` x `GAMMAS`; for each, the log-weights are fitted by
     L-BFGS with a small ridge. Deterministic: same data, same weights.
     """
     best: tuple[float, Weights] | None = None
     k = counts.shape[1]
+    wrong = says_otherwise(counts)[:, None]  # costs alike at any length: one more column, not normalised
     for beta in BETAS:
-        norm = counts / np.maximum(lengths, 1.0)[:, None] ** beta
+        norm = np.hstack([counts / np.maximum(lengths, 1.0)[:, None] ** beta, wrong])
         for gamma in GAMMAS:
-            res = minimize(_loss, np.full(k, -1.0), args=(norm, human, gamma), jac=True, method="L-BFGS-B",
-                           bounds=[(-8.0, 4.0)] * k)
+            res = minimize(_loss, np.full(k + 1, -1.0), args=(norm, human, gamma), jac=True, method="L-BFGS-B",
+                           bounds=[(-8.0, 4.0)] * (k + 1))
             if best is None or res.fun < best[0]:
-                best = (float(res.fun), Weights(tuple(float(x) for x in np.exp(res.x)), beta, gamma))
+                w = np.exp(res.x)
+                best = (float(res.fun), Weights(tuple(float(x) for x in w[:k]), beta, gamma, float(w[k])))
     assert best is not None
     return best[1]
 
@@ -125,7 +130,8 @@ def _predict(features: Features, weights: Weights, rows: np.ndarray) -> np.ndarr
 
 
 def _describe(weights: Weights) -> dict:
-    return {"beta": weights.beta, "gamma": weights.gamma, "weights": [round(w, 4) for w in weights.w]}
+    return {"beta": weights.beta, "gamma": weights.gamma, "wrong": round(weights.wrong, 4),
+            "weights": [round(w, 4) for w in weights.w]}
 
 
 def _check(options: Options) -> None:
@@ -141,8 +147,19 @@ def _scorers(pairs: list[RatedPair], options: Options) -> dict[str, Scorer]:
     return scorers
 
 
+def edit_classes(pairs: list[RatedPair]) -> dict[str, np.ndarray]:
+    """The pairs by what their edits do (`edits.MEANING`): one meaning edit and nothing else (a
+    symbol, number, operator or script changed, added or lost), meaning edits only, notation
+    edits only (renames, accents, styles, delimiters, punctuation, layout), and both."""
+    counts, _ = feature_matrix(pairs)
+    meaning = counts[:, list(MEANING)].sum(axis=1)
+    notation = counts.sum(axis=1) - meaning
+    return {"one meaning edit": (meaning == 1) & (notation == 0), "meaning edits only": (meaning > 0) & (notation == 0),
+            "notation edits only": (meaning == 0) & (notation > 0), "mixed": (meaning > 0) & (notation > 0)}
+
+
 FORMULAS = Kind(item="formula",
                 title="Formula metrics vs {reference} ({n} pairs; cv: leave one ground-truth formula out)",
                 is_study=is_formula_study, read_pairs=read_formula_pairs, check=_check, scorers=_scorers,
                 fit=Fit(features=feature_matrix, fit=_fit, predict=_predict, describe=_describe, shipped=WEIGHTS),
-                drop_sparse_scorers=True, cv_row="cv:formula_score")
+                drop_sparse_scorers=True, cv_row="cv:formula_score", classes=edit_classes)

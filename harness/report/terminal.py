@@ -22,14 +22,17 @@ def meta_eval_table(results: dict[str, dict], title: str = "") -> RichTable:
     Pearson first, with the Pearson 95% CI."""
     table = RichTable(title=title or None)
     table.add_column("metric", overflow="fold")
-    for name in ("Pearson", "95% CI", "Spearman", "Kendall", "n"):
+    means = any("mean" in r for r in results.values())  # rows of a class of pairs: their mean, and the ratings'
+    for name in ("Pearson", "95% CI", "Spearman", "Kendall", "n", *(["mean (ratings)"] if means else [])):
         table.add_column(name, justify="right")
     ordered = sorted(results.items(), key=lambda kv: _key(kv[1]["pearson"]), reverse=True)
     for name, r in ordered:
         lo, hi = r["ci95"]["pearson"]
         ci = f"[{lo:.3f}, {hi:.3f}]" if lo is not None else "-"
         style = "bold" if name.startswith("ours:") else None
-        table.add_row(name, _fmt(r["pearson"]), ci, _fmt(r["spearman"]), _fmt(r["kendall"]), str(r["n"]), style=style)
+        mean = [f"{r['mean']:.2f} ({r['reference_mean']:.2f})" if "mean" in r else ""] if means else []
+        table.add_row(name, _fmt(r["pearson"]), ci, _fmt(r["spearman"]), _fmt(r["kendall"]), str(r["n"]), *mean,
+                      style=style)
     return table
 
 

@@ -47,6 +47,10 @@ FEATURES = ("content", "rename", "number", "repeat", "operator", "structure", "a
             "delimiter", "punctuation", "layout")
 _SLOT = {CONTENT: 0, OPERATOR: 4, STRUCTURE: 5, ACCENT: 6, STYLE: 7, DELIMITER: 8, PUNCTUATION: 9, LAYOUT: 10}
 RENAME, NUMBER, REPEAT = 1, 2, 3
+# The slots whose edits change what a formula says (a symbol, number, operator or script changed,
+# added or lost); a rename, a repeat, and accents, styles, delimiters, punctuation and layout a
+# reader reads past (`score.says_otherwise`).
+MEANING = (0, NUMBER, 4, 5)
 
 
 @njit(cache=True, nogil=True)

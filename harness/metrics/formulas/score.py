@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from tablebench.metrics.formulas.edits import FEATURES, align, describe, meaning
+from tablebench.metrics.formulas.edits import FEATURES, MEANING, align, describe, meaning
 from tablebench.tex.formula import FormulaError, canonical_tokens
 from tablebench.tex.formula_classes import token_class
 from tablebench.tex.formula_symbols import typeset_symbol
@@ -106,21 +106,33 @@ def edit_features(gt: str, pred: str) -> tuple[np.ndarray, int]:
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """Cost of one edit of each class, the length exponent beta and the concavity gamma."""
+    """Cost of one edit of each class, the length exponent beta, the concavity gamma, and what a
+    formula that says something else costs whatever its length (`wrong`, see `says_otherwise`)."""
 
     w: tuple[float, ...]
     beta: float
     gamma: float = 1.0
+    wrong: float = 0.0
 
     def penalty(self, counts: np.ndarray, n: np.ndarray | int) -> np.ndarray | float:
-        raw = (np.asarray(counts) @ np.asarray(self.w)) / np.maximum(np.asarray(n, dtype=float), 1.0) ** self.beta
-        return np.power(raw, self.gamma)
+        counts = np.asarray(counts, dtype=float)
+        raw = (counts @ np.asarray(self.w)) / np.maximum(np.asarray(n, dtype=float), 1.0) ** self.beta
+        return np.power(raw + self.wrong * says_otherwise(counts), self.gamma)
+
+
+def says_otherwise(counts: np.ndarray) -> np.ndarray | float:
+    """1 where a pair's edits change what the formula says (`edits.MEANING`: a symbol, number,
+    operator or script changed, added or lost), else 0. A reader weighs such an edit by whether
+    the formula still says the same thing, not by its share of the formula: one digit changed in
+    a long formula makes it another formula (`\\log 5` read as `\\log 1`)."""
+    return (np.asarray(counts)[..., list(MEANING)].sum(axis=-1) > 0).astype(float)
 
 
 # Fitted on all rated pairs of the formula study (dev and dev2, 175 pairs) by
 # `metaeval_formulas.fit_weights` (refit: `fit_weights(*feature_matrix(pairs), human)`); the
 # cross-validated agreement of this procedure is what `meta-eval --cv` reports. Order as FEATURES.
-WEIGHTS = Weights(w=(1.343, 0.524, 2.504, 0.319, 2.02, 1.446, 0.842, 0.282, 0.319, 0.36, 1.607), beta=0.5, gamma=0.5)
+WEIGHTS = Weights(w=(0.621, 0.943, 1.699, 0.372, 1.418, 0.83, 1.128, 0.466, 0.539, 0.398, 1.287), beta=0.5, gamma=0.75,
+                  wrong=0.302)
 
 
 def score_from_features(counts: np.ndarray, n: np.ndarray | int, weights: Weights = WEIGHTS) -> np.ndarray | float:
