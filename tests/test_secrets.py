@@ -330,3 +330,30 @@ def test_a_key_that_spans_lines_is_redacted_when_its_lines_arrive_apart(
     printed = f"HOME=/root\nSOMEPROVIDER_PRIVATE_KEY={pem}\nPATH=/bin\n".encode()
     cut = printed.index(KEY.encode()) + 5
     assert _relayed(tmp_path, [printed[:cut], printed[cut:]]) == printed.decode().replace(pem, REDACTED)
+
+
+def test_tablebench_parse_prints_no_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture) -> None:
+    """The debug command a failed case prints is pasted into CI logs too: the output it prints, a
+    command's stderr and a traceback are redacted as a run's artefacts are."""
+    from tablebench.cli import main
+
+    monkeypatch.setenv("MY_SERVICE_TOKEN", KEY)
+    monkeypatch.chdir(tmp_path)  # `module:Class` from the folder the command runs in
+    (tmp_path / "key_parsers.py").write_text(
+        "import os\n"
+        "class Returns:\n    name, version = 'returns', '1'\n"
+        "    def parse(self, pdf):\n        return 'key: ' + os.environ['MY_SERVICE_TOKEN']\n"
+        "class Raises:\n    name, version = 'raises', '1'\n"
+        "    def parse(self, pdf):\n        raise RuntimeError('bad token ' + os.environ['MY_SERVICE_TOKEN'])\n",
+        encoding="utf-8")
+    pdf = tmp_path / "page.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")
+    assert main(["parse", "command:sh -c 'env; printenv MY_SERVICE_TOKEN >&2; exit 3' {pdf}", str(pdf)]) == 1
+    assert main(["parse", "command:sh -c 'env' {pdf}", str(pdf)]) == 0
+    assert main(["parse", "key_parsers:Returns", str(pdf)]) == 0
+    assert main(["parse", "key_parsers:Raises", str(pdf)]) == 1
+    printed = capsys.readouterr()
+    assert f"MY_SERVICE_TOKEN={REDACTED}" in printed.out and f"key: {REDACTED}" in printed.out
+    assert f"RuntimeError: bad token {REDACTED}" in printed.err
+    assert KEY not in printed.out + printed.err

@@ -8,6 +8,9 @@ debugger where the parser raised. A `command:` has no Python frames to stop in: 
 benchmark runs it (a worker process, the same environment, the absolute path of a copy of the
 page in its own temp folder), without the cache and with the longest timeout, and what it wrote
 to stderr is printed when it fails. The failure of a benchmark case prints this command for its page.
+What it prints (the output, a traceback, a command's stderr) is redacted as every artefact of a run
+is (`tablebench.core.messages.redact`): the command is pasted into CI logs too. What a Python parser
+prints itself goes to the terminal as it is (it runs in this process, for `breakpoint()`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import traceback
 from pathlib import Path
 from typing import TextIO
 
+from tablebench.core.messages import redact
 from tablebench.core.options import MAX_PARSE_TIMEOUT
 from tablebench.parse.command import CommandParser
 from tablebench.parse.registry import importable_from, resolve
@@ -43,7 +47,7 @@ def run_parse(spec: str, pdf: str, *, pdb: bool = False, out: TextIO | None = No
             result = runner.run(path)
         trace = result.meta.get(TRACEBACK)
         if isinstance(trace, str) and trace:
-            print(trace, file=err)
+            print(redact(trace), file=err)
         outcome, text, message = result.outcome, result.text, result.message
     else:
         try:
@@ -52,7 +56,7 @@ def run_parse(spec: str, pdf: str, *, pdb: bool = False, out: TextIO | None = No
                 prepare()
             raw = parser.parse(path.resolve())  # absolute, as a benchmark gives it
         except Exception as exc:  # noqa: BLE001 -- the point of the command: show it whole
-            traceback.print_exc(file=err)
+            err.write(redact(traceback.format_exc()))
             if pdb:
                 import pdb as debugger
 
@@ -62,7 +66,8 @@ def run_parse(spec: str, pdf: str, *, pdb: bool = False, out: TextIO | None = No
         outcome, text, message, _ = settle(raw)
     seconds = time.perf_counter() - started
     if text:
+        text = redact(text)
         out.write(text if text.endswith("\n") else text + "\n")
     facts = f"{outcome}, {len(text):,} characters, {seconds:.2f} s" + (f": {message}" if message else "")
-    print(f"tablebench parse: {spec} on {path.name}: {facts}", file=err)
+    print(redact(f"tablebench parse: {spec} on {path.name}: {facts}"), file=err)
     return 0 if outcome == "ok" else 1
