@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from tablebench import __version__
+from tablebench.core.messages import MAX_ERROR_LINE, one_line
 from tablebench.core.options import (
     DEFAULT_JUDGE_TIMEOUT,
     DEFAULT_MAX_ANSWER_MB,
@@ -201,12 +202,12 @@ def _run_report(args: argparse.Namespace) -> int:
     from tablebench.report.aggregate import boards
     from tablebench.report.regressions import RegressionView, regressions_rich
     from tablebench.report.terminal import tracks_group
-    from tablebench.report.merge import results_path
     from tablebench.report.verdict_counts import counts_by_kind
     from tablebench.report.verdicts import causes_lines, failed_lines
     from tablebench.report.whole import print_whole
     from tablebench.core.files import claim_folder
-    from tablebench.report.write import FILES, read_comparisons, read_results, write_report
+    from tablebench.report.results_file import read_comparisons, read_results, results_path
+    from tablebench.report.write import FILES, write_report
 
     meta, results = read_results(args.results)
     comparisons = read_comparisons(results_path(args.results))
@@ -424,8 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             return _run_merge(argv[2:])
         except (ValueError, OSError) as exc:
-            print(f"tablebench: error: {exc}", file=sys.stderr)
-            return 1
+            return _failed(exc)
     parser = build_parser()
     args = parser.parse_args(argv)
     for line in renamed_lines(args):
@@ -436,8 +436,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (ValueError, OSError) as exc:  # a clear one-line error, not a traceback
-        print(f"tablebench: error: {exc}", file=sys.stderr)
-        return 1
+        return _failed(exc)
+
+
+def _failed(exc: Exception) -> int:
+    """Exit status 1 after `exc` on one line: it may quote what a file from anywhere holds."""
+    print(f"tablebench: error: {one_line(exc, MAX_ERROR_LINE)}", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,7 +20,8 @@ from tablebench.report.aggregate import boards
 from tablebench.report.html_data import expanded_html
 from tablebench.report.markdown import render_markdown
 from tablebench.report.terminal import tracks_group
-from tablebench.report.write import read_results, write_report
+from tablebench.report.results_file import read_results
+from tablebench.report.write import write_report
 from tests.conftest import shared_path
 from tests.test_run import copy_pages, write_outputs
 

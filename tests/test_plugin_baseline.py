@@ -10,7 +10,8 @@ import pytest
 
 from tablebench.core.options import number
 from tablebench.core.results import ItemResult
-from tablebench.gating.baseline import Entry, load_baseline, save_baseline
+from tablebench.gating.baseline import Entry, save_baseline
+from tablebench.report.results_file import load_baseline
 from tablebench.gating.options import read_options
 from tablebench.gating.rules import Verdict
 from tablebench.gating.thresholds import baseline_failures, min_score_failures, parse_min_score
@@ -57,9 +58,9 @@ def test_baseline_round_trip_and_bad_files(tmp_path: Path):
     assert [p.name for p in path.parent.iterdir()] == ["b.json"], "no temp file left behind"
     for text, says in (("{", "not JSON"), ('{"format": "x"}', "not a tablebench-baseline/3 file"),
                        ('{"format": "tablebench-baseline/2", "cases": {"a": {"scores": {"teds": "x"}}}}',
-                        "malformed entry"),
+                        'cases.a.scores.teds: "x", expected a number from -1 to 1'),
                        ('{"format": "tablebench-baseline/2", "cases": {"a": {"scores": {"teds": NaN}}}}',
-                        "not a finite number")):
+                        "cases.a.scores.teds: NaN, expected a number")):
         (tmp_path / "bad.json").write_text(text)
         with pytest.raises(ValueError, match=says):
             load_baseline(tmp_path / "bad.json")
@@ -213,5 +214,5 @@ def test_bad_tolerances_are_one_line_errors(text, says):
 def test_a_baseline_entry_with_an_unknown_outcome_is_refused_not_a_known_failure(tmp_path: Path, outcome: str):
     (tmp_path / "b.json").write_text('{"format": "tablebench-baseline/3", "cases": {"s/p001::t0[a]": '
                                      f'{{"outcome": {outcome}, "scores": {{}}}}}}}}')
-    with pytest.raises(ValueError, match=r"^baseline .*b\.json: malformed entry \(unknown outcome .*; one of ok, "):
+    with pytest.raises(ValueError, match=r'^baseline .*b\.json: cases\["s/p001::t0\[a\]"\]\.outcome: .*, expected one of ok, '):
         load_baseline(tmp_path / "b.json")

@@ -85,10 +85,11 @@ def results(teds: float) -> list[ItemResult]:
 
 def test_the_run_is_decided_then_written_and_saved_and_survives_an_unwritable_folder(tmp_path: Path):
     from tablebench.evaluate.completeness import of_meta
-    from tablebench.gating.baseline import load_baseline, save_baseline
+    from tablebench.gating.baseline import save_baseline
     from tablebench.gating.decide import GatePolicy, decide_run
     from tablebench.gating.rules import Gate
     from tablebench.report.finish import FinishPolicy, finish_run
+    from tablebench.report.results_file import load_baseline
 
     save_baseline(results(1.0), tmp_path / "base.json")
     decider = GatePolicy(Gate(baseline=load_baseline(tmp_path / "base.json")), (GateSpec("teds"),), groups=("p",))

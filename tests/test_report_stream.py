@@ -122,7 +122,8 @@ def test_the_end_of_a_run_writes_the_bytes_the_whole_results_writer_writes(pytes
     (with a baseline change per case and the gate's rows) is byte for byte what one dump of the
     whole results, aggregated from them, gives; the meta hook sees every text, memory none."""
     from tablebench.report.aggregate import boards
-    from tablebench.report.write import read_comparisons, read_results, results_json
+    from tablebench.report.results_file import read_comparisons, read_results
+    from tablebench.report.write import results_json
 
     cases = case_set(tmp_path / "mini", 3)
     exact = write_pages(tmp_path / "exact", cases)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tablebench.report.aggregate import leaderboard
-from tablebench.report.write import FILES, read_results, write_report
+from tablebench.report.results_file import read_results
+from tablebench.report.write import FILES, write_report
 from tests.test_report_samples import sample_results
 
 META = {"timestamp": "2026-11-22T05:00:00Z", "parsers": ["pymupdf4llm", "pdfplumber", "vlm:gpt-x"],
@@ -83,9 +84,9 @@ def test_cli_report_shows_the_leaderboard_and_re_renders_the_files(tmp_path: Pat
 
 @pytest.mark.parametrize("text, says", [
     ("[]", "expected an object with a 'results' list"),
-    ('{"results": 3}', "expected an object with a 'results' list"),
-    ('{"results": [1]}', "a result is malformed"),
-    ('{"results": [{"parser": "a"}]}', "a result is malformed"),
+    ('{"results": 3}', "results: 3, expected a list"),
+    ('{"results": [1]}', "results[0]: 1, expected an object"),
+    ('{"results": [{"parser": "a"}]}', "results[0].case_set: missing"),
     ("{", "not JSON"),
 ])
 def test_cli_report_on_wrong_json_is_one_line(tmp_path: Path, capsys, text: str, says: str) -> None:

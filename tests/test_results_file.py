@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tablebench.report.results_file import Shelf, read_slim
+from tablebench.report.results_file import Shelf, read_results, read_slim
 from tablebench.report.stream import FullResults, slim
-from tablebench.report.write import read_results, write_report
+from tablebench.report.write import write_report
 from tests.test_report_samples import sample_results
 
 
@@ -48,7 +48,7 @@ def test_a_results_json_in_another_layout_is_read_whole(tmp_path: Path, layout: 
 @pytest.mark.parametrize("damage, says", [
     (lambda text: text[:text.rindex("  },")], "the last result is cut short"),
     (lambda text: text.replace('"outcome": "ok"', '"outcome": ok', 1), "not JSON"),
-    (lambda text: text.replace('"outcome": "ok"', '"outcome": 5', 1), "a result is malformed"),
+    (lambda text: text.replace('"outcome": "ok"', '"outcome": 5', 1), r"results\[0\]\.outcome: 5, expected one of ok, "),
 ])
 def test_a_damaged_results_json_is_a_one_line_error(tmp_path: Path, damage, says: str) -> None:
     path = _written(tmp_path)

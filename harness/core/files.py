@@ -121,29 +121,15 @@ def read_json(path: Path | str) -> Any:
     """An input file's JSON (a page's ground truth, a manifest, a study's pairs); a one-line
     `ValueError` naming the file and the line when it is not JSON.
 
-    Apart from `read_run_json` on purpose: these files are written by hand or by another tool, so
-    the message points at the line to mend; a missing or unreadable file raises `OSError`, which
+    Not read as a run's own files are (`tablebench.report.results_file`: untrusted, bounded, checked
+    field by field), on purpose: these files are written by hand or by another tool, so the message
+    points at the line to mend; a missing or unreadable file raises `OSError`, which
     the callers that can meet one check before (a case set's files, a manifest)."""
     path = Path(path)
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: invalid JSON ({exc.msg} at line {exc.lineno})") from None
-
-
-def read_run_json(path: Path, where: str, what: str) -> Any:
-    """A file a run wrote (results.json, a baseline), named on a command line: every way it cannot
-    be read -- absent or unreadable, not JSON, nested past the decoder's depth -- is a one-line
-    `ValueError` starting with `where` ("baseline PATH"); `what` names the file it should have been
-    ("a tablebench results.json")."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"{where}: cannot read ({exc.strerror or exc})") from None
-    except ValueError as exc:
-        raise ValueError(f"{where}: not JSON ({exc})") from None
-    except RecursionError:
-        raise ValueError(f"{where}: not {what} (nested too deeply to read)") from None
 
 
 @lru_cache(maxsize=4096)

@@ -88,6 +88,11 @@ def redact_data(value: Any) -> tuple[Any, bool]:
         return REDACTED, True
 
 
+# characters of an error or note line on the terminal: it may quote what a results file from
+# anywhere holds (a parser label, a version), which is cut here rather than flood the terminal
+MAX_ERROR_LINE = 2_000
+
+
 def one_line(text: object, limit: int = 300) -> str:
     """`text` (anything str() takes, e.g. an exception) on one line, capped at `limit` chars, redacted."""
     flat = redact(" ".join(str(text).split()))

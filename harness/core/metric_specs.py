@@ -165,6 +165,13 @@ def scale_of(score: str) -> float:
     return found.scale if found is not None else 1.0
 
 
+def builtin_scale(score: str) -> float | None:
+    """The scale of a built-in score, which it keeps to (0 to the scale; TEDS dips below 0, never
+    below minus it); None for another name: a plugin's metric promises no range."""
+    found = next((s for s in BUILTIN if score in s.scores), None)
+    return found.scale if found is not None else None
+
+
 def scales() -> dict[str, float]:
     """{score: scale} for every score whose scale is not 1."""
     return {score: s.scale for score, s in _by_score().items() if s.scale != 1.0}

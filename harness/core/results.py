@@ -29,7 +29,26 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, fields, is_dataclass
 
 from tablebench.core import kinds
-from tablebench.core.metric_specs import all_specs
+from tablebench.core.metric_specs import all_specs, builtin_scale
+from tablebench.core.schema import (
+    Flag,
+    Integer,
+    Invalid,
+    Items,
+    Known,
+    Maybe,
+    Number,
+    OneOf,
+    Record,
+    Shape,
+    Table,
+    Text,
+    check,
+    check_key,
+    join,
+    refuse,
+    shown,
+)
 
 # ok = located and scored; missing = not found in the output; parse_error / timeout / empty =
 # the parser failed on the page; error = the harness could not score the table (unreadable
@@ -124,24 +143,28 @@ class ItemResult:
         return {"id": self.test_id, **self.to_dict()}
 
     @classmethod
-    def from_dict(cls, data: dict) -> ItemResult:
-        """A result from its JSON form; ValueError naming the first field of the wrong type."""
+    def from_dict(cls, data: dict, *, checked: bool = True) -> ItemResult:
+        """A result from its JSON form, checked against `ROW` first: `Invalid` (a ValueError) naming
+        the first field that is not what a run writes there (`tablebench.core.schema`). `checked`
+        False: a result this run made (a worker's, its own results.jsonl), taken as it is: a hook's
+        `extra` may hold a NaN the writer turns into null, which a file read back may not."""
         if not isinstance(data, dict):
-            raise ValueError(f"a result is {type(data).__name__}, not an object")
+            raise Invalid("", f"{shown(data)}, expected an object (a result)")
         written = {}  # current name -> the name the file used, for messages
         if "index" not in data and "table" in data:  # format 1's names (see the module docstring)
             written = {_RENAMED[k]: k for k in data if k in _RENAMED and _RENAMED[k] not in data}
             data = {_RENAMED.get(k, k) if _RENAMED.get(k) in written else k: v for k, v in data.items()}
         if "evidence" not in data and isinstance(data.get("extra"), dict):  # before format 3
             data = _facts_out_of_extra(data)
-        names = {f.name for f in fields(cls)}
-        kept = {k: v for k, v in data.items() if k in names}
-        if isinstance(kept.get("best_candidate"), str):  # written as its Python repr by earlier versions
-            kept["best_candidate"] = _from_repr(kept["best_candidate"])
-        for name, value in kept.items():
-            if not _FIELD_CHECKS.get(name, _any)(value):
-                raise ValueError(f"field {written.get(name, name)!r} holds {_shown(value)}")
-        return cls(**kept)
+        if isinstance(data.get("best_candidate"), str) and len(data["best_candidate"]) <= MAX_REPR:
+            data = {**data, "best_candidate": _from_repr(data["best_candidate"])}  # an earlier writer's repr
+        if checked:
+            try:
+                check(ROW, data)
+            except Invalid as exc:  # named as the file names it
+                head = _FIELD_HEAD.match(exc.field).group()
+                raise Invalid(written.get(head, head) + exc.field[len(head):], exc.problem) from None
+        return cls(**{k: v for k, v in data.items() if k in _FIELD_NAMES})
 
 
 # before format 3, `extra` held the project's facts: old key -> the field it is now
@@ -169,14 +192,21 @@ def _facts_out_of_extra(data: dict) -> dict:
     return data
 
 
+# characters of a best candidate's Python repr read back (its text is cut at 4,000 characters, its
+# HTML is of at most 400 cells); a longer string is no repr an earlier writer wrote, and parsing
+# literals costs memory: 1 MB of them took 0.5 GB
+MAX_REPR = 100_000
+
+
 def _from_repr(text: str) -> dict | None:
     """A dict written as its Python repr (`{'span': [3, 9], 'score': 0.16, ...}`), read back as
-    the dict it shows (`ast.literal_eval`: literals only, nothing runs); None when it is not one."""
+    the dict it shows (`ast.literal_eval`: literals only, nothing runs); None when it is not one.
+    What it holds is checked as the rest of the result is (a set or a tuple in it is refused)."""
     import ast
 
     try:
         value = ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):  # TypeError: `{[1]: 2}`
         return None
     return value if isinstance(value, dict) else None
 
@@ -195,51 +225,56 @@ def _copied(value: object) -> object:
     return asdict(value) if is_dataclass(value) and not isinstance(value, type) else copy.deepcopy(value)
 
 
-def _any(value: object) -> bool:
-    return True
+@dataclass(frozen=True)
+class Scores(Shape):
+    """Scores by name, each a finite number: a built-in score within its scale (`builtin_scale`, a
+    float's rounding aside), any other within `schema.MAX_NUMBER`; null too when `nullable` (a score
+    asked for and not got)."""
+
+    nullable: bool = True
+    expected = "an object"
+
+    def check(self, value: object) -> None:
+        if type(value) is not dict:
+            raise refuse(value, self.expected)
+        for name, score in value.items():
+            check_key(name, "")
+            if score is None and self.nullable:
+                continue
+            scale = builtin_scale(name)
+            shape = Number(-scale, scale * (1 + _ROUNDING), f"a number from -{scale:g} to {scale:g}") \
+                if scale is not None else Number()
+            try:
+                shape.check(score)
+            except Invalid as exc:
+                raise exc.under(join("", name)) from None
 
 
-def _number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else f"a {type(value).__name__}"
-
-
-def _str(value: object) -> bool:
-    return isinstance(value, str)
-
-
-def _spans(value: object) -> bool:
-    return isinstance(value, list) and all(isinstance(s, list) and all(isinstance(v, int) for v in s) for s in value)
-
-
-# what each field of a results.json result must hold (anything else makes the file unreadable)
-_FIELD_CHECKS = {
-    "parser": _str, "case_set": _str, "page": _str, "group": _str, "message": _str, "gt_latex": _str,
-    "gt_html": _str, "spec": _str, "kind": _str, "language": _str, "variant": _str,
-    "outcome": lambda v: v in OUTCOMES,
-    "index": lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
-    "scores": lambda v: isinstance(v, dict) and all(isinstance(k, str) and (x is None or _number(x))
-                                                    for k, x in v.items()),
-    "pred_html": lambda v: v is None or isinstance(v, str), "matched_text": lambda v: v is None or isinstance(v, str),
-    "matched_span": lambda v: v is None or (isinstance(v, list) and all(isinstance(x, int) for x in v)),
-    "matched_spans": _spans, "locate_score": lambda v: v is None or _number(v),
-    "parse_seconds": _number, "cost": _number, "extra": lambda v: isinstance(v, dict),
-    "parse_cached": lambda v: isinstance(v, bool), "page_output": lambda v: v is None or isinstance(v, str),
-    "parser_traceback": lambda v: v is None or isinstance(v, str),
-    "best_candidate": lambda v: v is None or isinstance(v, dict), "evidence": lambda v: isinstance(v, dict),
-    "not_computed": lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v),
-    "metric_errors": lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v),
-    "judge_cost": _number, "judge_cached": lambda v: v is None or isinstance(v, bool),
-    "judge_errors": lambda v: isinstance(v, list), "repeat": lambda v: v is None or isinstance(v, dict),
-    "verdict": lambda v: v is None or isinstance(v, dict),
-    "baseline_change": lambda v: v is None or isinstance(v, dict),
-    "errors": lambda v: isinstance(v, list) and all(isinstance(e, str) for e in v),
-}
+_ROUNDING = 1e-9
+SPAN = Items(Integer())  # [start, end) in the page's output
+# what a results.json result holds, as `to_row` writes it (every field optional but the case's
+# identity: files of earlier formats lack the later fields, read with their defaults)
+ROW = Record({
+    "id": Text(), "parser": Text(), "case_set": Text(), "page": Text(), "index": Integer(), "group": Text(),
+    "outcome": OneOf(OUTCOMES), "message": Text(), "scores": Scores(), "gt_latex": Text(), "gt_html": Text(),
+    "pred_html": Maybe(Text()), "matched_text": Maybe(Text()), "matched_span": Maybe(SPAN),
+    "matched_spans": Items(SPAN), "locate_score": Maybe(Number()), "parse_seconds": Number(0), "cost": Number(0),
+    "parse_cached": Flag(), "page_output": Maybe(Text()), "parser_traceback": Maybe(Text()),
+    "best_candidate": Maybe(Record({"span": SPAN, "score": Maybe(Number()), "text": Text(), "cut": Integer(),
+                                    "html": Text()})),
+    "evidence": Record({SCORED_LATEX: Text()}), "not_computed": Table(Text()), "metric_errors": Table(Text()),
+    "judge_cost": Number(0), "judge_cached": Maybe(Flag()), "judge_errors": Items(Text()),
+    "repeat": Maybe(Record({"k": Integer(1), "outcomes": Items(OneOf(OUTCOMES)), "scores": Table(Items(Number())),
+                            "sd": Table(Number())})),
+    "verdict": Maybe(Record({"passed": Flag(), "status": Text(), "reasons": Items(Text())})),
+    "baseline_change": Maybe(Record({"status": Text(), "reasons": Items(Text()), "metric": Maybe(Text()),
+                                     "baseline": Maybe(Number()), "now": Maybe(Number()), "delta": Maybe(Number()),
+                                     "verdict": Text(), "baseline_outcome": OneOf(OUTCOMES)})),
+    "extra": Record({}), "spec": Text(), "errors": Items(Text()), "kind": Known(kinds.names), "language": Text(),
+    "variant": Text(),
+}, required=("parser", "case_set", "page", "index", "group", "outcome"))
 _FIELD_NAMES = tuple(f.name for f in fields(ItemResult))
+_FIELD_HEAD = re.compile(r"[^.\[]*")  # a result's own field, at the start of a refusal's field path
 # format 1's names of fields that have another now (a result holding `table`, not `index`, is format 1's)
 _RENAMED = {"table": "index", "complexity": "group", "semantic_errors": "errors"}
 

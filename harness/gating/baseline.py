@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tablebench.core.files import read_run_json, write_atomic
+from tablebench.core.files import write_atomic
 from tablebench.core.labels import default_label
-from tablebench.core.results import OUTCOMES, ItemResult, current_id
+from tablebench.core.results import OUTCOMES, ItemResult, Scores, current_id
+from tablebench.core.schema import Items, Maybe, OneOf, Record, Table, Text
 from tablebench.evaluate.completeness import is_crashed
 
 FORMAT = "tablebench-baseline/3"
@@ -77,37 +78,27 @@ def save_baseline(results: Iterable[ItemResult], path: Path | str, *, parsers: M
     return write_atomic(Path(path), json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
-def load_baseline(path: Path | str) -> Baseline:
-    """A baseline file of any readable format (`READABLE`: 1, 2 and the current 3), its keys in the
-    current form; a one-line ValueError when it is not one."""
-    path = Path(path)
-    data = read_run_json(path, f"baseline {path}", f"a {FORMAT} file")
-    if not isinstance(data, dict) or data.get("format") not in READABLE or not isinstance(data.get("cases"), dict):
-        raise ValueError(f"baseline {path}: not a {FORMAT} file (write one with --save-baseline)")
-    try:
-        cases = {key: _entry(case) for key, case in data["cases"].items()}
-    except (AttributeError, TypeError, ValueError) as exc:
-        raise ValueError(f"baseline {path}: malformed entry ({exc})") from None
+# what a baseline file holds, as `save_baseline` writes it (formats 1 and 2 hold the same fields;
+# an entry written without an outcome is a found table)
+ENTRY = Record({"outcome": OneOf(OUTCOMES), "scores": Scores(nullable=False)})
+BASELINE = Record({
+    "format": OneOf(READABLE), "created": Text(), "tablebench": Text(),
+    "case_set": Record({"name": Maybe(Text()), "manifest_sha256": Maybe(Text())}), "metrics": Items(Text()),
+    "parsers": Table(Record({"spec": Text(), "version": Maybe(Text())})), "cases": Table(ENTRY),
+}, required=("format", "cases"))
+
+
+def baseline_of(path: Path, data: dict) -> Baseline:
+    """The baseline a file holds, its keys in the current form; `data` is the file's JSON, checked
+    against `BASELINE` (`tablebench.report.results_file.load_baseline` reads it)."""
+    cases = {key: Entry(case.get("outcome", "ok"), {str(m): float(v) for m, v in case.get("scores", {}).items()})
+             for key, case in data["cases"].items()}
     if data["format"] == READABLE[0]:
         cases = {_relabel(key): entry for key, entry in cases.items()}
     if data["format"] != FORMAT:
         cases = {current_id(key): entry for key, entry in cases.items()}
-    parsers, case_set, metrics = data.get("parsers"), data.get("case_set"), data.get("metrics")
-    return Baseline(path, data["format"], cases, parsers if isinstance(parsers, dict) else {},
-                    case_set if isinstance(case_set, dict) else {},
-                    [str(m) for m in metrics] if isinstance(metrics, list) else [])
-
-
-def _entry(case: Mapping) -> Entry:
-    """One entry; a ValueError for scores that are not finite numbers or an outcome that is not one
-    of `OUTCOMES` (a made-up outcome is not ok, so it would pass every later loss as known)."""
-    scores = {str(m): float(v) for m, v in case.get("scores", {}).items()}
-    if not all(math.isfinite(v) for v in scores.values()):
-        raise ValueError("a score is not a finite number")
-    outcome = case.get("outcome", "ok")
-    if not isinstance(outcome, str) or outcome not in OUTCOMES:
-        raise ValueError(f"unknown outcome {outcome!r:.40}; one of {', '.join(OUTCOMES)}")
-    return Entry(outcome, scores)
+    return Baseline(path, data["format"], cases, data.get("parsers", {}), data.get("case_set", {}),
+                    data.get("metrics", []))
 
 
 def _relabel(key: str) -> str:

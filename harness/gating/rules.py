@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from tablebench.core import kinds as item_kinds
-from tablebench.core.messages import one_line
+from tablebench.core.messages import MAX_ERROR_LINE, one_line
 from tablebench.core.metric_specs import applies_to, display_order
 from tablebench.core.options import DEFAULT_TOLERANCE, Tolerance
 from tablebench.core.results import ItemResult
@@ -136,7 +136,8 @@ def floors_for(floors: Mapping[str, float], kind: str) -> dict[str, float]:
 
 def baseline_notes(baseline: Baseline, case_ids: Iterable[str], *, parsers: Mapping[str, Mapping],
                    case_set: Mapping, metrics: Iterable[str]) -> list[str]:
-    """What differs between the baseline and this run, one line each (empty when nothing does).
+    """What differs between the baseline and this run, one line each (empty when nothing does;
+    what the file holds is quoted flattened and cut: it comes from anywhere).
 
     Raises a one-line ValueError when the baseline was measured on another version of the case set
     (its manifest hash differs: the ground truth changed, so the same case ids name unlike cases),
@@ -146,15 +147,16 @@ def baseline_notes(baseline: Baseline, case_ids: Iterable[str], *, parsers: Mapp
     where = f"baseline {baseline.path}"
     old_set, new_set = baseline.case_set.get("manifest_sha256"), case_set.get("manifest_sha256")
     if old_set and new_set and old_set != new_set:
-        raise ValueError(f"{where}: measured on case set {baseline.case_set.get('name', '?')} version "
-                         f"{str(old_set)[:12]}, this run's {case_set.get('name', '?')} is version {str(new_set)[:12]} "
-                         "(its ground truth differs, so the cases do not compare): save a new baseline on this "
-                         "version with --save-baseline")
+        raise ValueError(one_line(f"{where}: measured on case set {baseline.case_set.get('name', '?')} version "
+                                  f"{str(old_set)[:12]}, this run's {case_set.get('name', '?')} is version "
+                                  f"{str(new_set)[:12]} (its ground truth differs, so the cases do not compare): "
+                                  "save a new baseline on this version with --save-baseline", MAX_ERROR_LINE))
     matched = baseline.matched(ids)
     if not matched:
-        raise ValueError(f"{where}: none of its {len(baseline.cases)} entries match this run's {len(ids)} cases "
-                         f"(baseline parsers: {', '.join(baseline.labels()) or 'none'}; this run: "
-                         f"{', '.join(parsers) or 'none'}); name a parser as in the baseline with --parser LABEL=SPEC")
+        raise ValueError(one_line(f"{where}: none of its {len(baseline.cases)} entries match this run's {len(ids)} "
+                                  f"cases (baseline parsers: {', '.join(baseline.labels()) or 'none'}; this run: "
+                                  f"{', '.join(parsers) or 'none'}); name a parser as in the baseline with "
+                                  "--parser LABEL=SPEC", MAX_ERROR_LINE))
     notes = [f"{where}: {matched} of {len(baseline.cases)} entries match this run's {len(ids)} cases"]
     if not old_set:
         notes.append(f"{where}: records no case-set version (an older file): the ground truth is not checked")
@@ -165,4 +167,4 @@ def baseline_notes(baseline: Baseline, case_ids: Iterable[str], *, parsers: Mapp
     unscored = sorted(set(baseline.metrics) - set(metrics))
     if unscored:
         notes.append(f"{where}: metrics {', '.join(unscored)} are in the baseline but not computed now")
-    return notes
+    return [one_line(note, MAX_ERROR_LINE) for note in notes]

@@ -69,7 +69,7 @@ def attach_result(item: pytest.Item, call: pytest.CallInfo, report: pytest.TestR
 def reported_result(report: pytest.TestReport) -> ItemResult | None:
     """The result a call report carries (None for any other report)."""
     data = getattr(report, RESULT_ATTR, None)
-    return ItemResult.from_dict(json.loads(data)) if report.when == "call" and data else None
+    return ItemResult.from_dict(json.loads(data), checked=False) if report.when == "call" and data else None
 
 
 def take_case_args(config: pytest.Config, set_name: str) -> list[str]:

@@ -35,7 +35,7 @@ from tablebench.evaluate.completeness import Completeness, crashed_count, measur
 from tablebench.evaluate.judging import cache_note, judge_options
 from tablebench.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
 from tablebench.evaluate.selection import metric_names
-from tablebench.gating.baseline import Baseline, load_baseline
+from tablebench.gating.baseline import Baseline
 from tablebench.gating.decide import GatePolicy, decide_run
 from tablebench.gating.regressions import gate_of
 from tablebench.gating.rules import baseline_notes
@@ -56,6 +56,7 @@ from tablebench.plugin.report_facts import SharedFacts
 from tablebench.plugin.workers import stop_workers
 from tablebench.report.aggregate import cache_summary, run_counts
 from tablebench.report.finish import FinishPolicy, RunEnd, finish_run
+from tablebench.report.results_file import load_baseline
 from tablebench.report.runs import keep_newest, run_folder
 from tablebench.report.stream import STREAM_FILE, FullResults, ResultStream, slim
 from tablebench.tex.render import use_render_cache

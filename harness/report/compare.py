@@ -32,7 +32,7 @@ from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 from tablebench.core.results import ItemResult, item_name
 from tablebench.gating.aggregate import NOT_FOUND, Comparison, Pair, evaluate, gate_pairs
 from tablebench.report.aggregate import headline_order
-from tablebench.report.write import read_results
+from tablebench.report.results_file import read_results
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

@@ -67,14 +67,14 @@ def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORS
 def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primary: str | None,
                keys: Iterable[TableKey] | None = None) -> dict[TableKey, bytes]:
     """{table: WebP bytes} for the chosen tables (`chosen` when `keys` is None); {} without the case set."""
-    root = meta.get("case_set_path") if meta else None
-    if not isinstance(root, str) or not Path(root).is_dir() or shutil.which("pdftoppm") is None:
+    root = _case_set_root(meta)
+    if root is None or shutil.which("pdftoppm") is None:
         return {}
     wanted = list(chosen(results, primary) if keys is None else keys)
     try:
         from tablebench.cases import load_case_set
 
-        cases = load_case_set(Path(root), only={page_id for _, page_id, _ in wanted})  # a few of many pages
+        cases = load_case_set(root, only={page_id for _, page_id, _ in wanted})  # a few of many pages
     except Exception:  # noqa: BLE001 -- a moved or edited case set: the report goes on without crops
         return {}
     pages = {(p.set_name, p.page_id): p for p in cases.pages}
@@ -95,6 +95,16 @@ def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primar
         for crops in pool.map(one, by_page.items()):
             out.update(crops)
     return out
+
+
+def _case_set_root(meta: Mapping[str, object] | None) -> Path | None:
+    """The run's case set folder, when `meta` names one that is there. A results.json comes from
+    anywhere: a path no folder can have (too long, holding a NUL) gives no crops, as a moved one does."""
+    root = meta.get("case_set_path") if meta else None
+    try:
+        return Path(root) if isinstance(root, str) and Path(root).is_dir() else None
+    except (OSError, ValueError):
+        return None
 
 
 def data_uri(webp: bytes) -> str:

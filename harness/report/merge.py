@@ -16,11 +16,10 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from itertools import islice
-from pathlib import Path
 
 from tablebench.core.results import ItemResult, run_order
 from tablebench.evaluate.completeness import combine, of_meta, refusal
-from tablebench.report.results_file import Shelf, read_slim
+from tablebench.report.results_file import Shelf, read_slim, results_path
 from tablebench.report.stream import FullResults
 
 # meta keys that must agree across shards: they say what was measured
@@ -34,16 +33,6 @@ _PER_RUN = ("timestamp", "finished", "command", "shard", "shard_pages", "tables"
             "report_dir", "completeness")
 
 
-def results_path(path: str | os.PathLike) -> Path:
-    """A results.json given directly or inside a run folder; a one-line error otherwise."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / "results.json"
-    if not p.is_file():
-        raise ValueError(f"{path}: no results.json (give a run's report folder or its results.json)")
-    return p
-
-
 def merge_runs(paths: Sequence[str | os.PathLike], allow_incomplete: bool = False) -> tuple[dict, FullResults]:
     """(meta, results) of the union of shard runs, after every consistency check. The results
     hold no texts in memory: each shard's results.json is read one result at a time, and read
@@ -55,7 +44,7 @@ def merge_runs(paths: Sequence[str | os.PathLike], allow_incomplete: bool = Fals
     for path in paths:
         file = results_path(path)
         meta, results = read_slim(file, shelf)
-        runs.append((str(file), meta if isinstance(meta, dict) else {}, results))
+        runs.append((str(file), meta, results))
     _check_consistent(runs)
     _check_local_specs(runs)
     _check_shards(runs)

@@ -17,14 +17,14 @@ def run_merge(args: argparse.Namespace) -> int:
     from tablebench.core.files import check_writable, claim_folder
     from tablebench.evaluate.completeness import of_meta
     from tablebench.gating.aggregate import summary_lines
-    from tablebench.gating.baseline import load_baseline
     from tablebench.gating.options import read_options
     from tablebench.gating.decide import GatePolicy, decide_run, gate_verdict
     from tablebench.gating.regressions import gate_of
     from tablebench.gating.rules import baseline_notes
     from tablebench.report.aggregate import boards
     from tablebench.report.finish import FinishPolicy, finish_run
-    from tablebench.report.merge import merge_runs, results_path
+    from tablebench.report.merge import merge_runs
+    from tablebench.report.results_file import load_baseline, results_path
     from tablebench.report.terminal import tracks_group
     from tablebench.report.verdict_counts import counts_by_kind
     from tablebench.report.verdicts import causes_lines, failed_lines

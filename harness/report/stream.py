@@ -101,9 +101,10 @@ def slim_of(results: Sequence[ItemResult]) -> Sequence[ItemResult]:
 
 
 def result_at(file: BinaryIO, offset: int, length: int) -> ItemResult:
-    """The result whose JSON lies at `offset` in `file` (the stream, or a results.json read as lines)."""
+    """The result whose JSON lies at `offset` in `file` (the stream, or a results.json read as lines,
+    checked when it was first read: `tablebench.report.results_file`)."""
     file.seek(offset)
-    return ItemResult.from_dict(json.loads(file.read(length)))
+    return ItemResult.from_dict(json.loads(file.read(length)), checked=False)
 
 
 class ResultStream:

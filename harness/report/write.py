@@ -2,7 +2,8 @@
 (each written atomically).
 
 This is the entry point the pytest plugin and the CLI call at the end of a run;
-`read_results` loads a results.json back, so a report can be re-rendered without re-running.
+`tablebench.report.results_file.read_results` loads a results.json back, so a report can be
+re-rendered without re-running.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from tablebench.core.files import read_run_json, write_atomic
-from tablebench.core.results import RESULTS_FORMAT, ItemResult, results_format
+from tablebench.core.files import write_atomic
+from tablebench.core.results import RESULTS_FORMAT, ItemResult
 from tablebench.gating.aggregate import Comparison
 from tablebench.report.aggregate import Leaderboard, as_results, boards
 from tablebench.report.crops import CROPS_FOLDER, chosen, key_of, page_crops, write_crops
@@ -26,7 +27,6 @@ from tablebench.report.summary_files import leaderboard_csv, summary_data, summa
 
 FILES = {"json": "results.json", "summary": "summary.json", "csv": "leaderboard.csv", "markdown": "leaderboard.md",
          "html": "report.html"}
-RESULTS_FILE = "a tablebench results.json"  # what a file named as a run's results should be, in messages
 
 
 def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLike, meta: Mapping[str, object] | None = None,
@@ -137,44 +137,6 @@ def json_value(value: object) -> object:
     if isinstance(value, (set, frozenset)):
         return sorted(value, key=str)
     return str(value)
-
-
-def read_results(path: str | os.PathLike) -> tuple[dict, list[ItemResult]]:
-    """(meta, results) from a results.json written by `write_report`, or from the report folder
-    holding one; a file of an earlier format reads under the current names (`ItemResult.from_dict`)."""
-    path = Path(path)
-    if path.is_dir():
-        if not (path / FILES["json"]).is_file():
-            raise ValueError(f"{path}: a folder without {FILES['json']} (give a run's report folder or its results.json)")
-        path = path / FILES["json"]
-    data = read_run_json(path, str(path), RESULTS_FILE)
-    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
-        raise ValueError(f"{path}: not a tablebench results.json (expected an object with a 'results' list)")
-    try:
-        results_format(data)
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
-    try:
-        results = [ItemResult.from_dict(r) for r in data["results"]]
-    except (AttributeError, TypeError, ValueError) as exc:
-        raise ValueError(f"{path}: not a tablebench results.json (a result is malformed: {exc})") from None
-    seen: set[str] = set()
-    twice = [r.test_id for r in results if r.test_id in seen or seen.add(r.test_id)]
-    if twice:
-        raise ValueError(f"{path}: {len(twice)} results repeat a case already in the file (first: {twice[0]}); "
-                         "a file holds each case once (combine runs with `tablebench report merge`)")
-    return meta, results
-
-
-def read_comparisons(path: str | os.PathLike) -> list[Comparison]:
-    """The gate's rows a results.json holds (none when no gate ran, or a file from before they were kept)."""
-    path = Path(path)
-    path = path / FILES["json"] if path.is_dir() else path
-    data = read_run_json(path, str(path), RESULTS_FILE)
-    names = set(Comparison.__dataclass_fields__)
-    rows = data.get("gate") if isinstance(data, dict) else None
-    return [Comparison(**{k: v for k, v in row.items() if k in names}) for row in rows or [] if isinstance(row, dict)]
 
 
 def _finite(value: object) -> object:

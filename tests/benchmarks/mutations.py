@@ -55,8 +55,8 @@ GATE = [
     Mutation("lost_run_unpaired", "default", G + "aggregate.py", "counted(run_ok, r.scores, m, lost) for m in names}",
              "counted(run_ok, r.scores, m, lost) if run_ok else None for m in names}"),
     # baseline: reading the file
-    Mutation("entry_outcome_missing", "default", G + "baseline.py", 'outcome = case.get("outcome", "ok")',
-             'outcome = case.get("outcome", "missing")'),
+    Mutation("entry_outcome_missing", "default", G + "baseline.py", 'Entry(case.get("outcome", "ok")',
+             'Entry(case.get("outcome", "missing")'),
 ]
 
 LOCATOR = [
