@@ -8,7 +8,8 @@ are worse (a formula and a paragraph dropped, a character changed in every table
 replaced by an unrelated one), so the gate has something to find.
 
 Then how a hostile copy is made (`with_value`, `hostile_file`) and given to each command that reads
-one (`command_argv`).
+one (`command_argv`): tests/test_results_hostile.py, tests/test_adversarial.py and
+tests/benchmarks/test_bench_results_file.py share them.
 """
 
 from __future__ import annotations

@@ -19,7 +19,12 @@ Issue 46 (before: as the issue measured it; after: a 2-core machine shared with 
 - a judge answer of 200 MB: 14 min 24 s and 7.5 GB for one table -> `judge error: answer over
   8 MB` in 5.5 s, peak RSS 280 MB (the child's start and litellm's import included);
 - a judge server that never answers, a page of 6 tables: over 30 min -> 17 s with a 5 s question
-  and a 12 s page budget (three questions asked, the others not).
+  and a 12 s page budget (three questions asked, the others not);
+- a results.json holding a 100 MB string given to `report`, `report merge`, `compare` (before: main
+  before the fix, on the same machine): read whole and taken, 1.5-3.8 s and 460-570 MB -> refused
+  in one line naming the field once 32 MB are read, 0.4-0.7 s (the process's start included) and
+  120 MB; a baseline of 100 MB: 256 MB -> refused by its size, 51 MB; a 31 MB string holding one
+  emoji: 440 MB -> 300 MB.
 """
 
 from __future__ import annotations
@@ -40,11 +45,17 @@ pytestmark = pytest.mark.adversarial
 MB = 1024 * 1024
 REPO = Path(__file__).resolve().parents[1]
 
-# what the child prints last: its outcome, and its peak RSS and its children's (ru_maxrss is in KB)
+# what the child prints last: its outcome, and its peak RSS and its children's (in KB). Its own is
+# VmHWM: Linux keeps ru_maxrss across fork and exec, so a child of a large test process would
+# report the test's size
 _EPILOGUE = """
 import json as _json, resource as _resource
-print("\\n" + _json.dumps({"outcome": OUTCOME, "rss": max(_resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss,
-                                                       _resource.getrusage(_resource.RUSAGE_CHILDREN).ru_maxrss)}))
+try:
+    _own = int(next(l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM:")))
+except (OSError, StopIteration):
+    _own = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss
+_children = _resource.getrusage(_resource.RUSAGE_CHILDREN).ru_maxrss
+print("\\n" + _json.dumps({"outcome": OUTCOME, "rss": max(_own, _children)}))
 """
 
 
@@ -277,3 +288,49 @@ OUTCOME = sorted({{r.outcome + " " + str(r.uncomputed_scores().get("glyph_f1", "
     ran = bomb(code, memory_mb=2048, timeout=300)
     assert any("not computed: formula not rendered: this page's 5 s" in o for o in ran.outcome), ran.outcome
     assert ran.seconds < 40 and ran.peak_mb < 500
+
+
+@pytest.fixture(scope="module")
+def run_files(tmp_path_factory: pytest.TempPathFactory):
+    from tests.results_seed import make_seed
+
+    return make_seed(tmp_path_factory.mktemp("seed"))
+
+
+# the hostile string: 100 MB of ASCII (read a part at a time, refused before it is decoded), or just
+# under the 32 MB a part may hold, with one character past the Basic Multilingual Plane (decoded
+# whole at 4 bytes a character, then refused by length: the worst a part may cost)
+STRINGS = {"100 MB": ("x" * (100 * MB), "more than the 32 MB "),
+           "31 MB and an emoji": ("x" * (31 * MB) + "\U0001F600", "a string of 32,505,857 characters, expected ")}
+
+
+@pytest.mark.parametrize("string", STRINGS)
+@pytest.mark.parametrize("command", ["report", "merge", "compare", "baseline"])
+def test_a_results_file_with_a_huge_string_is_refused_in_megabytes(run_files, tmp_path: Path, command: str,
+                                                                    string: str) -> None:
+    """A results.json (or baseline) holding one huge string, given to each command: one line naming
+    the file and the field (a baseline of 100 MB, read whole: its size), at most 500 MB of memory
+    (issue 46, finding 5). Its time is a benchmark: tests/benchmarks/test_bench_results_file.py."""
+    from tests.results_seed import command_argv, hostile_file, shown_path, with_value
+
+    text, says = STRINGS[string]
+    source = run_files.baseline if command == "baseline" else run_files.second / "results.json"
+    path = ("created",) if command == "baseline" else ("results", 1, "page_output")
+    doc = json.loads(source.read_text(encoding="utf-8"))
+    file = hostile_file(tmp_path, command, with_value(doc, [path], json.dumps(text, ensure_ascii=False)))
+    del text
+    code = f"""
+import contextlib, io
+from tablebench.cli import main
+err = io.StringIO()
+with contextlib.redirect_stderr(err):
+    code = main({command_argv(command, file, run_files, tmp_path / "out")!r})
+OUTCOME = [code, err.getvalue()]
+"""
+    ran = bomb(code, memory_mb=2048, timeout=300)
+    if command == "baseline" and string == "100 MB":
+        says = f"baseline {file}: 100 MB, more than the 32 MB a tablebench-baseline/3 file may hold"
+    else:
+        says = f"{file}: {shown_path(path)}: " + says
+    assert ran.outcome[0] == 1 and ran.outcome[1].count("\n") == 1 and says in ran.outcome[1], ran
+    assert ran.peak_mb < 500, ran

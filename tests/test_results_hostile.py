@@ -10,7 +10,8 @@ The audit's four tracebacks are pinned first below.
 The default suite reads every (field, value) through each command's reader in-process, runs
 every command on one document per value holding it in every field that takes it, and a handful
 through the real `tablebench` and `pytest` commands. Opt-in: every (field, value, command) through
-the command (`-m slow`).
+the command (`-m slow`); a file of 100 MB under a memory limit in tests/test_adversarial.py
+(`-m adversarial`), its time in tests/benchmarks/test_bench_results_file.py.
 """
 
 from __future__ import annotations
