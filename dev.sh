@@ -122,6 +122,6 @@ case "$cmd" in
     setup) setup system ;;
     test) setup system; exec .venv/bin/python -m pytest -n 2 "$@" ;;
     speed) setup; exec .venv/bin/python -m pytest -p no:xdist --benchmark-only --benchmark-enable tests/benchmarks "$@" ;;
-    bench) setup; exec .venv/bin/python -m pytest -n auto "$@" ;;
+    bench) setup; exec .venv/bin/python -m pytest -p no:benchmark -n auto "$@" ;;  # the speed benchmarks' plugin off: no banner
     *) usage; exit 2 ;;
 esac

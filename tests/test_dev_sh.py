@@ -79,3 +79,17 @@ def test_no_command_prints_the_usage_and_runs_nothing(tmp_path: Path) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("usage: ./dev.sh {test|bench|speed|setup} [pytest args]")
     assert "installing" not in done.stderr and not (tmp_path / ".venv").exists()
+
+
+def test_the_benchmark_command_prints_the_benchmark_not_the_speed_plugins_banner(tmp_path: Path) -> None:
+    """`./dev.sh bench` is the README's first command: what it prints is the benchmark's, without
+    pytest-benchmark's banner (the speed benchmarks' plugin, installed in the development venv)."""
+    if not (REPO / ".venv" / ".tablebench-installed").is_file():
+        pytest.skip("needs the repository's installed .venv (./dev.sh setup)")
+    done = subprocess.run(["bash", str(REPO / "dev.sh"), "bench", "--parser=pypdf", "--report-only", "-k", "p001",
+                           "-p", "no:cacheprovider", f"--report-dir={tmp_path / 'r'}",
+                           f"--parse-cache={tmp_path / 'cache'}"],
+                          capture_output=True, text=True, timeout=600, check=False, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "tablebench leaderboard" in done.stdout and "passed" in done.stdout
+    assert "benchmark:" not in done.stdout and "pytest-benchmark" not in done.stdout
