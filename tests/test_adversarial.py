@@ -40,22 +40,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.peak_rss import PEAK_KB
+
 pytestmark = pytest.mark.adversarial
 
 MB = 1024 * 1024
 REPO = Path(__file__).resolve().parents[1]
 
-# what the child prints last: its outcome, and its peak RSS and its children's (in KB). Its own is
-# VmHWM: Linux keeps ru_maxrss across fork and exec, so a child of a large test process would
-# report the test's size
-_EPILOGUE = """
+# what the child prints last: its outcome, and its peak RSS and its children's (in KB); its own
+# read as tests/peak_rss.py says
+_EPILOGUE = PEAK_KB + """
 import json as _json, resource as _resource
-try:
-    _own = int(next(l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM:")))
-except (OSError, StopIteration):
-    _own = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss
 _children = _resource.getrusage(_resource.RUSAGE_CHILDREN).ru_maxrss
-print("\\n" + _json.dumps({"outcome": OUTCOME, "rss": max(_own, _children)}))
+print("\\n" + _json.dumps({"outcome": OUTCOME, "rss": max(_peak_kb(), _children)}))
 """
 
 

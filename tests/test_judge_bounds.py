@@ -21,21 +21,21 @@ import pytest
 
 from tests.ci_cases import case_set, write_pages
 from tests.llm_server import LLMServer, Reply
+from tests.peak_rss import PEAK_KB
 from tests.test_plugin import PLUGIN
 
 pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parents[1]
 HANG_GUARD = 300  # seconds: far past every bound below; only an unbounded judge reaches it
-JUDGE_ONE = r'''
-import json, resource, sys
+JUDGE_ONE = PEAK_KB + r'''
+import json, sys
 from tablebench.metrics.judge import judge_table
 
 options = json.loads(sys.argv[2])
 verdict = judge_table("\\begin{tabular}{l}a\\\\\\end{tabular}", "| a |", "openai/tiny-judge", api_base=sys.argv[1],
                       **options)
-print(json.dumps({"score": verdict.score, "error": verdict.error,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"score": verdict.score, "error": verdict.error, "peak_mb": _peak_kb() / 1024}))
 '''
 
 

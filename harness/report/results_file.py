@@ -42,7 +42,6 @@ from tablebench.core.schema import Invalid, check, loads, shown
 from tablebench.gating.aggregate import Comparison
 from tablebench.gating.baseline import BASELINE, FORMAT, READABLE, Baseline, baseline_of
 from tablebench.report.stream import result_at, slim
-from tablebench.report.write import FILES
 
 RESULTS_FILE = "a tablebench results.json"  # what a file named as a run's results should be, in messages
 MB = 1024 * 1024
@@ -84,6 +83,9 @@ class Shelf:
 def results_path(path: str | os.PathLike) -> Path:
     """The results.json `path` names: the file itself, or the one in the run's report folder
     `path`; a one-line ValueError when there is none."""
+    from tablebench.report.write import FILES  # the writer names it; imported here, as the renderers it imports
+    # are the controller's (a worker reading a baseline imports none: tests/test_plugin_imports.py)
+
     p, name = Path(path), FILES["json"]
     if p.is_dir():
         if not (p / name).exists():
