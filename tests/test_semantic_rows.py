@@ -253,3 +253,30 @@ def test_a_section_row_right_above_another_opens_an_outer_group() -> None:
     v = view(to_grid(read_tables(md)[0]), 1)
     keys = [k for k, row in zip(v.row_keys, v.body) if row[-1] != "∅"]
     assert keys == ["(a) coco clip clip none", "(a) coco negclip negclip none", "(b) msr clip clip none"]
+
+
+RECORDS = r"""\begin{tabular}{ll}\toprule
+\textbf{Case} & alpha \\
+\textbf{Context} & river \\
+\textbf{Feature} & Feat 15 (Act: 8.6) \\ \midrule
+\textbf{Case} & beta \\
+\textbf{Context} & money \\
+\textbf{Feature} & Feat 94 (Act: 9.0) \\ \bottomrule
+\end{tabular}"""
+
+
+def test_rows_above_a_rule_whose_labels_begin_later_rows_too_are_a_record_not_a_header() -> None:
+    """A header names columns once: `Case`, `Context`, `Feature` above the first rule, then again in
+    the block below it, are the first record of a table of records (the rules part the records),
+    so the rows below are not read under a three-level header; a header repeated whole (a table
+    broken across pages) stays a header."""
+    grid = to_grid(read_latex(RECORDS)[0])
+    assert grid.flagged_rows == 3 and header_rows(grid) < 3
+    pred = Table.from_rows([["Case", "alpha"], ["Context", "river"], ["Feature", "Feat 15 (Act: 8.6)"],
+                            ["Case", "beta"], ["Context", "money"], ["Feature", "Feat 94 (Act: 9.0)"]])
+    assert semantic_details(read_latex(RECORDS)[0], pred).score >= 9
+    repeated = to_grid(read_latex(r"""\begin{tabular}{ll}\toprule
+Model & Accuracy \\ Name & in \% \\ \midrule
+a & 1.0 \\ b & 2.0 \\ Model & Accuracy \\ Name & in \% \\ c & 3.0 \\ \bottomrule
+\end{tabular}""")[0])
+    assert repeated.flagged_rows == 2 and header_rows(repeated) == 2

@@ -82,8 +82,8 @@ class Params:
     to it."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.19, 0.17, 0.15, 0.33, 0.13, 0.32, 0.0, 0.01, 1.37, 0.0)  # per semantic_align.FEATURES
-    lines_weights: tuple[float, ...] = (0.07, 0.03, 0.09, 0.13, 0.01, 0.19, 0.3, 0.04, 1.37, 0.57)  # per FEATURES
+    weights: tuple[float, ...] = (0.19, 0.17, 0.15, 0.33, 0.13, 0.32, 0.0, 0.01, 1.36, 0.0)  # per semantic_align.FEATURES
+    lines_weights: tuple[float, ...] = (0.08, 0.03, 0.09, 0.14, 0.01, 0.18, 0.35, 0.04, 1.32, 0.57)  # per FEATURES
     midpoint: float = 0.6
 
     def __post_init__(self) -> None:

@@ -167,8 +167,23 @@ def inferred_header_rows(grid: Grid) -> int:
 
 def header_rows(grid: Grid) -> int:
     """The reader's header marks or the inferred count, whichever is larger: readers often mark
-    only the first of several header rows (a `<th>` row over a `<td>` row of sub-headers)."""
-    return max(grid.flagged_rows, inferred_header_rows(grid))
+    only the first of several header rows (a `<th>` row over a `<td>` row of sub-headers). Marks
+    over rows that are records are not a header: a header names columns once, so rows whose labels
+    each begin later rows too (`Case ID`, `Key Context` above a rule, then again in every block
+    below it) are the first record of a table of records."""
+    flagged = 0 if _records(grid, grid.flagged_rows) else grid.flagged_rows
+    return max(flagged, inferred_header_rows(grid))
+
+
+def _records(grid: Grid, h: int) -> bool:
+    """The first `h` rows (two or more) are records: each one's first cell begins a later row too,
+    with other cells there (not a header repeated whole, as a table broken across pages repeats it)."""
+    if h < 2 or h >= len(grid.cells):
+        return False
+    later = {}
+    for row in grid.cells[h:]:
+        later.setdefault(row[0], []).append(row)
+    return all(row[0] != NULL and any(other != row for other in later.get(row[0], ())) for row in grid.cells[:h])
 
 
 def stub_columns(grid: Grid, h: int) -> int:
