@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import atexit
 import math
+import re
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -139,15 +140,32 @@ def _kinds_of(page: Page) -> list[ItemKind]:
 
 def unclaimed(text: str, claimed: Sequence[tuple[int, int]]) -> str:
     """`text` with every claimed span blanked (each character a space, line breaks kept), so the
-    offsets of what is left, and its lines, stay those of the output."""
+    offsets of what is left, and its lines, stay those of the output. Linear in the text however
+    many spans overlap (items of one page may all claim one long stretch)."""
     if not claimed:
         return text
-    chars = list(text)
-    for start, end in claimed:
-        for i in range(max(0, start), min(end, len(chars))):
-            if chars[i] != "\n":
-                chars[i] = " "
-    return "".join(chars)
+    pieces, at = [], 0
+    for start, end in _merged(claimed, len(text)):
+        pieces += [text[at:start], _NOT_A_LINE_BREAK.sub(" ", text[start:end])]
+        at = end
+    pieces.append(text[at:])
+    return "".join(pieces)
+
+
+_NOT_A_LINE_BREAK = re.compile(r"[^\n]")
+
+
+def _merged(spans: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """The spans clipped to [0, size), sorted and joined where they overlap or touch."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted((max(0, s), min(e, size)) for s, e in spans):
+        if start >= end:
+            continue
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
 
 
 class _Steps:
