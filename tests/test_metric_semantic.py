@@ -748,10 +748,10 @@ def test_text_a_reader_sees_is_not_absent_however_the_cells_fall() -> None:
     """`absent` counts text nowhere in the extraction: a group label written once above its rows (the
     ground truth's multirow spreads it over every row), letter case a flattened subscript changed
     (`X_0` read `x0`), and a cell's text split over two cells of a row are all there."""
-    gt = read_latex("\\begin{tabular}{lll}\nMethod & Task & Acc \\\\\n\\multirow{3}{*}{Single-task MTBO} & Task 0 & 1.079 \\\\\n"
-                    " & Task 1 & 1.099 \\\\\n & Task 2 & 0.776 \\\\\n$X_0$ & CIReVL + SoFT (0.1) & 0.5 \\\\\n\\end{tabular}")[0]
-    pred = flat(["Method", "Task", "Acc"], [["Single-task MTBO", "", ""], ["", "Task 0", "1.079"], ["", "Task 1", "1.099"],
-                                           ["", "Task 2", "0.776"], ["x0", "CIReVL +", "SoFT (0.1) 0.5"]])
+    gt = read_latex("\\begin{tabular}{lll}\nMethod & Task & Acc \\\\\n\\multirow{3}{*}{Single-task QRB} & Task 0 & 1.079 \\\\\n"
+                    " & Task 1 & 1.099 \\\\\n & Task 2 & 0.776 \\\\\n$X_0$ & RetNet + Aug (0.1) & 0.5 \\\\\n\\end{tabular}")[0]
+    pred = flat(["Method", "Task", "Acc"], [["Single-task QRB", "", ""], ["", "Task 0", "1.079"], ["", "Task 1", "1.099"],
+                                           ["", "Task 2", "0.776"], ["x0", "RetNet +", "Aug (0.1) 0.5"]])
     assert semantic_details(gt, pred).features["absent"] == 0
     less = flat(["Method", "Task", "Acc"], [["", "Task 0", "1.079"], ["", "Task 1", "1.099"], ["", "Task 2", "0.776"]])
     assert semantic_details(gt, less).features["absent"] > 0.2  # what is not there still is
