@@ -180,10 +180,10 @@ def _records(grid: Grid, h: int) -> bool:
     with other cells there (not a header repeated whole, as a table broken across pages repeats it)."""
     if h < 2 or h >= len(grid.cells):
         return False
-    later = {}
+    later: dict[str, set[tuple[str, ...]]] = {}  # first cell -> the distinct rows it begins below (linear)
     for row in grid.cells[h:]:
-        later.setdefault(row[0], []).append(row)
-    return all(row[0] != NULL and any(other != row for other in later.get(row[0], ())) for row in grid.cells[:h])
+        later.setdefault(row[0], set()).add(tuple(row))
+    return all(row[0] != NULL and bool(later.get(row[0], set()) - {tuple(row)}) for row in grid.cells[:h])
 
 
 def stub_columns(grid: Grid, h: int) -> int:
