@@ -8,11 +8,15 @@ regularity, never from the table they came from; so does `read_lines`:
   superscript or a mark set after a word or number (`3.41 <sup>∗</sup>`, `R@5 (↑)`), a number with
   its ± or × 10ᵏ part (`5.21 × 10−3`), two numbers about a spaced slash (`99.1 / 97.5`), a bracket or an emphasised phrase that holds a space
   (`[86.1, 90.2]`, `**Net Income**`), a list item's comma (`\\Cap, \\doublecap`), an enumerator and
-  its label (`(a) COCO`).
+  its label (`(a) COCO`), a number in brackets after a label when what follows is not bracketed
+  (`Base + Tune (0.3) 21.65`: a setting that names the row; `Time (27.0) (128.3)` are values).
+- **Numbered labels** (`enumerated`): a label followed by a different small integer on several lines
+  is one label with its number, wherever it stands (`Option 1`, `Player 2`); lines that begin with a
+  number and the same word begin with a label that counts something (`1–2 files 57.8`).
 - **Cells**: each value token (a number, a mark, a null marker) is a cell of its own; a run of
   words between values is one label (an operator joins what stands on both sides: `A + B`). Runs
-  that every line of the body's most common shape writes with as many words, two or more, are a
-  cell per word (`regular_runs`: `BB Net7 Local 58.31` over `XYZ Net7 Ours 77.45`), and so are
+  that every line of the body's most common shape writes with as many words, two or more, and no
+  operator joins, are a cell per word (`regular_runs`: `BB Net7 Local 58.31` over `XYZ Net7 Ours 77.45`), and so are
   the words of a table without values when most lines hold as many (`regular_words`).
 - **Header and body**: the body's lines share a shape (which of their cells are values); the
   lines above the first line of such a shape are the header. The table is as wide as most body
@@ -60,6 +64,7 @@ _POWER = re.compile(r"(?<=\d)[ \t]*[×x·][ \t]*10(?:[ \t]+(?=<sup>))?(?=[ \t]*(
 # one thing to a reader although it holds spaces: a bracketed pair, an emphasised phrase
 _TOGETHER = re.compile(r"[\[(][^\[\]()\n]{1,40}[\])]|(\*\*|__)[^*_\n]{1,60}?\1|<(u|b|i|em|strong)>[^<\n]{1,60}?</\2>")
 _BRACKETED = re.compile(r"[\[(][^\[\]()\n]{1,40}[\])]")
+_SINGLE = re.compile(r"\([^\s()]+\)")  # one number in brackets
 _ENUMERATOR = re.compile(r"^(?:\(\w{1,3}\)|\w{1,3}\))$")  # (a), (ii), b): one with the label that follows
 _MARKS = "†‡§¶*∗⋆↑↓⇑⇓"
 _MARK = re.compile(rf"^(?:[{_MARKS}]+|\([{_MARKS}]+\))$")  # set after what it marks
@@ -88,6 +93,8 @@ def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
     numbered = ""
     if "enumerated" in rules:
         rows, numbered = _enumerated_labels(rows)
+    if "enumerated" in rules:
+        rows = _counted_labels(rows)
     if "regular_words" in rules and not any(p.value for r in rows for p in r) and _regular(tokens):
         rows = [[_Piece((w,), True) for w in t] for t in tokens]
     if "regular_runs" in rules:
@@ -119,15 +126,15 @@ def tokens_of(line: str, glue: bool = True) -> list[str]:
     for pattern in (_PLUS_MINUS, _PAIR, _POWER, _TOGETHER):
         line = pattern.sub(lambda m: m.group(0).replace(" ", _KEEP), line)
     out: list[str] = []
-    for word in _SPACES.split(line):
-        if not word:
-            continue
+    words = [w for w in _SPACES.split(line) if w]
+    for k, word in enumerate(words):
         if out and _MARK.match(word):
             out[-1] += word
         elif out and out[-1].endswith(",") and not is_numeric(normalize(out[-1][:-1])):
             out[-1] += " " + word  # a list in one cell
-        elif out and _BRACKETED.fullmatch(word) and not _is_value(out[-1]) and not _is_value(word):
-            out[-1] += " " + word  # a unit or a note in brackets after a label: "Param (M)"
+        elif out and _BRACKETED.fullmatch(word) and not _is_value(out[-1]) and (
+                not _is_value(word) or (_SINGLE.fullmatch(word) and k + 1 < len(words) and not _BRACKETED.fullmatch(words[k + 1]))):
+            out[-1] += " " + word  # a unit or a note in brackets after a label: "Param (M)", "Ours (0.5) 21.0"
         elif len(out) == 1 and _ENUMERATOR.match(out[0]):
             out[0] += _KEEP + word
         else:
@@ -168,21 +175,52 @@ _INTEGER = re.compile(r"^\d{1,4}[a-z]?$")  # an ordinal a label is numbered by (
 
 
 def _enumerated_labels(rows: list[list[_Piece]]) -> tuple[list[list[_Piece]], str]:
-    """A label repeated at the start of several lines, each time followed by another small integer
-    (`Option 1 4.80`, `Option 2 5.07`), is one label with its number: a row label tells rows apart,
-    and the word alone does not. Returns the rows and the label most lines are numbered under ("" for
-    none)."""
+    """A label repeated in several lines, each time followed by another small integer (`Option 1
+    4.80`, `Option 2 5.07`; `... 2 Player 1 (2, 1, 1)`, `... 2 Player 3 (3, 2, 2)`), is one label with its
+    number: a label tells rows or values apart, and the word alone does not. Returns the rows and the
+    label most lines are numbered under at their start ("" for none)."""
     numbers: dict[str, set[str]] = {}
     for r in rows:
-        if len(r) >= 2 and not r[0].value and r[1].value and _INTEGER.match(r[1].text):
-            numbers.setdefault(r[0].text, set()).add(r[1].text)
+        for k in range(len(r) - 1):
+            if not r[k].value and r[k + 1].value and _INTEGER.match(r[k + 1].text):
+                numbers.setdefault(r[k].text, set()).add(r[k + 1].text)
     repeated = {label for label, seen in numbers.items() if len(seen) >= 2}
     if not repeated:
         return rows, ""
-    most = max(sorted(repeated), key=lambda label: len(numbers[label]))
-    return [[_Piece((f"{r[0].text} {r[1].text}",), False), *r[2:]]  # one word: never split a word a cell
-            if len(r) >= 2 and r[0].text in repeated and r[1].value and _INTEGER.match(r[1].text) else r
-            for r in rows], most
+    starts: Counter[str] = Counter(r[0].text for r in rows if len(r) >= 2 and r[0].text in repeated
+                                   and r[1].value and _INTEGER.match(r[1].text))
+    most = max(sorted(starts), key=lambda label: starts[label]) if starts else ""
+    return [_numbered(r, repeated) for r in rows], most
+
+
+def _counted_labels(rows: list[list[_Piece]]) -> list[list[_Piece]]:
+    """Lines that begin with a number and then the same word (`1–2 files 57.8 294`, `10+ files 44.4 18`)
+    begin with a label that counts something: the number and its word are one label, as a unit is one
+    with its number (`Edited Files` names both)."""
+    units = Counter(r[1].text for r in rows if len(r) >= 3 and r[0].value and not r[1].value
+                    and len(r[1].words) == 1)
+    units = Counter({w: k for w, k in units.items() if k >= 2})
+    if not units:
+        return rows
+    return [[_Piece((f"{r[0].text} {r[1].text}",), False), *r[2:]]
+            if len(r) >= 3 and r[0].value and r[1].text in units else r for r in rows]
+
+
+def _numbered(pieces: list[_Piece], repeated: set[str]) -> list[_Piece]:
+    """`pieces` with each `repeated` label and the small integer after it as one label (one word: never
+    split a word a cell)."""
+    out: list[_Piece] = []
+    k = 0
+    while k < len(pieces):
+        p = pieces[k]
+        if (not p.value and p.text in repeated and k + 1 < len(pieces) and pieces[k + 1].value
+                and _INTEGER.match(pieces[k + 1].text)):
+            out.append(_Piece((f"{p.text} {pieces[k + 1].text}",), False))
+            k += 2
+        else:
+            out.append(p)
+            k += 1
+    return out
 
 
 def _shape(pieces: list[_Piece]) -> tuple[bool, ...]:
@@ -216,7 +254,8 @@ def _split_regular_runs(rows: list[list[_Piece]]) -> list[list[_Piece]]:
     shape = max(shapes, key=lambda s: (shapes[s], len(s)))
     lines = [r for r in rows if _shape(r) == shape]
     split = {k for k, value in enumerate(shape) if not value and len(lines) >= 2
-             and len({len(r[k].words) for r in lines}) == 1 and len(lines[0][k].words) > 1}
+             and len({len(r[k].words) for r in lines}) == 1 and len(lines[0][k].words) > 1
+             and not any(_OPERATOR.match(normalize(w)) for r in lines for w in r[k].words)}
     if not split:
         return rows
     return [r if _shape(r) != shape else
