@@ -238,3 +238,13 @@ def test_a_number_in_brackets_after_a_label_belongs_to_the_label_when_the_values
     assert all(len(row) == 4 for row in grid(lines)[1:])
     # values all in brackets stay values: `Time (s) (27.0) (128.3)`
     assert grid("Item A B\nTime (s) (27.0) (128.3)\nSpeedup 1.0 4.7")[1] == ["Time (s)", "(27.0)", "(128.3)"]
+
+
+def test_a_comparison_before_a_number_is_the_value_it_bounds() -> None:
+    """`Coverage ratio (masked) > 0.02` under `Criterion Threshold`: a reader reads the bound as the
+    threshold's value, not `>` joining the label to the number (issue 43: judge 8, before 4.4); a
+    comparison inside a list of conditions stays text."""
+    lines = "Criterion Threshold\nScore (target clip) > 0.35\nSilence ratio (target clip) < 95%\nCoverage ratio > 0.02"
+    assert grid(lines)[1:] == [["Score (target clip)", "> 0.35"], ["Silence ratio (target clip)", "< 95%"],
+                               ["Coverage ratio", "> 0.02"]]
+    assert tokens_of("(i) a < 0, b > 1")[:3] == ["(i) a", "<", "0,"]

@@ -6,7 +6,7 @@ regularity, never from the table they came from; so does `read_lines`:
 
 - **Tokens** are the words between spaces, with what a reader keeps together glued (`glue`): a
   superscript or a mark set after a word or number (`3.41 <sup>∗</sup>`, `R@5 (↑)`), a number with
-  its ± or × 10ᵏ part (`5.21 × 10−3`), two numbers about a spaced slash (`99.1 / 97.5`), a bracket or an emphasised phrase that holds a space
+  its ± or × 10ᵏ part (`5.21 × 10−3`), a bound and its number (`> 0.35`, `< 95%`), two numbers about a spaced slash (`99.1 / 97.5`), a bracket or an emphasised phrase that holds a space
   (`[86.1, 90.2]`, `**Net Income**`), a list item's comma (`\\Cap, \\doublecap`), an enumerator and
   its label (`(a) COCO`), a number in brackets after a label when what follows is not bracketed
   (`Base + Tune (0.3) 21.65`: a setting that names the row; `Time (27.0) (128.3)` are values).
@@ -60,6 +60,8 @@ _SCRIPT_APART = re.compile(r"[ \t]+(?=<su[pb]>)")  # a superscript or subscript 
 _PLUS_MINUS = re.compile(r"(?<=\d)[ \t]*[_*]*(?:±|\+/-|\+-)[_*]*[ \t]*(?=[\d.])")
 # two numbers about a spaced slash, a pair in one cell (`99.1 / 97.5`: accuracy / calibration)
 _PAIR = re.compile(r"(?<=\d)[ \t]+/[ \t]+(?=[\d.−-])")
+# a bound: a comparison before a number is the value it bounds (`> 0.35`, `< 95%`), not a join
+_BOUND = re.compile(r"(?<!\S)[<>≤≥][ \t]+(?=[−-]?[\d.]+%?(?:[ \t]|$))")
 _POWER = re.compile(r"(?<=\d)[ \t]*[×x·][ \t]*10(?:[ \t]+(?=<sup>))?(?=[ \t]*(?:<sup>|[−\-+⁻⁺⁰-⁹^]))")
 # one thing to a reader although it holds spaces: a bracketed pair, an emphasised phrase
 _TOGETHER = re.compile(r"[\[(][^\[\]()\n]{1,40}[\])]|(\*\*|__)[^*_\n]{1,60}?\1|<(u|b|i|em|strong)>[^<\n]{1,60}?</\2>")
@@ -123,7 +125,7 @@ def tokens_of(line: str, glue: bool = True) -> list[str]:
     if not glue:
         return line.split()
     line = _SCRIPT_APART.sub("", line.strip())
-    for pattern in (_PLUS_MINUS, _PAIR, _POWER, _TOGETHER):
+    for pattern in (_PLUS_MINUS, _PAIR, _BOUND, _POWER, _TOGETHER):
         line = pattern.sub(lambda m: m.group(0).replace(" ", _KEEP), line)
     out: list[str] = []
     words = [w for w in _SPACES.split(line) if w]
