@@ -280,3 +280,32 @@ Model & Accuracy \\ Name & in \% \\ \midrule
 a & 1.0 \\ b & 2.0 \\ Model & Accuracy \\ Name & in \% \\ c & 3.0 \\ \bottomrule
 \end{tabular}""")[0])
     assert repeated.flagged_rows == 2 and header_rows(repeated) == 2
+
+
+SET_OFF = r"""\begin{tabular}{c|rr|rr}\hline
+$n$ & Error & Rate & Residual & Rate \\ \hline
+ & \multicolumn{4}{c}{$\mu = 10^{-2}$} \\ \hline
+2 & 0.31E+02 & 1.2 & 0.52E+02 & 1.5 \\
+4 & 0.12E+02 & 1.6 & 0.24E+02 & 1.1 \\ \hline
+ & \multicolumn{4}{c}{$\mu = 1$} \\ \hline
+2 & 0.45E+00 & 1.3 & 0.16E+02 & 1.4 \\
+4 & 0.13E+00 & 1.7 & 0.73E+01 & 1.0 \\ \hline
+\end{tabular}"""
+
+
+def test_a_label_set_right_of_a_blank_stub_over_data_is_a_section_row() -> None:
+    """`& \\multicolumn{4}{c}{μ = 1}` over rows of values groups them as a section row does; read as a
+    second header level it put every column under the first block's label and gave the later labels
+    the rows' numbers (issue 43: a reader of the lines `μ = 1` over `2 0.45E+00 ...`, judge 7, before 3.9).
+    Over a row of labels it stays a group header."""
+    grid = to_grid(read_latex(SET_OFF)[0])
+    assert header_rows(grid) == 1
+    v = view(grid, header_rows(grid))
+    assert v.col_keys[1] == "error" and "μ= 1 2" in v.row_keys
+    lines = "n Error Rate Residual Rate\nμ = 10−2\n2 0.31E+02 1.2 0.52E+02 1.5\n4 0.12E+02 1.6 0.24E+02 1.1\n" \
+            "μ = 1\n2 0.45E+00 1.3 0.16E+02 1.4\n4 0.13E+00 1.7 0.73E+01 1.0"
+    assert semantic_details(read_latex(SET_OFF)[0], Table.from_rows([[line] for line in lines.splitlines()])).score >= 7
+    grouped = to_grid(read_latex(r"""\begin{tabular}{lcc}\toprule
+ & \multicolumn{2}{c}{Accuracy} \\ Model & Top-1 & Top-5 \\ \midrule a & 1.0 & 2.0 \\ b & 3.0 & 4.0 \\ \bottomrule
+\end{tabular}""")[0])
+    assert header_rows(grouped) == 2 and view(grouped, 2).col_keys[1] == "accuracy top-1"

@@ -55,6 +55,20 @@ def is_spanning_label(row: Sequence[str], ids: Sequence[int] | None = None, *, b
     return len({i for t, i in zip(row, ids) if t != blank}) == 1 or all(t == row[0] for t in row)
 
 
+def is_set_off_label(row: Sequence[str], ids: Sequence[int] | None, *, blank: str = "",
+                     is_value: IsValue | None = None) -> bool:
+    """A row whose first slot is blank and whose other slots (two or more) are one spanned cell, or
+    one label repeated in each (a span resolved by repeating it): a label set right of the stub over
+    every other column (`& \\multicolumn{4}{c}{λ = 1}`). Above a
+    row of labels it groups their columns (a group header); above data, or among data, it groups the
+    rows below it, as a section row does."""
+    if len(row) < 3 or row[0] != blank or row[1] == blank or (is_value is not None and is_value(row[1])):
+        return False
+    if all(t == row[1] for t in row[2:]):
+        return True  # a span resolved by repeating its text
+    return ids is not None and len(set(ids[1:])) == 1
+
+
 def title_rows(rows: Rows, ids: Ids = None, *, blank: str = "", is_value: IsValue | None = None) -> int:
     """How many rows at the top are titles (spanning labels), leaving at least one row below."""
     n = 0
@@ -88,7 +102,9 @@ def header_end(rows: Rows, ids: Ids, is_value: IsValue, *, blank: str = "") -> i
     n = len(rows)
     titles = title_rows(rows, ids, blank=blank, is_value=is_value)
     section = {r for r in range(titles + 1, n)
-               if is_spanning_label(rows[r], ids[r] if ids else None, blank=blank, is_value=is_value)}
+               if is_spanning_label(rows[r], ids[r] if ids else None, blank=blank, is_value=is_value)
+               or (is_set_off_label(rows[r], ids[r] if ids else None, blank=blank, is_value=is_value)
+                   and not (r + 1 < n and is_label_row(rows[r + 1], ids[r + 1] if ids else None, is_value, blank)))}
     for r in range(titles, n):
         if r in section:
             continue

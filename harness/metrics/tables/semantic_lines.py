@@ -30,7 +30,8 @@ regularity, never from the table they came from; so does `read_lines`:
   end is not in the text), else its first cells name the stub columns from the left and the
   others spread over the value columns alike, as group headers.
 - **A line of one label** in the body is a section row over the table's width; so is one right
-  above the body whose words could not name half the columns (`(a) COCO`, `CLIP` over rows of four).
+  above the body whose words could not name half the columns (`(a) COCO`, `CLIP` over rows of four;
+  an operator and what it joins name one thing: `λ = 10−3`).
 
 What this reading gets wrong is what a reader of the lines would get wrong: the score charges it
 through the comparison (values under other columns, headers misread), so a table of one-word
@@ -103,7 +104,7 @@ def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
         rows = _split_regular_runs(rows)
     head = _header_end(rows)
     width = _width(rows[head:]) or max(len(_words(r)) for r in rows)
-    while head > 0 and _one_label(rows[head - 1]) and 2 * len(rows[head - 1][0].words) < width:
+    while head > 0 and _one_label(rows[head - 1]) and 2 * _naming_words(rows[head - 1][0]) < width:
         head -= 1  # a label of a few words right above the body groups the rows below it: a section row
     last = _name_columns(_words(rows[head - 1]), width, numbered) if head else []  # the last header line
     stub = _stub(rows[head:], width)
@@ -231,6 +232,13 @@ def _shape(pieces: list[_Piece]) -> tuple[bool, ...]:
 
 def _one_label(pieces: list[_Piece]) -> bool:
     return len(pieces) == 1 and not pieces[0].value
+
+
+def _naming_words(piece: _Piece) -> int:
+    """How many column names a label's words could be: an operator and the words it joins are one
+    expression (`λ = 10−3` names a setting, not three columns)."""
+    operators = sum(1 for w in piece.words if _OPERATOR.match(normalize(w)))
+    return max(1, len(piece.words) - 2 * operators)
 
 
 def _words(pieces: list[_Piece]) -> list[str]:

@@ -36,7 +36,7 @@ from functools import lru_cache
 
 from tablebench.core.table import Table
 from tablebench.metrics.tables.semantic_text import NULL, fold_case, normalize, numbers, residue
-from tablebench.readers.row_roles import header_end, is_mark, is_spanning_label, repeats_header
+from tablebench.readers.row_roles import header_end, is_label_row, is_mark, is_set_off_label, is_spanning_label, repeats_header
 
 _LEADING_NUMBER = re.compile(r"[^\w]{0,2}[-+±~≈<>≤≥]?\.?\d")
 _MAGNITUDE = re.compile(r"(\d)[^\W\d_]{1,2}\b")  # a unit or magnitude written onto a number
@@ -155,9 +155,13 @@ def is_section(row: list[str], ids: list[int] | None = None) -> bool:
 
 
 def sections(grid: Grid, start: int = 0) -> set[int]:
-    """Section rows at or below row `start`."""
+    """Section rows at or below row `start`: a label from the first column on, or one set right of a
+    blank stub over every other column where no row of labels follows (`row_roles.is_set_off_label`)."""
     ids = grid.ids or [None] * len(grid.cells)
-    return {r for r in range(start, len(grid.cells)) if is_section(grid.cells[r], ids[r])}
+    n = len(grid.cells)
+    return {r for r in range(start, n) if is_section(grid.cells[r], ids[r])
+            or (is_set_off_label(grid.cells[r], ids[r], blank=NULL, is_value=is_numeric)
+                and not (r + 1 < n and is_label_row(grid.cells[r + 1], ids[r + 1], is_value, NULL)))}
 
 
 def inferred_header_rows(grid: Grid) -> int:
@@ -211,9 +215,10 @@ def view(grid: Grid, h: int, stub: int | None = None) -> View:
     cells = [row[:] for row in grid.cells]
     shown = [row[:] for row in grid.shown]
     section_rows = sections(grid, h)
-    for r in section_rows:  # a section row ("Dataset A" across the table): one label, however spanned
-        cells[r] = [cells[r][0]] + [NULL] * (n_cols - 1)
-        shown[r] = [shown[r][0]] + [""] * (n_cols - 1)
+    for r in section_rows:  # a section row ("Dataset A" across the table): one label, however spanned or set off
+        c = next(c for c in range(n_cols) if cells[r][c] != NULL)
+        cells[r] = [cells[r][c]] + [NULL] * (n_cols - 1)
+        shown[r] = [shown[r][c]] + [""] * (n_cols - 1)
     ids = grid.ids or [list(range(n_cols)) for _ in range(n_rows)]
     for r in range(h):  # a header row's only label, written once over blank slots (a title): spread it right
         filled = [c for c in range(n_cols) if cells[r][c] != NULL]
