@@ -58,14 +58,14 @@ def is_spanning_label(row: Sequence[str], ids: Sequence[int] | None = None, *, b
 def is_set_off_label(row: Sequence[str], ids: Sequence[int] | None, *, blank: str = "",
                      is_value: IsValue | None = None) -> bool:
     """A row whose first slot is blank and whose other slots (two or more) are one spanned cell, or
-    one label repeated in each (a span resolved by repeating it): a label set right of the stub over
+    one label repeated in each of three or more (a span resolved by repeating it): a label set right of the stub over
     every other column (`& \\multicolumn{4}{c}{λ = 1}`). Above a
     row of labels it groups their columns (a group header); above data, or among data, it groups the
     rows below it, as a section row does."""
     if len(row) < 3 or row[0] != blank or row[1] == blank or (is_value is not None and is_value(row[1])):
         return False
-    if all(t == row[1] for t in row[2:]):
-        return True  # a span resolved by repeating its text
+    if len(row) >= 4 and all(t == row[1] for t in row[2:]):
+        return True  # a span resolved by repeating its text (in two cells only, as likely two cells alike)
     return ids is not None and len(set(ids[1:])) == 1
 
 
