@@ -248,3 +248,14 @@ def test_a_comparison_before_a_number_is_the_value_it_bounds() -> None:
     assert grid(lines)[1:] == [["Score (target clip)", "> 0.35"], ["Silence ratio (target clip)", "< 95%"],
                                ["Coverage ratio", "> 0.02"]]
     assert tokens_of("(i) a < 0, b > 1")[:3] == ["(i) a", "<", "0,"]
+
+
+def test_a_null_marker_after_a_label_shows_a_label_column_the_other_lines_write_as_their_last_word() -> None:
+    """`Coastal - 10 5 0.999` beside `Coastal Dry 10 20 0.987` and `North Hill Dry 10 20 0.992`: the dash
+    stands for the second column's cell, so a reader takes `Dry` as that column's label (issue 43:
+    judge 10, before 6.8)."""
+    lines = ("Site Regime Shots Runs Score\nCoastal - 10 5 0.999\nNorth Hill - 10 5 0.998\nCoastal Dry 10 20 0.987\n"
+             "North Hill Dry 100 20 1.000\nCoastal Wet 10 25 0.998")
+    assert grid(lines)[0] == ["Site", "Regime", "Shots", "Runs", "Score"]
+    assert grid(lines)[4] == ["North Hill", "Dry", "100", "20", "1.000"]
+    assert grid(lines, ALL - {"regular_runs"})[4] == ["North Hill Dry", "100", "20", "1.000"]

@@ -17,7 +17,9 @@ regularity, never from the table they came from; so does `read_lines`:
   words between values is one label (an operator joins what stands on both sides: `A + B`). Runs
   that every line of the body's most common shape writes with as many words, two or more, and no
   operator joins, are a cell per word (`regular_runs`: `BB Net7 Local 58.31` over `XYZ Net7 Ours 77.45`), and so are
-  the words of a table without values when most lines hold as many (`regular_words`).
+  the words of a table without values when most lines hold as many (`regular_words`). A null marker
+  after a label stands for a label's cell: where lines show one (`Synthetic - 10 5`), lines with one
+  cell fewer hold that column's label as their label's last word (`OSM Milan BNC 10 20`).
 - **Header and body**: the body's lines share a shape (which of their cells are values); the
   lines above the first line of such a shape are the header. The table is as wide as most body
   lines with values, widened to a count two lines share when those begin with a label where the
@@ -101,7 +103,7 @@ def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
     if "regular_words" in rules and not any(p.value for r in rows for p in r) and _regular(tokens):
         rows = [[_Piece((w,), True) for w in t] for t in tokens]
     if "regular_runs" in rules:
-        rows = _split_regular_runs(rows)
+        rows = _split_at_nulls(_split_regular_runs(rows))
     head = _header_end(rows)
     width = _width(rows[head:]) or max(len(_words(r)) for r in rows)
     while head > 0 and _one_label(rows[head - 1]) and 2 * _naming_words(rows[head - 1][0]) < width:
@@ -270,6 +272,21 @@ def _split_regular_runs(rows: list[list[_Piece]]) -> list[list[_Piece]]:
         return rows
     return [r if _shape(r) != shape else
             [q for k, p in enumerate(r) for q in ([_Piece((w,), False) for w in p.words] if k in split else [p])]
+            for r in rows]
+
+
+def _split_at_nulls(rows: list[list[_Piece]]) -> list[list[_Piece]]:
+    """Lines whose label is followed by a null marker and then values only (`Synthetic - 10 5`, two or
+    more alike) show a label column there: the marker stands for its cell. Lines with one cell fewer,
+    values after a label of two words or more (`Synthetic BNC 10 20`, `OSM Milan BNC 10 20`), hold that
+    column's label as their label's last word."""
+    nulls = Counter(len(r) for r in rows if len(r) >= 3 and not r[0].value and normalize(r[1].text) == NULL
+                    and all(p.value for p in r[1:]))
+    n = max((n for n, k in nulls.items() if k >= 2), key=lambda n: nulls[n], default=0)
+    if not n:
+        return rows
+    return [[_Piece(r[0].words[:-1], False), _Piece(r[0].words[-1:], False), *r[1:]]
+            if len(r) == n - 1 and not r[0].value and len(r[0].words) >= 2 and all(p.value for p in r[1:]) else r
             for r in rows]
 
 
