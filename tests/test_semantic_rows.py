@@ -309,3 +309,21 @@ def test_a_label_set_right_of_a_blank_stub_over_data_is_a_section_row() -> None:
  & \multicolumn{2}{c}{Accuracy} \\ Model & Top-1 & Top-5 \\ \midrule a & 1.0 & 2.0 \\ b & 3.0 & 4.0 \\ \bottomrule
 \end{tabular}""")[0])
     assert header_rows(grouped) == 2 and view(grouped, 2).col_keys[1] == "accuracy top-1"
+
+
+def test_a_matrix_names_its_columns_as_it_names_its_rows() -> None:
+    """`True \\ Pred | 0 | 1 | 2` over rows labelled 0, 1, 2: the numbers across are the labels down,
+    so the first row is the header of a confusion matrix, however numeric (issue 43: read as data, a
+    reader's header `True \\ Pred 0 1 2` was charged as a missing row: judge 9, before 6.3). Numbers that
+    are not the row labels stay data."""
+    matrix = [["True \\ Pred", "0", "1", "2"], ["0", "40", "0", "0"], ["1", "2", "22", "13"], ["2", "0", "13", "18"]]
+    assert header_end(matrix, None, lambda t: t.isdigit()) == 1
+    plain = [["Model", "0", "1", "2"], ["a", "40", "0", "0"], ["b", "2", "22", "13"], ["c", "0", "13", "18"]]
+    data_first = [["x", "0", "1", "2"], ["0", "40", "0", "0"], ["1", "2", "22", "13"]]
+    assert header_end(plain, None, lambda t: t.isdigit()) == 0
+    assert header_end(data_first, None, lambda t: t.isdigit()) == 0
+    gt = read_latex(r"""\begin{tabular}{|c|c|c|c|}\hline
+True $\backslash$ Pred & 0 & 1 & 2 \\ \hline 0 & 40 & 0 & 0 \\ \hline 1 & 2 & 22 & 13 \\ \hline 2 & 0 & 13 & 18 \\ \hline
+\end{tabular}""")[0]
+    lines = Table.from_rows([["True \\ Pred 0 1 2"], ["0 40 0 0"], ["1 2 22 13"], ["2 0 13 18"]])
+    assert semantic_details(gt, lines).score >= 9

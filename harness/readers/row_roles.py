@@ -119,6 +119,8 @@ def header_end(rows: Rows, ids: Ids, is_value: IsValue, *, blank: str = "") -> i
                 continue  # a label where every row below holds a value: it names that column
             if r == titles and _unlike_the_values_below(rows, r, is_value, blank):
                 continue  # numbers of another form than every column's values below: column names (years over prices)
+            if r == titles and _names_the_rows_too(rows, r, blank):
+                continue  # the labels the rows below are named by, across: a matrix's column names (0 1 2 3 over 0, 1, 2, 3)
             return min([r, *(s for s in section if s < r)])
     return min(titles + 1, max(n - 1, 0)) if n > 1 else 0
 
@@ -146,6 +148,15 @@ def _labels_a_value_column(rows: Rows, r: int, is_value: IsValue, blank: str) ->
         if len(column) >= 2 and all(map(is_value, column)):
             return True
     return False
+
+
+def _names_the_rows_too(rows: Rows, r: int, blank: str) -> bool:
+    """Row `r`'s cells right of the first (two or more) are, in order, the first cells of the rows
+    below it: a matrix (a confusion or transition matrix) names its columns as it names its rows, so
+    its first row is a header however numeric."""
+    across = [t for t in rows[r][1:] if t != blank]
+    down = [row[0] for row in rows[r + 1:] if row and row[0] != blank]
+    return len(across) >= 2 and across == down[:len(across)] and len(down) == len(across)
 
 
 _DIGITS = re.compile(r"\d+")

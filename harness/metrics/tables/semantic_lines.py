@@ -147,13 +147,19 @@ def tokens_of(line: str, glue: bool = True) -> list[str]:
     return [t.replace(_KEEP, " ") for t in out]
 
 
+def _is_operator(token: str) -> bool:
+    """A sign that joins what stands on both sides of it (a backslash too: `True \\ Pred`, which
+    normalises to the null marker)."""
+    return token == "\\" or bool(_OPERATOR.match(normalize(token)))
+
+
 def _is_value(token: str) -> bool:
     """A number, a mark or a null marker (significance marks after a number do not make it a word)."""
+    if _is_operator(token):
+        return False
     norm = normalize(token)
     if norm == NULL:
         return True
-    if _OPERATOR.match(norm):
-        return False
     bare = _TRAILING_MARKS.sub("", norm)
     return is_value(norm) or (bare != norm and bool(bare) and is_value(bare))
 
@@ -165,7 +171,7 @@ def _pieces(tokens: list[str]) -> list[_Piece]:
     glue = False
     for token in tokens:
         value = _is_value(token)
-        if out and _OPERATOR.match(normalize(token)):
+        if out and _is_operator(token):
             out[-1] = _Piece((*out[-1].words, token), False)
             glue = True
         elif out and (glue or (not value and not out[-1].value)):
@@ -239,13 +245,24 @@ def _one_label(pieces: list[_Piece]) -> bool:
 def _naming_words(piece: _Piece) -> int:
     """How many column names a label's words could be: an operator and the words it joins are one
     expression (`λ = 10−3` names a setting, not three columns)."""
-    operators = sum(1 for w in piece.words if _OPERATOR.match(normalize(w)))
+    operators = sum(1 for w in piece.words if _is_operator(w))
     return max(1, len(piece.words) - 2 * operators)
 
 
 def _words(pieces: list[_Piece]) -> list[str]:
-    """A header line's words, a label each."""
-    return [w for p in pieces for w in p.words]
+    """A header line's words, a label each; an operator and the words it joins are one label
+    (`True \\ Pred`, `A + B`)."""
+    out: list[str] = []
+    for p in pieces:
+        join = False
+        for k, w in enumerate(p.words):
+            operator = _is_operator(w) and 0 < k < len(p.words) - 1
+            if out and k and (join or operator):
+                out[-1] += " " + w
+            else:
+                out.append(w)
+            join = operator
+    return out
 
 
 def _regular(tokens: list[list[str]]) -> bool:
@@ -267,7 +284,7 @@ def _split_regular_runs(rows: list[list[_Piece]]) -> list[list[_Piece]]:
     lines = [r for r in rows if _shape(r) == shape]
     split = {k for k, value in enumerate(shape) if not value and len(lines) >= 2
              and len({len(r[k].words) for r in lines}) == 1 and len(lines[0][k].words) > 1
-             and not any(_OPERATOR.match(normalize(w)) for r in lines for w in r[k].words)}
+             and not any(_is_operator(w) for r in lines for w in r[k].words)}
     if not split:
         return rows
     return [r if _shape(r) != shape else
