@@ -151,6 +151,21 @@ def test_meta_eval_reads_a_gridless_extraction_as_lines() -> None:
     assert _read_pair("\\begin{tabular}{cc}\nA & 1 \\\\\n\\end{tabular}", "  \n")[1] is None
 
 
+def test_meta_eval_reads_lines_around_a_stray_grid_row_as_the_run_locates_them() -> None:
+    """A parser that wrote a table as plain lines and one of its rows as a one-row HTML table: the
+    benchmark's locator finds the table in those lines, and meta-eval scores what a run would (issue
+    43: scored as the stray row alone, 0.1 where the judge gave 7)."""
+    gt = ("\\begin{tabular}{lccc}\n & Alpha & Beta & Gamma \\\\\n\\hline\nNorth & 43.01 & 67.45 & 52.67 \\\\\n"
+          "South & 49.62 & 70.87 & 58.12 \\\\\nEast & 50.52 & 71.27 & 58.56 \\\\\nWest & 51.01 & 72.22 & 59.95 \\\\\n"
+          "Centre & 50.42 & 69.15 & 54.79 \\\\\n\\end{tabular}")
+    text = ("Alpha Beta Gamma\nNorth 43.01 67.45 52.67\nSouth 49.62 70.87 58.12\nEast 50.52 71.27 58.56\n\n"
+            "<table><tr><td>West</td><td>51.01</td><td>72.22</td><td>59.95</td></tr></table>\n\n"
+            "Centre 50.42 69.15 54.79\n")
+    g, pred = _read_pair(gt, text)
+    assert pred is not None and len(pred.rows) >= 4
+    assert semantic_details(g, pred).score >= 5
+
+
 def test_locator_reads_lines_through_html_markup() -> None:
     """Markup a parser wraps around a plain line (<u>, <sup>) is not the table's words: a
     header line underlined by the parser still belongs to the table's run of lines."""

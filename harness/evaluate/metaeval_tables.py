@@ -127,8 +127,9 @@ def recomputed_scorers(metrics: Iterable[str]) -> dict[str, Scorer]:
 
 def _read_pair(gt_latex: str, extraction: str) -> tuple[Table, Table | None]:
     """The ground truth and what the benchmark would score against it: the table the offline
-    locator finds in the extraction (a table the extraction split into consecutive fragments is
-    scored as the fragments joined), else its largest table, else its lines."""
+    locator finds in the extraction, as a run finds it (a table the extraction split into
+    consecutive fragments is scored as the fragments joined; one whose rows are plain lines around
+    a stray grid fragment, as those lines), else its largest table, else its lines."""
     gt = read_latex(gt_latex)[0]
     try:
         candidates = read_tables(extraction)
@@ -137,7 +138,7 @@ def _read_pair(gt_latex: str, extraction: str) -> tuple[Table, Table | None]:
             return gt, read_lines(extraction)
         except NoTableError:
             return gt, None
-    (found,) = locate_tables([gt], extraction, loose_lines=False)
+    (found,) = locate_tables([gt], extraction)
     if found.table is not None:
         return gt, found.table
     return gt, max(candidates, key=lambda t: len(t.cells()))  # below the locator's floor: still scored, low
