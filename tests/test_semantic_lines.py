@@ -274,3 +274,11 @@ def test_a_null_marker_after_a_label_shows_a_label_column_the_other_lines_write_
     assert grid(lines)[0] == ["Site", "Regime", "Shots", "Runs", "Score"]
     assert grid(lines)[4] == ["North Hill", "Dry", "100", "20", "1.000"]
     assert grid(lines, ALL - {"regular_runs"})[4] == ["North Hill Dry", "100", "20", "1.000"]
+
+
+def test_a_size_and_an_approximate_value_are_one_cell_each_whatever_italics_the_parser_set() -> None:
+    """`16 _×_ 16 14.2s (1.0 _×_ ) 12.8s`: a parser set the symbols in italics; a reader reads a size, a
+    time with its ratio and a time (issue 43: judge 9, before 5.0); `_∼_ 900s*` is about 900 s."""
+    assert tokens_of("16 _×_ 16 14.2s (1.0 _×_ ) 12.8s") == ["16 × 16", "14.2s", "(1.0 × )", "12.8s"]
+    assert tokens_of("128 × 128 _∼_ 900s* _∼_ 700s*") == ["128 × 128", "∼ 900s*", "∼ 700s*"]
+    assert tokens_of("_Effect_ 0.5") == ["_Effect_", "0.5"]  # a word's emphasis stays for the emphasis count

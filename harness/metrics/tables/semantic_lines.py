@@ -2,11 +2,13 @@
 
 Some parsers lose a table's grid and keep its text: a line per row, cells apart by single spaces
 (`ResNet-50 76.1 93.0`). A reader who sees only those lines rebuilds the grid from their own
-regularity, never from the table they came from; so does `read_lines`:
+regularity, never from the table they came from; so does `read_lines` (a symbol the parser set in
+italics on its own, `_×_`, is read as the symbol):
 
 - **Tokens** are the words between spaces, with what a reader keeps together glued (`glue`): a
   superscript or a mark set after a word or number (`3.41 <sup>∗</sup>`, `R@5 (↑)`), a number with
-  its ± or × 10ᵏ part (`5.21 × 10−3`), a bound and its number (`> 0.35`, `< 95%`), two numbers about a spaced slash (`99.1 / 97.5`), a bracket or an emphasised phrase that holds a space
+  its ± or × 10ᵏ part (`5.21 × 10−3`), a size (`16 × 16`), a bound and its number (`> 0.35`, `< 95%`,
+  `∼ 900s`), two numbers about a spaced slash (`99.1 / 97.5`), a bracket or an emphasised phrase that holds a space
   (`[86.1, 90.2]`, `**Net Income**`), a list item's comma (`\\Cap, \\doublecap`), an enumerator and
   its label (`(a) COCO`), a number in brackets after a label when what follows is not bracketed
   (`Base + Tune (0.3) 21.65`: a setting that names the row; `Time (27.0) (128.3)` are values).
@@ -64,7 +66,11 @@ _PLUS_MINUS = re.compile(r"(?<=\d)[ \t]*[_*]*(?:±|\+/-|\+-)[_*]*[ \t]*(?=[\d.])
 # two numbers about a spaced slash, a pair in one cell (`99.1 / 97.5`: accuracy / calibration)
 _PAIR = re.compile(r"(?<=\d)[ \t]+/[ \t]+(?=[\d.−-])")
 # a bound: a comparison before a number is the value it bounds (`> 0.35`, `< 95%`), not a join
-_BOUND = re.compile(r"(?<!\S)[<>≤≥][ \t]+(?=[−-]?[\d.]+%?(?:[ \t]|$))")
+_BOUND = re.compile(r"(?<!\S)[<>≤≥~∼≈][ \t]+(?=[−-]?[\d.]+[^\s,;]*(?:[ \t]|$))")
+# two numbers a reader reads as one size (`16 × 16`, `3 x 3`)
+_TIMES = re.compile(r"(?<=\d)[ \t]+[×x][ \t]+(?=\d)")
+# a symbol a parser set in italics on its own (`_×_`, `_γ_`): the emphasis is the parser's, not a cell's
+_EMPHASISED_SYMBOL = re.compile(r"(?<![\w*])([_*])([^\s_*]{1,3})\1(?![\w*])")
 _POWER = re.compile(r"(?<=\d)[ \t]*[×x·][ \t]*10(?:[ \t]+(?=<sup>))?(?=[ \t]*(?:<sup>|[−\-+⁻⁺⁰-⁹^]))")
 # one thing to a reader although it holds spaces: a bracketed pair, an emphasised phrase
 _TOGETHER = re.compile(r"[\[(][^\[\]()\n]{1,40}[\])]|(\*\*|__)[^*_\n]{1,60}?\1|<(u|b|i|em|strong)>[^<\n]{1,60}?</\2>")
@@ -127,8 +133,8 @@ def tokens_of(line: str, glue: bool = True) -> list[str]:
     docstring; without `glue`, the words alone)."""
     if not glue:
         return line.split()
-    line = _SCRIPT_APART.sub("", line.strip())
-    for pattern in (_PLUS_MINUS, _PAIR, _BOUND, _POWER, _TOGETHER):
+    line = _EMPHASISED_SYMBOL.sub(r"\2", _SCRIPT_APART.sub("", line.strip()))
+    for pattern in (_PLUS_MINUS, _PAIR, _BOUND, _TIMES, _POWER, _TOGETHER):
         line = pattern.sub(lambda m: m.group(0).replace(" ", _KEEP), line)
     out: list[str] = []
     words = [w for w in _SPACES.split(line) if w]
