@@ -82,8 +82,8 @@ class Params:
     to it."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.19, 0.17, 0.15, 0.33, 0.13, 0.32, 0.0, 0.01, 1.36, 0.0)  # per semantic_align.FEATURES
-    lines_weights: tuple[float, ...] = (0.08, 0.03, 0.09, 0.14, 0.01, 0.18, 0.35, 0.04, 1.32, 0.57)  # per FEATURES
+    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0)  # per semantic_align.FEATURES
+    lines_weights: tuple[float, ...] = (0.0, 0.04, 0.12, 0.15, 0.01, 0.18, 0.27, 0.05, 1.91, 0.62)  # per FEATURES
     midpoint: float = 0.6
 
     def __post_init__(self) -> None:
