@@ -52,7 +52,7 @@ def run(mutation: Mutation | None, tests: Sequence[str], python: str) -> tuple[b
     running `tests` (test files or node ids) with pytest until the first failure. With no
     mutation, the control run: the copy as it is, whose tests must pass ("survived").
 
-    The copy reads the repository's ../shared (`TABLEBENCH_SHARED`, unless the caller set it), so
+    The copy's `harness/` is imported as `tablebench`, ahead of the installed package. The copy reads the repository's ../shared (`TABLEBENCH_SHARED`, unless the caller set it), so
     the tests that need it run there too instead of skipping. A SystemExit when pytest finds no test or cannot read its arguments:
     that would count as a kill."""
     text = mutated(mutation) if mutation is not None else None
@@ -61,7 +61,12 @@ def run(mutation: Mutation | None, tests: Sequence[str], python: str) -> tuple[b
         shutil.copytree(ROOT, copy, ignore=IGNORED)
         if mutation is not None:
             (copy / mutation.path).write_text(text, encoding="utf-8")
-        env = dict(os.environ, PYTHONPATH=str(copy))
+        # the package is `tablebench` (the copy's harness/): ahead of the installed one on the path, or
+        # the tests would import the unmutated package and every mutation would survive
+        package_dir = Path(tmp) / "path"
+        package_dir.mkdir()
+        (package_dir / "tablebench").symlink_to(copy / "harness", target_is_directory=True)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(package_dir), str(copy)]))
         env.setdefault("TABLEBENCH_SHARED", str(ROOT.parent / "shared"))
         proc = subprocess.run([python, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
                                "--no-header", *tests], check=False, cwd=copy, capture_output=True, text=True, env=env)
