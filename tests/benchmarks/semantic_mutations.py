@@ -19,24 +19,29 @@ from tests.benchmarks.mutants import Mutation, report
 TESTS = ["tests/test_metric_semantic.py", "tests/test_semantic_lines.py", "tests/test_semantic_rows.py",
          "tests/test_semantic_formats.py", "tests/test_semantic_size.py", "tests/test_semantic_blind.py",
          "tests/test_semantic_features_doc.py", "tests/test_perturb.py", "tests/test_locate_fragments.py",
-         "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py", "tests/test_semantic_emphasis.py"]
+         "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py", "tests/test_semantic_emphasis.py",
+         "tests/test_semantic_spacing.py"]
 
 # kind: "weight", "threshold" or "reading"
 M = "harness/metrics/tables/"
 VECTOR = "return np.asarray(self.weights + self.lines_weights, dtype=float)"
+
+
+def _without(k: int, grid: bool = True, lines: bool = True) -> str:
+    """`Params.vector` with feature `k` costing nothing in a grid and/or in lines."""
+    def part(name: str, drop: bool) -> str:
+        return f"tuple(0.0 if i == {k} else w for i, w in enumerate(self.{name}))" if drop else f"self.{name}"
+    return f"return np.asarray({part('weights', grid)} + {part('lines_weights', lines)}, dtype=float)"
+
+
 MUTATIONS = [
-    Mutation("share_weight", "weight", M + "semantic.py", VECTOR,
-             "return np.asarray((0.0,) + self.weights[1:] + self.lines_weights, dtype=float)"),
-    Mutation("values_weight", "weight", M + "semantic.py", VECTOR,
-             "return np.asarray(self.weights[:1] + (0.0,) + self.weights[2:] + self.lines_weights, dtype=float)"),
-    Mutation("headers_weight", "weight", M + "semantic.py", VECTOR,
-             "return np.asarray(self.weights[:3] + (0.0,) + self.weights[4:] + self.lines_weights, dtype=float)"),
-    Mutation("unattributed_weight", "weight", M + "semantic.py", VECTOR,
-             "return np.asarray(self.weights[:5] + (0.0,) + self.weights[6:] + self.lines_weights, dtype=float)"),
-    Mutation("unlabelled_weight", "weight", M + "semantic.py", VECTOR,
-             "return np.asarray(self.weights + self.lines_weights[:6] + (0.0,) + self.lines_weights[7:], dtype=float)"),
-    Mutation("emphasis_weight", "weight", M + "semantic.py", VECTOR,
-             "return np.asarray(self.weights[:7] + (0.0,) + self.lines_weights[:7] + (0.0,), dtype=float)"),
+    Mutation("share_weight", "weight", M + "semantic.py", VECTOR, _without(0, lines=False)),
+    Mutation("values_weight", "weight", M + "semantic.py", VECTOR, _without(1, lines=False)),
+    Mutation("headers_weight", "weight", M + "semantic.py", VECTOR, _without(3, lines=False)),
+    Mutation("unattributed_weight", "weight", M + "semantic.py", VECTOR, _without(5, lines=False)),
+    Mutation("unlabelled_weight", "weight", M + "semantic.py", VECTOR, _without(6, grid=False)),
+    Mutation("emphasis_weight", "weight", M + "semantic.py", VECTOR, _without(7)),
+    Mutation("spacing_weight", "weight", M + "semantic.py", VECTOR, _without(10)),
     Mutation("lines_weights_as_grid", "weight", M + "semantic.py", VECTOR,
              "return np.asarray(self.weights + self.weights, dtype=float)"),
     Mutation("counts_linear", "threshold", M + "semantic_size.py", "np.log1p(features[list(CHARGED)])",
@@ -65,8 +70,10 @@ MUTATIONS = [
              "if r > titles and (_spans_down(rows, ids, r, blank)", "if r > titles and (False"),
     Mutation("no_foreign_text", "reading", M + "semantic_align.py", 'ALIGN_RULES = ("foreign_text",)',
              "ALIGN_RULES = ()"),
-    Mutation("no_emphasis_rule", "reading", M + "semantic.py", "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS}",
-             "RULES = READ_RULES | frozenset(ALIGN_RULES)"),
+    Mutation("no_emphasis_rule", "reading", M + "semantic.py", "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING}",
+             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {SPACING}"),
+    Mutation("no_spacing_rule", "reading", M + "semantic.py", "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING}",
+             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS}"),
     Mutation("no_nested_sections", "reading", M + "semantic_struct.py", "outer, inner = [label], []",
              "inner = [label]"),
 ]

@@ -10,9 +10,9 @@ their differences are counted by cause, not by the cells a cause touches (`seman
 the share of facts that agree, wrong values, lost or invented rows and columns, misread headers,
 values under another row's or column's label, the share of values whose key (row path,
 column path) a reader can no longer recover, emphasis the table does not have
-(`semantic_emphasis`), and, whatever the cells, the share of the table's text that is nowhere in
+(`semantic_emphasis`), words run together (`semantic_spacing`), and, whatever the cells, the share of the table's text that is nowhere in
 the extraction and the share of the extraction's text that is not the table's. Counts are charged
-log(1 + n), at the size the ratings cover (`semantic_size`). The score combines these ten features:
+log(1 + n), at the size the ratings cover (`semantic_size`). The score combines these eleven features:
 
     score = 10 * exp(-sum_k w_k * feature_k),   every w_k >= 0
 
@@ -50,6 +50,8 @@ from tablebench.metrics.tables.semantic_emphasis import RULE as EMPHASIS
 from tablebench.metrics.tables.semantic_emphasis import with_added_emphasis
 from tablebench.metrics.tables.semantic_read import READ_RULES, read_prediction
 from tablebench.metrics.tables.semantic_size import at_rated_size
+from tablebench.metrics.tables.semantic_spacing import RULE as SPACING
+from tablebench.metrics.tables.semantic_spacing import with_lost_spacing
 from tablebench.metrics.tables.semantic_struct import View, header_rows, to_grid, view
 from tablebench.readers.html import as_table
 
@@ -58,7 +60,7 @@ SUMMARIES = frozenset({"absent", "invented"})  # features that sum up the text a
 # Every rule the score follows: how the prediction is read (`semantic_read.READ_RULES`) and what the
 # comparison counts (`semantic_align.ALIGN_RULES`, `semantic_emphasis.RULE`); `tablebench meta-eval
 # --ablation` removes each in turn.
-RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS}
+RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -82,8 +84,8 @@ class Params:
     to it."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0)  # per semantic_align.FEATURES
-    lines_weights: tuple[float, ...] = (0.0, 0.04, 0.12, 0.15, 0.01, 0.18, 0.27, 0.05, 1.91, 0.62)  # per FEATURES
+    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0, 0.06)  # per semantic_align.FEATURES
+    lines_weights: tuple[float, ...] = (0.0, 0.04, 0.11, 0.14, 0.01, 0.17, 0.27, 0.05, 1.92, 0.54, 0.18)  # per FEATURES
     midpoint: float = 0.6
 
     def __post_init__(self) -> None:
@@ -199,6 +201,8 @@ def read_and_count(gt: TableLike, pred: TableLike, counting: Counting = DEFAULT.
                           reading.undelimited, rules & frozenset(ALIGN_RULES), midpoint=counting.midpoint)
     if EMPHASIS in rules:
         c = with_added_emphasis(c, gt_table, pred_table)
+    if SPACING in rules:
+        c = with_lost_spacing(c, gt_table, pred_table)
     c = at_rated_size(c)
     return Read(reading.how, as_lines(c, len(reading.grid.cells)) if reading.undelimited else c, reading.undelimited)
 
