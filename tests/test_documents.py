@@ -225,13 +225,14 @@ def test_a_record_with_a_broken_page_count_or_break_list_is_refused(tmp_path: Pa
 
 @needs_poppler
 def test_the_crop_of_a_table_that_starts_on_a_later_page_is_of_that_page() -> None:
-    from tablebench.report.crops import _crop, _render, page_crops
+    from tablebench.report.crops import Crop, _crop, _render, page_crops
 
-    page, t = next((p, t) for p in load_case_set(DOCS).pages for t in p.tables if t.page > 1)
+    page, t = next((p, t) for p in load_case_set(DOCS).pages for t in p.tables if t.page > 1 and not t.long)
     key = (page.set_name, page.page_id, t.index)
     crops = page_crops([], {"case_set_path": str(DOCS)}, None, keys=[key])
     assert t.bbox is not None
-    assert crops[key] == _crop(_render(page.pdf, t.page), t.bbox) != _crop(_render(page.pdf, 1), t.bbox)
+    assert crops[key] == (Crop(t.page, _crop(_render(page.pdf, t.page), t.bbox)),)
+    assert crops[key][0].webp != _crop(_render(page.pdf, 1), t.bbox)
 
 
 # -- regeneration ------------------------------------------------------------------------------------

@@ -56,8 +56,8 @@ def test_crops_are_small_images_of_the_bbox_and_absent_without_the_case_set(tmp_
     crops = page_crops(results, {"case_set_path": str(SYNTH)}, "teds")
     assert set(crops) == {("synth-v1", page.page_id, t.index) for t in page.tables}
     for t in page.tables:
-        webp = crops[("synth-v1", page.page_id, t.index)]
-        assert webp[:4] == b"RIFF" and len(webp) < 40_000
+        ((number, webp),) = crops[("synth-v1", page.page_id, t.index)]  # one page: one crop
+        assert number == 1 and webp[:4] == b"RIFF" and len(webp) < 40_000
         with Image.open(io.BytesIO(webp)) as image:  # the bbox at DPI, plus a small margin
             x0, top, x1, bottom = t.bbox
             assert abs(image.width - (x1 - x0) * DPI / 72) < 20 and abs(image.height - (bottom - top) * DPI / 72) < 20

@@ -11,7 +11,9 @@ Both keep ground truth as ordered blocks `{"type": "text"|"table"|"inline-formul
 A case's PDF may be a document of several pages (`"pages": N` in its record, `tablebench generate
 --doc-pages`): it is one case all the same, parsed whole, its items in reading order across the
 pages; a table records the page it starts on and, when it continues on later pages, the rows of
-its canonical HTML that open each new page (`breaks`).
+its canonical HTML that open each new page (`breaks`). The pages a table is on follow from these
+(`GroundTruthTable.pages`), and where on each it is from its bbox and the page's layout
+(`Page.regions_of`, `tablebench.cases.regions`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from tablebench.cases.manifest import MANIFEST, check_case_file, check_case_set, unlisted_files
 from tablebench.cases.pdfbench import formulas_of
+from tablebench.cases.regions import Region, table_regions
 from tablebench.core import kinds as item_kinds
 from tablebench.core.files import read_json
 
@@ -75,6 +78,12 @@ class GroundTruthTable:
     bbox: tuple[float, float, float, float] | None = None  # PDF points, origin top-left, when the set records it
     page: int = 1  # the PDF page (1-based) the table starts on, which `bbox` is on
     breaks: tuple[int, ...] = ()  # rows of `html` (0-based) that open a new PDF page: the table continues there
+    long: bool = False  # written as a long table (its record lists the pages it spans): see `tablebench.cases.regions`
+
+    @property
+    def pages(self) -> tuple[int, ...]:
+        """The PDF pages the table is on, first to last: one more after its first for each break."""
+        return tuple(range(self.page, self.page + len(self.breaks) + 1))
 
     @cached_property
     def table(self) -> Table:
@@ -120,6 +129,10 @@ class Page:
     layout: dict = field(default_factory=dict)
     variant: str = DIGITAL  # "digital", or the name of the degradation (`scan`, `photo`) it was made with
     pdf_pages: int = 1  # pages of the PDF as its record states them (a document: several)
+
+    def regions_of(self, table: GroundTruthTable) -> tuple[Region, ...]:
+        """Where `table` is on each PDF page it is on (`tablebench.cases.regions`): what a report crops."""
+        return table_regions(table, self.layout)
 
     def items_of(self, kind: str) -> list:
         """The page's ground-truth items of `kind` (none: an empty list)."""
@@ -263,13 +276,24 @@ def read_tables_of(blocks: list[dict], gt_path: Path) -> list[GroundTruthTable]:
             continue
         if not isinstance(block.get("data"), str):
             raise ValueError(f"{gt_path}: table block {len(tables)} has no LaTeX in 'data'")
+        page, breaks = _count(block.get("page", 1), "page", gt_path), _breaks(block.get("breaks", []), gt_path)
         tables.append(GroundTruthTable(index=len(tables), latex=block["data"],
                                        complexity=block.get("complexity") or "unknown",
                                        source=block.get("source", ""), stored_html=block.get("html"),
-                                       bbox=_bbox(block.get("bbox")),
-                                       page=_count(block.get("page", 1), "page", gt_path),
-                                       breaks=_breaks(block.get("breaks", []), gt_path)))
+                                       bbox=_bbox(block.get("bbox")), page=page, breaks=breaks,
+                                       long=_spanned(block.get("pages"), page, breaks, gt_path)))
     return tables
+
+
+def _spanned(value: object, page: int, breaks: tuple[int, ...], gt_path: Path) -> bool:
+    """Whether a table block lists the pages it spans (a long table's `pages`: [first, last]),
+    checked against its `page` and `breaks`: the table ends one page after its start per break."""
+    if value is None:
+        return False
+    if value != [page, page + len(breaks)] or type(value[0]) is not int or type(value[1]) is not int:
+        raise ValueError(f"{gt_path}: a table's 'pages' must be [its page, that page + one per break], "
+                         f"here [{page}, {page + len(breaks)}]; got {value!r:.60}")
+    return True
 
 
 def _count(value: object, what: str, gt_path: Path) -> int:

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 
+from tablebench.cases.regions import PAPERS
 from tablebench.generate import languages
 from tablebench.generate.fonts import FONTS
 
@@ -19,7 +20,6 @@ DOCCLASSES = ("article", "article", "report", "book", "scrartcl", "scrartcl", "s
 LANGUAGES = {"en": "english", "de": "german", "fr": "french", "es": "spanish"}
 FAKER_LOCALES = {"en": "en_US", "de": "de_DE", "fr": "fr_FR", "es": "es_ES"}
 SPACINGS = {"single": "", "onehalf": r"\onehalfspacing", "double": r"\doublespacing"}
-PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # mm
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Page crops for report cards: the region of the page a table's ground-truth bbox covers.
+"""Page crops for report cards: the region of each page a ground-truth table is on.
 
 Why only some: a crop is what a reader checks a doubtful score against, and the report must
 stay small and quick to open at any run size. So crops are made for the cards a user opens
@@ -7,9 +7,9 @@ tables, each page rendered once (pdftoppm at `DPI`) and each table's crop stored
 many parsers it has (cards refer to it by index). `write_crops` can also put every crop in a
 folder beside the report. Pages come from the run's case set (`meta["case_set_path"]`); a
 results file read without its case set, a page without bboxes (pdf-parse-bench), a formula or a
-missing pdftoppm give no crops, never an error. In a document of several pages a table's crop
-is of the page it starts on (its bbox is there); a table continued on later pages shows only
-its part on that first page.
+missing pdftoppm give no crops, never an error. A table broken across the pages of a document
+has a crop of each page it is on, in page order, each as wide as the table
+(`tablebench.cases.Page.regions_of`: where it is on every page is the case set's to say).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 from tablebench.core.results import ItemResult
 from tablebench.gating.rules import verdict_of
@@ -38,6 +39,13 @@ PREFIX = "data:image/webp;base64,"
 CROPS_FOLDER = "crops"  # beside report.html: every table's crop (`write_crops`)
 
 TableKey = tuple[str, str, int]  # (case set, page, table index)
+
+
+class Crop(NamedTuple):
+    """One page's crop of a table."""
+
+    page: int  # the PDF page (1-based) it is of
+    webp: bytes
 
 
 def key_of(r: ItemResult) -> TableKey:
@@ -65,8 +73,9 @@ def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORS
 
 
 def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primary: str | None,
-               keys: Iterable[TableKey] | None = None) -> dict[TableKey, bytes]:
-    """{table: WebP bytes} for the chosen tables (`chosen` when `keys` is None); {} without the case set."""
+               keys: Iterable[TableKey] | None = None) -> dict[TableKey, tuple[Crop, ...]]:
+    """{table: its crops, one per PDF page it is on} for the chosen tables (`chosen` when `keys`
+    is None); {} without the case set. A page that does not render leaves its crop out."""
     root = _case_set_root(meta)
     if root is None or shutil.which("pdftoppm") is None:
         return {}
@@ -82,19 +91,20 @@ def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primar
     for case_set, page_id, index in wanted:
         page = pages.get((case_set, page_id))
         gt = next((t for t in page.tables if t.index == index), None) if page else None
-        if gt is not None and gt.bbox is not None:
-            by_page.setdefault((case_set, page_id, gt.page), []).append((index, gt.bbox))
+        for region in page.regions_of(gt) if page is not None and gt is not None else ():
+            by_page.setdefault((case_set, page_id, region.page), []).append((index, region.box))
 
-    def one(item: tuple[tuple[str, str, int], list]) -> dict[TableKey, bytes]:
+    def one(item: tuple[tuple[str, str, int], list]) -> list[tuple[TableKey, Crop]]:
         (case_set, page_id, number), boxes = item
         image = _render(pages[(case_set, page_id)].pdf, number)
-        return {} if image is None else {(case_set, page_id, i): _crop(image, bbox) for i, bbox in boxes}
+        return [] if image is None else [((case_set, page_id, i), Crop(number, _crop(image, box))) for i, box in boxes]
 
-    out: dict[TableKey, bytes] = {}
+    found: dict[TableKey, list[Crop]] = {}
     with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:  # pdftoppm runs outside the GIL
         for crops in pool.map(one, by_page.items()):
-            out.update(crops)
-    return out
+            for key, crop in crops:
+                found.setdefault(key, []).append(crop)
+    return {key: tuple(sorted(found[key])) for key in wanted if key in found}
 
 
 def _case_set_root(meta: Mapping[str, object] | None) -> Path | None:
@@ -111,14 +121,17 @@ def data_uri(webp: bytes) -> str:
     return PREFIX + base64.b64encode(webp).decode("ascii")
 
 
-def write_crops(crops: Mapping[TableKey, bytes], folder: Path) -> list[Path]:
-    """Every crop as `<folder>/<set>/<page>-t<N>.webp` (the folder form beside report.html)."""
+def write_crops(crops: Mapping[TableKey, Sequence[Crop]], folder: Path) -> list[Path]:
+    """Every crop as `<folder>/<set>/<page>-t<N>.webp` (the folder form beside report.html); a
+    table on several PDF pages as `<page>-t<N>-page<P>.webp`, one per page."""
     written = []
-    for (case_set, page_id, index), webp in crops.items():
-        path = folder / _safe(case_set) / f"{_safe(page_id)}-t{index}.webp"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(webp)
-        written.append(path)
+    for (case_set, page_id, index), table_crops in crops.items():
+        for crop in table_crops:
+            part = f"-page{crop.page}" if len(table_crops) > 1 else ""
+            path = folder / _safe(case_set) / f"{_safe(page_id)}-t{index}{part}.webp"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(crop.webp)
+            written.append(path)
     return written
 
 

@@ -95,13 +95,17 @@ def judge_html(r: ItemResult) -> str:
     return out
 
 
-def crop_html(r: ItemResult, index: dict[tuple[str, str, int], int]) -> str:
-    """A placeholder the script fills with the table's page crop (stored once per table in the data)."""
-    i = index.get((r.case_set, r.page, r.index)) if r.kind == "table" else None
-    if i is None:
-        return ""
-    return (f'<figure class="crop" data-crop="{i}"><figcaption class="note">the page around the table '
-            "(ground-truth bbox)</figcaption></figure>")
+def crop_html(r: ItemResult, index: dict[tuple[str, str, int], list[tuple[int, int]]]) -> str:
+    """Placeholders the script fills with the table's page crops (stored once per table in the
+    data): one per PDF page it is on, in page order, each captioned with its page when there
+    are several."""
+    crops = index.get((r.case_set, r.page, r.index), []) if r.kind == "table" else []
+    if len(crops) == 1:
+        return (f'<figure class="crop" data-crop="{crops[0][1]}"><figcaption class="note">the page around the '
+                "table, where the ground truth places it</figcaption></figure>")
+    return "".join(f'<figure class="crop" data-crop="{i}"><figcaption class="note">PDF page {page}: '
+                   f'{"the table continued" if n else "the table starts"}</figcaption></figure>'
+                   for n, (page, i) in enumerate(crops))
 
 
 def cell_diff_html(r: ItemResult) -> str:

@@ -39,7 +39,7 @@ from tablebench.report.aggregate import (
     run_counts,
     variant_of,
 )
-from tablebench.report.crops import TableKey, data_uri
+from tablebench.report.crops import Crop, TableKey, data_uri
 from tablebench.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_key, page_outputs
 from tablebench.report.html_assets import CSS, JS
 from tablebench.report.html_boards import num, ranking_html, track_html
@@ -80,7 +80,7 @@ def safe_table_html(markup: str | None) -> str:
 
 def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping[str, object] | None = None,
                 csp: bool = True, more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None,
-                crops: Mapping[TableKey, bytes] | None = None) -> str:
+                crops: Mapping[TableKey, Sequence[Crop]] | None = None) -> str:
     """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone).
 
     The answer first: each kind's leaderboard with its parsers' verdict counts (a row, or a
@@ -96,7 +96,10 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         meta.pop("gate", None)  # its lines are the section's table
     slim = slim_of(results)  # what needs no text; a run's full results are read from disk, one at a time
     outputs, texts = page_outputs(with_page_output(results))
-    crop_index = {key: i for i, key in enumerate(crops or {})}
+    flat = [(key, crop) for key, table_crops in (crops or {}).items() for crop in table_crops]
+    crop_index: dict[TableKey, list[tuple[int, int]]] = {}  # table -> (PDF page, index in the data's crops)
+    for i, (key, crop) in enumerate(flat):
+        crop_index.setdefault(key, []).append((crop.page, i))
     comparisons = regressions.comparisons if regressions is not None else []
     tracks = [board, *more]
     body = "".join([
@@ -113,7 +116,7 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
     ])
     cards = card_data(_cards(board, results, more, (outputs, crop_index), texts), texts)
     data = json_for_script({**script_data(board, slim), "cards": cards,
-                            "crops": [data_uri(webp) for webp in (crops or {}).values()]})
+                            "crops": [data_uri(crop.webp) for _, crop in flat]})
     policy = ""
     if csp:
         policy = ('<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
