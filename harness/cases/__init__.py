@@ -81,8 +81,13 @@ class GroundTruthTable:
     long: bool = False  # written as a long table (its record lists the pages it spans): see `tablebench.cases.regions`
 
     @property
+    def page_span(self) -> tuple[int, int]:
+        """(first, last): the PDF pages the table is on, one more after its first for each break."""
+        return (self.page, self.page + len(self.breaks))
+
+    @property
     def pages(self) -> tuple[int, ...]:
-        """The PDF pages the table is on, first to last: one more after its first for each break."""
+        """Every PDF page the table is on, first to last."""
         return tuple(range(self.page, self.page + len(self.breaks) + 1))
 
     @cached_property
@@ -133,6 +138,15 @@ class Page:
     def regions_of(self, table: GroundTruthTable) -> tuple[Region, ...]:
         """Where `table` is on each PDF page it is on (`tablebench.cases.regions`): what a report crops."""
         return table_regions(table, self.layout)
+
+    def page_span_of(self, item: object) -> tuple[int, int] | None:
+        """(first, last): the PDF pages a ground-truth item is on. Its own `page_span` where its
+        kind records one (a table: `GroundTruthTable.page_span`; a page's prose), else page 1 of
+        a one-page case, else None (an item of a document that does not say where it is)."""
+        own = getattr(item, "page_span", None)
+        if own is not None:
+            return own
+        return (1, 1) if self.pdf_pages == 1 else None
 
     def items_of(self, kind: str) -> list:
         """The page's ground-truth items of `kind` (none: an empty list)."""

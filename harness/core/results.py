@@ -6,8 +6,10 @@ is the item's index among the page's items of its kind, `group` what it is group
 table's complexity, a formula's inline / display: `ItemKind.groups`), `errors` the headline
 metric's errors in words. `gt_latex` / `matched_text` are the two sides as written; `language`
 and `variant` are the page's (what the leaderboard's per-language / per-variant columns group
-by). The plugin records it as a test property (JSON), so it survives xdist and junit XML; the
-report aggregates lists of them.
+by), `pages` the first and the last PDF page the item is on (a table broken across pages: two; what the
+leaderboard's broken / single-page columns group by) and `pdf_pages` the case's (what time per
+PDF page divides by). The plugin records it as a test property (JSON), so it survives xdist and
+junit XML; the report aggregates lists of them.
 
 Every fact the project records about a case has a field of its own (the parse cache flag, the
 page's output, a traceback, the best candidate, scoring's evidence, the judge's notes, the
@@ -57,6 +59,7 @@ PARSE_FAILURES = ("parse_error", "timeout", "empty")  # what a parser that faile
 FAILURES = (*PARSE_FAILURES, "error")  # nothing scored, whoever failed (the terminal's "errors" column)
 OUTCOMES = ("ok", "missing", *FAILURES)
 # the names of `ItemResult.evidence`'s entries, for the scorers that write them and the cards that read them
+PAGE_BREAKS = ("broken", "single-page")  # `ItemResult.page_break`'s values in display order ("unknown" last)
 CELL_DIFF = "cell_diff"  # a table's cells equal / changed / missing / extra (`tablebench.metrics.tables.semantic_diff`)
 TEXT_DIFF = "text_diff"  # a page's prose, block by block (`tablebench.metrics.text.details`)
 SCORED_LATEX = "scored_latex"  # the LaTeX a formula was scored as, where it differs from the text matched
@@ -81,8 +84,8 @@ class ItemResult:
     # split in two has two; `matched_span` covers them all); older results.json files have none
     matched_spans: list[list[int]] = field(default_factory=list)
     locate_score: float | None = None
-    parse_seconds: float = 0.0  # of the whole page
-    cost: float = 0.0  # of the whole page, in USD
+    parse_seconds: float = 0.0  # of the whole case: its PDF's `pdf_pages` pages
+    cost: float = 0.0  # of the whole case, in USD
     # what the project records about the case beyond its scores, each fact in a field of its own
     # (results.json files before format 3 held them in `extra`: `from_dict` moves them here)
     parse_cached: bool = False  # the page's parse was read from the parse cache, not run
@@ -108,6 +111,24 @@ class ItemResult:
     kind: str = "table"  # an item kind's name (`tablebench.core.kinds`); results.json files from before formulas read as tables
     language: str = "unknown"  # the page's language (`Page.language`); older results.json files read as unknown
     variant: str = "digital"  # the page's variant (`Page.variant`); older files had born-digital pages only
+    # [first, last]: the PDF pages the item is on (`Page.page_span_of`), as a case set's record writes a
+    # long table's: [1, 1] on a one-page case, [1, 2] for a table broken across two pages of a document;
+    # [] where the ground truth does not say (a formula of a document) and in results.json files
+    # written before documents were visible
+    pages: list[int] = field(default_factory=list)
+    pdf_pages: int = 1  # pages of the case's PDF (`Page.pdf_pages`): `parse_seconds` and `cost` are of them all
+
+    @property
+    def broken(self) -> bool:
+        """Whether the item continues across a page break (its last PDF page is after its first)."""
+        return len(self.pages) > 1 and self.pages[-1] > self.pages[0]
+
+    @property
+    def page_break(self) -> str:
+        """What the leaderboards' page-break breakdown groups it under (`PAGE_BREAKS`): "broken",
+        "single-page", or "unknown" where the result does not say (a formula of a document, a
+        results.json written before the pages were recorded)."""
+        return "broken" if self.broken else "single-page" if self.pages else "unknown"
 
     @property
     def fragments(self) -> list[list[int]]:
@@ -271,7 +292,7 @@ ROW = Record({
                                      "baseline": Maybe(Number()), "now": Maybe(Number()), "delta": Maybe(Number()),
                                      "verdict": Text(), "baseline_outcome": OneOf(OUTCOMES)})),
     "extra": Record({}), "spec": Text(), "errors": Items(Text()), "kind": Known(kinds.names), "language": Text(),
-    "variant": Text(),
+    "variant": Text(), "pages": Items(Integer(1)), "pdf_pages": Integer(1),
 }, required=("parser", "case_set", "page", "index", "group", "outcome"))
 _FIELD_NAMES = tuple(f.name for f in fields(ItemResult))
 _FIELD_HEAD = re.compile(r"[^.\[]*")  # a result's own field, at the start of a refusal's field path
@@ -291,6 +312,12 @@ def results_format(data: dict) -> str:
                          f"(it reads {', '.join(_READABLE)}): upgrade tablebench")
     return found
 
+
+
+def case_unit(pdf_pages: Iterable[int]) -> str:
+    """'documents' when a case has several PDF pages (`pdf_pages`, one count per case), else
+    'pages': what counts of a run's cases call them (a document is one case of many pages)."""
+    return "documents" if any(n > 1 for n in pdf_pages) else "pages"
 
 
 def item_name(kind: str, index: int) -> str:

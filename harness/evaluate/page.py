@@ -287,7 +287,8 @@ def lost_result(page: Page, parser_spec: str, label: str, kind: str, index: int,
 def _result(page: Page, kind: ItemKind, gt: Any, parser_spec: str, label: str) -> ItemResult:
     return ItemResult(parser=label, spec=parser_spec, case_set=page.set_name, page=page.page_id, index=gt.index,
                        group=gt.group, outcome="ok", gt_latex=gt.latex, gt_html=getattr(gt, "stored_html", None) or "",
-                       kind=kind.name, language=page.language, variant=page.variant)
+                       kind=kind.name, language=page.language, variant=page.variant,
+                       pages=list(page.page_span_of(gt) or ()), pdf_pages=page.pdf_pages)
 
 
 def _base_results(page: Page, kind: ItemKind, parser_spec: str, label: str, parsed: ParseResult) -> list[ItemResult]:

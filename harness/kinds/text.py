@@ -34,6 +34,7 @@ class GroundTruthText:
     blocks: tuple[str, ...]
     group: str  # the page's layout (`LAYOUTS`), "unknown" when the record says none
     index: int = 0  # one text item per page
+    page_span: tuple[int, int] = (1, 1)  # the first and last PDF page it is on: a document's prose is on all
 
     @property
     def latex(self) -> str:
@@ -56,7 +57,9 @@ def read_text_of(record: object, blocks: list[dict], gt_path: Path) -> list[Grou
     layout = record.get("layout") if isinstance(record, dict) else None
     columns = layout.get("columns") if isinstance(layout, dict) else None
     group = LAYOUTS[columns - 1] if columns in (1, 2) else "unknown"
-    return [GroundTruthText(tuple(texts), group)]
+    count = record.get("pages", 1) if isinstance(record, dict) else 1
+    last = count if type(count) is int and count >= 1 else 1  # the case set refuses any other count
+    return [GroundTruthText(tuple(texts), group, page_span=(1, last))]
 
 
 class TextKind(ItemKind):

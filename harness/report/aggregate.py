@@ -10,12 +10,14 @@ Conventions (every rendering shows these numbers, none recomputes them):
 - perfect rate = share of **all** tables whose value reaches the metric's full scale
   (1 for rule metrics, 10 for ``semantic`` and ``judge``), so a missing table is not perfect.
 - median: over the tables that have the value (a quality summary of what was found).
-- seconds per page and cost are per *unique page* (results repeat them for every table of a page).
+- seconds per page and cost per page are per *PDF page*: a case's time and cost (every item of a
+  case repeats them) over its PDF's pages (`ItemResult.pdf_pages`: a document has several).
 
 Beside each item's group (`ItemResult.group`: a table's complexity, a formula's inline /
 display), a board groups by the page's language and variant (`ItemResult.language`,
-`.variant`) when the run has more than one of either; with one value those groups are empty,
-so a single-language born-digital run reads as before.
+`.variant`) and by page break (`ItemResult.page_break`: broken across PDF pages or on one) when
+the run has more than one of either; with one value those groups are empty, so a
+single-language born-digital run of one-page cases reads as before.
 
 Tables and formulas (`ItemResult.kind`) are different tracks with different metrics: `boards`
 aggregates each kind into its own leaderboard (formulas grouped inline / display where tables
@@ -34,12 +36,12 @@ from dataclasses import asdict, dataclass, field, replace
 
 from tablebench.core import kinds as item_kinds
 from tablebench.core.metric_specs import display_order, ranking_metric, scale_of
-from tablebench.core.results import OUTCOMES, ItemResult
+from tablebench.core.results import OUTCOMES, PAGE_BREAKS, ItemResult, case_unit
 
 VARIANT_ORDER = ("digital", "scan", "photo")
 # case attributes (ItemResult fields) a leaderboard also groups by, beside `group`, when a run
 # has more than one value of them: one value only would repeat the overall numbers
-BREAKDOWNS = ("language", "variant")
+BREAKDOWNS = ("page_break", "language", "variant")
 _EPS = 1e-9
 
 
@@ -77,17 +79,20 @@ class ParserRow:
     overall: Group
     by_group: dict[str, Group]
     outcomes: dict[str, int]
-    pages: int
-    seconds_per_page: float | None
-    cost: float  # USD over unique pages: what parsing cost
-    cost_per_page: float | None
+    pages: int  # cases: pages, or documents of several PDF pages
+    seconds_per_page: float | None  # per PDF page
+    cost: float  # USD over unique cases: what parsing cost
+    cost_per_page: float | None  # per PDF page
     judge_cost: float = 0.0  # USD of LLM-judge calls (per table, `ItemResult.judge_cost`): what scoring cost
     by_language: dict[str, Group] = field(default_factory=dict)  # only when the run has several languages
     by_variant: dict[str, Group] = field(default_factory=dict)  # only when the run has several variants
+    by_page_break: dict[str, Group] = field(default_factory=dict)  # only when the run has broken and single-page items
+    pdf_pages: int = 0  # PDF pages of its cases (a document counts each of its pages)
 
     def by(self, attribute: str) -> dict[str, Group]:
-        """The groups of one breakdown: "group", "language" or "variant"."""
-        return {"group": self.by_group, "language": self.by_language, "variant": self.by_variant}[attribute]
+        """The groups of one breakdown: "group", "language", "variant" or "page_break"."""
+        return {"group": self.by_group, "language": self.by_language, "variant": self.by_variant,
+                "page_break": self.by_page_break}[attribute]
 
     @property
     def total(self) -> int:
@@ -114,14 +119,17 @@ class Leaderboard:
     kind: str = "table"  # the item kind it ranks: "table" | "formula" (set by `boards`)
     languages: list[str] = field(default_factory=list)  # per-language groups: empty unless the run has several
     variants: list[str] = field(default_factory=list)  # per-variant groups (digital, scan, photo): likewise
+    page_breaks: list[str] = field(default_factory=list)  # broken / single-page: likewise
+    case_unit: str = "pages"  # what its cases are called: "documents" when one has several PDF pages (`case_unit`)
 
     def values(self, attribute: str) -> list[str]:
-        """The groups a breakdown shows, in display order ([] for a language / variant with one value)."""
-        return {"group": self.groups, "language": self.languages, "variant": self.variants}[attribute]
+        """The groups a breakdown shows, in display order ([] for a breakdown with one value)."""
+        return {"group": self.groups, "language": self.languages, "variant": self.variants,
+                "page_break": self.page_breaks}[attribute]
 
     @property
     def breakdowns(self) -> list[str]:
-        """The language / variant breakdowns this board shows (those with more than one value)."""
+        """The language / variant / page-break breakdowns this board shows (those with more than one value)."""
         return [b for b in BREAKDOWNS if self.values(b)]
 
     @property
@@ -178,15 +186,18 @@ def leaderboard(results: Iterable[ItemResult | dict], primary: str | None = None
     groups = _ordered({group_of(r) for r in results}, group_order())
     languages = _several(_ordered({language_of(r) for r in results}, ("en",), last="unknown"))
     variants = _several(_ordered({variant_of(r) for r in results}, VARIANT_ORDER))
+    page_breaks = _ordered({r.page_break for r in results}, PAGE_BREAKS, last="unknown")
+    page_breaks = _several(page_breaks) if "broken" in page_breaks else []  # older results say "unknown"
 
     by_parser: dict[str, list[ItemResult]] = {}
     for r in results:
         by_parser.setdefault(r.parser, []).append(r)
-    rows = [_parser_row(name, rs, metrics, groups, languages, variants) for name, rs in by_parser.items()]
+    rows = [_parser_row(name, rs, metrics, groups, languages, variants, page_breaks) for name, rs in by_parser.items()]
     rows.sort(key=lambda row: _rank_key(row, primary))
     rows = [replace(row, rank=i + 1) for i, row in enumerate(rows)]
     scale = {m: scale_of(m) for m in metrics if scale_of(m) != 1.0}
-    return Leaderboard(rows, metrics, primary, groups, scale, languages=languages, variants=variants)
+    return Leaderboard(rows, metrics, primary, groups, scale, languages=languages, variants=variants,
+                       page_breaks=page_breaks, case_unit=case_unit({r.pdf_pages for r in results}))
 
 
 def _several(values: list[str]) -> list[str]:
@@ -255,21 +266,24 @@ def metric_stats(values: Sequence[float | None], scale: float = 1.0) -> MetricSt
 
 
 def _parser_row(name: str, results: list[ItemResult], metrics: list[str], groups: list[str],
-                languages: Sequence[str] = (), variants: Sequence[str] = ()) -> ParserRow:
+                languages: Sequence[str] = (), variants: Sequence[str] = (),
+                page_breaks: Sequence[str] = ()) -> ParserRow:
     outcomes = dict.fromkeys(OUTCOMES, 0)
     for r in results:
         outcomes[r.outcome] = outcomes.get(r.outcome, 0) + 1
-    pages: dict[tuple[str, str], tuple[float, float]] = {}
-    for r in results:  # every table of a page repeats the page's time and cost: keep one
+    pages: dict[tuple[str, str], tuple[float, float, int]] = {}
+    for r in results:  # every item of a case repeats the case's time, cost and PDF pages: keep one
         key = (r.case_set, r.page)
-        seconds, cost = pages.get(key, (0.0, 0.0))
-        pages[key] = (max(seconds, r.parse_seconds or 0.0), max(cost, r.cost or 0.0))
+        seconds, cost, pdf_pages = pages.get(key, (0.0, 0.0, 1))
+        pages[key] = (max(seconds, r.parse_seconds or 0.0), max(cost, r.cost or 0.0), max(pdf_pages, r.pdf_pages))
     n_pages = len(pages)
-    seconds = exact_sum(s for s, _ in pages.values())
-    cost = exact_sum(c for _, c in pages.values())
+    n_pdf_pages = sum(n for _, _, n in pages.values())
+    seconds = exact_sum(s for s, _, _ in pages.values())
+    cost = exact_sum(c for _, c, _ in pages.values())
     by_group = {c: group_stats([r for r in results if group_of(r) == c], metrics) for c in groups}
     by_language = {v: group_stats([r for r in results if language_of(r) == v], metrics) for v in languages}
     by_variant = {v: group_stats([r for r in results if variant_of(r) == v], metrics) for v in variants}
+    by_page_break = {v: group_stats([r for r in results if r.page_break == v], metrics) for v in page_breaks}
     return ParserRow(
         rank=0,
         parser=name,
@@ -277,12 +291,14 @@ def _parser_row(name: str, results: list[ItemResult], metrics: list[str], groups
         by_group={c: g for c, g in by_group.items() if g.total},
         outcomes=outcomes,
         pages=n_pages,
-        seconds_per_page=seconds / n_pages if n_pages else None,
+        seconds_per_page=seconds / n_pdf_pages if n_pdf_pages else None,
         cost=cost,
-        cost_per_page=cost / n_pages if n_pages else None,
+        cost_per_page=cost / n_pdf_pages if n_pdf_pages else None,
         judge_cost=exact_sum(r.judge_cost for r in results),
         by_language={v: g for v, g in by_language.items() if g.total},
         by_variant={v: g for v, g in by_variant.items() if g.total},
+        by_page_break={v: g for v, g in by_page_break.items() if g.total},
+        pdf_pages=n_pdf_pages,
     )
 
 
@@ -344,9 +360,12 @@ def run_counts(results: Iterable[ItemResult]) -> dict[str, int]:
 
 
 def cache_summary(results: Iterable[ItemResult]) -> str:
-    """'3 of 4 pages from the cache': (parser, page) parses read from the parse cache, not run."""
+    """'3 of 4 pages from the cache': (parser, case) parses read from the parse cache, not run
+    ('documents' when a case has several PDF pages, `case_unit`)."""
     pages: dict[tuple[str, str, str], bool] = {}
+    sizes = set()
     for r in results:
         key = (r.parser, r.case_set, r.page)
         pages[key] = pages.get(key, True) and r.parse_cached
-    return f"{sum(pages.values())} of {len(pages)} pages from the cache"
+        sizes.add(r.pdf_pages)
+    return f"{sum(pages.values())} of {len(pages)} {case_unit(sizes)} from the cache"

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tablebench.core import kinds as item_kinds
-from tablebench.core.results import PARSE_FAILURES, ItemResult
+from tablebench.core.results import PARSE_FAILURES, ItemResult, case_unit
 from tablebench.gating.rules import LOCATOR_NOTE, verdict_of
 
 VARIES = "…"  # where the cases of one cause differ (a number, a page's own name)
@@ -60,6 +60,7 @@ class Cause:
     pages: set[tuple[str, str]] = field(default_factory=set)  # (case set, page) of its cases
     parser_pages: int = 0  # pages of this parser in the run
     parser_cases: int = 0  # cases of this parser in the run
+    unit: str = "pages"  # what the run's cases are called: "documents" when one has several PDF pages
     _text: list[str] = field(default_factory=list)  # the first case's reason, cut at each number
     _varies: list[bool] = field(default_factory=list)  # which of its numbers differ between the cases
 
@@ -87,14 +88,15 @@ class Cause:
         """What a cause that took every case of its parser says of it ("" for any other cause)."""
         if not self.every_page or self.parser_pages < 2:
             return ""
-        return "the parser failed on every page, alike" if self.parser_failed else "every case on every page failed alike"
+        each = f"every {self.unit[:-1]}"
+        return f"the parser failed on {each}, alike" if self.parser_failed else f"every case on {each} failed alike"
 
     def line(self) -> str:
         """'tb-broken: parse_error: ModuleNotFoundError: … on 100/100 pages (441 cases): the parser
         failed on every page, alike' (the last part only when it did)."""
         n = len(self.cases)
         text = (f"{self.parser}: {self.reason} on {len(self.pages)}/{self.parser_pages} "
-                f"page{'s' if self.parser_pages != 1 else ''} ({n} case{'s' if n != 1 else ''})")
+                f"{self.unit if self.parser_pages != 1 else self.unit[:-1]} ({n} case{'s' if n != 1 else ''})")
         return f"{text}: {self.alike}" if self.alike else text
 
     def _add(self, result: ItemResult, numbers: list[str]) -> None:
@@ -140,8 +142,9 @@ def causes(results: Sequence[ItemResult]) -> list[Cause]:
         if cause is None:
             cause = found[key] = Cause(r.parser, r.outcome, _text=parts, _varies=[False] * (len(parts) // 2))
         cause._add(r, parts[1::2])
+    unit = case_unit({r.pdf_pages for r in results})
     for cause in found.values():
-        cause.parser_pages, cause.parser_cases = len(pages[cause.parser]), counts[cause.parser]
+        cause.parser_pages, cause.parser_cases, cause.unit = len(pages[cause.parser]), counts[cause.parser], unit
     return sorted(found.values(), key=lambda c: -len(c.cases))  # stable: equal counts in the results' order
 
 

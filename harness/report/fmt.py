@@ -22,6 +22,29 @@ def meta_text(value: object) -> str:
     return str(value)
 
 
+# what each breakdown (`Leaderboard.breakdowns`) is called in headings: "by page break"
+BREAKDOWN_NAMES = {"language": "language", "variant": "variant", "page_break": "page break"}
+
+
+def breakdown_name(attribute: str) -> str:
+    return BREAKDOWN_NAMES.get(attribute, attribute)
+
+
+def time_note(board: Leaderboard) -> str:
+    """What "s/page" divides by, said where the board's cases are documents (a one-page case's
+    page is its PDF page): '' otherwise."""
+    return "s/page = parse seconds per PDF page, a document's divided by its pages" \
+        if board.case_unit == "documents" else ""
+
+
+def pages_text(pages: list[int], pdf_pages: int) -> str:
+    """Where in its document an item is: 'page 1 → page 2' (broken across pages), 'page 3' (on one
+    page of a document); '' on a one-page case or where the result does not say (`ItemResult.pages`)."""
+    if len(pages) != 2 or not all(type(p) is int for p in pages) or (pdf_pages <= 1 and pages[1] <= pages[0]):
+        return ""
+    return f"page {pages[0]} → page {pages[1]}" if pages[1] > pages[0] else f"page {pages[0]}"
+
+
 def legend(board: Leaderboard) -> str:
     """The legend under a kind's leaderboard: how missing items count, which scores are on 0-10."""
     title = item_kinds.get(board.kind).title

@@ -33,6 +33,7 @@ from tablebench.evaluate.completeness import of_meta
 from tablebench.readers.html import table_from_html
 from tablebench.report import fmt
 from tablebench.report.aggregate import (
+    BREAKDOWNS,
     Leaderboard,
     group_of,
     language_of,
@@ -164,7 +165,8 @@ def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Lea
         primary = primaries.get(r.kind, board.primary)
         value = r.scores.get(primary) if primary and r.outcome == "ok" else None
         yield Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {group_of(r)}",
-                   values=(r.parser, group_of(r), language_of(r), variant_of(r), r.outcome, verdict_label(r)),
+                   values=(r.parser, group_of(r), language_of(r), variant_of(r), r.page_break, r.outcome,
+                           verdict_label(r)),
                    score=float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None,
                    delta=delta_of(r),
                    parts=_by_reference(_case_parts(r, primary, cache, evidence), r, evidence[0], texts),
@@ -186,7 +188,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
     """The controls and an empty list: the script lays out the cards shown from the data (`_cards`)."""
     tracks = [board, *more]
     levels = list(dict.fromkeys(c for track in tracks for c in track.groups))
-    breakdowns = {a: list(dict.fromkeys(v for track in tracks for v in track.values(a))) for a in ("language", "variant")}
+    breakdowns = {a: list(dict.fromkeys(v for track in tracks for v in track.values(a))) for a in BREAKDOWNS}
     present = {r.outcome for r in results}
     outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
     verdicts = sorted({verdict_label(r) for r in results}, key=lambda v: (v != "failed", v))
@@ -200,7 +202,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
         '<label>search <input type="search" id="case-search" placeholder="id or text" size="24"></label>',
         _select("parser", [row.parser for row in board.rows]),
         _select("group", levels, ", ".join(dict.fromkeys(item_kinds.get(t.kind).group_title for t in tracks))),
-        *(_select(a, values) for a, values in breakdowns.items() if values),
+        *(_select(a, values, fmt.breakdown_name(a)) for a, values in breakdowns.items() if values),
         _select("outcome", outcomes),
         _select("verdict", verdicts),
         order,
@@ -233,8 +235,11 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
     badge, reasons = verdict_html(r)
     if badge and r.outcome == "ok":  # found, yet failed (or a known failure): no green "ok" beside the verdict
         outcome_cls, outcome = "o-found", "found"
+    pages = fmt.pages_text(r.pages, r.pdf_pages)  # where in its document: "page 1 → page 2"
+    where = f'<span class="pages">{e(pages)}</span>' if pages else ""
     header = (f'<header><a class="id" href="#{e(card_anchor(r.test_id))}">{e(r.test_id)}</a>'
               f'{badge}<span class="badge {outcome_cls}">{e(outcome)}</span><span class="cx">{e(r.group)}</span>'
+              f'{where}'
               f'{change_badge(r.baseline_change)}'
               f'<span class="scores">{scores}{located}</span></header>')
     message = reasons + (f'<p class="message">{e(r.message)}</p>' if r.message else "")
@@ -250,6 +255,7 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
     return [f'<article class="case" id="{e(card_anchor(r.test_id))}" data-parser="{e(r.parser)}" '
             f'data-group="{e(group_of(r))}" '
             f'data-language="{e(language_of(r))}" data-variant="{e(variant_of(r))}" '
+            f'data-page-break="{e(r.page_break)}" '
             f'data-outcome="{e(r.outcome)}" data-verdict="{e(verdict_label(r))}" data-score="{score}">{header}{message}',
             f'<div class="sides"><div class="side"><h4>ground truth</h4>{gt}</div>',
             f'<div class="side"><h4>extraction</h4>{pred}</div></div>',

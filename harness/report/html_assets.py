@@ -62,6 +62,7 @@ article.case .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; 
 .o-timeout { background: #8250df; } .o-empty { background: #6e7781; } .o-error { background: #82071e; }
 .o-other { background: #57606a; } .o-found { background: #6e7781; }
 .cx { font-size: 12px; color: var(--muted); }
+.pages { font-size: 12px; font-weight: 600; }
 .scores { font-size: 12px; font-variant-numeric: tabular-nums; color: var(--fg); }
 .scores b { font-weight: 600; color: var(--muted); }
 .errors { margin: 0; padding: 4px 12px; font-size: 12.5px; }

@@ -74,7 +74,8 @@ def _board_md(board: Leaderboard, counts: Sequence[VerdictCounts]) -> list[str]:
     if not board.rows:
         return ["No results.", ""]
     rows = [[md_text(c.parser), *(md_text(cell) for cell in c.cells())] for c in counts]
-    return [leaderboard_md(board), "", f"_{md_text(fmt.legend(board))}._", "",
+    legend = "; ".join(n for n in (fmt.legend(board), fmt.time_note(board)) if n)
+    return [leaderboard_md(board), "", f"_{md_text(legend)}._", "",
             _table(["parser", *COLUMNS], rows, right_from=1), ""]
 
 
@@ -87,8 +88,8 @@ def _sections(board: Leaderboard, h: str) -> list[str]:
     outcomes = f"{kind.label} outcomes" if kind.label else "Outcomes"
     parts = [f"{h} Every {qualifier}metric", "", metrics_md(board), ""]
     parts += [f"{h} {groups}", "", group_md(board), ""]
-    for attribute in board.breakdowns:  # only when the run has several languages / variants
-        parts += [f"{h} {by} {attribute}", "", group_md(board, attribute), ""]
+    for attribute in board.breakdowns:  # only when the run has several languages / variants / page breaks
+        parts += [f"{h} {by} {fmt.breakdown_name(attribute)}", "", group_md(board, attribute), ""]
     parts += [f"{h} {outcomes}", "", outcomes_md(board), ""]
     return parts
 
@@ -125,7 +126,7 @@ def metrics_md(board: Leaderboard) -> str:
 
 def group_md(board: Leaderboard, attribute: str = "group") -> str:
     """Found and every headline metric per group (a complexity level, inline / display; or per `attribute`: language,
-    variant), one block of rows per parser."""
+    variant, page break), one block of rows per parser."""
     values = board.values(attribute)
     head = ["parser", "", "all"] + [md_text(c) for c in values]
     rows = []
@@ -141,11 +142,12 @@ def group_md(board: Leaderboard, attribute: str = "group") -> str:
 
 
 def outcomes_md(board: Leaderboard) -> str:
-    """How every table ended, per parser."""
+    """How every table ended, per parser, beside its pages (or documents) and PDF pages."""
     names = list(dict.fromkeys(name for row in board.rows for name in row.outcomes))
-    head = ["parser", board.unit, "pages"] + [md_text(fmt.OUTCOME_LABELS.get(n, n)) for n in names]
-    rows = [[md_text(r.parser), str(r.total), str(r.pages)] + [str(r.outcomes.get(n, 0)) for n in names]
-            for r in board.rows]
+    pdf = board.case_unit != "pages"
+    head = ["parser", board.unit, board.case_unit, *(["PDF pages"] if pdf else [])] + [md_text(fmt.OUTCOME_LABELS.get(n, n)) for n in names]
+    rows = [[md_text(r.parser), str(r.total), str(r.pages), *([str(r.pdf_pages)] if pdf else [])]
+            + [str(r.outcomes.get(n, 0)) for n in names] for r in board.rows]
     return _table(head, rows, right_from=1)
 
 

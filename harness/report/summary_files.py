@@ -12,13 +12,18 @@ summary.json (`FORMAT`): the run's facts that say what was measured, then per pa
 kind: rank, the ranking metric, total, found, passed, failed, xfailed, regressed, the gate's
 verdict, time and cost per page, and per headline metric its mean with missing items as 0 (what
 the leaderboard ranks by) with a 95% interval, the mean over found items, the median and the
-share at full score; then the failures by cause. The interval is a percentile bootstrap of the
+share at full score; in a run of documents with tables broken across pages and tables on one
+(`Leaderboard.page_breaks`), the same per page break (`by_page_break`: "broken", "single-page");
+then the failures by cause. Time and cost per page are per PDF page (a document's divided by its
+pages). The interval is a percentile bootstrap of the
 mean over the items (`tablebench.gating.aggregate.bootstrap_ci`, the gate's own, seeded, with
 `N_BOOT` resamples): it says how far the mean could move on another draw of as many items.
 
 leaderboard.csv: one row per (kind, parser), in rank order, `CSV_HEAD` then four columns per
-headline metric (`M`, `M_ci_low`, `M_ci_high`, `M_found`); a cell is empty where a kind has no
-such metric or no value. It is written from summary.json's data, so the two agree digit for digit.
+headline metric (`M`, `M_ci_low`, `M_ci_high`, `M_found`), then, with a page-break breakdown,
+per value (`broken`, `single-page`) its found count and each metric's mean (`found_broken`,
+`M_broken`); a cell is empty where a kind has no such metric or no value. It is written from
+summary.json's data, so the two agree digit for digit.
 """
 
 from __future__ import annotations
@@ -53,13 +58,20 @@ def summary_data(tracks: Sequence[Leaderboard], results: Sequence[ItemResult], c
         counts = verdict_counts([row.parser for row in board.rows], results, comparisons, board.kind)
         for row, count in zip(board.rows, counts, strict=True):
             mine = [r for r in results if r.parser == row.parser and r.kind == board.kind]
-            by_parser.setdefault(row.parser, {})[board.kind] = {
+            by_parser.setdefault(row.parser, {})[board.kind] = entry = {
                 "rank": row.rank, "primary": board.primary, "total": count.total, "found": count.found,
                 "passed": count.passed, "failed": count.failed, "xfailed": count.xfailed,
                 "regressed": count.regressed, "gate": count.gate, "gate_failed": list(count.gate_failed),
                 "seconds_per_page": row.seconds_per_page, "cost_usd": row.cost,
                 "metrics": {m: _metric(row.overall.metrics[m], [metric_value(r, m) for r in mine])
                             for m in _metrics(board)}}
+            if board.page_breaks:
+                entry["by_page_break"] = {
+                    value: {"total": group.total, "found": group.found,
+                            "metrics": {m: _metric(group.metrics[m], [metric_value(r, m) for r in mine
+                                                                      if r.page_break == value])
+                                        for m in _metrics(board)}}
+                    for value, group in row.by_page_break.items()}
     facts = {k: v for k, v in (meta or {}).items() if k in META}
     return {"format": FORMAT, **facts, "parsers": by_parser,
             "causes": [{"parser": c.parser, "outcome": c.outcome, "reason": c.reason, "cases": len(c.cases),
@@ -91,13 +103,19 @@ def leaderboard_csv(data: Mapping) -> str:
                   key=lambda x: (_kind_order(data, x[0]), x[2]["rank"]))
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_HEAD, *(f"{m}{suffix}" for m in metrics for suffix in ("", "_ci_low", "_ci_high", "_found"))])
+    breaks = list(dict.fromkeys(v for kinds in data["parsers"].values() for row in kinds.values()
+                                for v in row.get("by_page_break", {})))
+    writer.writerow([*CSV_HEAD, *(f"{m}{suffix}" for m in metrics for suffix in ("", "_ci_low", "_ci_high", "_found")),
+                     *(f"{m}_{v}" for v in breaks for m in ("found", *metrics))])
     for kind, parser, row in rows:
         cells = [kind, row["rank"], parser, *(row[k] for k in CSV_HEAD[3:])]
         for m in metrics:
             stats = row["metrics"].get(m) or {}
             ci = stats.get("ci95") or [None, None]
             cells += [stats.get("mean"), ci[0], ci[1], stats.get("mean_found")]
+        for v in breaks:
+            group = row.get("by_page_break", {}).get(v) or {}
+            cells += [group.get("found"), *((group.get("metrics", {}).get(m) or {}).get("mean") for m in metrics)]
         writer.writerow(["" if c is None else c for c in cells])
     return out.getvalue()
 

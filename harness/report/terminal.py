@@ -108,12 +108,11 @@ def group_table(board: Leaderboard, title: str = "") -> RichTable:
     return table
 
 
-BREAKDOWN_TITLES = {"language": "by language", "variant": "by variant"}
 _CELL = 7  # a compact breakdown column: "10.00" / "0.912" / "100.0%" and a space
 
 
 def breakdown_tables(board: Leaderboard, attribute: str, width: int = 80) -> list[RichTable]:
-    """The primary metric and the share found per language (or variant), one row pair per parser:
+    """The primary metric and the share found per language (or variant, or page break), one row pair per parser:
     compact, so many languages fit; split into several tables when they would not fit `width`.
     Every other metric per language is in leaderboard.md, report.html and results.json."""
     values = board.values(attribute)
@@ -122,7 +121,7 @@ def breakdown_tables(board: Leaderboard, attribute: str, width: int = 80) -> lis
     label_width = max(NAME_WIDTH, len(" found"), len(" " + fmt.metric_label(board.primary or "")))
     per_table = max(1, (width - label_width - 1) // max(_CELL, *(len(v) + 1 for v in values)))
     chunks = [values[i:i + per_table] for i in range(0, len(values), per_table)]
-    title = BREAKDOWN_TITLES.get(attribute, f"by {attribute}")
+    title = f"by {fmt.breakdown_name(attribute)}"
     return [_breakdown_table(board, attribute, chunk, label_width,
                              title + (f" ({n + 1}/{len(chunks)})" if len(chunks) > 1 else ""),
                              caption=n == len(chunks) - 1)
@@ -158,7 +157,7 @@ def _caption(board: Leaderboard) -> str:
     unit = board.unit
     text = (f"ranked by {board.primary}: mean with missing {unit} as 0 (mean over found {unit}); "
             f"perfect = share of all {unit} at full score; errors = parse error, timeout, empty output "
-            "or harness error")
+            "or harness error" + (f"; {fmt.time_note(board)}" if fmt.time_note(board) else ""))
     details = [f"{row.parser}: {fmt.outcomes(row, FAILURES)}" for row in board.rows
                if any(row.outcomes.get(o, 0) for o in FAILURES)]
     return text + ("\nerrors: " + "; ".join(details) if details else "")

@@ -60,7 +60,7 @@ def failed_md(results: Sequence[ItemResult], md_text: Callable[[object], str], h
         return []
     find_pdf = pdf_finder(meta)
     parts = [f"## {title(found, len(results))}", "",
-             "| parser | cases | pages | cause | first case | reproduce |", "|---|---:|---:|---|---|---|"]
+             f"| parser | cases | {found[0].unit} | cause | first case | reproduce |", "|---|---:|---:|---|---|---|"]
     for cause in found:
         link = f"[{md_text(cause.first.test_id)}]({html_file}#{card_anchor(cause.first.test_id)})"
         command = reproduce(cause, find_pdf)
@@ -115,7 +115,7 @@ def failed_html(results: Sequence[ItemResult], meta: Mapping[str, object] | None
             '<p class="note">One row per cause (the same parser, the same reasons but for numbers and names of '
             "one page); open a cause for its cases, each linked to its card. Click a header to sort.</p>"
             '<div class="scroll"><table class="board causes sortable-table"><thead><tr>'
-            '<th data-type="text" class="name">parser</th><th>cases</th><th>pages</th>'
+            f'<th data-type="text" class="name">parser</th><th>cases</th><th>{e(found[0].unit)}</th>'
             f'<th data-type="text" class="name">cause</th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
             "</div></section>")
 
