@@ -237,6 +237,25 @@ def test_a_table_lost_with_a_crashed_worker_is_never_a_known_failure():
     assert gate.check(result("error: ground truth unreadable (NoTableError)")).status == "known"
 
 
+def test_a_run_of_documents_is_gated_per_page_break_and_selects_its_broken_tables():
+    """`--gate=semantic:page_break=broken` gates the tables broken across pages alone; without a
+    subset, broken and single-page are rows of their own (not gating), as languages are."""
+    def result(i: int, pages: list[int], semantic: float) -> ItemResult:
+        return ItemResult(parser="p", case_set="docs", page=f"p{i:03d}", index=0, group="simple", outcome="ok",
+                          scores={"semantic": semantic}, pages=pages, pdf_pages=3)
+
+    results = [result(i, [1, 2] if i % 2 else [2, 2], 5.0 if i % 2 else 9.0) for i in range(20)]
+    pairs = gate_pairs(results, lambda r: {"semantic": 9.0})
+    rows = evaluate(pairs, [GateSpec("semantic")], min_effect=0.01, scale={"semantic": 10.0})
+    assert [(r.label, r.gating, r.n) for r in rows] == [
+        ("semantic", True, 20), ("semantic:simple", False, 20), ("semantic:page_break=broken", False, 10),
+        ("semantic:page_break=single-page", False, 10)]
+    broken = evaluate(pairs, [parse_gate("semantic:page_break=broken")], min_effect=0.01, scale={"semantic": 10.0})
+    assert [(r.n, r.verdict) for r in broken] == [(10, "regression")]
+    one_page = gate_pairs([result(0, [1, 1], 9.0), result(1, [1, 1], 9.0)], lambda r: {"semantic": 9.0})
+    assert [r.label for r in evaluate(one_page, [GateSpec("semantic")])] == ["semantic", "semantic:simple"]
+
+
 def test_a_subset_selects_on_the_case_s_fields_and_on_a_hook_s_annotations_but_no_annotation_hides_a_field():
     """`--gate=teds:reviewed_by=nobody` selects what a hook marked; a hook's `language` in `extra`
     does not rename the case's language; the project's own facts (fields) are no subset keys."""

@@ -40,7 +40,9 @@ from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 
 DEFAULT_BOOTSTRAP = 10_000
 DEFAULT_PERMUTATIONS = 9_999
-BREAKDOWN = ("language", "variant")  # case attributes broken down when a run has several values
+# case attributes broken down when a run has several values (`ItemResult.page_break`: broken across
+# PDF pages or on one)
+BREAKDOWN = ("language", "variant", "page_break")
 # a baseline case that was not found / failed: every metric counts 0 there. A marker, not an empty
 # dict, because an `ok` entry without scores is "no baseline for these metrics", not 0
 NOT_FOUND: Mapping[str, float] = MappingProxyType({})
@@ -224,7 +226,7 @@ def evaluate(pairs: Iterable[Pair], gates: Sequence[GateSpec], *, min_effect: fl
              groups: Sequence[str] = (),
              ) -> list[Comparison]:
     """Every gate for every group (parser), plus rows for information per complexity and per
-    language / variant when the cases have more than one.
+    language / variant / page break when the cases have more than one.
 
     `scale` maps a metric to its full scale (10 for semantic / judge) so `min_effect` means
     the same for every metric. `run_sd` maps (group, key) to per-metric standard deviations
