@@ -132,3 +132,18 @@ def test_the_report_shows_each_page_of_a_broken_table_and_the_folder_holds_each(
     assert [int(n) for n in re.findall(r"PDF page (\d+): the table", card)] == list(broken.pages) == [1, 2]
     assert sorted(p.name for p in (tmp_path / CROPS_FOLDER / page.set_name).glob(f"{page.page_id}-t{broken.index}*")) \
         == [f"{page.page_id}-t{broken.index}-page{n}.webp" for n in broken.pages]
+
+
+@needs_poppler
+def test_a_broken_table_whose_latex_does_not_read_has_no_crop_and_the_others_keep_theirs(tmp_path) -> None:
+    record = json.loads((DOCS / "002.json").read_text(encoding="utf-8"))
+    tables = [b for b in record["blocks"] if b["type"] == "table"]
+    broken = next(i for i, b in enumerate(tables) if b.get("breaks"))
+    tables[broken]["data"] = "no table here"  # its last page is measured in rows it no longer has
+    root = tmp_path / "set"
+    root.mkdir()
+    shutil.copy(DOCS / "002.pdf", root / "002.pdf")
+    (root / "002.json").write_text(json.dumps(record), encoding="utf-8")
+    (root / "manifest.json").write_text(json.dumps({"format": "tablebench-caseset/1"}), encoding="utf-8")
+    crops = page_crops([], {"case_set_path": str(root)}, None, keys=[("set", "p002", i) for i in range(len(tables))])
+    assert sorted(crops) == [("set", "p002", i) for i in range(len(tables)) if i != broken]

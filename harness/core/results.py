@@ -58,8 +58,8 @@ from tablebench.core.schema import (
 PARSE_FAILURES = ("parse_error", "timeout", "empty")  # what a parser that failed on a page leaves its items
 FAILURES = (*PARSE_FAILURES, "error")  # nothing scored, whoever failed (the terminal's "errors" column)
 OUTCOMES = ("ok", "missing", *FAILURES)
-# the names of `ItemResult.evidence`'s entries, for the scorers that write them and the cards that read them
 PAGE_BREAKS = ("broken", "single-page")  # `ItemResult.page_break`'s values in display order ("unknown" last)
+# the names of `ItemResult.evidence`'s entries, for the scorers that write them and the cards that read them
 CELL_DIFF = "cell_diff"  # a table's cells equal / changed / missing / extra (`tablebench.metrics.tables.semantic_diff`)
 TEXT_DIFF = "text_diff"  # a page's prose, block by block (`tablebench.metrics.text.details`)
 SCORED_LATEX = "scored_latex"  # the LaTeX a formula was scored as, where it differs from the text matched

@@ -24,10 +24,14 @@ import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tablebench.core.results import ItemResult
 from tablebench.gating.rules import verdict_of
+
+if TYPE_CHECKING:  # the case set is loaded when crops are made, not when a report module is imported
+    from tablebench.cases import GroundTruthTable, Page
+    from tablebench.cases.regions import Region
 
 DPI = 60  # enough to read a table's digits beside the extraction, ~10-30 KB per crop as WebP
 MARGIN = 6.0  # points around the bbox
@@ -91,7 +95,7 @@ def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primar
     for case_set, page_id, index in wanted:
         page = pages.get((case_set, page_id))
         gt = next((t for t in page.tables if t.index == index), None) if page else None
-        for region in page.regions_of(gt) if page is not None and gt is not None else ():
+        for region in _regions(page, gt) if page is not None and gt is not None else ():
             by_page.setdefault((case_set, page_id, region.page), []).append((index, region.box))
 
     def one(item: tuple[tuple[str, str, int], list]) -> list[tuple[TableKey, Crop]]:
@@ -105,6 +109,15 @@ def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primar
             for key, crop in crops:
                 found.setdefault(key, []).append(crop)
     return {key: tuple(sorted(found[key])) for key in wanted if key in found}
+
+
+def _regions(page: Page, gt: GroundTruthTable) -> tuple[Region, ...]:
+    """Where the table is on each page (`Page.regions_of`); none for a table whose LaTeX does not
+    read (a long table's last page is measured in its rows): no crop, never an error."""
+    try:
+        return page.regions_of(gt)
+    except Exception:  # noqa: BLE001 -- an edited case set: the report goes on without this crop
+        return ()
 
 
 def _case_set_root(meta: Mapping[str, object] | None) -> Path | None:
