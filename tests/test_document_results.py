@@ -78,7 +78,8 @@ def test_every_artefact_of_a_run_on_documents_shows_broken_and_single_page_table
     broken = board["rows"][0]["by_page_break"]["broken"]["metrics"]["semantic"]["include_missing"]
     assert summary["by_page_break"]["broken"]["metrics"]["semantic"]["mean"] == broken
     (row,) = csv.DictReader(io.StringIO((report / "leaderboard.csv").read_text(encoding="utf-8")))
-    assert (row["found_broken"], row["found_single-page"]) == ("2", "2") and float(row["semantic_broken"]) == broken
+    assert (row["found_broken"], row["found_single-page"]) == ("2", "2")
+    assert float(row["semantic_broken"]) == broken
     # leaderboard.md: a section per page break, cases counted as documents on their PDF pages
     md = (report / "leaderboard.md").read_text(encoding="utf-8")
     assert "## By page break" in md and "| parser |  | all | broken | single-page |" in md
@@ -88,4 +89,5 @@ def test_every_artefact_of_a_run_on_documents_shows_broken_and_single_page_table
     assert "<h2>By page break</h2>" in html
     assert re.search(r'page break <select data-filter="page_break"><option value="">all</option>'
                      r'<option value="broken">broken</option><option value="single-page">single-page</option>', html)
-    assert html.count('<span class="pages">page 1 → page 2</span>') == 2 and '<span class="pages">page 3</span>' in html
+    assert html.count('<span class="pages">page 1 → page 2</span>') == 2
+    assert '<span class="pages">page 3</span>' in html

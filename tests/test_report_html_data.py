@@ -45,8 +45,8 @@ def test_repeated_fragments_are_stored_once_and_every_card_comes_back_whole(monk
 def test_a_page_output_is_stored_once_and_fills_the_matched_text_it_holds() -> None:
     output = "# page\n| a | <b> |\nthe end"
     pred = '<div class="side"><pre class="matched" data-span="7,18"></pre></div>'
-    cards = [Card(f"c-{i}", "t", ("A", "simple", "en", "digital", "single-page", "ok", "passed"), None, ["<article>", pred, "</article>"],
-                  outputs=[0]) for i in range(2)]
+    cards = [Card(f"c-{i}", "t", ("A", "simple", "en", "digital", "single-page", "ok", "passed"), None,
+                  ["<article>", pred, "</article>"], outputs=[0]) for i in range(2)]
     data = card_data(cards, [output, "never referred to"])
     assert data["outputs"][1] == -1 and data["outputs"][0] >= 0
     fragments = [f for chunk in data["chunks"] for f in json.loads(unpack(chunk))]

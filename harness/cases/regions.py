@@ -87,5 +87,6 @@ def table_regions(table: PlacedTable, layout: object) -> tuple[Region, ...]:
     for page in table.pages[1:-1]:
         regions.append(Region(page, block))
     left_over = table.table.header_rows + rows - table.breaks[-1] + 1
-    regions.append(Region(table.pages[-1], (left, block_top, right, min(block_bottom, block_top + per_row * left_over))))
+    last = min(block_bottom, block_top + per_row * left_over)
+    regions.append(Region(table.pages[-1], (left, block_top, right, last)))
     return tuple(regions)

@@ -69,7 +69,8 @@ def _leaderboard_html(board: Leaderboard, title: str = "Leaderboard", unit: str 
             f'<p class="note">{f"Ranked by <b>{e(primary)}</b>" if primary else "Not ranked: no score was computed"}. '
             f'{e(fmt.legend(board))}. Perfect = share of all {unit} '
             f"at full score; median over found {unit}; seconds and cost per PDF page"
-            f"{' (a document divided by its pages)' if board.case_unit == 'documents' else ''}. Click a header to sort, "
+            f"{' (a document divided by its pages)' if board.case_unit == 'documents' else ''}. "
+            "Click a header to sort, "
             f"a row for that parser's {unit} below, worst first.</p>"
             f'<div class="scroll"><table class="board sortable-table"><thead><tr>{"".join(heads)}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div>')
@@ -122,7 +123,8 @@ def track_html(board: Leaderboard) -> str:
 
 
 def _breakdowns_html(board: Leaderboard) -> str:
-    """'By language' / 'By variant' / 'By page break' sections, for the breakdowns with more than one value in the run."""
+    """'By page break' / 'By language' / 'By variant' sections, for the breakdowns with more than one
+    value in the run."""
     kind = item_kinds.get(board.kind)
     prefix = f"{kind.title.capitalize()} by" if kind.label else "By"
     return "".join(_group_html(board, f"{prefix} {fmt.breakdown_name(attribute)}", board.unit, attribute)

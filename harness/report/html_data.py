@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from html import escape
 
 CHUNK_CHARS = 1_000_000  # characters of fragments per compressed chunk: what the page decodes at a time
-FILTERS = ("parser", "group", "language", "variant", "page_break", "outcome", "verdict")  # the index's filter fields, in order
+# the index's filter fields, in order
+FILTERS = ("parser", "group", "language", "variant", "page_break", "outcome", "verdict")
 _DATA = re.compile(r'(<script type="application/json" id="tb-data">)(.*?)(</script>)', re.S)
 _CASES = '<div id="cases">'
 _SPAN = re.compile(r'(<pre class="matched" data-span="(\d+),(\d+)">)</pre>')

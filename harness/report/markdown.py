@@ -145,7 +145,8 @@ def outcomes_md(board: Leaderboard) -> str:
     """How every table ended, per parser, beside its pages (or documents) and PDF pages."""
     names = list(dict.fromkeys(name for row in board.rows for name in row.outcomes))
     pdf = board.case_unit != "pages"
-    head = ["parser", board.unit, board.case_unit, *(["PDF pages"] if pdf else [])] + [md_text(fmt.OUTCOME_LABELS.get(n, n)) for n in names]
+    head = ["parser", board.unit, board.case_unit, *(["PDF pages"] if pdf else [])]
+    head += [md_text(fmt.OUTCOME_LABELS.get(n, n)) for n in names]
     rows = [[md_text(r.parser), str(r.total), str(r.pages), *([str(r.pdf_pages)] if pdf else [])]
             + [str(r.outcomes.get(n, 0)) for n in names] for r in board.rows]
     return _table(head, rows, right_from=1)
