@@ -125,6 +125,10 @@ class TablebenchPlugin:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> Generator[None, Any, Any]:
         return attach_result(item, call, (yield))
 
+    @pytest.hookimpl(wrapper=True)
+    def pytest_report_teststatus(self, report: pytest.TestReport) -> Generator[None, Any, Any]:
+        return self.session.progress.status(report, (yield))
+
     @pytest.hookimpl(trylast=True)  # after every other plugin read the report: `record` drops the result's JSON
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.session.record(report)

@@ -52,6 +52,7 @@ from tablebench.plugin.nodes import (
     select_cases,
     take_case_args,
 )
+from tablebench.plugin.progress import ProgressLine
 from tablebench.plugin.report_facts import SharedFacts
 from tablebench.plugin.workers import stop_workers
 from tablebench.report.aggregate import cache_summary, run_counts
@@ -150,6 +151,7 @@ class BenchSession:
         self._case_items: dict[str, tuple[Page, str, str, int]] | None = None
         self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
         self.stop_reason = ""  # why the run ended early, set by the end of the session
+        self.progress = ProgressLine(config)  # the pages said as they are done
         self._held: list[Any] = []  # failed reports kept out of pytest's short summary (`hold_case_lines`)
 
     def _check_scored(self, option: str, named: list[tuple[str, str]]) -> None:
@@ -246,6 +248,8 @@ class BenchSession:
             cases = self.case_items()
             self.expected = [case_id(page.set_name, page.page_id, index, label, kind)
                              for page, label, kind, index in (cases[n] for n in nodeids if n in cases)]
+            pages = {n: (cases[n][1], cases[n][0].page_id) for n in nodeids if n in cases}
+            self.progress.start(pages, alone=len(pages) == len(nodeids))
 
     def completeness(self, reason: str = "") -> Completeness:
         """What this run was asked for against what it finished (unknown before collection ended)."""
@@ -291,9 +295,10 @@ class BenchSession:
 
     def record(self, report: pytest.TestReport) -> None:
         """Keep the result a call report carries (from this process or an xdist worker): in the
-        controller, its JSON to the stream and the result without its texts in memory; the
-        report (which pytest's terminal keeps to the end) drops the JSON once read. A worker
-        keeps nothing: xdist sent the report before this trylast hook, so the JSON goes at once."""
+        controller, its JSON to the stream and the result without its texts in memory (counted
+        for the progress line); the report (which pytest's terminal
+        keeps to the end) drops the JSON once read. A worker keeps nothing: xdist sent the
+        report before this trylast hook, so the JSON goes at once."""
         if self.is_worker:
             if hasattr(report, RESULT_ATTR):
                 delattr(report, RESULT_ATTR)
@@ -310,6 +315,7 @@ class BenchSession:
                         "before it are kept whole)")
         delattr(report, RESULT_ATTR)
         self.results[result.test_id] = slim(result)
+        self.progress.add(report.nodeid, result.outcome)
 
     def case_items(self) -> dict[str, tuple[Page, str, str, int]]:
         """nodeid -> (page, label, kind, index) of every benchmark item the case set can give (as
@@ -351,6 +357,7 @@ class BenchSession:
         self.pages.close()
         if self.is_worker:
             return
+        self.progress.close()
         self.stop_reason = f"stopped: {self.unwritable}" if self.unwritable else stop_reason(session, exitstatus)
         if not self.results:
             self.stream.close()

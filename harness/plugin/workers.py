@@ -11,7 +11,9 @@ the worker held go back to the queue. xdist's own `remove_node` re-queues every 
 held, finished ones too, and sends a finished unit as an empty batch that no worker ever answers:
 the run hung. `_reschedule` waits for a replacement worker's collection (xdist's own scheduler
 raised KeyError when a second worker was lost meanwhile). The queue has no public way in: `worker_queue` is the one function that reads
-xdist's internals, and says clearly when they moved.
+a worker's internals, and says clearly when they moved. Of the controller, the functions below read
+its `dsession` plugin (how many workers it started, its node manager), each doing nothing where
+that is absent.
 """
 
 from __future__ import annotations
@@ -146,3 +148,10 @@ def stop_workers(config: pytest.Config) -> Callable[[], None]:
     thread = threading.Thread(target=teardown, name="tablebench-stop-workers", daemon=True)
     thread.start()
     return thread.join
+
+
+def worker_count(config: pytest.Config) -> int:
+    """In an xdist controller, how many workers run the items (`-n 2`, `--tx 2*popen`, as xdist
+    expanded them: its `dsession` plugin's `nodemanager.specs`); 0 elsewhere."""
+    specs = getattr(getattr(config.pluginmanager.getplugin("dsession"), "nodemanager", None), "specs", None)
+    return len(specs) if isinstance(specs, list) else 0
