@@ -104,7 +104,8 @@ def test_without_parser_the_benchmark_is_not_collected(pytester: pytest.Pytester
     for option in ("--parser=NAME", "--cases=SET", "--metrics=LIST", "--judge=MODEL", "--judge-timeout=SECONDS",
                    "--judge-page-timeout=SECONDS", "--judge-max-answer=MB", "--min-score=METRIC=VALUE",
                    "--baseline=FILE", "--save-baseline=FILE", "--baseline-tolerance=X", "--report-dir=DIR",
-                   "--parse-timeout=SECONDS", "--parse-cache=DIR", "--report-only", "--no-verify"):
+                   "--parse-timeout=SECONDS", "--parse-cache=DIR", "--report-only", "--no-verify",
+                   "--max-page-failures=N"):
         assert option in help_text, option
     from tablebench.parse.registry import builtin_parsers
 

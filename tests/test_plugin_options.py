@@ -55,6 +55,7 @@ def test_values_are_parsed_once_into_typed_frozen_fields():
     ({"repeat": "99999999999999999999"}, "--repeat must be <= 1000, got '99999999999999999999'"),
     ({"repeat": "9" * 5000}, "--repeat must be a positive integer, got '99999999"),
     ({"parse_concurrency": "x"}, "--parse-concurrency must be a positive integer, got 'x'"),
+    ({"max_page_failures": "-1"}, "--max-page-failures must be 0 (never stop) or a positive integer, got '-1'"),
     ({"shard": "4/3"}, "--shard '4/3': expected I/N"),
     ({"gates": ["teds:"]}, "--gate 'teds:': expected METRIC[:SUBSET]"),
     ({"gates": ["teds"]}, "--gate needs --baseline FILE"),

@@ -227,3 +227,4 @@ class RunOptions:
     repeat: int = DEFAULT_REPEAT
     shard: tuple[int, int] | None = None  # (I, N), 1-based
     parse_concurrency: int = DEFAULT_PARSE_CONCURRENCY
+    max_page_failures: int = 0  # stop the run once this many pages failed to parse; 0: never

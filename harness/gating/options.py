@@ -53,15 +53,14 @@ def _report_crops(value: str) -> str:
     return value
 
 
-def _keep(value: object) -> int:
-    """`--report-keep`: 0 (keep every run folder) or a positive count."""
+def _count_or_off(option: str, off: str, value: object) -> int:
+    """`--report-keep`, `--max-page-failures`: 0 (`off` says what it means) or a positive count."""
     if str(value).strip() == "0":
         return 0
     try:
-        return positive_int("--report-keep", value)
+        return positive_int(option, value)
     except ValueError:
-        raise ValueError(f"--report-keep must be 0 (keep every run folder) or a positive integer, "
-                         f"got {value!r:.40}") from None
+        raise ValueError(f"{option} must be 0 ({off}) or a positive integer, got {value!r:.40}") from None
 
 
 def _switch(value: object) -> bool:
@@ -97,7 +96,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "save_baseline_anyway": bool,
     "report_dir": _text,
     "report_crops": _report_crops,
-    "report_keep": _keep,
+    "report_keep": partial(_count_or_off, "--report-keep", "keep every run folder"),
     "parse_timeout": partial(number, "--parse-timeout", positive=True, upper=MAX_PARSE_TIMEOUT),
     "parse_cache": _text,
     "parse_refresh": bool,
@@ -107,6 +106,7 @@ _READ: dict[str, Callable[[Any], Any]] = {
     "repeat": partial(positive_int, "--repeat", upper=MAX_REPEAT),
     "shard": lambda text: parse_shard(text) if text else None,
     "parse_concurrency": partial(positive_int, "--parse-concurrency"),
+    "max_page_failures": partial(_count_or_off, "--max-page-failures", "never stop"),
 }
 
 def read_options(values: Mapping[str, Any]) -> RunOptions:

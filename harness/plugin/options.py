@@ -42,7 +42,8 @@ DESTS = {"parsers": "tb_parsers", "cases": "tb_cases", "verify": "tb_no_verify",
          "parse_timeout": "tb_timeout",
          "parse_cache": "tb_cache", "parse_refresh": "tb_refresh", "gates": "tb_gates",
          "gate_min_effect": "tb_gate_min_effect", "gate_alpha": "tb_gate_alpha", "repeat": "tb_repeat",
-         "shard": "tb_shard", "parse_concurrency": "tb_parse_concurrency"}
+         "shard": "tb_shard", "parse_concurrency": "tb_parse_concurrency",
+         "max_page_failures": "tb_max_page_failures"}
 
 
 def run_options(config: pytest.Config) -> RunOptions:
@@ -132,6 +133,10 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--parse-timeout", dest="tb_timeout", default=DEFAULT_PARSE_TIMEOUT,
                     metavar="SECONDS", help="per-page parser timeout (default %(default)s, at most "
                          f"{MAX_PARSE_TIMEOUT:g}).")
+    group.addoption("--max-page-failures", dest="tb_max_page_failures", default=0, metavar="N",
+                    help="stop the run once N pages failed to parse (the parser raised, timed out or wrote "
+                         "nothing; a low score never counts), as --maxfail stops after N failed tests; the "
+                         "line that says so names the cause. Default 0: never stop.")
     group.addoption("--parse-refresh", dest="tb_refresh", action="store_true", default=False,
                     help="parse every page again, ignoring (and overwriting) cached parser outputs; "
                          "cached errors are always retried.")

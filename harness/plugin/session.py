@@ -52,6 +52,7 @@ from tablebench.plugin.nodes import (
     select_cases,
     take_case_args,
 )
+from tablebench.plugin.page_stop import PageStop
 from tablebench.plugin.progress import ProgressLine
 from tablebench.plugin.report_facts import SharedFacts
 from tablebench.plugin.workers import stop_workers
@@ -152,6 +153,7 @@ class BenchSession:
         self.expected: list[str] | None = None  # case ids collected for this run (after deselection)
         self.stop_reason = ""  # why the run ended early, set by the end of the session
         self.progress = ProgressLine(config)  # the pages said as they are done
+        self.page_stop = PageStop(config, options.max_page_failures)
         self._held: list[Any] = []  # failed reports kept out of pytest's short summary (`hold_case_lines`)
 
     def _check_scored(self, option: str, named: list[tuple[str, str]]) -> None:
@@ -296,7 +298,7 @@ class BenchSession:
     def record(self, report: pytest.TestReport) -> None:
         """Keep the result a call report carries (from this process or an xdist worker): in the
         controller, its JSON to the stream and the result without its texts in memory (counted
-        for the progress line); the report (which pytest's terminal
+        for the progress line and --max-page-failures); the report (which pytest's terminal
         keeps to the end) drops the JSON once read. A worker keeps nothing: xdist sent the
         report before this trylast hook, so the JSON goes at once."""
         if self.is_worker:
@@ -316,6 +318,7 @@ class BenchSession:
         delattr(report, RESULT_ATTR)
         self.results[result.test_id] = slim(result)
         self.progress.add(report.nodeid, result.outcome)
+        self.page_stop.add(self.results[result.test_id])
 
     def case_items(self) -> dict[str, tuple[Page, str, str, int]]:
         """nodeid -> (page, label, kind, index) of every benchmark item the case set can give (as
@@ -339,8 +342,10 @@ class BenchSession:
         handle_crash(self.config, crashitem, report, sched, result_of)
 
     def test_loop(self, session: pytest.Session) -> Generator[None, Any, Any]:
-        """The body of the `pytest_runtestloop` wrapper: the loop, then the aggregate gate."""
-        return (yield from self.gate.around_loop(session, lambda: list(self.results.values())))
+        """The body of the `pytest_runtestloop` wrapper: the loop (stopped by --max-page-failures),
+        then the aggregate gate."""
+        return (yield from self.page_stop.around_loop(
+            session, self.gate.around_loop(session, lambda: list(self.results.values()))))
 
     # -- the end ----------------------------------------------------------------------------
     def release(self) -> None:
@@ -358,7 +363,8 @@ class BenchSession:
         if self.is_worker:
             return
         self.progress.close()
-        self.stop_reason = f"stopped: {self.unwritable}" if self.unwritable else stop_reason(session, exitstatus)
+        self.stop_reason = (f"stopped: {self.unwritable}" if self.unwritable else
+                            self.page_stop.reason or stop_reason(session, exitstatus))
         if not self.results:
             self.stream.close()
             return

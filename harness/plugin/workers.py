@@ -12,8 +12,8 @@ held, finished ones too, and sends a finished unit as an empty batch that no wor
 the run hung. `_reschedule` waits for a replacement worker's collection (xdist's own scheduler
 raised KeyError when a second worker was lost meanwhile). The queue has no public way in: `worker_queue` is the one function that reads
 a worker's internals, and says clearly when they moved. Of the controller, the functions below read
-its `dsession` plugin (how many workers it started, its node manager), each doing nothing where
-that is absent.
+its `dsession` plugin (how many workers it started, its `shouldstop`, its node manager), each doing
+nothing where that is absent.
 """
 
 from __future__ import annotations
@@ -155,3 +155,13 @@ def worker_count(config: pytest.Config) -> int:
     expanded them: its `dsession` plugin's `nodemanager.specs`); 0 elsewhere."""
     specs = getattr(getattr(config.pluginmanager.getplugin("dsession"), "nodemanager", None), "specs", None)
     return len(specs) if isinstance(specs, list) else 0
+
+
+def stop_controller(config: pytest.Config, reason: str) -> None:
+    """In an xdist controller: end the run as xdist's own `--maxfail` does, by its `dsession`
+    plugin's `shouldstop` (the controller loop reads that, not `session.shouldstop`): the workers
+    are told to shut down, finish the items already sent to them, and the loop raises
+    `Interrupted(reason)`. Nothing where there is no such controller (no xdist, or a worker)."""
+    dsession = config.pluginmanager.getplugin("dsession")
+    if dsession is not None and hasattr(dsession, "shouldstop") and not dsession.shouldstop:
+        dsession.shouldstop = reason

@@ -7,7 +7,8 @@ buried under it. Every artefact (the terminal, leaderboard.md, report.html, `tab
 and `report merge`) groups a run's failed cases here, so each tells the same story; each case is
 still listed where there is room for it (report.html, inside its cause; leaderboard.md; junit,
 results.json and `pytest --lf` as before). Nothing is decided here: a case failed when its
-verdict says so (`tablebench.gating.rules.verdict_of`).
+verdict says so (`tablebench.gating.rules.verdict_of`), or when the caller says so (the early
+stop groups the pages a parser failed on, whatever their verdicts: `page_failures`).
 
 Two failed cases have the same cause (`cause_key`) when they are of the same parser and their
 reasons are the same once what belongs to one case only is taken out:
@@ -124,17 +125,22 @@ def _key(result: ItemResult, parts: list[str]) -> tuple[str, str, str]:
     return result.parser, result.outcome, "\0".join(parts[0::2])
 
 
-def causes(results: Sequence[ItemResult]) -> list[Cause]:
-    """The failed cases of `results` by cause, the cause of most cases first (then in the
-    results' order). `results` need no texts (slim results do)."""
+def verdict_failed(result: ItemResult) -> bool:
+    """The case failed: its verdict says so."""
+    verdict = verdict_of(result)
+    return verdict is not None and verdict.status == "fail"
+
+
+def causes(results: Sequence[ItemResult], failed: Callable[[ItemResult], bool] = verdict_failed) -> list[Cause]:
+    """The failed cases of `results` (`failed` says which) by cause, the cause of most cases
+    first (then in the results' order). `results` need no texts (slim results do)."""
     pages: dict[str, set[tuple[str, str]]] = {}
     counts: dict[str, int] = {}
     found: dict[tuple[str, str, str], Cause] = {}
     for r in results:
         pages.setdefault(r.parser, set()).add((r.case_set, r.page))
         counts[r.parser] = counts.get(r.parser, 0) + 1
-        verdict = verdict_of(r)
-        if verdict is None or verdict.status != "fail":
+        if not failed(r):
             continue
         parts = _cut(r)
         key = _key(r, parts)
