@@ -30,7 +30,7 @@ from tablebench.core.files import check_writable, claim_folder, new_folder
 from tablebench.core.metric_specs import MetricSpec, all_specs, kind_of_score, scores_of
 from tablebench.core.metric_specs import register as register_metric
 from tablebench.core.options import RunOptions
-from tablebench.core.results import ItemResult, case_id, case_unit, item_name, run_order
+from tablebench.core.results import ItemResult, case_id, item_name, run_order
 from tablebench.evaluate.completeness import Completeness, crashed_count, measure, of_meta
 from tablebench.evaluate.judging import cache_note, judge_options
 from tablebench.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
@@ -44,6 +44,7 @@ from tablebench.parse.fingerprint import DECLARE, parser_identity
 from tablebench.parse.registry import importable_from, resolve
 from tablebench.plugin.ci import GateStep, PageEvaluation, ShardSelection, served_specs, stop_reason
 from tablebench.plugin.crash import handle_crash
+from tablebench.plugin.header import case_set_line
 from tablebench.plugin.nodes import (
     RESULT_ATTR,
     CaseSetCollector,
@@ -204,17 +205,7 @@ class BenchSession:
 
     # -- collection ---------------------------------------------------------------------------
     def header_lines(self) -> list[str]:
-        cases = [p for p in self.cases.pages if p.n_items]
-        unit = case_unit(p.pdf_pages for p in cases)
-        pdf_pages = f" on {sum(p.pdf_pages for p in cases)} PDF pages" if unit != "pages" else ""
-        check = ("files match manifest.json (sha256)" if self.verified else
-                 "NOT VERIFIED against manifest.json (--no-verify)" if self.cases.kind == "tablebench" else
-                 "no manifest to verify (pdf-parse-bench folder)")
-        if self.cases.unlisted:  # found when verified
-            check += f"; not in it, never read: {named(self.cases.unlisted)}"
-        counts = ", ".join(f"{self.cases.count(k)} {item_kinds.get(k).title}" for k in self.cases.kinds)
-        lines = [f"tablebench: case set {self.cases.name}: {len(cases)} {unit}{pdf_pages}, {counts or '0 tables'}; "
-                 f"{check}",
+        lines = [case_set_line(self.cases, self.verified),
                  f"tablebench: parsers {', '.join(self.specs)}"]
         lines += [f"tablebench: parser {label}: pages not cached across runs: {why} ({DECLARE})"
                   for label, why in self.uncached.items()]
