@@ -23,7 +23,7 @@ import pytest
 
 from tablebench import __version__
 from tablebench.cases import CaseSet, Page, load_case_set
-from tablebench.cases.manifest import manifest_sha256, named
+from tablebench.cases.manifest import manifest_sha256
 from tablebench.cases.shard import fingerprint
 from tablebench.core import kinds as item_kinds
 from tablebench.core.files import check_writable, claim_folder, new_folder
