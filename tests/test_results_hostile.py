@@ -21,6 +21,7 @@ import copy
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -43,7 +44,9 @@ HOSTILE = {
     "empty list": "[]", "HTML object": json.dumps({HTML: HTML}), "nested lists": '[[["x"]]]',
     "100,000 deep": "[" * 100_000 + "]" * 100_000, "a long string": json.dumps("é" * 20_000),
     "line breaks": json.dumps("a\nb\rc\u2028d"),
+    "terminal escapes": json.dumps("\x1b]0;owned\x07\x1b[2J\x9b31mred\x08"),
 }
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # what acts on a terminal instead of being read
 
 
 # -- the documents --------------------------------------------------------------------------------
@@ -225,6 +228,7 @@ def test_a_hostile_value_in_any_field_is_refused_in_one_line_or_taken_by_every_c
             out = tmp_path / "out" / run
             code, stdout, err = cli(command_argv(run, file, seed, out))
             assert code in (0, 1) and "Traceback" not in stdout + err, (run, value, err[-2000:])
+            assert not RAW_CONTROL.search(stdout + err), (run, value)  # shown written out, never acting
             if read_back(command, file) is not None:  # taken in each field alone, refused together
                 assert code == 1, (run, value, err)
             if "tablebench: error: " in err:  # refused, or failed on what it holds (e.g. parser labels that differ)
