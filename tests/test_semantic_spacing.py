@@ -31,6 +31,12 @@ def test_words_run_together_cost_their_share_and_are_named() -> None:
     assert result.score < semantic_details(GT, half).score < 10.0
 
 
+def test_a_compound_broken_after_its_hyphen_holds_no_boundary() -> None:
+    """`CLIP- M2DF` in the source (a line broken after the hyphen) written `CLIP-M2DF` loses no word's
+    end: no boundary to lose."""
+    assert boundaries(Table.from_rows([["CLIP- M2DF", "A/ B"]])) == []
+
+
 def test_spacing_kept_or_added_costs_nothing() -> None:
     assert semantic_details(GT, GT).score == 10.0
     spaced = Table.from_rows([[c.text.replace("models", "mod els") for c in row] for row in GT.rows], header_rows=1)
