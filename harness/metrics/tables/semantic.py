@@ -10,8 +10,9 @@ their differences are counted by cause, not by the cells a cause touches (`seman
 the share of facts that agree, wrong values, lost or invented rows and columns, misread headers,
 values under another row's or column's label, the share of values whose key (row path,
 column path) a reader can no longer recover, emphasis the table does not have
-(`semantic_emphasis`), words run together (`semantic_spacing`), and, whatever the cells, the share of the table's text that is nowhere in
-the extraction and the share of the extraction's text that is not the table's. Counts are charged
+(`semantic_emphasis`), words run together (`semantic_spacing`), and, whatever the cells, the
+share of the table's text that is nowhere in the extraction and the share of the extraction's
+text that is not the table's. Counts are charged
 log(1 + n), at the size the ratings cover (`semantic_size`). The score combines these eleven features:
 
     score = 10 * exp(-sum_k w_k * feature_k),   every w_k >= 0
@@ -84,7 +85,7 @@ class Params:
     to it."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0, 0.06)  # per semantic_align.FEATURES
+    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0, 0.06)  # per FEATURES
     lines_weights: tuple[float, ...] = (0.0, 0.04, 0.11, 0.14, 0.01, 0.17, 0.27, 0.05, 1.92, 0.54, 0.18)  # per FEATURES
     midpoint: float = 0.6
 

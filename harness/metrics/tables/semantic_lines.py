@@ -8,8 +8,8 @@ italics on its own, `_×_`, is read as the symbol):
 - **Tokens** are the words between spaces, with what a reader keeps together glued (`glue`): a
   superscript or a mark set after a word or number (`3.41 <sup>∗</sup>`, `R@5 (↑)`), a number with
   its ± or × 10ᵏ part (`5.21 × 10−3`), a size (`16 × 16`), a bound and its number (`> 0.35`, `< 95%`,
-  `∼ 900s`), two numbers about a spaced slash (`99.1 / 97.5`), a bracket or an emphasised phrase that holds a space
-  (`[86.1, 90.2]`, `**Net Income**`), a list item's comma (`\\Cap, \\doublecap`), an enumerator and
+  `∼ 900s`), two numbers about a spaced slash (`99.1 / 97.5`), a bracket or an emphasised phrase
+  that holds a space (`[86.1, 90.2]`, `**Net Income**`), a list item's comma (`\\Cap, \\doublecap`), an enumerator and
   its label (`(a) COCO`), a number in brackets after a label when what follows is not bracketed
   (`Base + Tune (0.3) 21.65`: a setting that names the row; `Time (27.0) (128.3)` are values).
 - **Numbered labels** (`enumerated`): a label followed by a different small integer on several lines
@@ -18,8 +18,9 @@ italics on its own, `_×_`, is read as the symbol):
 - **Cells**: each value token (a number, a mark, a null marker) is a cell of its own; a run of
   words between values is one label (an operator joins what stands on both sides: `A + B`). Runs
   that every line of the body's most common shape writes with as many words, two or more, and no
-  operator joins, are a cell per word (`regular_runs`: `BB Net7 Local 58.31` over `XYZ Net7 Ours 77.45`), and so are
-  the words of a table without values when most lines hold as many (`regular_words`). A null marker
+  operator joins, are a cell per word (`regular_runs`: `BB Net7 Local 58.31` over `XYZ Net7 Ours
+  77.45`), and so are the words of a table without values when most lines hold as many
+  (`regular_words`). A null marker
   after a label stands for a label's cell: where lines show one (`Synthetic - 10 5`), lines with one
   cell fewer hold that column's label as their label's last word (`OSM Milan BNC 10 20`).
 - **Header and body**: the body's lines share a shape (which of their cells are values); the
@@ -104,7 +105,6 @@ def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
     numbered = ""
     if "enumerated" in rules:
         rows, numbered = _enumerated_labels(rows)
-    if "enumerated" in rules:
         rows = _counted_labels(rows)
     if "regular_words" in rules and not any(p.value for r in rows for p in r) and _regular(tokens):
         rows = [[_Piece((w,), True) for w in t] for t in tokens]
@@ -144,7 +144,8 @@ def tokens_of(line: str, glue: bool = True) -> list[str]:
         elif out and out[-1].endswith(",") and not is_numeric(normalize(out[-1][:-1])):
             out[-1] += " " + word  # a list in one cell
         elif out and _BRACKETED.fullmatch(word) and not _is_value(out[-1]) and (
-                not _is_value(word) or (_SINGLE.fullmatch(word) and k + 1 < len(words) and not _BRACKETED.fullmatch(words[k + 1]))):
+                not _is_value(word) or (_SINGLE.fullmatch(word) and k + 1 < len(words)
+                                        and not _BRACKETED.fullmatch(words[k + 1]))):
             out[-1] += " " + word  # a unit or a note in brackets after a label: "Param (M)", "Ours (0.5) 21.0"
         elif len(out) == 1 and _ENUMERATOR.match(out[0]):
             out[0] += _KEEP + word
