@@ -28,6 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tablebench.core.visible import visible
+
 MAX_TEXT = 16 * 1024 * 1024  # characters of one string (a parser's output is cut at 8 MB, a case file at 16 MiB)
 MAX_DEPTH = 64  # containers nested in one value (a run writes fewer than 10; users' `extra` gets the rest)
 MAX_DIGITS = 20  # of an integer (a run's counts, indices and offsets fit in 64 bits)
@@ -85,45 +87,15 @@ def loads(text: str | bytes) -> Any:
     the parser is `Invalid` naming where it went too deep; an integer longer than `MAX_DIGITS`
     digits becomes a marker `check` refuses by field (Python would refuse it unnamed);
     NaN and Infinity parse as floats, which `check` refuses by field; control characters in its
-    strings are written out (`_visible`). Not JSON: ValueError."""
+    strings are written out (`tablebench.core.visible`). Not JSON: ValueError."""
     try:
-        return _visible(json.loads(text, parse_int=_integer))
+        return visible(json.loads(text, parse_int=_integer))
     except RecursionError:
         pass
     where = too_deep(text.decode("utf-8", "replace") if isinstance(text, bytes) else text)
     if where is None:  # the caller's own stack was deep: the text may be shallow
         raise Invalid("", "nested too deeply to read")
     raise Invalid(where, f"nested deeper than {MAX_DEPTH} levels")
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # control characters but tab and line feed
-
-
-def _visible(value: Any) -> Any:
-    """`value` with every string's control characters (but tab and line feed) written out as `\\xNN`:
-    a file's text is shown on terminals, where an escape sequence (`\\x1b[2J`, a title, a hyperlink)
-    or a carriage return would act instead of being read. Nothing is lost: the characters stay
-    legible as what they were. One pass over the parsed values, without recursion."""
-    if isinstance(value, str):
-        return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", value)
-    if not isinstance(value, (list, dict)):
-        return value
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        items = node.items() if isinstance(node, dict) else enumerate(node)
-        for key, child in list(items):
-            if isinstance(child, str):
-                if _CONTROL.search(child):
-                    node[key] = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", child)
-            elif isinstance(child, (list, dict)):
-                stack.append(child)
-        if isinstance(node, dict) and any(isinstance(k, str) and _CONTROL.search(k) for k in node):
-            renamed = {(_CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", k) if isinstance(k, str) else k): v
-                       for k, v in node.items()}
-            node.clear()
-            node.update(renamed)
-    return value
 
 
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},]')  # a string (linear: no nested repetition) or a sign
