@@ -26,7 +26,8 @@ def test_pack_round_trips_and_is_reproducible() -> None:
 def test_repeated_fragments_are_stored_once_and_every_card_comes_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(html_data, "CHUNK_CHARS", 50)  # a chunk every few fragments
     gt = '<div class="side">the same ground truth, ' + "x" * 40 + "</div>"
-    cards = [Card(f"c-{i}", f"Set/P{i}::T0[A]", ("A", "simple", "en", "digital", "single-page", "ok", "passed"), i / 10,
+    values = ("A", "simple", "en", "digital", "single-page", "ok", "passed", "table", "")
+    cards = [Card(f"c-{i}", f"Set/P{i}::T0[A]", values, i / 10,
                   [f'<article class="case" id="c-{i}">', gt, f"<p>extraction {i % 3}</p>", "</article>"])
              for i in range(12)]
     data = card_data(cards)
@@ -38,14 +39,14 @@ def test_repeated_fragments_are_stored_once_and_every_card_comes_back_whole(monk
     index = decode_index(page)
     assert [row[0] for row in index["cards"]] == [c.anchor for c in cards]
     assert index["cards"][3][1] == "set/p3::t0[a]", "searched lower-case"
-    assert index["values"]["parser"] == ["A"] and index["cards"][3][9] == 0.3  # after the seven filter codes
+    assert index["values"]["parser"] == ["A"] and index["cards"][3][11] == 0.3  # after the nine filter codes
     assert expanded_html(page).startswith('<div id="cases"><article class="case" id="c-0">')
 
 
 def test_a_page_output_is_stored_once_and_fills_the_matched_text_it_holds() -> None:
     output = "# page\n| a | <b> |\nthe end"
     pred = '<div class="side"><pre class="matched" data-span="7,18"></pre></div>'
-    cards = [Card(f"c-{i}", "t", ("A", "simple", "en", "digital", "single-page", "ok", "passed"), None,
+    cards = [Card(f"c-{i}", "t", ("A", "simple", "en", "digital", "single-page", "ok", "passed", "table", ""), None,
                   ["<article>", pred, "</article>"], outputs=[0]) for i in range(2)]
     data = card_data(cards, [output, "never referred to"])
     assert data["outputs"][1] == -1 and data["outputs"][0] >= 0

@@ -43,14 +43,16 @@ from tablebench.report.aggregate import (
 from tablebench.report.crops import Crop, TableKey, data_uri
 from tablebench.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_key, page_outputs
 from tablebench.report.html_assets import CSS, JS
+from tablebench.report.html_bars import parser_colors
 from tablebench.report.html_boards import num, ranking_html, track_html
 from tablebench.report.html_data import Card, card_data
 from tablebench.report.html_escape import e
 from tablebench.report.html_hist import histograms_html, script_data
+from tablebench.report.html_scatter import scatter_data, scatter_html, scatter_metrics
 from tablebench.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 from tablebench.report.stream import in_order, slim_of, with_page_output
 from tablebench.report.verdict_counts import verdict_counts
-from tablebench.report.verdicts import delta_of, failed_html, verdict_html, verdict_label
+from tablebench.report.verdicts import change_of, delta_of, failed_html, verdict_html, verdict_label
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
@@ -103,6 +105,7 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         crop_index.setdefault(key, []).append((crop.page, i))
     comparisons = regressions.comparisons if regressions is not None else []
     tracks = [board, *more]
+    colors = parser_colors(tracks)
     body = "".join([
         f"<h1>{e(title)}</h1>",
         _banner_html(meta, len(results)),
@@ -110,13 +113,16 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
           for track in tracks),
         failed_html(slim, meta),
         regressions_html(regressions) if regressions is not None else "",
-        *(track_html(track) for track in tracks),
-        histograms_html(board, slim),
+        *(track_html(track, colors) for track in tracks),
+        scatter_html(tracks),
+        histograms_html(tracks, slim),
         _meta_html(meta),
         _drilldown_html(board, slim, more),
     ])
-    cards = card_data(_cards(board, results, more, (outputs, crop_index), texts), texts)
-    data = json_for_script({**script_data(board, slim), "cards": cards,
+    points = scatter_metrics(tracks)
+    cards = card_data(_cards(board, results, more, (outputs, crop_index), texts, points), texts, points)
+    data = json_for_script({**script_data(tracks, slim), "scatter": scatter_data(tracks), "colors": colors,
+                            "cards": cards,
                             "crops": [data_uri(crop.webp) for _, crop in flat]})
     policy = ""
     if csp:
@@ -149,8 +155,10 @@ def _meta_html(meta: Mapping[str, object]) -> str:
 
 
 def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Leaderboard],
-           evidence: tuple[dict, dict], texts: Sequence[str] = ()) -> Iterator[Card]:
-    """Every case's card in page order (then kind, item, parser rank), as `html_data` stores them."""
+           evidence: tuple[dict, dict], texts: Sequence[str] = (),
+           points: Mapping[str, Sequence[str]] | None = None) -> Iterator[Card]:
+    """Every case's card in page order (then kind, item, parser rank), as `html_data` stores them,
+    with its value of each metric of its kind's scatter (`points`; none when not found)."""
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
     ordered = in_order(results, lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.index,
@@ -164,13 +172,19 @@ def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Lea
             page = (r.case_set, r.page)
         primary = primaries.get(r.kind, board.primary)
         value = r.scores.get(primary) if primary and r.outcome == "ok" else None
+        found = r.outcome == "ok"
         yield Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {group_of(r)}",
                    values=(r.parser, group_of(r), language_of(r), variant_of(r), r.page_break, r.outcome,
-                           verdict_label(r)),
-                   score=float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None,
+                           verdict_label(r), r.kind, change_of(r)),
+                   score=_finite(value),
                    delta=delta_of(r),
+                   points=[_finite(r.scores.get(m)) if found else None for m in (points or {}).get(r.kind, ())],
                    parts=_by_reference(_case_parts(r, primary, cache, evidence), r, evidence[0], texts),
                    outputs=[evidence[0][page_key(r)]] if page_key(r) in evidence[0] else [])
+
+
+def _finite(value: object) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
 
 
 def _by_reference(parts: list[str], r: ItemResult, outputs: dict, texts: Sequence[str]) -> list[str]:
@@ -192,6 +206,8 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
     present = {r.outcome for r in results}
     outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
     verdicts = sorted({verdict_label(r) for r in results}, key=lambda v: (v != "failed", v))
+    kinds = [k for k in item_kinds.names() if k in {r.kind for r in results}]
+    changes = sorted({c for r in results if (c := change_of(r))}, key=lambda c: (c != "regressed", c))
     counts = run_counts(results)
     titles = [t for t in (item_kinds.get(k).title for k in item_kinds.names()) if t in counts]  # the run's kinds
     order = ('<label>order <select id="case-order"><option value="page">by page</option>'
@@ -205,6 +221,8 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
         *(_select(a, values, fmt.breakdown_name(a)) for a, values in breakdowns.items() if values),
         _select("outcome", outcomes),
         _select("verdict", verdicts),
+        *([_select("kind", kinds, names=[item_kinds.get(k).title for k in kinds])] if len(kinds) > 1 else []),
+        *([_select("change", changes, "against the baseline")] if changes else []),
         order,
         f'<span class="note" id="case-count" data-unit="{e(titles[0] if len(titles) == 1 else "cases")}"></span>',
     ])
@@ -215,8 +233,8 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
             '<button class="more" id="more" hidden>show more</button>')
 
 
-def _select(name: str, values: Sequence[str], label: str | None = None) -> str:
-    options = "".join(f'<option value="{e(v)}">{e(v)}</option>' for v in values)
+def _select(name: str, values: Sequence[str], label: str | None = None, names: Sequence[str] = ()) -> str:
+    options = "".join(f'<option value="{e(v)}">{e(n)}</option>' for v, n in zip(values, names or values, strict=True))
     return (f'<label>{e(label or name)} <select data-filter="{e(name)}"><option value="">all</option>'
             f"{options}</select></label>")
 

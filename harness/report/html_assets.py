@@ -3,8 +3,11 @@
 The script builds no markup of its own from strings: it reads the embedded JSON, creates elements
 with createElement / createElementNS and sets text with textContent, so data cannot become code.
 The one markup it parses is the cards' (escaped when the report was written, `html_data`): in an
-inert <template>, with anything that could load or run removed before it joins the page.
+inert <template>, with anything that could load or run removed before it joins the page. The
+charts' part of the script is `html_charts_js`'s, inside this one.
 """
+
+from tablebench.report.html_charts_js import CHARTS_CSS, CHARTS_JS
 
 CSS = """
 :root { --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --bg:#fff; --soft:#f6f8fa; --accent:#0969da; }
@@ -115,7 +118,7 @@ figure.crop { margin: 6px 0; } figure.crop img { max-width: 100%; border: 1px so
 .prose { max-height: 420px; overflow: auto; font-size: 13px; } .prose .bn { color: var(--muted); font-size: 11px; }
 .t-missing { background: #ffd7d5; } .t-edited { text-decoration: underline wavy #bf8700; }
 .t-order { background: #fff1c2; } .t-invented, .t-dup { background: #ddf4ff; text-decoration: none; }
-"""
+""" + CHARTS_CSS
 
 JS = """
 (function () {
@@ -174,56 +177,7 @@ JS = """
   }
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable-table"), makeSortable);
 
-  /* histograms of the chosen metric, one card per parser, shared y scale */
-  var BINS = 10, W = 330, H = 150, PAD = 22, GAP = 14, BAR = (W - 2 * PAD - GAP) / (BINS + 1);
-  var metricSelect = document.getElementById("hist-metric");
-  var histBox = document.getElementById("hists");
-  function drawHistograms() {
-    var metric = metricSelect.value;
-    var scale = data.scale[metric] || 1;
-    var all = data.parsers.map(function (p) {
-      var h = data.hist[p] || {bins: {}, n: {}, sum: {}, total: 0}, n = h.n[metric] || 0;
-      return {parser: p, n: n, mean: n ? h.sum[metric] / n : null, missing: h.total - n, c: h.bins[metric] || []};
-    });
-    var top = 1;
-    all.forEach(function (a) { top = Math.max(top, a.missing, Math.max.apply(null, a.c)); });
-    while (histBox.firstChild) histBox.removeChild(histBox.firstChild);
-    all.forEach(function (a) {
-      var card = el("div", "hist");
-      card.appendChild(el("h3", "", a.parser));
-      card.appendChild(el("div", "sub", a.n + " found, " + a.missing + " without a value" +
-        (a.mean === null ? "" : ", mean over found " + a.mean.toFixed(scale === 1 ? 3 : 2))));
-      var s = svg("svg", {viewBox: "0 0 " + W + " " + H, role: "img"});
-      s.appendChild(svg("title", {}, a.parser + ": " + metric + " histogram"));
-      var base = H - PAD;
-      s.appendChild(svg("line", {x1: PAD, y1: base, x2: W - PAD, y2: base, stroke: "#8c959f"}));
-      var bars = [a.missing].concat(a.c);
-      bars.forEach(function (n, i) {
-        var h = (base - 14) * n / top;
-        var x = PAD + i * BAR + (i > 0 ? GAP : 0) + 1;
-        var fill = i === 0 ? "#afb8c1" : "hsl(" + Math.round(120 * (i - 1) / (BINS - 1)) + ",55%,50%)";
-        s.appendChild(svg("rect", {x: x, y: base - h, width: BAR - 2, height: h, fill: fill}));
-        if (n > 0) s.appendChild(svg("text", {x: x + (BAR - 2) / 2, y: base - h - 3, "text-anchor": "middle"}, String(n)));
-      });
-      s.appendChild(svg("text", {x: PAD + BAR / 2, y: H - 8, "text-anchor": "middle"}, "none"));
-      [0, 0.5, 1].forEach(function (f) {
-        s.appendChild(svg("text", {x: PAD + GAP + BAR + f * BINS * BAR, y: H - 8, "text-anchor": "middle"},
-          String(Math.round(f * scale * 10) / 10)));
-      });
-      card.appendChild(s);
-      histBox.appendChild(card);
-    });
-  }
-  if (metricSelect && histBox) {
-    data.metrics.forEach(function (m) {
-      var o = el("option", "", m + (data.scale[m] ? " (0-" + data.scale[m] + ")" : ""));
-      o.value = m;
-      if (m === data.primary) o.selected = true;
-      metricSelect.appendChild(o);
-    });
-    metricSelect.addEventListener("change", drawHistograms);
-    drawHistograms();
-  }
+""" + CHARTS_JS + """
 
   /* drill-down: the cards are data (html_data.py): an index of every card, and its escaped markup
      in compressed chunks; only the chunks of the cards shown are decoded, only those cards laid out */
@@ -335,12 +289,13 @@ JS = """
     else if (order.value !== "page") ordered.sort(function (a, b) { return sign * (a.v - b.v) || a.i - b.i; });
   }
   if (order) order.addEventListener("change", function () { sortCards(); fresh(); });
-  /* a parser's leaderboard row (or its name, or its failed count): its cards, worst first,
-     scrolled to; every other filter is reset, a count's verdict set */
-  function showCards(parser, verdict) {
+  /* a parser's leaderboard row (or its name, its failed count, a bar of its group): its cards,
+     worst first, scrolled to; every other filter is reset, a count's verdict or a bar's group set */
+  function showCards(parser, verdict, group) {
     filters.forEach(function (f) {
       var name = f.getAttribute("data-filter");
-      f.value = name === "parser" ? parser : name === "verdict" && verdict ? verdict : "";
+      f.value = name === "parser" ? parser : name === "verdict" && verdict ? verdict
+        : name === "group" && group ? group : "";
     });
     if (search) search.value = "";
     if (order) { order.value = "worst"; sortCards(); }
@@ -355,7 +310,7 @@ JS = """
     if (!to || !box || !cardsData) return;
     e.preventDefault();
     showCards(to.getAttribute("data-parser") || to.getAttribute("data-show-parser"),
-              to.getAttribute("data-verdict") || "");
+              to.getAttribute("data-verdict") || "", to.getAttribute("data-group") || "");
   });
   /* a card opened by its anchor scrolls below the sticky filter bar, not under it: cards keep a
      scroll margin of the bar's height (--bar), measured, since the bar wraps with the window's width */
@@ -423,7 +378,8 @@ JS = """
         var delta = row[3 + fields.length];
         var card = {i: i, anchor: row[0], text: row[1], values: values, v: score === null ? -1 : score,
                     d: delta === null ? Infinity : delta,
-                    score: score, frags: row[4 + fields.length], needs: row[5 + fields.length], el: null};
+                    score: score, points: row[4 + fields.length] || [], frags: row[5 + fields.length],
+                    needs: row[6 + fields.length], el: null};
         byAnchor.set(card.anchor, card);
         return card;
       });
@@ -433,6 +389,7 @@ JS = """
         var a = e.target.closest ? e.target.closest("a[href^='#c-']") : null;
         if (a && a.getAttribute("href") === location.hash && !document.getElementById(location.hash.slice(1))) reveal();
       });
+      scatterReady(cards, index.metrics);
       return reveal() || apply();
     });
   } else {

@@ -10,13 +10,14 @@ script turns a click on them into that parser's cards, worst first. Numbers are 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tablebench.core import kinds as item_kinds
 from tablebench.core.metric_specs import scale_of
 from tablebench.core.results import OUTCOMES
 from tablebench.report import fmt
 from tablebench.report.aggregate import Leaderboard, MetricStats
+from tablebench.report.html_bars import group_bars_html
 from tablebench.report.html_escape import e
 from tablebench.report.verdict_counts import COLUMNS, VerdictCounts
 
@@ -112,14 +113,12 @@ def to_cards(parser: str, text: str | None = None, verdict: str = "") -> str:
             f"{e(parser) if text is None else e(text)}</a>")
 
 
-def track_html(board: Leaderboard) -> str:
-    """One kind's group section and its breakdowns, headed by the kind's label (its leaderboard is
-    at the top of the page, `_ranking_html`)."""
+def track_html(board: Leaderboard, colors: Mapping[str, str]) -> str:
+    """One kind's group section (its table, then its bars: `html_bars`) and its breakdowns, headed
+    by the kind's label (its leaderboard is at the top of the page, `ranking_html`)."""
     kind = item_kinds.get(board.kind)
-    if not kind.label:
-        return _group_html(board, f"By {kind.group_title}", kind.title) + _breakdowns_html(board)
-    return (_group_html(board, f"{kind.title.capitalize()}: {kind.group_title}", kind.title)
-            + _breakdowns_html(board))
+    title = f"By {kind.group_title}" if not kind.label else f"{kind.title.capitalize()}: {kind.group_title}"
+    return _group_html(board, title, kind.title) + group_bars_html(board, colors) + _breakdowns_html(board)
 
 
 def _breakdowns_html(board: Leaderboard) -> str:

@@ -9,8 +9,9 @@ output is stored once beside them, in the chunk of its first card: the card's "p
 button and its matched text (a span of that output, `<pre class="matched" data-span>`) read it there,
 so the text is not stored a second time, escaped, in the card. The fragment table
 is gzip-compressed in chunks and base64-encoded into the page's JSON data, and a small index
-(anchor, search text, filter values, score, delta, fragment ids) lets the script filter, order and
-search every card, decoding only the chunks of the cards it shows (`DecompressionStream`).
+(anchor, search text, filter values, score, delta, metric values, fragment ids) lets the script
+filter, order and search every card, and draw the scatter of one metric against another with a
+point per card, decoding only the chunks of the cards it shows (`DecompressionStream`).
 
 Nothing here is trusted more than before: fragments are the same escaped markup, and JSON,
 base64 and gzip cannot carry markup into the page unparsed. `expanded_html` puts every card
@@ -30,7 +31,8 @@ from html import escape
 
 CHUNK_CHARS = 1_000_000  # characters of fragments per compressed chunk: what the page decodes at a time
 # the index's filter fields, in order
-FILTERS = ("parser", "group", "language", "variant", "page_break", "outcome", "verdict")
+FILTERS = ("parser", "group", "language", "variant", "page_break", "outcome", "verdict", "kind", "change")
+_DIGITS = 4  # decimals of a metric value in the index: a point's place in the scatter, not a score to quote
 _DATA = re.compile(r'(<script type="application/json" id="tb-data">)(.*?)(</script>)', re.S)
 _CASES = '<div id="cases">'
 _SPAN = re.compile(r'(<pre class="matched" data-span="(\d+),(\d+)">)</pre>')
@@ -47,6 +49,9 @@ class Card:
     parts: Sequence[str]  # the card's HTML, cut where fragments repeat between cards
     outputs: Sequence[int] = ()  # the page outputs its markup refers to (`data-out`), by index
     delta: float | None = None  # change against the baseline on a 0-1 scale (ordering); None without one
+    # the card's value of each metric its kind's scatter offers (`card_data`'s `metrics[kind]`), None
+    # where it has none: the page plots cards from the index, no second list of them
+    points: Sequence[float | None] = ()
 
 
 def pack(text: str) -> str:
@@ -62,13 +67,15 @@ def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
-def card_data(cards: Iterable[Card], outputs: Sequence[str] = ()) -> dict:
+def card_data(cards: Iterable[Card], outputs: Sequence[str] = (),
+              metrics: dict[str, list[str]] | None = None) -> dict:
     """{"index": packed index, "chunks": [packed fragment lists], "starts": [first fragment id of each
     chunk], "outputs": [fragment id of each page output, -1 when no card refers to it]}.
 
     Fragments are numbered in order of first use, so the cards shown first need the first chunk;
     a chunk closes at CHUNK_CHARS characters. A card's row lists its markup's fragments and, apart,
-    the outputs it needs (decoded with it, not part of its markup). Held in memory: the packed
+    the outputs it needs (decoded with it, not part of its markup), and its `points`, the values
+    of its kind's `metrics` (the index names them per kind). Held in memory: the packed
     chunks, the open chunk and a digest per fragment, not every card's markup (`cards` may be a
     generator)."""
     ids: dict[bytes, int] = {}
@@ -98,9 +105,11 @@ def card_data(cards: Iterable[Card], outputs: Sequence[str] = ()) -> dict:
             if output_ids[i] < 0:
                 output_ids[i] = intern(outputs[i])
         codes = [values[f].setdefault(v, len(values[f])) for f, v in zip(FILTERS, card.values, strict=True)]
-        rows.append([card.anchor, card.text.lower(), *codes, card.score, card.delta, frags,
+        points = [None if v is None else round(v, _DIGITS) for v in card.points]
+        rows.append([card.anchor, card.text.lower(), *codes, card.score, card.delta, points, frags,
                      [output_ids[i] for i in card.outputs]])
-    index = {"fields": list(FILTERS), "values": {f: list(v) for f, v in values.items()}, "cards": rows}
+    index = {"fields": list(FILTERS), "values": {f: list(v) for f, v in values.items()}, "cards": rows,
+             "metrics": dict(metrics or {})}
     if chunk:
         packed.append(pack(_dumps(chunk)))
     return {"index": pack(_dumps(index)), "chunks": packed, "starts": starts[:len(packed)] or [0],
@@ -126,7 +135,8 @@ def decode_cards(page: str) -> list[str]:
 
 def decode_index(page: str) -> dict:
     """The cards' index of a report page: {"fields", "values", "cards": [row]}, each row
-    [anchor, search text, *filter value codes, score, delta, fragment ids, output fragment ids]."""
+    [anchor, search text, *filter value codes, score, delta, metric values, fragment ids, output
+    fragment ids], and "metrics": {kind: the metrics its cards' values are of}."""
     match = _DATA.search(page)
     if not match:
         raise ValueError("not a report page: no tb-data script")

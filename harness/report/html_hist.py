@@ -1,7 +1,9 @@
 """The score histograms of report.html: their section, and their data as aggregates.
 
-Per parser and metric the page gets the found tables' count per bin, their count and sum, not
-one value per table: the data stays the same size at any number of tables. Values outside a
+Every kind's metrics (tables, formulas, text), each kind from its own leaderboard: a text
+metric is counted over text items and their parsers' totals, never mixed into the tables'.
+Per kind, parser and metric the page gets the found items' count per bin, their count and sum,
+not one value per item: the data stays the same size at any number of items. Values outside a
 metric's scale are counted in its end bins, and the section says how many there are.
 """
 
@@ -16,18 +18,21 @@ from tablebench.report.aggregate import Leaderboard
 from tablebench.report.html_escape import e
 
 
-def histograms_html(board: Leaderboard, results: Sequence[ItemResult]) -> str:
-    if not board.metrics:
+def histograms_html(boards: Sequence[Leaderboard], results: Sequence[ItemResult]) -> str:
+    boards = [b for b in boards if b.metrics]
+    if not boards:
         return ""
+    board = boards[0] if len(boards) == 1 else None
+    unit = board.unit if board else "items"
     outside = out_of_scale(results)
     clamp = ""
     if outside:
-        one = board.unit.removesuffix("s")  # "1 table", "1 formula"
-        counts = ", ".join(f"{e(m)}: {n} {e(board.unit if n != 1 else one)}" for m, n in sorted(outside.items()))
+        one = unit.removesuffix("s")  # "1 table", "1 formula"
+        counts = ", ".join(f"{e(m)}: {n} {e(unit if n != 1 else one)}" for m, n in sorted(outside.items()))
         clamp = (f" Values outside a metric's scale are drawn in its end bin ({counts} here; TEDS, like its "
                  "reference, can go slightly below 0); every other number on this page is exact.")
     return ("<h2>Score distributions</h2>"
-            f'<p class="note">Per parser: {e(board.unit)} by score (found {e(board.unit)}), and the {e(board.unit)} '
+            f'<p class="note">Per parser: {e(unit)} by score (found {e(unit)}), and the {e(unit)} '
             f'without a value (grey). Same vertical scale for every parser.{clamp} <label>metric <select id="hist-metric"></select>'
             '</label></p><div class="hists" id="hists"></div>')
 
@@ -47,9 +52,14 @@ def out_of_scale(results: Sequence[ItemResult]) -> dict[str, int]:
 _BINS = 10  # histogram bins over a metric's scale, as BINS in the script
 
 
-def script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
-    """What the histograms need, aggregated (not one value per table): per parser and metric, the
-    found tables' count per bin (values outside the scale in its end bins), their count and sum."""
+def script_data(boards: Sequence[Leaderboard], results: Sequence[ItemResult]) -> dict:
+    """{"hists": per kind with metrics, what its histograms need (`_kind_data`)}."""
+    return {"hists": [_kind_data(b, [r for r in results if r.kind == b.kind]) for b in boards if b.metrics]}
+
+
+def _kind_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
+    """What one kind's histograms need, aggregated (not one value per item): per parser and metric,
+    the found items' count per bin (values outside the scale in its end bins), their count and sum."""
     hist: dict[str, dict] = {row.parser: {"total": row.total, "bins": {m: [0] * _BINS for m in board.metrics},
                                           "n": dict.fromkeys(board.metrics, 0),
                                           "sum": dict.fromkeys(board.metrics, 0.0)} for row in board.rows}
@@ -63,5 +73,5 @@ def script_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
                 h["bins"][metric][max(0, min(_BINS - 1, math.floor(value / scale * _BINS)))] += 1
                 h["n"][metric] += 1
                 h["sum"][metric] += float(value)
-    return {"metrics": board.metrics, "primary": board.primary, "scale": board.scale,
-            "parsers": [row.parser for row in board.rows], "hist": hist}
+    return {"kind": board.kind, "title": board.unit, "metrics": board.metrics, "primary": board.primary,
+            "scale": board.scale, "parsers": [row.parser for row in board.rows], "hist": hist}

@@ -50,6 +50,13 @@ def delta_of(r: ItemResult) -> float | None:
     return float(delta) / scale_of(str(change.get("metric") or ""))
 
 
+def change_of(r: ItemResult) -> str:
+    """The case's verdict against the baseline ("regressed", "improved", "unchanged", "new"), '' without one."""
+    change = r.baseline_change
+    verdict = change.get("verdict") if isinstance(change, dict) else None
+    return verdict if isinstance(verdict, str) else ""
+
+
 # -- Markdown -------------------------------------------------------------------------------------
 def failed_md(results: Sequence[ItemResult], md_text: Callable[[object], str], html_file: str = HTML_FILE,
               meta: Mapping[str, object] | None = None) -> list[str]:
