@@ -13,6 +13,7 @@ and an item-kind module may `register` its own.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -43,8 +44,8 @@ class MetricSpec:
     scores: tuple[str, ...]  # the values it yields, in order
     headline: str  # the value that stands for the group (leaderboards, meta-eval)
     target: str | Callable[[Any, Any], Scored] | None  # "module:function" or the scorer itself
-    scale: float = 1.0  # best possible value of its scores (10 on the human-rating scale)
-    higher_is_better: bool = True
+    scale: float = 1.0  # the far end of its scores' range 0..scale: the best value, or the worst when lower is better
+    higher_is_better: bool = True  # False: an edit distance, an error rate (read by `direction`)
     default: bool = True  # scored when --metrics names none of its kind's metrics
     requires: tuple[str, ...] = ()  # "pdflatex", "llm": what it needs besides Python
     shown: tuple[str, ...] = ()  # values a leaderboard shows (default: the headline)
@@ -92,7 +93,13 @@ _BY_SCORE: dict[str, MetricSpec] = {}  # score -> its spec, built again after th
 
 
 def register(spec: MetricSpec) -> MetricSpec:
-    """Add a metric; a second spec under a taken name is a one-line error."""
+    """Add a metric; a second spec under a taken name is a one-line error, and so is a lower-is-better
+    metric without a finite range (a case it could not score counts its worst value, the scale) or
+    on every kind (the judge's scale is 0-10, higher better)."""
+    if not spec.higher_is_better and not (math.isfinite(spec.scale) and spec.scale > 0 and spec.kind != "*"):
+        raise ValueError(f"metric {spec.name!r}: lower is better, so it needs one kind and a finite scale > 0 "
+                         f"(its worst value, what a case it could not score counts); got kind {spec.kind!r}, "
+                         f"scale {spec.scale!r}")
     known = _specs()
     if spec.name in known and known[spec.name] != spec:
         raise ValueError(f"metric {spec.name!r} is registered twice")
@@ -170,6 +177,57 @@ def builtin_scale(score: str) -> float | None:
     below minus it); None for another name: a plugin's metric promises no range."""
     found = next((s for s in BUILTIN if score in s.scores), None)
     return found.scale if found is not None else None
+
+
+@dataclass(frozen=True)
+class Direction:
+    """Which way a score gets better, and the ends of its range (0..scale).
+
+    Why one: the leaderboard's ranking, the gate, each case's change, floors and perfect counts all
+    decide by it; a lower-is-better metric (an edit distance) read as higher-is-better anywhere is
+    ranked, gated or thresholded upside down. Every such decision asks `direction(score)`."""
+
+    sign: int  # +1: a larger value is better; -1: a smaller one is
+    scale: float
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.sign > 0
+
+    @property
+    def best(self) -> float:
+        return self.scale if self.sign > 0 else 0.0
+
+    @property
+    def worst(self) -> float:
+        """What a case with no value counts (not found, not scored): 0, or the scale when lower is better."""
+        return 0.0 if self.sign > 0 else self.scale
+
+    def oriented(self, value: float) -> float:
+        """`value` as a number that is larger when better (sort by it, compare with it)."""
+        return self.sign * value
+
+    def gain(self, old: float, new: float) -> float:
+        """How much better `new` is than `old` (negative: worse), on the score's own scale."""
+        return self.sign * (new - old)
+
+    def worse(self, value: float, bound: float) -> bool:
+        """Whether `value` is on the bad side of `bound` (below a floor, above a ceiling)."""
+        return self.sign * (value - bound) < 0
+
+    @property
+    def bound_word(self) -> str:
+        """What a `--min-score` threshold is for this score: "min" (a floor) or "max" (a ceiling)."""
+        return "min" if self.sign > 0 else "max"
+
+
+def direction(score: str) -> Direction:
+    """The `Direction` of a score (its group's `higher_is_better` and scale); an unknown name:
+    higher is better on 0-1 (a results file's score no metric registers now)."""
+    found = _by_score().get(score)
+    if found is None:
+        return Direction(1, 1.0)
+    return Direction(1 if found.higher_is_better else -1, found.scale)
 
 
 def scales() -> dict[str, float]:

@@ -3,7 +3,9 @@
 Why not per-table tolerances alone: a stochastic parser (a VLM) fails a few tables by chance
 on every run, and a change that costs a little on every table never crosses a per-table
 tolerance. The gate looks at the tables the run and the baseline both have, pairs them, and
-asks two questions of the per-table differences d = run - baseline:
+asks two questions of the per-table differences d = run - baseline, taken the way the metric gets
+better (`tablebench.core.metric_specs.direction`: for a lower-is-better metric, an edit distance,
+a rise is the regression):
 
 - effect: is the mean difference beyond `min_effect` (given on the 0-1 scale, x10 for
   semantic / judge, like `--baseline-tolerance`)?
@@ -14,8 +16,9 @@ asks two questions of the per-table differences d = run - baseline:
 
 Only both together make a regression (or an improvement). The report also gives a seeded
 paired bootstrap confidence interval of the mean difference (tables resampled, level
-1 - alpha, two-sided). A table that has a value in the baseline and none in the run counts 0 in
-the run, whatever took the value away (not found, a parse failure, a table too large to score, a
+1 - alpha, two-sided). A table that has a value in the baseline and none in the run counts the
+metric's worst value (0; its scale when lower is better) in the run, whatever took the value away
+(not found, a parse failure, a table too large to score, a
 judge or metric error: `counted`, with `lost_scores`): losing tables is a regression too, and a
 table nobody could score must not leave the comparison (include-missing, as the leaderboard ranks).
 
@@ -35,7 +38,7 @@ import numpy as np
 
 from tablebench.cases import COMPLEXITIES
 from tablebench.core.messages import one_line
-from tablebench.core.metric_specs import scores_of
+from tablebench.core.metric_specs import direction, scores_of
 from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 
 DEFAULT_BOOTSTRAP = 10_000
@@ -77,7 +80,7 @@ class Comparison:
     diff: float | None  # run - baseline, mean over paired tables
     ci_low: float | None
     ci_high: float | None
-    p_drop: float | None  # one-sided p-value of "the run is worse"
+    p_drop: float | None  # one-sided p-value of "the run is worse" (a rise, for a lower-is-better metric)
     p_rise: float | None  # one-sided p-value of "the run is better"
     min_effect: float  # on the metric's own scale
     alpha: float
@@ -102,7 +105,7 @@ class Comparison:
         if self.failed:
             return self.verdict.upper()
         if self.verdict == "no change" and self.diff:
-            p = self.p_drop if self.diff < 0 else self.p_rise
+            p = self.p_drop if direction(self.metric).gain(0.0, self.diff) < 0 else self.p_rise
             if p is not None and p < self.alpha:
                 return "significant but below minimum effect"
         return self.verdict
@@ -114,7 +117,7 @@ class Comparison:
     def p_shown(self) -> float | None:
         """The one-sided p-value of the way the mean moved (of "worse" when it did not move): the
         one every report shows."""
-        return self.p_drop if (self.diff or 0) <= 0 else self.p_rise
+        return self.p_drop if direction(self.metric).gain(0.0, self.diff or 0.0) <= 0 else self.p_rise
 
     def line(self) -> str:
         """One line for the terminal, the report and the junit message."""
@@ -145,10 +148,12 @@ def p_text(p: float) -> str:
 
 def paired_statistics(base: Sequence[float], run: Sequence[float], *, min_effect: float = DEFAULT_MIN_EFFECT,
                       alpha: float = DEFAULT_ALPHA, seed: int = 0, n_boot: int = DEFAULT_BOOTSTRAP,
-                      n_perm: int = DEFAULT_PERMUTATIONS) -> dict:
+                      n_perm: int = DEFAULT_PERMUTATIONS, sign: int = 1) -> dict:
     """Paired statistics of `run` against `base` (same order, same cases) and the verdict.
 
-    `min_effect` is on the metric's own scale here (callers scale it). Returns the
+    `min_effect` is on the metric's own scale here (callers scale it); `sign` is the metric's
+    `Direction.sign` (-1: a rise is worse). `diff` and the interval are run - baseline as they are;
+    `p_drop` / `p_rise` and the verdict are of worse / better. Returns the
     Comparison fields n, base_mean, run_mean, diff, ci_low, ci_high, p_drop, p_rise, verdict.
     """
     b = np.asarray(base, dtype=float)
@@ -162,11 +167,11 @@ def paired_statistics(base: Sequence[float], run: Sequence[float], *, min_effect
     d = r - b
     diff = float(d.mean())
     low, high = bootstrap_ci(d, alpha, seed=seed, n_boot=n_boot)
-    p_drop, p_rise = sign_flip_p(d, seed=seed, n_perm=n_perm)
+    p_drop, p_rise = sign_flip_p(sign * d, seed=seed, n_perm=n_perm)
     tol = 1e-12
-    if diff < -min_effect - tol and p_drop < alpha:
+    if sign * diff < -min_effect - tol and p_drop < alpha:
         verdict = "regression"
-    elif diff > min_effect + tol and p_rise < alpha:
+    elif sign * diff > min_effect + tol and p_rise < alpha:
         verdict = "improvement"
     else:
         verdict = "no change"
@@ -253,7 +258,8 @@ def evaluate(pairs: Iterable[Pair], gates: Sequence[GateSpec], *, min_effect: fl
                 chosen = [p for p in pairs if p.group == group and spec.selects(p.attrs)
                           and p.base.get(spec.metric) is not None and p.run.get(spec.metric) is not None]
                 stats = paired_statistics([p.base[spec.metric] for p in chosen], [p.run[spec.metric] for p in chosen],
-                                          min_effect=effect, alpha=alpha, seed=seed)
+                                          min_effect=effect, alpha=alpha, seed=seed,
+                                          sign=direction(spec.metric).sign)
                 sds = [run_sd[(group, p.key)][spec.metric] for p in chosen
                        if run_sd and spec.metric in run_sd.get((group, p.key), {})]
                 out.append(Comparison(group=group, metric=spec.metric, subset=spec.subset, min_effect=effect,
@@ -313,15 +319,16 @@ def counted(found: bool, scores: Mapping[str, Any], metric: str, lost: Container
     aggregate gate's pairs (`gate_pairs`), each case's change (`tablebench.gating.regressions`) and
     its per-table verdict (`tablebench.gating.rules`, which fails on the same `lost_scores`).
 
-    0 when the item was not found or failed, and when the run asked for the value and did not get
-    it (`lost`, the run's `lost_scores`: too large to score, a judge or metric error, no finite
+    The metric's worst value (0; its scale when lower is better: `direction`) when the item was
+    not found or failed, and when the run asked for the value and did not get it (`lost`, the
+    run's `lost_scores`: too large to score, a judge or metric error, no finite
     number): a table nobody could score is no better known than a lost one, so losing it is a
     regression (include-missing, as the leaderboard ranks), never a table left out of the
     comparison. Else its score; None when it has none that was asked for (a run without
     `--judge`; an `ok` baseline entry without the metric): nothing to compare.
     """
     if not found or metric in lost:
-        return 0.0
+        return direction(metric).worst
     return _finite(scores.get(metric))
 
 

@@ -7,11 +7,12 @@ regression view in every report file. So both reach `case_changes` through
 - the pass / fail / known verdict the case carries (decided once, where it was made:
   `tablebench.gating.rules.verdict_of`) with its reasons (what pytest reports);
 - the case's baseline score on its kind's ranking metric, the score now, the delta and a
-  verdict: `regressed` / `improved` (moved beyond the metric's tolerance, or lost / found
+  verdict: `regressed` / `improved` (moved the worse / better way, `direction`, beyond the
+  metric's tolerance, or lost / found
   since the baseline), `unchanged`, or `new` (not in the baseline).
 
 A case lost now, or whose score the run asked for and did not get (too large to score, a judge or
-metric error), counts 0 against its baseline score (`tablebench.gating.aggregate.counted`: as the
+metric error), counts the metric's worst value against its baseline score (`tablebench.gating.aggregate.counted`: as the
 gate counts it).
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from tablebench.core.metric_specs import ranking_metric
+from tablebench.core.metric_specs import direction, ranking_metric
 from tablebench.core.options import RunOptions
 from tablebench.core.results import ItemResult
 from tablebench.gating.aggregate import counted, lost_scores
@@ -75,9 +76,9 @@ def _change(r: ItemResult, entry: Entry | None, metric: str | None, gate: Gate) 
         verdict = "improved" if r.outcome == "ok" else "regressed"
     elif delta is None:
         verdict = "unchanged"
-    elif delta < -tol - 1e-12:
+    elif (gain := direction(metric).gain(old, now)) < -tol - 1e-12:  # type: ignore[arg-type]
         verdict = "regressed"
-    elif delta > tol + 1e-12:
+    elif gain > tol + 1e-12:
         verdict = "improved"
     else:
         verdict = "unchanged"

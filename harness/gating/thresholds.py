@@ -1,4 +1,7 @@
-"""Score floors (`--min-score`) and regression tolerances (`--baseline-tolerance`).
+"""Score thresholds (`--min-score`) and regression tolerances (`--baseline-tolerance`).
+
+A `--min-score` is a floor, or a ceiling for a lower-is-better metric (an edit distance), and a
+tolerance is how far a score may move the worse way: `tablebench.core.metric_specs.direction`.
 
 A bare tolerance is given on the 0-1 scale and scaled for metrics on 0-10 (semantic, judge),
 so one number means the same for every headline metric; `METRIC=X` is on the metric's own
@@ -13,7 +16,7 @@ import math
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from tablebench.core.metric_specs import headline_scores, kind_of_score, scale_of
+from tablebench.core.metric_specs import direction, headline_scores, kind_of_score, scale_of
 from tablebench.core.options import Tolerance, number
 
 
@@ -34,11 +37,12 @@ def parse_min_score(text: str) -> tuple[str, float]:
     except ValueError:
         floor = math.nan
     if not eq or not name or not math.isfinite(floor):
-        raise ValueError(f"--min-score {text!r}: expected METRIC=VALUE with a finite VALUE, e.g. teds=0.8")
+        raise ValueError(f"--min-score {text!r}: expected METRIC=VALUE with a finite VALUE, e.g. teds=0.8 "
+                         "(a floor; a ceiling for a lower-is-better metric)")
     top = full_scale(name) if kind_of_score(name) is not None else math.inf  # unknown: named by the run's check
     if not 0.0 <= floor <= top:
         raise ValueError(f"--min-score {text!r}: {name} is on 0-{full_scale(name):g}" if top < math.inf
-                         else f"--min-score {text!r}: a floor is at least 0")
+                         else f"--min-score {text!r}: a threshold is at least 0")
     return name, floor
 
 
@@ -52,7 +56,8 @@ def _fmt(value: float, other: float) -> str:
 
 def min_score_failures(scores: Mapping[str, float], floors: Mapping[str, float],
                        errors: Mapping[str, object] | None = None) -> list[str]:
-    """'teds 0.62 < min 0.80' for each floor a score falls below; an absent score is named too, with
+    """'teds 0.62 < min 0.80' for each floor a score falls below ('char_edit 0.31 > max 0.10' for each
+    ceiling of a lower-is-better metric it rises above); an absent score is named too, with
     why it is absent when `errors` (a result's `metric_errors`) holds it (an unreachable judge)."""
     out = []
     for name, floor in floors.items():
@@ -61,8 +66,9 @@ def min_score_failures(scores: Mapping[str, float], floors: Mapping[str, float],
             why = (errors or {}).get(name)
             out.append(f"{name} not computed" + (f": {why}" if why else "")
                        + f" (scores: {', '.join(sorted(scores)) or 'none'})")
-        elif value < floor:
-            out.append(f"{name} {_fmt(value, floor)} < min {_fmt(floor, value)}")
+        elif (way := direction(name)).worse(value, floor):
+            out.append(f"{name} {_fmt(value, floor)} {'<' if way.higher_is_better else '>'} {way.bound_word} "
+                       f"{_fmt(floor, value)}")
     return out
 
 
@@ -96,8 +102,8 @@ def parse_tolerance(text: object) -> Tolerance:
 
 
 def allowed_drop(tolerance: Tolerance, metric: str, old: float) -> float | None:
-    """How far `metric` may fall below its baseline score `old`; None: not checked (a sub-metric
-    nobody named)."""
+    """How far `metric` may move from its baseline score `old` the worse way (down; up when lower is
+    better); None: not checked (a sub-metric nobody named)."""
     if metric in tolerance.named:
         value, relative = tolerance.named[metric]
     elif metric in headline_scores():
@@ -111,8 +117,9 @@ def allowed_drop(tolerance: Tolerance, metric: str, old: float) -> float | None:
 
 def baseline_failures(scores: Mapping[str, float], base: Mapping[str, float],
                       tolerance: Tolerance | float) -> list[str]:
-    """'grits_con 0.71 < baseline 0.85 - 0.01' for each checked score below its baseline by more than its
-    tolerance. A score with no finite value now is not compared here: `lost_failures` names it."""
+    """'grits_con 0.71 < baseline 0.85 - 0.01' for each checked score worse than its baseline by more than
+    its tolerance ('char_edit 0.31 > baseline 0.20 + 0.01' when lower is better). A score with no
+    finite value now is not compared here: `lost_failures` names it."""
     if not isinstance(tolerance, Tolerance):
         tolerance = Tolerance(tolerance)
     out = []
@@ -122,8 +129,10 @@ def baseline_failures(scores: Mapping[str, float], base: Mapping[str, float],
         tol = allowed_drop(tolerance, name, old) if finite and old is not None else None
         if tol is None:
             continue
-        if value < old - tol - 1e-12:
-            out.append(f"{name} {_fmt(value, old)} < baseline {_fmt(old, value)} - {_tol_text(tolerance, name, tol)}")
+        way = direction(name)
+        if way.gain(old, value) < -tol - 1e-12:
+            side = "< baseline {} - " if way.higher_is_better else "> baseline {} + "
+            out.append(f"{name} {_fmt(value, old)} {side.format(_fmt(old, value))}{_tol_text(tolerance, name, tol)}")
     return out
 
 

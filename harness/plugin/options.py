@@ -102,7 +102,8 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--locator-model", dest="tb_locator_model", metavar="MODEL", default=None,
                     help="litellm model for --locator llm (default: the --judge model).")
     group.addoption("--min-score", dest="tb_min_scores", action="append", default=[], metavar="METRIC=VALUE",
-                    help="fail a table whose METRIC is below VALUE (repeatable; semantic/judge on 0-10).")
+                    help="fail a table whose METRIC is below VALUE, or above it for a lower-is-better metric "
+                         "(repeatable; semantic/judge on 0-10).")
     group.addoption("--baseline", dest="tb_baseline", metavar="FILE", default=None,
                     help="fail a table whose scores regressed against this baseline file; a table "
                          "not found there either is a known failure (xfail).")

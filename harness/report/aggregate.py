@@ -4,11 +4,13 @@ Conventions (every rendering shows these numbers, none recomputes them):
 
 - *include-missing* mean: sum of a metric over **all** tables of a parser / number of tables;
   a table without that value (not located, parse error, timeout, empty output, or a score
-  that failed) counts 0. This is the number parsers are ranked by.
+  that failed) counts the metric's worst value (0; its scale for a lower-is-better metric, an
+  edit distance). This is the number parsers are ranked by, best first (`direction`).
 - *exclude-missing* mean: mean over the tables that have the value (the located ones).
 - coverage = found / total, found = outcome ``ok``.
-- perfect rate = share of **all** tables whose value reaches the metric's full scale
-  (1 for rule metrics, 10 for ``semantic`` and ``judge``), so a missing table is not perfect.
+- perfect rate = share of **all** tables whose value reaches the metric's best (1 for rule
+  metrics, 10 for ``semantic`` and ``judge``, 0 for a lower-is-better one), so a missing table is
+  not perfect.
 - median: over the tables that have the value (a quality summary of what was found).
 - seconds per page and cost per page are per *PDF page*: a case's time and cost (every item of a
   case repeats them) over its PDF's pages (`ItemResult.pdf_pages`: a document has several).
@@ -35,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field, replace
 
 from tablebench.core import kinds as item_kinds
-from tablebench.core.metric_specs import display_order, ranking_metric, scale_of
+from tablebench.core.metric_specs import Direction, direction, display_order, ranking_metric, scale_of
 from tablebench.core.results import OUTCOMES, PAGE_BREAKS, ItemResult, case_unit
 
 VARIANT_ORDER = ("digital", "scan", "photo")
@@ -173,8 +175,9 @@ def leaderboard(results: Iterable[ItemResult | dict], primary: str | None = None
     """Aggregate results per parser and rank them (a result without a group counts as "unknown").
 
     `primary` defaults to ``semantic`` when present, else ``teds``, else the first score
-    present. Ranking: include-missing mean of `primary` (desc), then its exclude-missing mean
-    (desc), then coverage (desc), then parser name, so equal numbers always order the same way.
+    present. Ranking: include-missing mean of `primary` (best first: the smaller for a
+    lower-is-better metric), then its exclude-missing mean (the same way), then coverage (desc),
+    then parser name, so equal numbers always order the same way.
     Raises ValueError for a `primary` metric no result has.
     """
     results = as_results(results)
@@ -232,7 +235,7 @@ def boards(results: Iterable[ItemResult | dict], primary: str | None = None) -> 
 def group_stats(results: Sequence[ItemResult], metrics: Sequence[str]) -> Group:
     """Totals and per-metric statistics of one set of tables."""
     found = sum(1 for r in results if r.outcome == "ok")
-    stats = {m: metric_stats([metric_value(r, m) for r in results], scale_of(m)) for m in metrics}
+    stats = {m: metric_stats([metric_value(r, m) for r in results], direction(m)) for m in metrics}
     for m in metrics:
         failed = sum(1 for r in results if r.outcome == "ok" and metric_value(r, m) is None and r.metric_errors.get(m))
         if failed:
@@ -250,17 +253,18 @@ def exact_sum(values: Iterable[float]) -> float:
         return sum(values)
 
 
-def metric_stats(values: Sequence[float | None], scale: float = 1.0) -> MetricStats:
-    """Statistics of one metric over tables; None marks a table without the value."""
+def metric_stats(values: Sequence[float | None], way: Direction = Direction(1, 1.0)) -> MetricStats:
+    """Statistics of one metric over tables; None marks a table without the value (it counts
+    `way.worst` in the include-missing mean)."""
     present = [v for v in values if v is not None]
     total = len(values)
     if not present:
-        return MetricStats(0.0 if total else None, None, None, 0.0 if total else None, 0)
+        return MetricStats(way.worst if total else None, None, None, 0.0 if total else None, 0)
     return MetricStats(
-        include_missing=exact_sum(present) / total,
+        include_missing=exact_sum([*present, *[way.worst] * (total - len(present))]) / total,
         exclude_missing=exact_sum(present) / len(present),
         median=float(statistics.median(present)),
-        perfect_rate=sum(1 for v in present if v >= scale - _EPS) / total,
+        perfect_rate=sum(1 for v in present if not way.worse(v, way.best - way.sign * _EPS)) / total,
         n_values=len(present),
     )
 
@@ -343,8 +347,9 @@ def _ordered(names: set[str], first: Sequence[str], last: str | None = None) -> 
 
 def _rank_key(row: ParserRow, primary: str | None) -> tuple:
     stats = row.overall.metrics.get(primary) if primary else None
-    incl = stats.include_missing if stats and stats.include_missing is not None else -math.inf
-    excl = stats.exclude_missing if stats and stats.exclude_missing is not None else -math.inf
+    way = direction(primary) if primary else Direction(1, 1.0)
+    incl = way.oriented(stats.include_missing) if stats and stats.include_missing is not None else -math.inf
+    excl = way.oriented(stats.exclude_missing) if stats and stats.exclude_missing is not None else -math.inf
     cov = row.coverage if row.coverage is not None else -math.inf
     return (-incl, -excl, -cov, row.parser)
 

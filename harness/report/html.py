@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from tablebench.core import kinds as item_kinds
-from tablebench.core.metric_specs import JUDGE, specs_of
+from tablebench.core.metric_specs import JUDGE, direction, specs_of
 from tablebench.core.results import OUTCOMES, SCORED_LATEX, ItemResult
 from tablebench.evaluate.completeness import of_meta
 from tablebench.readers.html import table_from_html
@@ -176,7 +176,7 @@ def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Lea
         yield Card(anchor=card_anchor(r.test_id), text=f"{r.test_id} {r.outcome} {group_of(r)}",
                    values=(r.parser, group_of(r), language_of(r), variant_of(r), r.page_break, r.outcome,
                            verdict_label(r), r.kind, change_of(r)),
-                   score=_finite(value),
+                   score=None if _finite(value) is None else direction(primary).oriented(_finite(value)),  # type: ignore[arg-type]
                    delta=delta_of(r),
                    points=[_finite(r.scores.get(m)) if found else None for m in (points or {}).get(r.kind, ())],
                    parts=_by_reference(_case_parts(r, primary, cache, evidence), r, evidence[0], texts),

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from tablebench.core import kinds as item_kinds
-from tablebench.core.metric_specs import scale_of
+from tablebench.core.metric_specs import direction
 from tablebench.core.results import OUTCOMES
 from tablebench.report import fmt
 from tablebench.report.aggregate import Leaderboard, MetricStats
@@ -30,7 +30,8 @@ def num(value: float | None) -> str:
 def _heat(stats: MetricStats | None, metric: str) -> str:
     if stats is None or stats.include_missing is None:
         return ""
-    return f"q{min(4, max(0, int(5 * stats.include_missing / scale_of(metric))))}"
+    way = direction(metric)  # the share of the way from the worst value to the best
+    return f"q{min(4, max(0, int(5 * way.gain(way.worst, stats.include_missing) / way.scale)))}"
 
 
 def _pair_cell(stats: MetricStats | None, metric: str, primary: bool) -> str:

@@ -45,10 +45,10 @@ class Card:
     anchor: str  # the article's id (`regressions.card_anchor`)
     text: str  # searched without decoding: the case id and its labels
     values: Sequence[str]  # one per FILTERS
-    score: float | None  # the kind's primary score (ordering); None when not found
+    score: float | None  # the kind's primary score, larger when better (`Direction.oriented`); None: not found
     parts: Sequence[str]  # the card's HTML, cut where fragments repeat between cards
     outputs: Sequence[int] = ()  # the page outputs its markup refers to (`data-out`), by index
-    delta: float | None = None  # change against the baseline on a 0-1 scale (ordering); None without one
+    delta: float | None = None  # change against the baseline on a 0-1 scale, negative when worse; None: none
     # the card's value of each metric its kind's scatter offers (`card_data`'s `metrics[kind]`), None
     # where it has none: the page plots cards from the index, no second list of them
     points: Sequence[float | None] = ()

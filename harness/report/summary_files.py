@@ -35,6 +35,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+from tablebench.core.metric_specs import direction
 from tablebench.core.results import ItemResult
 from tablebench.gating.aggregate import Comparison, bootstrap_ci
 from tablebench.report.aggregate import Leaderboard, metric_value
@@ -63,12 +64,12 @@ def summary_data(tracks: Sequence[Leaderboard], results: Sequence[ItemResult], c
                 "passed": count.passed, "failed": count.failed, "xfailed": count.xfailed,
                 "regressed": count.regressed, "gate": count.gate, "gate_failed": list(count.gate_failed),
                 "seconds_per_page": row.seconds_per_page, "cost_usd": row.cost,
-                "metrics": {m: _metric(row.overall.metrics[m], [metric_value(r, m) for r in mine])
+                "metrics": {m: _metric(m, row.overall.metrics[m], [metric_value(r, m) for r in mine])
                             for m in _metrics(board)}}
             if board.page_breaks:
                 entry["by_page_break"] = {
                     value: {"total": group.total, "found": group.found,
-                            "metrics": {m: _metric(group.metrics[m], [metric_value(r, m) for r in mine
+                            "metrics": {m: _metric(m, group.metrics[m], [metric_value(r, m) for r in mine
                                                                       if r.page_break == value])
                                         for m in _metrics(board)}}
                     for value, group in row.by_page_break.items()}
@@ -130,9 +131,11 @@ def _metrics(board: Leaderboard) -> list[str]:
     return list(dict.fromkeys([*([board.primary] if board.primary else []), *board.headline]))
 
 
-def _metric(stats, values: list[float | None]) -> dict:
-    """One metric of one parser and kind: the leaderboard's numbers and the interval of its mean."""
-    counted = np.array([v if v is not None else 0.0 for v in values], dtype=float)
+def _metric(metric: str, stats, values: list[float | None]) -> dict:
+    """One metric of one parser and kind: the leaderboard's numbers and the interval of its mean (a
+    table without a value counts the metric's worst, as the leaderboard's mean counts it)."""
+    worst = direction(metric).worst
+    counted = np.array([v if v is not None else worst for v in values], dtype=float)
     ci = None
     if counted.size and stats.include_missing is not None:
         low, high = bootstrap_ci(counted, ALPHA, n_boot=N_BOOT)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from tablebench.core.metric_specs import scale_of
+from tablebench.core.metric_specs import direction
 from tablebench.core.results import ItemResult
 from tablebench.gating.rules import LOCATOR_NOTE, Verdict, verdict_of
 from tablebench.report.causes import Cause, causes, example, pdf_finder, reproduce, title
@@ -42,12 +42,14 @@ def verdict_label(r: ItemResult) -> str:
 
 
 def delta_of(r: ItemResult) -> float | None:
-    """The case's change against the baseline on its ranking metric, on a 0-1 scale (None without one)."""
+    """The case's change against the baseline on its ranking metric, on a 0-1 scale, negative when it got
+    worse (a rise of a lower-is-better metric: `direction`); None without one."""
     change = r.baseline_change
     delta = change.get("delta") if isinstance(change, dict) else None
     if not isinstance(delta, (int, float)) or isinstance(delta, bool) or not math.isfinite(delta):
         return None
-    return float(delta) / scale_of(str(change.get("metric") or ""))
+    way = direction(str(change.get("metric") or ""))
+    return way.gain(0.0, float(delta)) / way.scale
 
 
 def change_of(r: ItemResult) -> str:
