@@ -85,7 +85,7 @@ class Params:
     to it."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0, 0.06)  # per FEATURES
+    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0, 0.03)  # per FEATURES
     lines_weights: tuple[float, ...] = (0.0, 0.04, 0.11, 0.14, 0.01, 0.17, 0.27, 0.05, 1.92, 0.54, 0.18)  # per FEATURES
     midpoint: float = 0.6
 
