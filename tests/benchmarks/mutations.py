@@ -33,8 +33,8 @@ T = "harness/core/table.py"
 
 GATE = [
     # thresholds: --min-score floors and --baseline-tolerance
-    Mutation("min_floor_inclusive", "compare", G + "thresholds.py", "elif value < floor:",
-             "elif value <= floor:"),
+    Mutation("min_floor_inclusive", "compare", "harness/core/metric_specs.py",
+             "return self.sign * (value - bound) < 0", "return self.sign * (value - bound) <= 0"),
     Mutation("tolerance_unscaled", "constant", G + "thresholds.py", "return value * full_scale(metric)",
              "return value"),
     Mutation("relative_as_absolute", "branch", G + "thresholds.py",
@@ -45,11 +45,12 @@ GATE = [
     Mutation("report_only_gates", "branch", G + "rules.py",
              '        if self.report_only:\n            return Verdict("pass")\n', ""),
     # regressions: a case's change against its baseline
-    Mutation("change_no_tolerance", "compare", G + "regressions.py", "elif delta < -tol - 1e-12:",
-             "elif delta < -1e-12:"),
+    Mutation("change_no_tolerance", "compare", G + "regressions.py",
+             "elif (gain := direction(metric).gain(old, now)) < -tol - 1e-12:",
+             "elif (gain := direction(metric).gain(old, now)) < -1e-12:"),
     # aggregate: the paired statistics of the aggregate gate
     Mutation("effect_alone_regresses", "branch", G + "aggregate.py",
-             "if diff < -min_effect - tol and p_drop < alpha:", "if diff < -min_effect - tol:"),
+             "if sign * diff < -min_effect - tol and p_drop < alpha:", "if sign * diff < -min_effect - tol:"),
     Mutation("ci_one_sided_level", "boundary", G + "aggregate.py", "[alpha / 2, 1 - alpha / 2]",
              "[alpha, 1 - alpha]"),
     Mutation("lost_run_unpaired", "default", G + "aggregate.py", "counted(run_ok, r.scores, m, lost) for m in names}",
