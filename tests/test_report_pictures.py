@@ -11,6 +11,7 @@ back what the page shows.
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -190,3 +191,41 @@ def test_histograms_offer_every_kind_s_metrics(run: tuple, tmp_path: Path) -> No
         assert title == f"{parser}: text_fidelity histogram"
         assert sub == f"{len(mine)} found, 0 without a value, mean over found {sum(mine) / len(mine):.3f}"
     assert sorted(p for p, *_ in state["hists"]) == sorted(PARSERS)
+
+
+# a click on pypdf's histogram bar TARGET_BIN (of the default metric): the cards then shown, in order
+HIST_LINK_DRIVER = """
+var state = {};
+rendered(function () {
+  var bar = document.querySelector("#hists svg a[data-parser=pypdf][data-bin='" + TARGET_BIN + "']");
+  state.title = bar.querySelector("title").textContent;
+  rendered(function () {
+    state.shown = shownCards().map(function (a) { return [a.id, a.getAttribute("data-score")]; });
+    state.order = document.getElementById("case-order").value;
+    state.note = document.querySelector(".bin-pick").textContent;
+    state.headTop = document.getElementById("cases-head").getBoundingClientRect().top;
+    rendered(function () { state.cleared = shownCards().length; done(state); });
+    document.querySelector(".bin-pick button").click();
+  });
+  bar.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true, view: window}));
+});
+"""
+
+
+def test_a_histogram_bar_shows_that_parser_s_cards_of_its_bin_worst_first(run: tuple, tmp_path: Path) -> None:
+    """pypdf's fullest semantic bin: its bar's link shows exactly the tables the bar counts, worst
+    first, and says which bin it shows until cleared."""
+    results = run[0]
+    mine = [r for r in results if r.parser == "pypdf" and r.kind == "table" and r.outcome == "ok"]
+    bins: dict[int, list[ItemResult]] = {}
+    for r in mine:
+        bins.setdefault(1 + min(9, math.floor(round(r.scores["semantic"], 4) / 10 * 10)), []).append(r)  # on 0-10
+    target = max(bins, key=lambda b: len(bins[b]))
+    state = _drive(run, tmp_path, HIST_LINK_DRIVER.replace("TARGET_BIN", str(target)))
+    assert state["title"] == f"pypdf: {len(bins[target])} tables, semantic {target - 1}-{target}"
+    assert sorted(a for a, _ in state["shown"]) == sorted(card_anchor(r.test_id) for r in bins[target])
+    scores = [float(s) for _, s in state["shown"]]
+    assert state["order"] == "worst" and scores == sorted(scores), "worst first"
+    assert state["note"].startswith(f"semantic {target - 1}-{target}")
+    assert -2 <= state["headTop"] < 900, "scrolled to the cards"
+    assert state["cleared"] > len(bins[target]), "cleared: every bin of the parser's cards"

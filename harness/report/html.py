@@ -48,7 +48,7 @@ from tablebench.report.html_boards import num, ranking_html, track_html
 from tablebench.report.html_data import Card, card_data
 from tablebench.report.html_escape import e
 from tablebench.report.html_hist import histograms_html, script_data
-from tablebench.report.html_scatter import scatter_data, scatter_html, scatter_metrics
+from tablebench.report.html_scatter import card_metrics, scatter_data, scatter_html
 from tablebench.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 from tablebench.report.stream import in_order, slim_of, with_page_output
 from tablebench.report.verdict_counts import verdict_counts
@@ -119,7 +119,7 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
         _meta_html(meta),
         _drilldown_html(board, slim, more),
     ])
-    points = scatter_metrics(tracks)
+    points = card_metrics(tracks)
     cards = card_data(_cards(board, results, more, (outputs, crop_index), texts, points), texts, points)
     data = json_for_script({**script_data(tracks, slim), "scatter": scatter_data(tracks), "colors": colors,
                             "cards": cards,
@@ -158,7 +158,8 @@ def _cards(board: Leaderboard, results: Sequence[ItemResult], more: Sequence[Lea
            evidence: tuple[dict, dict], texts: Sequence[str] = (),
            points: Mapping[str, Sequence[str]] | None = None) -> Iterator[Card]:
     """Every case's card in page order (then kind, item, parser rank), as `html_data` stores them,
-    with its value of each metric of its kind's scatter (`points`; none when not found)."""
+    with its value of each metric of its kind (`points`, for the scatter and the histograms' links;
+    none when not found)."""
     rank = {row.parser: row.rank for row in board.rows}
     kind_order = {k: i for i, k in enumerate(item_kinds.names())}
     ordered = in_order(results, lambda r: (r.case_set, r.page, kind_order.get(r.kind, len(kind_order)), r.index,

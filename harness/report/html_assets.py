@@ -260,7 +260,7 @@ JS = """
     var matching = ordered.filter(function (c) {
       return filters.every(function (f) {
         return f.value === "" || c.values[f.getAttribute("data-filter")] === f.value;
-      }) && searched(c, words);
+      }) && (!binPick || inBin(c, binPick)) && searched(c, words);
     });
     var page = matching.slice(0, shown);
     if (pinned && page.indexOf(pinned) < 0) page.unshift(pinned);
@@ -289,9 +289,17 @@ JS = """
     else if (order.value !== "page") ordered.sort(function (a, b) { return sign * (a.v - b.v) || a.i - b.i; });
   }
   if (order) order.addEventListener("change", function () { sortCards(); fresh(); });
-  /* a parser's leaderboard row (or its name, its failed count, a bar of its group): its cards,
-     worst first, scrolled to; every other filter is reset, a count's verdict or a bar's group set */
-  function showCards(parser, verdict, group) {
+  /* a histogram bar's pick of cards (`inBin`), named in the filter bar until cleared or replaced */
+  var binPick = null, binNote = el("span", "note bin-pick"), binClear = el("button", "", "show every bin");
+  binNote.hidden = true;
+  binClear.addEventListener("click", function () { binPick = null; binNote.hidden = true; fresh(); });
+  /* a parser's leaderboard row (or its name, its failed count, a bar of its group or score bin):
+     its cards, worst first, scrolled to; every other filter is reset, a count's verdict, a bar's
+     group or bin set */
+  function showCards(parser, verdict, group, pick) {
+    binPick = pick || null;
+    binNote.hidden = !binPick;
+    if (binPick) binNote.replaceChildren(binName(binPick.bin, binPick.metric, binPick.scale) + " ", binClear);
     filters.forEach(function (f) {
       var name = f.getAttribute("data-filter");
       f.value = name === "parser" ? parser : name === "verdict" && verdict ? verdict
@@ -309,12 +317,17 @@ JS = """
     var to = e.target.closest ? e.target.closest("a.to-cards, tr[data-show-parser]") : null;
     if (!to || !box || !cardsData) return;
     e.preventDefault();
+    var bin = to.getAttribute("data-bin"), kind = to.getAttribute("data-kind"), metric = to.getAttribute("data-metric");
+    var info = data.hists.filter(function (h) { return h.kind === kind; })[0];
     showCards(to.getAttribute("data-parser") || to.getAttribute("data-show-parser"),
-              to.getAttribute("data-verdict") || "", to.getAttribute("data-group") || "");
+              to.getAttribute("data-verdict") || "", to.getAttribute("data-group") || "",
+              bin === null || !info ? null : {kind: kind, metric: metric, bin: parseInt(bin, 10),
+                                              scale: info.scale[metric] || 1});
   });
   /* a card opened by its anchor scrolls below the sticky filter bar, not under it: cards keep a
      scroll margin of the bar's height (--bar), measured, since the bar wraps with the window's width */
   var bar = document.querySelector(".controls");
+  if (bar && counter) bar.insertBefore(binNote, counter);
   function barMargin() {
     if (bar) document.documentElement.style.setProperty("--bar", (bar.offsetHeight + 8) + "px");
   }

@@ -4,15 +4,18 @@ Kept apart from `html_assets` (the page's styles and the rest of its script) so 
 short; `html_assets.JS` is one script with this part inside it, under the same CSP hash. The same
 rules hold: SVG elements from createElementNS, text through textContent, no markup parsed. The
 charts read the page's JSON: the histograms their aggregates (`html_hist.script_data`), the
-scatter each card's values in the cards' index (`html_data`), drawn once the index is read.
+scatter each card's values in the cards' index (`html_data`), drawn once the index is read. A
+histogram's bar is a link to its cards (`inBin` picks them from the same values), handled with
+the page's other links to cards.
 """
 
 CHARTS_CSS = """
 .scatter svg { display: block; width: 100%; max-width: 640px; height: auto; }
 .scatter svg text, .bars svg text { font-size: 10px; fill: var(--muted); }
 .scatter a circle { fill-opacity: .55; } .scatter a:hover circle, .scatter a:focus circle { fill-opacity: 1; }
-.bars > svg { display: block; max-width: 100%; height: auto; } .bars a rect:hover { opacity: .75; }
-.key svg { vertical-align: -1px; }
+.bars > svg { display: block; max-width: 100%; height: auto; } .bars a rect:hover, .hist a:hover rect,
+.hist a:focus rect { opacity: .75; }
+.key svg { vertical-align: -1px; } .bin-pick button { font: inherit; font-size: 12px; cursor: pointer; }
 .bars .key, .scatter-key { margin-left: 10px; white-space: nowrap; }
 """
 
@@ -45,9 +48,16 @@ CHARTS_JS = """
         var h = (base - 14) * n / top;
         var x = PAD + i * BAR + (i > 0 ? GAP : 0) + 1;
         var fill = i === 0 ? "#afb8c1" : "hsl(" + Math.round(120 * (i - 1) / (BINS - 1)) + ",55%,50%)";
-        s.appendChild(svg("rect", {x: x, y: base - h, width: BAR - 2, height: h, fill: fill}));
+        var at = s;
+        if (n > 0) {  /* a link to these cards (the page's click handler reads data-bin: 0 none, then 1-BINS) */
+          at = svg("a", {"class": "to-cards", href: "#cases-head", "data-parser": a.parser, "data-kind": kind.kind,
+                         "data-metric": metric, "data-bin": i});
+          at.appendChild(svg("title", {}, a.parser + ": " + n + " " + kind.title + ", " + binName(i, metric, scale)));
+          s.appendChild(at);
+        }
+        at.appendChild(svg("rect", {x: x, y: base - h, width: BAR - 2, height: h, fill: fill}));
         if (n > 0) {
-          s.appendChild(svg("text", {x: x + (BAR - 2) / 2, y: base - h - 3, "text-anchor": "middle"}, String(n)));
+          at.appendChild(svg("text", {x: x + (BAR - 2) / 2, y: base - h - 3, "text-anchor": "middle"}, String(n)));
         }
       });
       s.appendChild(svg("text", {x: PAD + BAR / 2, y: H - 8, "text-anchor": "middle"}, "none"));
@@ -58,6 +68,18 @@ CHARTS_JS = """
       card.appendChild(s);
       histBox.appendChild(card);
     });
+  }
+  function binName(i, metric, scale) {  /* bin i: 0 the items without a value, then BINS equal bins */
+    if (i === 0) return "no " + metric;
+    var r = function (f) { return String(Math.round(f * scale / BINS * 100) / 100); };
+    return metric + " " + r(i - 1) + "-" + r(i);
+  }
+  /* a bar's cards: the card's value of its metric (the index's, rounded as the bar counted it) in its bin */
+  function inBin(c, pick) {
+    if (c.values.kind !== pick.kind) return false;
+    var k = (pointNames[pick.kind] || []).indexOf(pick.metric), v = k < 0 ? null : c.points[k];
+    if (v === null || v === undefined) return pick.bin === 0;
+    return pick.bin === 1 + Math.max(0, Math.min(BINS - 1, Math.floor(v / pick.scale * BINS)));
   }
   if (metricSelect && histBox) {
     data.hists.forEach(function (kind, k) {  /* with several kinds, each metric is named with its kind */

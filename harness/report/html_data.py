@@ -32,7 +32,7 @@ from html import escape
 CHUNK_CHARS = 1_000_000  # characters of fragments per compressed chunk: what the page decodes at a time
 # the index's filter fields, in order
 FILTERS = ("parser", "group", "language", "variant", "page_break", "outcome", "verdict", "kind", "change")
-_DIGITS = 4  # decimals of a metric value in the index: a point's place in the scatter, not a score to quote
+DIGITS = 4  # decimals of a metric value in the index: a point's place in the scatter or a histogram bin, not a score to quote
 _DATA = re.compile(r'(<script type="application/json" id="tb-data">)(.*?)(</script>)', re.S)
 _CASES = '<div id="cases">'
 _SPAN = re.compile(r'(<pre class="matched" data-span="(\d+),(\d+)">)</pre>')
@@ -105,7 +105,7 @@ def card_data(cards: Iterable[Card], outputs: Sequence[str] = (),
             if output_ids[i] < 0:
                 output_ids[i] = intern(outputs[i])
         codes = [values[f].setdefault(v, len(values[f])) for f, v in zip(FILTERS, card.values, strict=True)]
-        points = [None if v is None else round(v, _DIGITS) for v in card.points]
+        points = [None if v is None else round(v, DIGITS) for v in card.points]
         rows.append([card.anchor, card.text.lower(), *codes, card.score, card.delta, points, frags,
                      [output_ids[i] for i in card.outputs]])
     index = {"fields": list(FILTERS), "values": {f: list(v) for f, v in values.items()}, "cards": rows,

@@ -5,6 +5,11 @@ metric is counted over text items and their parsers' totals, never mixed into th
 Per kind, parser and metric the page gets the found items' count per bin, their count and sum,
 not one value per item: the data stays the same size at any number of items. Values outside a
 metric's scale are counted in its end bins, and the section says how many there are.
+
+Each bar is a link that shows its cards below, worst first (the page's script picks them by each
+card's value in the cards' index, `html_data.Card.points`). So a value is binned as the index
+holds it, rounded to `html_data.DIGITS` decimals: the script then puts every card in the bin
+whose bar counted it, a value a hair below a bin's edge included.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Sequence
 from tablebench.core.metric_specs import scale_of
 from tablebench.core.results import ItemResult
 from tablebench.report.aggregate import Leaderboard
+from tablebench.report.html_data import DIGITS
 from tablebench.report.html_escape import e
 
 
@@ -33,7 +39,8 @@ def histograms_html(boards: Sequence[Leaderboard], results: Sequence[ItemResult]
                  "reference, can go slightly below 0); every other number on this page is exact.")
     return ("<h2>Score distributions</h2>"
             f'<p class="note">Per parser: {e(unit)} by score (found {e(unit)}), and the {e(unit)} '
-            f'without a value (grey). Same vertical scale for every parser.{clamp} <label>metric <select id="hist-metric"></select>'
+            f'without a value (grey). Same vertical scale for every parser; a bar shows its {e(unit)} below, '
+            f'worst first.{clamp} <label>metric <select id="hist-metric"></select>'
             '</label></p><div class="hists" id="hists"></div>')
 
 
@@ -59,7 +66,9 @@ def script_data(boards: Sequence[Leaderboard], results: Sequence[ItemResult]) ->
 
 def _kind_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
     """What one kind's histograms need, aggregated (not one value per item): per parser and metric,
-    the found items' count per bin (values outside the scale in its end bins), their count and sum."""
+    the found items' count per bin (values outside the scale in its end bins; each value as the
+    cards' index rounds it, so the bin the script finds a card in is the bin that counted it),
+    their count and sum."""
     hist: dict[str, dict] = {row.parser: {"total": row.total, "bins": {m: [0] * _BINS for m in board.metrics},
                                           "n": dict.fromkeys(board.metrics, 0),
                                           "sum": dict.fromkeys(board.metrics, 0.0)} for row in board.rows}
@@ -70,7 +79,8 @@ def _kind_data(board: Leaderboard, results: Sequence[ItemResult]) -> dict:
         for metric, value in r.scores.items():
             if metric in h["bins"] and isinstance(value, (int, float)) and math.isfinite(value):
                 scale = board.scale.get(metric) or 1
-                h["bins"][metric][max(0, min(_BINS - 1, math.floor(value / scale * _BINS)))] += 1
+                shown = round(float(value), DIGITS)
+                h["bins"][metric][max(0, min(_BINS - 1, math.floor(shown / scale * _BINS)))] += 1
                 h["n"][metric] += 1
                 h["sum"][metric] += float(value)
     return {"kind": board.kind, "title": board.unit, "metrics": board.metrics, "primary": board.primary,

@@ -22,6 +22,14 @@ def scatter_metrics(boards: Sequence[Leaderboard]) -> dict[str, list[str]]:
             for b in boards if b.primary and len(b.metrics) > 1}
 
 
+def card_metrics(boards: Sequence[Leaderboard]) -> dict[str, list[str]]:
+    """{kind: its ranking metric, then each other metric}, for every kind with metrics: the values
+    each card carries in the index (`html_data.Card.points`). The scatter plots the kinds with two
+    or more; a histogram bar's link picks its cards by them, one metric being enough."""
+    return {b.kind: [*([b.primary] if b.primary else []), *(m for m in b.metrics if m != b.primary)]
+            for b in boards if b.metrics}
+
+
 def scatter_data(boards: Sequence[Leaderboard]) -> dict:
     """What the script needs beside the cards' values: per kind, its title, ranking metric and scales."""
     out = {}
