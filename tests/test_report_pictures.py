@@ -1,5 +1,6 @@
 """report.html's pictures in headless Chromium, on a real run: the scatter, the kind and baseline
-filters, the per-parser bars by group, the histograms of every kind's metrics.
+filters, the per-parser bars by group, the histograms of every kind's metrics and their bars'
+links, the crops' click-to-zoom.
 
 The run is real: pypdf and pymupdf4llm parse three committed synth-v1 pages, tables and text
 scored by the evaluator; the changes against a baseline come from the gate's own comparison, with
@@ -17,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tablebench.cases import load_case_set
+from tablebench.cases import INSTALLED_CASES, load_case_set
 from tablebench.core.results import ItemResult
 from tablebench.evaluate.page import evaluate_page
 from tablebench.gating.baseline import Baseline, Entry
@@ -46,7 +47,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[ItemResult], str
         pool.close()
     higher = {r.test_id: Entry("ok", {"semantic": 10.0}) for r in results if r.kind == "table" and r.index == 0}
     attach(results, case_changes(results, Gate({}, baseline=Baseline(Path("base.json"), "tablebench", higher))))
-    html = write_report(results, tmp / "report", {"case_set": "synth-v1"})["html"].read_text(encoding="utf-8")
+    meta = {"case_set": "synth-v1", "case_set_path": str(INSTALLED_CASES / "synth-v1")}  # crops from its PDFs
+    html = write_report(results, tmp / "report", meta)["html"].read_text(encoding="utf-8")
     return results, re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", html)
 
 
@@ -229,3 +231,39 @@ def test_a_histogram_bar_shows_that_parser_s_cards_of_its_bin_worst_first(run: t
     assert state["note"].startswith(f"semantic {target - 1}-{target}")
     assert -2 <= state["headTop"] < 900, "scrolled to the cards"
     assert state["cleared"] > len(bins[target]), "cleared: every bin of the parser's cards"
+
+
+# the first crop shown: its width in the card, then clicked (enlarged: the overlay's image), then
+# Escape; opened again and closed by a click on the overlay
+ZOOM_DRIVER = """
+var state = {};
+rendered(function () {
+  var button = document.querySelector("#cases figure.crop button.zoom-in"), img = button.querySelector("img");
+  img.decode().then(function () {
+    state.small = img.getBoundingClientRect().width;
+    state.label = button.getAttribute("aria-label");
+    button.focus(); button.click();
+    var zoom = document.querySelector(".zoom"), big = zoom.querySelector("img"), box = big.getBoundingClientRect();
+    state.open = !zoom.hidden; state.big = box.width; state.bigSrc = big.src === img.src;
+    state.fits = box.left >= 0 && box.top >= 0 && box.right <= innerWidth && box.bottom <= innerHeight;
+    state.focusIn = document.activeElement === zoom;
+    document.activeElement.dispatchEvent(new KeyboardEvent("keydown", {key: "Escape", bubbles: true}));
+    state.closed = zoom.hidden; state.focusBack = document.activeElement === button;
+    button.click(); state.reopened = !zoom.hidden;
+    zoom.click(); state.clickClosed = zoom.hidden;
+    done(state);
+  });
+});
+"""
+
+
+def test_a_crop_opens_larger_on_click_and_escape_closes_it(run: tuple, tmp_path: Path) -> None:
+    """A card's crop is a button; clicked, the same image is shown in an overlay, wider and within
+    the window; Escape closes it and gives the focus back, as a click on the overlay does."""
+    state = _drive(run, tmp_path, ZOOM_DRIVER)
+    assert state["label"] == "enlarge the page crop"
+    assert state["open"] is True and state["bigSrc"] is True and state["focusIn"] is True
+    assert state["big"] > 1.2 * state["small"], state
+    assert state["fits"] is True, "fitted to the window"
+    assert state["closed"] is True and state["focusBack"] is True
+    assert state["reopened"] is True and state["clickClosed"] is True

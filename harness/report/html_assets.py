@@ -4,10 +4,12 @@ The script builds no markup of its own from strings: it reads the embedded JSON,
 with createElement / createElementNS and sets text with textContent, so data cannot become code.
 The one markup it parses is the cards' (escaped when the report was written, `html_data`): in an
 inert <template>, with anything that could load or run removed before it joins the page. The
-charts' part of the script is `html_charts_js`'s, inside this one.
+charts' part of the script is `html_charts_js`'s, the enlarging of a card's image
+`html_zoom_js`'s, both inside this one.
 """
 
 from tablebench.report.html_charts_js import CHARTS_CSS, CHARTS_JS
+from tablebench.report.html_zoom_js import ZOOM_CSS, ZOOM_JS
 
 CSS = """
 :root { --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --bg:#fff; --soft:#f6f8fa; --accent:#0969da; }
@@ -118,7 +120,7 @@ figure.crop { margin: 6px 0; } figure.crop img { max-width: 100%; border: 1px so
 .prose { max-height: 420px; overflow: auto; font-size: 13px; } .prose .bn { color: var(--muted); font-size: 11px; }
 .t-missing { background: #ffd7d5; } .t-edited { text-decoration: underline wavy #bf8700; }
 .t-order { background: #fff1c2; } .t-invented, .t-dup { background: #ddf4ff; text-decoration: none; }
-""" + CHARTS_CSS
+""" + CHARTS_CSS + ZOOM_CSS
 
 JS = """
 (function () {
@@ -177,7 +179,7 @@ JS = """
   }
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable-table"), makeSortable);
 
-""" + CHARTS_JS + """
+""" + CHARTS_JS + ZOOM_JS + """
 
   /* drill-down: the cards are data (html_data.py): an index of every card, and its escaped markup
      in compressed chunks; only the chunks of the cards shown are decoded, only those cards laid out */
@@ -376,7 +378,7 @@ JS = """
     if (typeof uri !== "string" || uri.indexOf("data:image/webp;base64,") !== 0) return;
     var img = el("img");
     img.alt = "page crop"; img.src = uri;
-    f.insertBefore(img, f.firstChild);
+    f.insertBefore(zoomable(img), f.firstChild);
   }
   if (box && cardsData && typeof DecompressionStream === "undefined") {
     counter.textContent = "This browser cannot decode the cases (it needs DecompressionStream: Chrome 80, " +
