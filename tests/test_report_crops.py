@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import shutil
@@ -80,3 +81,37 @@ def test_the_report_inlines_chosen_crops_and_the_folder_holds_every_one(tmp_path
     n_inline = len(chosen(results, "teds", worst=WORST))
     assert len(data["crops"]) == n_inline and expanded_html(html).count('<figure class="crop"') == n_inline
     assert "img-src data:" in html
+
+
+def test_a_text_card_shows_a_thumbnail_of_its_page_and_the_folder_holds_it(tmp_path: Path) -> None:
+    """Text items (a page's prose) have no region to crop: their cards show the page, small, one
+    image per page whatever the number of parsers; with the folder form it is a file too."""
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("no pdftoppm (apt-get install -y poppler-utils)")
+    from PIL import Image
+
+    from tablebench.report.crops import THUMB_WIDTH
+    from tablebench.report.html_data import decode_cards
+    from tablebench.report.regressions import card_anchor
+
+    page = load_case_set(SYNTH).pages[0]
+    texts = [ItemResult(parser=p, case_set="synth-v1", page=page.page_id, index=0, group="prose", kind="text",
+                        outcome="ok", scores={"text_fidelity": 0.5}) for p in ("a", "b")]
+    table = _result("a", page.page_id, 0, teds=0.9)
+    out = write_report([table, *texts], tmp_path, {"case_set_path": str(SYNTH)}, crop_folder=True)
+    html = out["html"].read_text(encoding="utf-8")
+    data = json.loads(html.split('id="tb-data">', 1)[1].split("</script>", 1)[0])
+    cards = {card.split('id="', 1)[1].split('"', 1)[0]: card for card in decode_cards(html)}
+    thumbs = []
+    for r in texts:
+        card = cards[card_anchor(r.test_id)]
+        assert card.count('<figure class="crop thumb"') == 1, "the text card holds the thumbnail"
+        thumbs.append(int(card.split('<figure class="crop thumb" data-crop="', 1)[1].split('"', 1)[0]))
+    assert thumbs[0] == thumbs[1], "one image per page, shared by the parsers' cards"
+    assert '<figure class="crop thumb"' not in cards[card_anchor(table.test_id)], "a table keeps its crop"
+    webp = base64.b64decode(data["crops"][thumbs[0]].removeprefix("data:image/webp;base64,"))
+    file = tmp_path / CROPS_FOLDER / "synth-v1" / f"{page.page_id}-page.webp"
+    assert file.is_file() and file.read_bytes() == webp
+    with Image.open(io.BytesIO(webp)) as image:
+        assert image.format == "WEBP" and image.width == THUMB_WIDTH and image.height > image.width, "a page, small"
+    assert len(webp) < 20_000, "bounded"

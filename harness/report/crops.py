@@ -10,6 +10,12 @@ results file read without its case set, a page without bboxes (pdf-parse-bench),
 missing pdftoppm give no crops, never an error. A table broken across the pages of a document
 has a crop of each page it is on, in page order, each as wide as the table
 (`tablebench.cases.Page.regions_of`: where it is on every page is the case set's to say).
+
+A text item (the prose of a whole page) has no region to crop: its card gets a thumbnail of its
+page instead (`page_thumbnails`: the first PDF page, rendered as a crop's page is, scaled to
+`THUMB_WIDTH` px wide), chosen as crops are (`chosen` of the text items, at most `MAX_THUMBS`
+pages) and stored once per page. What it shows is the layout the parser read (columns, headings,
+where the prose runs); a click enlarges it as it does a crop.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ QUALITY = 55  # WebP quality
 TIMEOUT = 60  # seconds for one page's rendering
 PREFIX = "data:image/webp;base64,"
 CROPS_FOLDER = "crops"  # beside report.html: every table's crop (`write_crops`)
+THUMB_WIDTH = 200  # px: a text card's page thumbnail (the page at DPI is ~510 px wide), ~5-10 KB as WebP
+MAX_THUMBS = 100  # pages with a thumbnail in one report
 
 TableKey = tuple[str, str, int]  # (case set, page, table index)
 
@@ -57,11 +65,12 @@ def key_of(r: ItemResult) -> TableKey:
 
 
 def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORST,
-           limit: int = MAX_CROPS) -> list[TableKey]:
-    """The tables whose cards get a crop, most wanted first: not found, failed (a floor, the
-    baseline: the verdict it carries), regressed, then the worst per parser."""
+           limit: int = MAX_CROPS, kind: str = "table") -> list[TableKey]:
+    """The items of `kind` whose cards get a crop (a text item: a thumbnail), most wanted first:
+    not found, failed (a floor, the baseline: the verdict it carries), regressed, then the worst
+    per parser by `primary`, the kind's ranking metric."""
     out: dict[TableKey, None] = {}
-    tables = [r for r in results if r.kind == "table"]
+    tables = [r for r in results if r.kind == kind]
     out.update((key_of(r), None) for r in tables if r.outcome != "ok")
     out.update((key_of(r), None) for r in tables if (v := verdict_of(r)) is not None and not v.passed)
     out.update((key_of(r), None) for r in tables
@@ -109,6 +118,52 @@ def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primar
             for key, crop in crops:
                 found.setdefault(key, []).append(crop)
     return {key: tuple(sorted(found[key])) for key in wanted if key in found}
+
+
+def page_thumbnails(meta: Mapping[str, object], keys: Iterable[TableKey]) -> dict[TableKey, Crop]:
+    """{text item: a thumbnail of its case's first PDF page}, one render per page; {} without the
+    case set or pdftoppm, and a page that does not render has none, as with `page_crops`."""
+    root = _case_set_root(meta)
+    wanted = list(keys)
+    if root is None or shutil.which("pdftoppm") is None or not wanted:
+        return {}
+    try:
+        from tablebench.cases import load_case_set
+
+        cases = load_case_set(root, only={page_id for _, page_id, _ in wanted})
+    except Exception:  # noqa: BLE001 -- a moved or edited case set: the report goes on without thumbnails
+        return {}
+    pdfs = {(p.set_name, p.page_id): p.pdf for p in cases.pages}
+
+    def one(key: TableKey) -> Crop | None:
+        pdf = pdfs.get(key[:2])
+        image = _render(pdf) if pdf is not None else None
+        return None if image is None else Crop(1, _thumbnail(image))
+
+    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        return {key: crop for key, crop in zip(wanted, pool.map(one, wanted), strict=True) if crop is not None}
+
+
+def write_thumbnails(thumbs: Mapping[TableKey, Crop], folder: Path) -> list[Path]:
+    """Every thumbnail as `<folder>/<set>/<page>-page.webp` (beside the tables' crops)."""
+    written = []
+    for (case_set, page_id, _), crop in thumbs.items():
+        path = folder / _safe(case_set) / f"{_safe(page_id)}-page.webp"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(crop.webp)
+        written.append(path)
+    return written
+
+
+def _thumbnail(image) -> bytes:
+    """The whole page, `THUMB_WIDTH` px wide (never enlarged), as WebP."""
+    from PIL import Image
+
+    if image.width > THUMB_WIDTH:
+        image = image.resize((THUMB_WIDTH, max(1, round(image.height * THUMB_WIDTH / image.width))), Image.LANCZOS)
+    buffer = io.BytesIO()
+    image.save(buffer, format="WEBP", quality=QUALITY, method=4)
+    return buffer.getvalue()
 
 
 def _regions(page: Page, gt: GroundTruthTable) -> tuple[Region, ...]:

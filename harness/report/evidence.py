@@ -95,11 +95,16 @@ def judge_html(r: ItemResult) -> str:
     return out
 
 
-def crop_html(r: ItemResult, index: dict[tuple[str, str, int], list[tuple[int, int]]]) -> str:
+def crop_html(r: ItemResult, index: dict[tuple, list[tuple[int, int]]]) -> str:
     """Placeholders the script fills with the table's page crops (stored once per table in the
     data): one per PDF page it is on, in page order, each captioned with its page when there
-    are several."""
-    crops = index.get((r.case_set, r.page, r.index), []) if r.kind == "table" else []
+    are several; a text item's, with its page's thumbnail. `index` is keyed by (kind, case set,
+    page, item)."""
+    crops = index.get((r.kind, r.case_set, r.page, r.index), [])
+    if r.kind == "text":
+        return "".join(f'<figure class="crop thumb" data-crop="{i}"><figcaption class="note">the page'
+                       f'{" (its first)" if r.pdf_pages > 1 else ""}: click to enlarge</figcaption></figure>'
+                       for _, i in crops[:1])
     if len(crops) == 1:
         return (f'<figure class="crop" data-crop="{crops[0][1]}"><figcaption class="note">the page around the '
                 "table, where the ground truth places it</figcaption></figure>")

@@ -107,7 +107,7 @@ article.case { scroll-margin-top: var(--bar, 0px); } /* an opened card's header 
 a.id { color: inherit; text-decoration: none; } a.id:hover { text-decoration: underline; }
 .controls input[type=search] { font: inherit; padding: 2px 6px; }
 details.subs { padding: 0 12px 4px; font-size: 12px; } details.subs summary { margin-top: 4px; }
-.evidence { border-top: 1px solid var(--line); padding: 4px 12px 8px; }
+.evidence { border-top: 1px solid var(--line); padding: 4px 12px 8px; display: flow-root; }
 .evidence .diff summary, .evidence .diff .note { font-size: 12px; }
 table.celldiff del { color: #82071e; }
 table.celldiff ins { color: #1a4f9f; text-decoration: none; font-weight: 600; }
@@ -116,6 +116,7 @@ td.d-miss, span.d-mis { background: #ffd7d5; } td.d-ext, th.d-ext, span.d-ext { 
 .summary span { padding: 0 4px; border-radius: 3px; }
 .output button { font: inherit; font-size: 12px; margin-top: 6px; cursor: pointer; }
 figure.crop { margin: 6px 0; } figure.crop img { max-width: 100%; border: 1px solid var(--line); }
+figure.thumb { float: right; margin: 0 0 6px 12px; } figure.thumb figcaption { text-align: right; }
 .output pre { max-height: 320px; } .output mark { background: #ffe066; }
 .prose { max-height: 420px; overflow: auto; font-size: 13px; } .prose .bn { color: var(--muted); font-size: 11px; }
 .t-missing { background: #ffd7d5; } .t-edited { text-decoration: underline wavy #bf8700; }
@@ -372,12 +373,13 @@ JS = """
     var b = e.target.closest ? e.target.closest(".output button") : null;
     if (b) showOutput(b.parentNode);
   });
-  /* page crops: one data URI per table in the data block, an <img> per card that shows it */
+  /* page crops (and text items' page thumbnails): one data URI per table (page) in the data
+     block, an <img> per card that shows it, enlarged on a click */
   function showCrop(f) {
     var uri = data.crops[parseInt(f.getAttribute("data-crop"), 10)];
     if (typeof uri !== "string" || uri.indexOf("data:image/webp;base64,") !== 0) return;
     var img = el("img");
-    img.alt = "page crop"; img.src = uri;
+    img.alt = f.classList.contains("thumb") ? "page thumbnail" : "page crop"; img.src = uri;
     f.insertBefore(zoomable(img), f.firstChild);
   }
   if (box && cardsData && typeof DecompressionStream === "undefined") {

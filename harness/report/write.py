@@ -18,7 +18,8 @@ from tablebench.core.files import write_atomic
 from tablebench.core.results import RESULTS_FORMAT, ItemResult
 from tablebench.gating.aggregate import Comparison
 from tablebench.report.aggregate import Leaderboard, as_results, boards
-from tablebench.report.crops import CROPS_FOLDER, chosen, key_of, page_crops, write_crops
+from tablebench.report.crops import (CROPS_FOLDER, MAX_THUMBS, chosen, key_of, page_crops, page_thumbnails,
+                                     write_crops, write_thumbnails)
 from tablebench.report.html import render_html
 from tablebench.report.markdown import render_markdown
 from tablebench.report.regressions import RegressionView
@@ -39,8 +40,9 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     `primary` picks the ranking metric (default: semantic if present, else teds). `comparisons`,
     the gate's rows, go into results.json (`gate`) and, with each case's change against the
     baseline, into the "Regressions" section of every file.
-    report.html carries page crops of the cards opened first (`tablebench.report.crops`); with
-    `crop_folder`, every table's crop is also written under `out_dir/crops/`.
+    report.html carries page crops of the cards opened first (`tablebench.report.crops`), and a
+    thumbnail of the page on those of text items; with `crop_folder`, every table's crop (and
+    those thumbnails) is also written under `out_dir/crops/`.
     summary.json and leaderboard.csv hold each parser's numbers for programs
     (`tablebench.report.summary_files`).
     Returns {"json": path, "summary": path, "csv": path, "markdown": path, "html": path}. Each
@@ -62,6 +64,10 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
         crops = {k: every[k] for k in wanted if k in every}
     else:
         crops = page_crops(slim, meta, board.primary, keys=wanted)
+    prose = next((t for t in tracks if t.kind == "text"), None)  # a text card's page thumbnail
+    thumbs = page_thumbnails(meta, chosen(slim, prose.primary, limit=MAX_THUMBS, kind="text") if prose else ())
+    if crop_folder:
+        write_thumbnails(thumbs, out / CROPS_FOLDER)
     summary: dict = {}
 
     def summarised() -> dict:
@@ -75,7 +81,8 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
         "csv": lambda: leaderboard_csv(summarised()),
         "markdown": lambda: render_markdown(board, meta, more, regressions=view, results=slim),
         # report.html reads the texts twice (page outputs, then the cards in page order), one result at a time
-        "html": lambda: render_html(board, results, meta, more=more, regressions=view, crops=crops),
+        "html": lambda: render_html(board, results, meta, more=more, regressions=view, crops=crops,
+                                    thumbnails=thumbs),
     }
     paths = written if written is not None else {}
     for kind, text in texts.items():
