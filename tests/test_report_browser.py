@@ -218,7 +218,8 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
     dom = _dump_dom(page, tmp_path, anchor)  # with the CSP: data: images allowed, our script runs
     card = dom.get_element_by_id(anchor)
     assert card.get("hidden") is None
-    assert card.xpath(".//figure[@class='crop']/button[@class='zoom-in']/img[starts-with(@src, 'data:image/webp;base64,')]")
+    assert card.xpath(".//figure[@class='crop']/button[@class='zoom-in']"
+                      "/img[starts-with(@src, 'data:image/webp;base64,')]")
     assert card.xpath(".//table[@class='celldiff']//td[@class='d-chg' or @class='d-miss']")
     matched = card.xpath(".//pre[@class='matched']")  # the matched text: read from the page's output, not stored twice
     assert len(matched) == 1 and matched[0].text_content() == target.matched_text

@@ -32,7 +32,7 @@ from html import escape
 CHUNK_CHARS = 1_000_000  # characters of fragments per compressed chunk: what the page decodes at a time
 # the index's filter fields, in order
 FILTERS = ("parser", "group", "language", "variant", "page_break", "outcome", "verdict", "kind", "change")
-DIGITS = 4  # decimals of a metric value in the index: a point's place in the scatter or a histogram bin, not a score to quote
+DIGITS = 4  # decimals of a metric value in the index: a point's place (scatter) or bin (histogram), not a score
 _DATA = re.compile(r'(<script type="application/json" id="tb-data">)(.*?)(</script>)', re.S)
 _CASES = '<div id="cases">'
 _SPAN = re.compile(r'(<pre class="matched" data-span="(\d+),(\d+)">)</pre>')
