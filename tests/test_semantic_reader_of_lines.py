@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from tablebench.core.table import Table
-from tablebench.metrics.tables.semantic import RULES, read_and_count, semantic_details
+from tablebench.metrics.tables.semantic import DEFAULT, RULES, combine, read_and_count, semantic_details
 from tablebench.metrics.tables.semantic_align import FEATURES
 from tablebench.readers.text import read_lines as lines_of
 
@@ -32,6 +32,11 @@ def test_header_labels_dropped_from_lines_leave_every_value_unlabelled() -> None
     assert without.features["unlabelled"] == 1.0 and with_header.features["unlabelled"] == 0.0
     assert without.errors[0].startswith("header labels of 2 of 2 value columns missing above the rows")
     assert without.score < with_header.score - 2.0
+    # and the missing labels themselves cost (not only the header misreadings that come with them):
+    # at least a tenth of what the same reading would score with its labels found
+    row = read_and_count(RECALL, lines_of(RECALL_BODY)).row
+    row[len(FEATURES) + FEATURES.index("unlabelled")] = 0.0  # the lines half: `Params.lines_weights`
+    assert without.score < 0.9 * combine(row, DEFAULT.vector)
     # a label that happens to be a value in some row names nothing
     numbers = Table.from_rows([["n", "1", "2"], ["1", "1", "1"], ["2", "1", "2"], ["3", "1", "3"]], header_rows=1)
     assert features(numbers, "1 1 1\n2 1 2\n3 1 3")["unlabelled"] == 1.0
