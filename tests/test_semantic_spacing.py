@@ -47,3 +47,11 @@ def test_without_the_rule_words_run_together_cost_nothing() -> None:
     assert RULE in RULES
     read = read_and_count(GT, _run_together(GT), rules=RULES - {RULE})
     assert read.differences.features[-1] == 0.0
+
+
+def test_which_joined_forms_occur_is_one_pass_however_many_and_finds_prefixes_too() -> None:
+    """`occurring` finds every needle that occurs, a shorter one inside a longer match included."""
+    from tablebench.metrics.tables.semantic_spacing import occurring
+    assert occurring({"walltime", "wall", "speedup", "nothere"}, "the walltime and speedup") == {
+        "walltime", "wall", "speedup"}
+    assert occurring(set(), "text") == set()

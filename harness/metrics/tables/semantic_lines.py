@@ -67,7 +67,7 @@ _PLUS_MINUS = re.compile(r"(?<=\d)[ \t]*[_*]*(?:±|\+/-|\+-)[_*]*[ \t]*(?=[\d.])
 # two numbers about a spaced slash, a pair in one cell (`99.1 / 97.5`: accuracy / calibration)
 _PAIR = re.compile(r"(?<=\d)[ \t]+/[ \t]+(?=[\d.−-])")
 # a bound: a comparison before a number is the value it bounds (`> 0.35`, `< 95%`), not a join
-_BOUND = re.compile(r"(?<!\S)[<>≤≥~∼≈][ \t]+(?=[−-]?[\d.]+[^\s,;]*(?:[ \t]|$))")
+_BOUND = re.compile(r"(?<!\S)[<>≤≥~∼≈][ \t]+(?=[−-]?[\d.][^\s,;]*+(?:[ \t]|$))")  # possessive: linear
 # two numbers a reader reads as one size (`16 × 16`, `3 x 3`)
 _TIMES = re.compile(r"(?<=\d)[ \t]+[×x][ \t]+(?=\d)")
 # a symbol a parser set in italics on its own (`_×_`, `_γ_`): the emphasis is the parser's, not a cell's

@@ -15,6 +15,8 @@ when the extraction's text holds the joined form and never the spaced one, where
 
 from __future__ import annotations
 
+import re
+
 from tablebench.core.table import Table
 from tablebench.metrics.tables.semantic_align import FEATURES, Differences
 from tablebench.metrics.tables.semantic_causes import Cause
@@ -36,6 +38,32 @@ def boundaries(table: Table) -> list[tuple[str, str]]:
     return out
 
 
+def occurring(needles: set[str], text: str) -> set[str]:
+    """Which of `needles` (non-empty) occur in `text`, in one pass over it: a regex of their trie,
+    tried at every position (linear in the text, where a search per needle is needles x text: a
+    large table against an extraction of megabytes). The regex finds the longest needle at a
+    position; the shorter needles it begins with occur there too."""
+    if not needles:
+        return set()
+    trie: dict = {}
+    for needle in needles:
+        node = trie
+        for ch in needle:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+    found = {m.group(1) for m in re.finditer("(?=(" + _alternation(trie) + "))", text)}
+    return {f[:k] for f in found for k in range(1, len(f) + 1) if f[:k] in needles}
+
+
+def _alternation(node: dict) -> str:
+    """A trie node as a regex: its branches, optional where a needle ends here (greedy: longest first)."""
+    alts = [re.escape(ch) + _alternation(child) for ch, child in sorted(node.items()) if ch]
+    if not alts:
+        return ""
+    body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+    return f"(?:{body})?" if "" in node else body
+
+
 def with_lost_spacing(differences: Differences, gt: Table, pred: Table) -> Differences:
     """`differences` with the share of `gt`'s word boundaries that `pred` runs together counted (see
     the module docstring); unchanged when none is lost."""
@@ -43,7 +71,9 @@ def with_lost_spacing(differences: Differences, gt: Table, pred: Table) -> Diffe
     if len(pairs) < 2:  # a boundary or none: no share a reader would call the table's spacing
         return differences
     text = "\n".join(normalize(c.text).casefold() for c in pred.cells())
-    lost = [(a, b) for a, b in pairs if a + b in text and f"{a} {b}" not in text]
+    joined = occurring({a + b for a, b in pairs}, text)
+    apart = occurring({f"{a} {b}" for a, b in pairs if a + b in joined}, text)
+    lost = [(a, b) for a, b in pairs if a + b in joined and f"{a} {b}" not in apart]
     if not lost:
         return differences
     share = len(lost) / len(pairs)
