@@ -55,3 +55,5 @@ def test_which_joined_forms_occur_is_one_pass_however_many_and_finds_prefixes_to
     assert occurring({"walltime", "wall", "speedup", "nothere"}, "the walltime and speedup") == {
         "walltime", "wall", "speedup"}
     assert occurring(set(), "text") == set()
+    deep = {"a" * k + "b" for k in range(1, 3000)}  # a trie branching at every depth: too deep for one regex
+    assert occurring(deep, "a" * 100 + "b xyz") == {"a" * k + "b" for k in range(1, 101)}

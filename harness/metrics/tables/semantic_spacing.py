@@ -51,7 +51,11 @@ def occurring(needles: set[str], text: str) -> set[str]:
         for ch in needle:
             node = node.setdefault(ch, {})
         node[""] = {}
-    found = {m.group(1) for m in re.finditer("(?=(" + _alternation(trie) + "))", text)}
+    try:
+        pattern = re.compile("(?=(" + _alternation(trie) + "))")
+    except (RecursionError, re.error):  # a trie branching thousands deep: a search per needle, slower, as right
+        return {needle for needle in needles if needle in text}
+    found = {m.group(1) for m in pattern.finditer(text)}
     return {f[:k] for f in found for k in range(1, len(f) + 1) if f[:k] in needles}
 
 
