@@ -92,3 +92,14 @@ def test_a_run_where_no_table_got_a_score_still_renders() -> None:
           for i in range(3)]
     text = _text(leaderboard_group(leaderboard(rs)))
     assert "vlm:x" in text and "0/3" in text
+
+
+def test_meta_eval_rows_of_a_class_keep_their_bracketed_name() -> None:
+    """`cv:formula_score [one meaning edit]`: rich read the bracket as a markup tag and printed the
+    row as `cv:formula_score`, four rows alike with no class named."""
+    from tablebench.report.terminal import meta_eval_table
+
+    row = {"pearson": 0.66, "spearman": 0.63, "kendall": 0.44, "n": 41, "ci95": {"pearson": (0.42, 0.82)},
+           "mean": 3.48, "reference_mean": 3.80}
+    text = _text(meta_eval_table({"cv:formula_score [one meaning edit]": row, "cv:formula_score [mixed]": row}))
+    assert "cv:formula_score [one meaning edit]" in text and "cv:formula_score [mixed]" in text

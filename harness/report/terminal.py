@@ -21,7 +21,7 @@ def meta_eval_table(results: dict[str, dict], title: str = "") -> RichTable:
     """Correlations with the reference ratings (human, or a stored judge's: the title says), best
     Pearson first, with the Pearson 95% CI."""
     table = RichTable(title=title or None)
-    table.add_column("metric", overflow="fold")
+    table.add_column("metric", overflow="fold")  # names as Text: `cv:formula_score [mixed]` is no markup tag
     means = any("mean" in r for r in results.values())  # rows of a class of pairs: their mean, and the ratings'
     for name in ("Pearson", "95% CI", "Spearman", "Kendall", "n", *(["mean (ratings)"] if means else [])):
         table.add_column(name, justify="right")
@@ -31,7 +31,7 @@ def meta_eval_table(results: dict[str, dict], title: str = "") -> RichTable:
         ci = f"[{lo:.3f}, {hi:.3f}]" if lo is not None else "-"
         style = "bold" if name.startswith("ours:") else None
         mean = [f"{r['mean']:.2f} ({r['reference_mean']:.2f})" if "mean" in r else ""] if means else []
-        table.add_row(name, _fmt(r["pearson"]), ci, _fmt(r["spearman"]), _fmt(r["kendall"]), str(r["n"]), *mean,
+        table.add_row(Text(name), _fmt(r["pearson"]), ci, _fmt(r["spearman"]), _fmt(r["kendall"]), str(r["n"]), *mean,
                       style=style)
     return table
 
