@@ -10,10 +10,11 @@ their differences are counted by cause, not by the cells a cause touches (`seman
 the share of facts that agree, wrong values, lost or invented rows and columns, misread headers,
 values under another row's or column's label, the share of values whose key (row path,
 column path) a reader can no longer recover, emphasis the table does not have
-(`semantic_emphasis`), words run together (`semantic_spacing`), and, whatever the cells, the
-share of the table's text that is nowhere in the extraction and the share of the extraction's
-text that is not the table's. Counts are charged
-log(1 + n), at the size the ratings cover (`semantic_size`). The score combines these eleven features:
+(`semantic_emphasis`), words run together (`semantic_spacing`), in lines of text the spans
+only their order implies (`semantic_spans`), and, whatever the cells, the share of the table's
+text that is nowhere in the extraction and the share of the extraction's text that is not the
+table's. Counts are charged log(1 + n), at the size the ratings cover (`semantic_size`). The
+score combines these twelve features:
 
     score = 10 * exp(-sum_k w_k * feature_k),   every w_k >= 0
 
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tablebench.core.table import NoTableError, TableLike
+from tablebench.core.table import NoTableError, Table, TableLike
 from tablebench.metrics.tables.semantic_align import (
     ALIGN_RULES,
     FEATURES,
@@ -53,15 +54,17 @@ from tablebench.metrics.tables.semantic_read import READ_RULES, read_prediction
 from tablebench.metrics.tables.semantic_size import at_rated_size
 from tablebench.metrics.tables.semantic_spacing import RULE as SPACING
 from tablebench.metrics.tables.semantic_spacing import with_lost_spacing
-from tablebench.metrics.tables.semantic_struct import View, header_rows, to_grid, view
+from tablebench.metrics.tables.semantic_spans import RULE as SPANS
+from tablebench.metrics.tables.semantic_spans import with_implied_spans
+from tablebench.metrics.tables.semantic_struct import Grid, View, header_rows, to_grid, view
 from tablebench.readers.html import as_table
 
 MAX_ERRORS = 5
 SUMMARIES = frozenset({"absent", "invented"})  # features that sum up the text a reader misses or must set aside
 # Every rule the score follows: how the prediction is read (`semantic_read.READ_RULES`) and what the
-# comparison counts (`semantic_align.ALIGN_RULES`, `semantic_emphasis.RULE`); `tablebench meta-eval
-# --ablation` removes each in turn.
-RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING}
+# comparison counts (`semantic_align.ALIGN_RULES`, `semantic_emphasis.RULE`, `semantic_spacing.RULE`,
+# `semantic_spans.RULE`); `tablebench meta-eval --ablation` removes each in turn.
+RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING, SPANS}
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -85,8 +88,8 @@ class Params:
     to it."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0, 0.03)  # per FEATURES
-    lines_weights: tuple[float, ...] = (0.0, 0.04, 0.11, 0.14, 0.01, 0.17, 0.27, 0.05, 1.92, 0.54, 0.18)  # per FEATURES
+    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0, 0.03, 0.0)  # per FEATURES
+    lines_weights: tuple[float, ...] = (0.04, 0.04, 0.08, 0.05, 0.02, 0.11, 0.28, 0.04, 1.84, 0.58, 0.18, 0.21)  # per FEATURES
     midpoint: float = 0.6
 
     def __post_init__(self) -> None:
@@ -180,10 +183,15 @@ def combine(features: np.ndarray, weights: np.ndarray) -> float:
 def read_truth(gt: TableLike) -> tuple[View, int]:
     """The ground truth as the facts it states (its markup says where every cell is), and its
     blank rows and columns. Raises `NoTableError` for a table without cells."""
-    g = to_grid(as_table(gt))
+    gv, g = _truth(as_table(gt))
+    return gv, g.blank_lines
+
+
+def _truth(gt: Table) -> tuple[View, Grid]:
+    g = to_grid(gt)
     if not g.cells:
         raise NoTableError("the ground-truth table has no cells")
-    return view(g, header_rows(g)), g.blank_lines
+    return view(g, header_rows(g)), g
 
 
 def read_and_count(gt: TableLike, pred: TableLike, counting: Counting = DEFAULT.counting,
@@ -194,16 +202,18 @@ def read_and_count(gt: TableLike, pred: TableLike, counting: Counting = DEFAULT.
     weights, so a fit scores them again without reading or aligning again."""
     gt_table = as_table(gt)
     pred_table = as_table(pred)
-    gv, gt_blank = read_truth(gt_table)
+    gv, gt_grid = _truth(gt_table)
     reading = read_prediction(pred_table, rules)
     if reading is None:
         return Read("nothing read", nothing_read(gv.n_facts))
-    c = count_differences(gv, reading.view, reading.grid.blank_lines - gt_blank, counting.key_weight,
+    c = count_differences(gv, reading.view, reading.grid.blank_lines - gt_grid.blank_lines, counting.key_weight,
                           reading.undelimited, rules & frozenset(ALIGN_RULES), midpoint=counting.midpoint)
     if EMPHASIS in rules:
         c = with_added_emphasis(c, gt_table, pred_table)
     if SPACING in rules:
         c = with_lost_spacing(c, gt_table, pred_table)
+    if SPANS in rules and reading.undelimited:
+        c = with_implied_spans(c, gt_grid, gv.header_rows)
     c = at_rated_size(c)
     return Read(reading.how, as_lines(c, len(reading.grid.cells)) if reading.undelimited else c, reading.undelimited)
 

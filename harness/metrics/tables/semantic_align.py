@@ -54,7 +54,7 @@ from tablebench.metrics.tables.semantic_struct import View
 from tablebench.metrics.tables.semantic_text import NULL, key_similarity_matrix, normalize, shared_cells, similarity_matrix
 
 FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "unlabelled", "emphasis", "absent",
-            "invented", "spacing")
+            "invented", "spacing", "spans")
 # The comparison's rules beyond aligning and counting (`tablebench meta-eval --ablation` removes each
 # in turn, with the reading rules of `semantic_read`).
 ALIGN_RULES = ("foreign_text",)
