@@ -85,11 +85,11 @@ def _add_generate(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--jobs", type=int, default=1, help="pages compiled in parallel")
     p.add_argument("--pool", metavar="FILE.jsonl",
                    help="external tables ({\"latex\": ...} per line, e.g. from `harvest`): each table slot "
-                        "takes a fitting pool table of its class, else a built-in one; with --track formulas|mixed "
+                        "takes a fitting pool table of its class, else a built-in one; with --track formulas|mixed|prose "
                         "a formula pool ({\"latex\": ..., \"kind\": \"inline\"|\"display\"}, from `harvest --formulas`)")
-    p.add_argument("--track", choices=("tables", "formulas", "mixed"), default="tables",
-                   help="what the pages hold: tables (default), inline and display formulas, or formulas "
-                        "with 1-3 tables per page")
+    p.add_argument("--track", choices=("tables", "formulas", "mixed", "prose"), default="tables",
+                   help="what the pages hold: tables (default), inline and display formulas, formulas "
+                        "with 1-3 tables per page, or prose with inline formulas only")
     _add_variant_options(p, "each page is compiled, then replaced by its image-only version (no text layer)")
     p.add_argument("--languages", metavar="CODES", default=None,
                    help="comma list from en,de,fr,es,ru,el,zh,ja,ar,hi: pages cycle through them, with tables and "

@@ -325,6 +325,23 @@ def test_mixed_track_has_tables_and_formulas(tmp_path) -> None:
 
 
 @needs_tex
+def test_prose_track_has_inline_formulas_only_and_leaves_the_formula_track_as_it_was() -> None:
+    """`--track prose`: running text whose sentences hold inline formulas, no display; the committed
+    prose-v1 and formulas-v1 pages both come out of the same planner again, byte for byte."""
+    from tablebench.cases import INSTALLED_CASES
+    from tablebench.generate.caseset import dump_json, make_page, page_record
+
+    for name, pool in (("prose-v1", FormulaPool(displays=False)), ("formulas-v1", FormulaPool())):
+        committed = INSTALLED_CASES / name / "001.json"
+        seed = json.loads(committed.read_text(encoding="utf-8"))["caseset_seed"]
+        assert dump_json(page_record(make_page(seed, 1, pool), seed, 1)) == committed.read_text(encoding="utf-8")
+    assert FormulaPool(displays=False).track == "prose"
+    blocks = [b for b in json.loads((INSTALLED_CASES / "prose-v1" / "001.json").read_text(encoding="utf-8"))["blocks"]]
+    kinds = Counter(b["type"] for b in blocks)
+    assert kinds["inline-formula"] >= 8 and kinds["display-formula"] == 0 and kinds["text"] > kinds["inline-formula"]
+
+
+@needs_tex
 def test_table_pages_are_unchanged_by_the_formula_track() -> None:
     """The page builder now takes a planner; the committed table set must still come out of it."""
     from tablebench.cases import INSTALLED_CASES

@@ -134,7 +134,7 @@ def test_the_wheel_installs_only_the_tablebench_import_name(installed: dict) -> 
         (record,) = [n for n in names if n.endswith(".dist-info/RECORD")]
         tops = {line.split(",")[0].split("/")[0] for line in wheel.read(record).decode().splitlines() if line}
     assert {t for t in tops if not t.endswith(".dist-info")} == {"tablebench"}
-    for case_set in ("synth-v1", "formulas-v1", "i18n-v1", "docs-v1"):
+    for case_set in ("synth-v1", "formulas-v1", "prose-v1", "i18n-v1", "docs-v1"):
         assert f"tablebench/casesets/{case_set}/manifest.json" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
@@ -167,7 +167,7 @@ def test_the_installed_package_runs_a_builtin_and_the_projects_own_parser(instal
     listed = _run(["tablebench", "parsers"], project, env)
     assert listed.returncode == 0 and all(n in listed.stdout for n in ("pypdf", "pdfplumber", "pymupdf4llm"))
     cases = _run(["tablebench", "cases", "list"], project, env)
-    assert cases.returncode == 0 and all(n in cases.stdout for n in ("synth-v1", "formulas-v1", "i18n-v1", "docs-v1"))
+    assert cases.returncode == 0 and all(n in cases.stdout for n in ("synth-v1", "formulas-v1", "prose-v1", "i18n-v1", "docs-v1"))
 
 
 def test_a_baseline_of_one_case_set_version_refuses_a_run_on_another(installed: dict, tmp_path: Path) -> None:

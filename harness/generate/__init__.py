@@ -5,7 +5,7 @@ Flow: `layouts.sample_layout(seed)` -> `tables.generate_table(...)` + `text.Text
 pdflatex only ever runs through `tex.runner.run_pdflatex`; LaTeX from outside the built-in
 generator passes `tex.safety.check_latex` first (`measure.measure_tables` does this for pools);
 `stats` gives span-based complexity classes and size statistics of a tabular.
-Formula pages (`--track formulas|mixed`) run through the same `build_page` with the planner
+Formula pages (`--track formulas|mixed|prose`) run through the same `build_page` with the planner
 of `formula_page` (inline formulas in sentences, display formulas between them), formulas
 (`formula_item`) from `formula_pool` (vetted external JSONL) or `formula_builtin` (seeded).
 Pools of either kind are read and written through `pool_file`; `harvest` (tables) and

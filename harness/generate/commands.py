@@ -52,11 +52,12 @@ def run_generate(args: argparse.Namespace) -> int:
     track = getattr(args, "track", "tables")
     if track != "tables":  # formula pages: built-in formulas, or a vetted formula pool
         tables = MIXED_TABLES if track == "mixed" else (0, 0)
+        displays = track != "prose"
         if getattr(args, "pool", None):
-            pool = FormulaPool.from_jsonl(args.pool, cache_dir=POOL_CACHE, tables=tables)
+            pool = FormulaPool.from_jsonl(args.pool, cache_dir=POOL_CACHE, tables=tables, displays=displays)
             console.print(f"formula pool {pool.name}: {len(pool.formulas)} formulas, {len(pool.rejected)} rejected")
         else:
-            pool = FormulaPool(tables=tables)
+            pool = FormulaPool(tables=tables, displays=displays)
     elif getattr(args, "pool", None):
         pool = TablePool.from_jsonl(args.pool, cache_dir=POOL_CACHE)  # vetted once, before any page
         by_class = {c: len(ts) for c, ts in pool.by_class.items()}

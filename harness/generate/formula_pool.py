@@ -104,8 +104,10 @@ class FormulaPool:
     slot of that kind takes a built-in formula."""
 
     def __init__(self, formulas: list[Formula] | None = None, rejected: list[Rejected] | None = None,
-                 name: str = "builtin", sha256: str = "", tables: tuple[int, int] = (0, 0)) -> None:
+                 name: str = "builtin", sha256: str = "", tables: tuple[int, int] = (0, 0),
+                 displays: bool = True) -> None:
         self.tables = tables  # built-in tables per page (min, max): (0, 0) formulas only, else "mixed"
+        self.displays = displays  # False: prose with inline formulas only (the "prose" track)
         self.formulas = formulas or []
         self.rejected = rejected or []
         self.name = name
@@ -114,17 +116,17 @@ class FormulaPool:
 
     @property
     def track(self) -> str:
-        return "mixed" if self.tables[1] else "formulas"
+        return "mixed" if self.tables[1] else "formulas" if self.displays else "prose"
 
     @classmethod
     def from_jsonl(cls, path: Path | str, cache_dir: Path | str | None = None,
-                   tables: tuple[int, int] = (0, 0)) -> FormulaPool:
+                   tables: tuple[int, int] = (0, 0), displays: bool = True) -> FormulaPool:
         """Read and vet a pool file (outcome cached per file content); an error if none survives."""
         path = Path(path)
         salt = "\0".join([_vet_document([]), VET_VERSION])
         kept, rejected, sha = vetted_pool(path, cache_dir, salt, Formula, lambda: vet_formulas(read_jsonl(path)),
                                           items="formula", prefix="formulas-")
-        return cls(kept, rejected, path.name, sha, tables)
+        return cls(kept, rejected, path.name, sha, tables, displays)
 
     def info(self) -> dict:
         """What goes into the manifest."""
