@@ -132,3 +132,48 @@ def test_a_lower_is_better_metric_needs_a_range_and_a_kind():
     with pytest.raises(ValueError, match="got kind '\\*'"):
         register(MetricSpec("everywhere", "*", ("everywhere",), "everywhere", None, higher_is_better=False))
     assert (direction("teds").worst, direction("semantic").best, direction("no_such_score").sign) == (0.0, 10.0, 1)
+
+
+def test_compare_lists_larger_distances_as_worse(pytester: pytest.Pytester, bench, tmp_path: Path):
+    """`tablebench compare` sorted and split cases by the raw change B - A: a run whose distances grew
+    was listed as better in every case. The metric is registered as a plug-in's is, for the compare too."""
+    from tablebench.core.metric_specs import unregister
+    from tablebench.report.compare import compare_runs
+    from tablebench.report.compare_render import moved
+
+    for name, parser in (("exact", bench["exact"]), ("shifted", bench["shifted"])):
+        assert run(pytester, bench, tmp_path / name, f"--parser=mine=dir:{parser}").ret == 0
+    register(MetricSpec(METRIC, "table", (METRIC,), METRIC, None, higher_is_better=False, default=False))
+    try:
+        [report] = compare_runs([str(tmp_path / "exact"), str(tmp_path / "shifted")], metrics=METRIC)
+        worse, better = moved(report)
+        assert worse and not better, "every case of the shifted run has a larger distance: worse"
+        assert all(c.deltas[METRIC] > 0 and c.gain(METRIC) < 0 for c in worse)
+    finally:
+        unregister(METRIC)
+
+
+def test_meta_eval_correlates_a_lower_is_better_metric_the_right_way_up():
+    """A distance that agrees with the ratings correlated at about -1 and ranked last among the scorers."""
+    from rapidfuzz.distance import Levenshtein
+
+    from tablebench.core.metric_specs import Scored, unregister
+    from tablebench.evaluate.metaeval import RatedPair, meta_evaluate
+    from tablebench.evaluate.metaeval_tables import recomputed_scorers
+
+    def char_edit(gt, pred):
+        text = [" ".join(c.text for c in t.cells()) for t in (gt, pred)]
+        return Scored({METRIC: Levenshtein.normalized_distance(*text)})
+
+    gt = r"\begin{tabular}{ll} Name & Score \\ Alpha & 41.7 \\ Beta & 45.3 \\ \end{tabular}"
+    outputs = {"| Name | Score |\n|---|---|\n| Alpha | 41.7 |\n| Beta | 45.3 |": 10.0,
+               "| Name | Score |\n|---|---|\n| Alpha | 41.2 |\n| Beta | 45.3 |": 7.0,
+               "| Name | Score |\n|---|---|\n| Alfa | 11.2 |\n| Bet | 5.3 |": 3.0,
+               "| Nm | Sc |\n|---|---|\n| x | 1 |\n| y | 2 |": 0.0}
+    pairs = [RatedPair(f"t{k}", gt, out, human) for k, (out, human) in enumerate(outputs.items())]
+    register(MetricSpec(METRIC, "table", (METRIC,), METRIC, char_edit, higher_is_better=False, default=False))
+    try:
+        result = meta_evaluate(pairs, recomputed_scorers([METRIC]), n_boot=20)[f"ours:{METRIC}"]
+    finally:
+        unregister(METRIC)
+    assert result["spearman"] == 1.0 and result["pearson"] > 0.8, result  # was -1.0 and -0.9

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tablebench.core.metric_specs import parse_names, spec
+from tablebench.core.metric_specs import direction, parse_names, spec
 from tablebench.core.table import NoTableError, Table
 from tablebench.evaluate import metaeval
 from tablebench.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
@@ -101,7 +101,9 @@ def recomputed_scorers(metrics: Iterable[str]) -> dict[str, Scorer]:
     """Scorers that read the raw LaTeX ground truth and raw extraction through our readers.
 
     An extraction in which no table can be read scores 0; with several tables, the ground
-    truth is located in it as the benchmark locates it (`_read_pair`).
+    truth is located in it as the benchmark locates it (`_read_pair`). A lower-is-better metric
+    (an edit distance) is scored negated (`direction`), so that agreeing with the ratings is a
+    positive correlation and it ranks among the others as it agrees.
     """
     cache: dict[tuple[str, str], dict[str, float]] = {}
 
@@ -115,10 +117,11 @@ def recomputed_scorers(metrics: Iterable[str]) -> dict[str, Scorer]:
 
     def make(name: str) -> Scorer:
         headline, scale = spec(name).headline, spec(name).scale
+        way = direction(headline)
 
         def scorer(gt_latex: str, extraction: str) -> float:
             values = all_scores(gt_latex, extraction)
-            return 0.0 if values is None else values[headline] / scale
+            return way.oriented(way.worst if values is None else values[headline]) / scale
 
         return scorer
 

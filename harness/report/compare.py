@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tablebench.core.metric_specs import headline_scores, scale_of, scales
+from tablebench.core.metric_specs import direction, headline_scores, scale_of, scales
 from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
 from tablebench.core.results import ItemResult, item_name
 from tablebench.gating.aggregate import NOT_FOUND, Comparison, Pair, evaluate, gate_pairs
@@ -75,6 +75,12 @@ class CaseDelta:
     a: ItemResult
     b: ItemResult
     deltas: dict[str, float | None]
+
+    def gain(self, metric: str) -> float:
+        """How much better B is than A on `metric` (negative: worse; a smaller edit distance is a
+        gain: `direction`), 0 without both values."""
+        delta = self.deltas.get(metric)
+        return 0.0 if delta is None else direction(metric).gain(0.0, delta)
 
 
 @dataclass
@@ -194,11 +200,11 @@ def _deltas(p: Pair, metrics: Sequence[str]) -> dict[str, float | None]:
 
 
 def _worse_first(case: CaseDelta, metrics: Sequence[str]) -> tuple:
-    """Sort key: the first metric's delta (0-1 scale) ascending, then the next ones; no value last."""
+    """Sort key: the first metric's gain (0-1 scale) ascending, most worse first, then the next
+    ones'; no value last."""
     key = []
     for m in metrics:
-        d = case.deltas.get(m)
-        key.append(math.inf if d is None else d / scale_of(m))
+        key.append(math.inf if case.deltas.get(m) is None else case.gain(m) / scale_of(m))
     return (*key, case.item)
 
 

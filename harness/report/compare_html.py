@@ -97,8 +97,8 @@ def _pair_html(report: PairReport, carded: set[str]) -> str:
                                                    "outcome"])
     rows = []
     for case in report.cases:
-        delta = case.deltas.get(first) or 0
-        cls = "worse" if delta < 0 else "better" if delta > 0 else ""
+        gain = case.gain(first)
+        cls = "worse" if gain < 0 else "better" if gain > 0 else ""
         cells = case_cells(case, report.metrics)
         link = f'<a href="#{e(card_id(case.item))}">{e(cells[0])}</a>' if case.item in carded else e(cells[0])
         rest = "".join(f'<td class="d">{e(x)}</td>' for x in cells[1:-1]) + f"<td>{e(cells[-1])}</td>"

@@ -51,10 +51,11 @@ def case_cells(case: CaseDelta, metrics: Sequence[str]) -> list[str]:
 
 
 def moved(report: PairReport, n: int = SHOWN) -> tuple[list[CaseDelta], list[CaseDelta]]:
-    """(worse, better): the cases whose first metric fell / rose, most moved first, at most `n` each."""
+    """(worse, better): the cases whose first metric got worse / better (`CaseDelta.gain`), most
+    moved first, at most `n` each."""
     first = report.metrics[0]
-    worse = [c for c in report.cases if (c.deltas.get(first) or 0) < 0]
-    better = [c for c in reversed(report.cases) if (c.deltas.get(first) or 0) > 0]
+    worse = [c for c in report.cases if c.gain(first) < 0]
+    better = [c for c in reversed(report.cases) if c.gain(first) > 0]
     return worse[:n], better[:n]
 
 
