@@ -7,16 +7,115 @@ import sys
 
 from tablebench import __version__
 from tablebench.core.messages import MAX_ERROR_LINE, one_line
-from tablebench.core.options import (
-    DEFAULT_JUDGE_TIMEOUT,
-    DEFAULT_MAX_ANSWER_MB,
-    REPORT_CROPS,
-    Renamed,
-    renamed_lines,
+from tablebench.core.option_table import Option, add_options, values_of
+from tablebench.core.options import RunOptions, renamed_lines
+from tablebench.gating.options import COMPARE, MERGE, META_EVAL, OPTIONS, REPORT, read_options
+
+FAILED_HELP = "also print every failed case, one line each (FAILED ID - REASONS), after the causes"
+VARIANT_RUNNERS = ("generate", "cases variant")  # the runners of `_variant_options`
+PRIMARY_HELP = "rank by this metric (default: semantic if present, else teds)"
+# the subcommands' own options (the run's are `OPTIONS`, beside their checks), by runner
+OWN = (
+    Option("--version", None, ("tablebench",), action="version", argparse={"version": f"tablebench {__version__}"}),
+    Option("spec", "a parser spec, as --parser takes it (pdfplumber, command:..., dir:..., module:Class)", ("parse",)),
+    Option("pdf", "the page's PDF", ("parse",)),
+    Option("--pdb", "open the debugger where the parser raised", ("parse",), default=False, action="store_true"),
+    Option("--pages", "number of pages", ("generate",), argparse={"type": int, "required": True}),
+    Option("--seed", "same seed -> identical pages and ground truth", ("generate",), default=0, argparse={"type": int}),
+    Option("--out", "output folder (NNN.pdf + NNN.json + manifest.json)", ("generate",), argparse={"required": True}),
+    Option("--jobs", "pages compiled in parallel", ("generate",), default=1, argparse={"type": int}),
+    Option("--pool", "external tables ({\"latex\": ...} per line, e.g. from `harvest`): each table slot "
+                     "takes a fitting pool table of its class, else a built-in one; with --track formulas|mixed|prose "
+                     "a formula pool ({\"latex\": ..., \"kind\": \"inline\"|\"display\"}, from `harvest --formulas`)",
+           ("generate",), metavar="FILE.jsonl"),
+    Option("--track", "what the pages hold: tables (default), inline and display formulas, formulas "
+                      "with 1-3 tables per page, or prose with inline formulas only", ("generate",), default="tables",
+           choices=("tables", "formulas", "mixed", "prose")),
+    Option("--languages", "comma list from en,de,fr,es,ru,el,zh,ja,ar,hi: pages cycle through them, with tables and "
+                          "text in that language and the TeX engine it needs (pdflatex, or xelatex for zh/ja/ar/hi); "
+                          "default: the mixed en/de/fr/es pages with English tables", ("generate",), metavar="CODES"),
+    Option("--doc-pages", "make documents of N (or LOW to HIGH) pages instead of single pages, one column, with "
+                          "text and long tables continuing across pages (the header repeated on each page); "
+                          "--pages counts the documents", ("generate",), metavar="N|LOW-HIGH"),
+    Option("dir", "a case-set folder, or the name of an installed set (as --cases takes)", ("cases info",)),
+    Option("src", "a pdf-parse-bench folder", ("cases import",)),
+    Option("--out", "an empty or new folder for the case set", ("cases import",), argparse={"required": True}),
+    Option("src", "a tablebench case set (folder or name in cases/)", ("cases variant",)),
+    Option("--out", "an empty or new folder for the twin", ("cases variant",), argparse={"required": True}),
+    Option("--pages", "only the first N pages", ("cases variant",), argparse={"type": int}),
+    Option("--seed", "variant seed (default: the source set's seed)", ("cases variant",), argparse={"type": int}),
+    Option("results", "a results.json written by a benchmark run, or the run's report folder", (REPORT,)),
+    Option("--out", "write results.json, leaderboard.md and report.html into this folder", (REPORT,)),
+    Option("runs", "run folders (or their results.json), one per shard", (MERGE,), metavar="DIR",
+           argparse={"nargs": "+"}),
+    Option("--out", "folder for the merged results.json, leaderboard.md, report.html", (MERGE,), "report_dir",
+           argparse={"required": True}),
+    Option("--primary", PRIMARY_HELP, (REPORT, MERGE)),
+    Option("runs", "a run folder or results.json; RUN:LABEL picks one parser of a run that has several", (COMPARE,),
+           metavar="RUN", argparse={"nargs": "+"}),
+    Option("--metrics", "metrics to compare, comma-separated (default: the headline metrics of every run)", (COMPARE,)),
+    Option("--markdown", "also write the comparison as Markdown", (COMPARE,), metavar="FILE"),
+    Option("--html", "also write a self-contained HTML page with a card per case", (COMPARE,), metavar="FILE"),
+    Option("src", "a .tex, .tar.gz or .gz file, or a folder of them (searched recursively)", ("harvest",)),
+    Option("--out", "the pool file to write (JSONL), for `generate --pool`", ("harvest",), argparse={"required": True}),
+    Option(("-v", "--verbose"), "list every rejected table with its reason", ("harvest",), default=False,
+           action="store_true"),
+    Option("--formulas", "harvest inline and display formulas instead of tables (a pool for `generate --track "
+                         "formulas`)", ("harvest",), default=False, action="store_true"),
+    Option("files", "a table-metric-study or formula-metric-study JSON file (e.g. dev.json); the format picks "
+                    "the track; several files of one study are pooled (e.g. dev.json dev2.json), each file's "
+                    "ground truths kept apart", (META_EVAL,), metavar="FILE", argparse={"nargs": "+"}),
+    Option("--metrics", "our metrics to recompute from the raw ground truth and extraction (comma-separated; "
+                        "default: semantic, the headline score, and teds, grits, tlag)", (META_EVAL,)),
+    Option("--bootstrap", "bootstrap resamples for the 95%% CIs", (META_EVAL,), default=1000, argparse={"type": int}),
+    Option("--seed", None, (META_EVAL,), default=0, argparse={"type": int}),
+    Option("--json", "print {name: {pearson, spearman, kendall, ci95, n}}", (META_EVAL,), default=False,
+           action="store_true"),
+    Option("--cv", "cross-validate the semantic score instead: leave one ground-truth table out, choose every "
+                   "constant of the score on the other tables, score the held-out one (CIs resample tables)",
+           (META_EVAL,), default=False, action="store_true"),
+    Option("--ablation", "tables: cross-validate the semantic score without each of its reading rules in turn",
+           (META_EVAL,), default=False, action="store_true"),
+    Option("--judge", "also correlate an LLM judge (litellm model string; keys from the environment)", (META_EVAL,),
+           metavar="MODEL"),
+    Option("--judge-variant", "judge prompt variant (default %(default)s)", (META_EVAL,), default="tuned",
+           choices=("tuned", "tuned_no_cot", "naive")),
+    Option("--llm-cache", "judge answer cache: a rerun costs nothing (default %(default)s)", (META_EVAL,),
+           default=".tablebench-cache/judge", metavar="DIR"),
+    Option("--no-render", "formula study: skip the rendered glyph match (glyph_f1), which needs pdflatex",
+           (META_EVAL,), default=False, action="store_true"),
+    Option("--top", "cases listed per direction in the terminal and Markdown", (COMPARE,), default=20,
+           argparse={"type": int}),
+    Option("--cards", "HTML: a card for at most N cases, those that moved most (default 2000)", (COMPARE,),
+           metavar="N", argparse={"type": int}),
+    Option("--junitxml", "also write the merged run as junit XML (one test case per case)", (MERGE,), metavar="FILE"),
+    Option("--list-failed", FAILED_HELP, (REPORT, MERGE), default=False, action="store_true"),
 )
 
-CROPS_HELP = ("page crops in report.html (--out): inline for the cards opened first (default), or folder: also every "
-              "table's crop as a file under crops/ beside it")
+
+def _options(parser: argparse.ArgumentParser, runner: str) -> argparse.ArgumentParser:
+    """`runner`'s options, its own and the run's, in one parser (`tablebench.core.option_table`)."""
+    variants = _variant_options() if runner in VARIANT_RUNNERS else ()
+    add_options(parser, runner, OWN, variants, OPTIONS)
+    return parser
+
+
+def _checked(args: argparse.Namespace, runner: str) -> RunOptions:
+    """The run options `runner` takes, as parsed into `args`, checked as the plugin checks them."""
+    return read_options(values_of(args, runner, OWN, OPTIONS))
+
+
+def _variant_options() -> tuple[Option, ...]:
+    """`--variant`, `--dpi` of `generate` and `cases variant` (read when the parser is built: numpy, PIL)."""
+    from tablebench.generate.variants import DEFAULT_DPI, VARIANTS
+
+    scan_or_photo = "scan or photo: {}; seeded, recorded in the ground truth"
+    return (Option("--variant", scan_or_photo.format("each page is compiled, then replaced by its image-only version "
+                                                     "(no text layer)"), VARIANT_RUNNERS[:1], choices=VARIANTS),
+            Option("--variant", scan_or_photo.format("the degradation applied to every page"), VARIANT_RUNNERS[1:],
+                   choices=VARIANTS, argparse={"required": True}),
+            Option("--dpi", "raster resolution of variant pages (default %(default)s)", VARIANT_RUNNERS,
+                   default=DEFAULT_DPI, argparse={"type": int}))
 
 
 # what a newcomer runs first: the benchmark is a pytest run, not a subcommand (README, "Two commands")
@@ -40,8 +139,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="tablebench", description="Benchmark PDF table extraction.")
-    parser.add_argument("--version", action="version", version=f"tablebench {__version__}")
+    parser = _options(_Parser(prog="tablebench", description="Benchmark PDF table extraction."), "tablebench")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=argparse.ArgumentParser)
     parser.set_defaults(func=None)
     _add_meta_eval(sub)
@@ -64,10 +162,8 @@ def _run_parsers(args: argparse.Namespace) -> int:
 
 
 def _add_parse(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("parse", help="run one parser on one page in this process and print its output or traceback")
-    p.add_argument("spec", help="a parser spec, as --parser takes it (pdfplumber, command:..., dir:..., module:Class)")
-    p.add_argument("pdf", help="the page's PDF")
-    p.add_argument("--pdb", action="store_true", help="open the debugger where the parser raised")
+    p = _options(sub.add_parser("parse", help="run one parser on one page in this process and print its output or "
+                                              "traceback"), "parse")
 
     def run(args: argparse.Namespace) -> int:
         from tablebench.parse.debug import run_parse
@@ -78,27 +174,7 @@ def _add_parse(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_generate(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("generate", help="generate synthetic benchmark pages (needs pdflatex)")
-    p.add_argument("--pages", type=int, required=True, help="number of pages")
-    p.add_argument("--seed", type=int, default=0, help="same seed -> identical pages and ground truth")
-    p.add_argument("--out", required=True, help="output folder (NNN.pdf + NNN.json + manifest.json)")
-    p.add_argument("--jobs", type=int, default=1, help="pages compiled in parallel")
-    p.add_argument("--pool", metavar="FILE.jsonl",
-                   help="external tables ({\"latex\": ...} per line, e.g. from `harvest`): each table slot "
-                        "takes a fitting pool table of its class, else a built-in one; with --track formulas|mixed|prose "
-                        "a formula pool ({\"latex\": ..., \"kind\": \"inline\"|\"display\"}, from `harvest --formulas`)")
-    p.add_argument("--track", choices=("tables", "formulas", "mixed", "prose"), default="tables",
-                   help="what the pages hold: tables (default), inline and display formulas, formulas "
-                        "with 1-3 tables per page, or prose with inline formulas only")
-    _add_variant_options(p, "each page is compiled, then replaced by its image-only version (no text layer)")
-    p.add_argument("--languages", metavar="CODES", default=None,
-                   help="comma list from en,de,fr,es,ru,el,zh,ja,ar,hi: pages cycle through them, with tables and "
-                        "text in that language and the TeX engine it needs (pdflatex, or xelatex for zh/ja/ar/hi); "
-                        "default: the mixed en/de/fr/es pages with English tables")
-    p.add_argument("--doc-pages", metavar="N|LOW-HIGH", default=None,
-                   help="make documents of N (or LOW to HIGH) pages instead of single pages, one column, with "
-                        "text and long tables continuing across pages (the header repeated on each page); "
-                        "--pages counts the documents")
+    p = _options(sub.add_parser("generate", help="generate synthetic benchmark pages (needs pdflatex)"), "generate")
 
     def run(args: argparse.Namespace) -> int:
         from tablebench.generate.commands import run_generate
@@ -138,8 +214,7 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
     cases = p.add_subparsers(dest="cases_command", metavar="ACTION", required=True)
     listed = cases.add_parser("list", help="the case sets installed with tablebench: name, pages, items, version")
     listed.set_defaults(func=_run_cases_list)
-    info = cases.add_parser("info", help="counts, size and sha256 check of a case-set folder")
-    info.add_argument("dir", help="a case-set folder, or the name of an installed set (as --cases takes)")
+    info = _options(cases.add_parser("info", help="counts, size and sha256 check of a case-set folder"), "cases info")
 
     def run(args: argparse.Namespace) -> int:
         from tablebench.cases import resolve_case_set
@@ -149,9 +224,8 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
         return run_cases_info(args)
 
     info.set_defaults(func=run)
-    imp = cases.add_parser("import", help="a pdf-parse-bench folder (pdfs/ + ground_truth/) -> a tablebench case set")
-    imp.add_argument("src", help="a pdf-parse-bench folder")
-    imp.add_argument("--out", required=True, help="an empty or new folder for the case set")
+    imp = _options(cases.add_parser("import", help="a pdf-parse-bench folder (pdfs/ + ground_truth/) -> a tablebench "
+                                                   "case set"), "cases import")
 
     def run_import(args: argparse.Namespace) -> int:
         from tablebench.generate.importer import run_import
@@ -159,13 +233,8 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
         return run_import(args)
 
     imp.set_defaults(func=run_import)
-    twin = cases.add_parser("variant", help="a scanned/photographed twin of a case set: same tables, "
-                                            "image-only pages (needs poppler, not TeX)")
-    twin.add_argument("src", help="a tablebench case set (folder or name in cases/)")
-    twin.add_argument("--out", required=True, help="an empty or new folder for the twin")
-    twin.add_argument("--pages", type=int, default=None, help="only the first N pages")
-    twin.add_argument("--seed", type=int, default=None, help="variant seed (default: the source set's seed)")
-    _add_variant_options(twin, "the degradation applied to every page", required=True)
+    twin = _options(cases.add_parser("variant", help="a scanned/photographed twin of a case set: same tables, "
+                                                     "image-only pages (needs poppler, not TeX)"), "cases variant")
 
     def run_variant(args: argparse.Namespace) -> int:
         from tablebench.cases import resolve_case_set
@@ -177,23 +246,10 @@ def _add_cases(sub: argparse._SubParsersAction) -> None:
     twin.set_defaults(func=run_variant)
 
 
-def _add_variant_options(p: argparse.ArgumentParser, what: str, required: bool = False) -> None:
-    from tablebench.generate.variants import DEFAULT_DPI, VARIANTS
-
-    p.add_argument("--variant", choices=VARIANTS, default=None, required=required,
-                   help=f"scan or photo: {what}; seeded, recorded in the ground truth")
-    p.add_argument("--dpi", type=int, default=DEFAULT_DPI, help="raster resolution of variant pages (default %(default)s)")
-
-
 def _add_report(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("report", help="show a run's leaderboard again, or re-render its report files; "
                                       "`report merge DIR... --out DIR` merges shard runs")
-    p.add_argument("results", help="a results.json written by a benchmark run, or the run's report folder")
-    p.add_argument("--out", help="write results.json, leaderboard.md and report.html into this folder")
-    p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
-    p.add_argument("--report-crops", choices=REPORT_CROPS, default=REPORT_CROPS[0], help=CROPS_HELP)
-    p.add_argument("--list-failed", action="store_true",
-                   help="also print every failed case, one line each (FAILED ID - REASONS), after the causes")
+    _options(p, REPORT)
     p.set_defaults(func=_run_report)
 
 
@@ -209,6 +265,7 @@ def _run_report(args: argparse.Namespace) -> int:
     from tablebench.report.results_file import read_comparisons, read_results, results_path
     from tablebench.report.write import FILES, write_report
 
+    options = _checked(args, REPORT)
     meta, results = read_results(args.results)
     comparisons = read_comparisons(results_path(args.results))
     tracks = boards(results, primary=args.primary)
@@ -230,7 +287,7 @@ def _run_report(args: argparse.Namespace) -> int:
         held = claim_folder(args.out, "--out")
         try:
             written = write_report(results, args.out, meta, primary=args.primary, comparisons=comparisons,
-                                   crop_folder=args.report_crops == "folder")
+                                   crop_folder=options.report_crops == "folder")
         finally:
             held.release()
         print(f"tablebench report: {args.out} ({', '.join(p.name for p in written.values())})")
@@ -238,70 +295,23 @@ def _run_report(args: argparse.Namespace) -> int:
 
 
 def _add_compare(sub: argparse._SubParsersAction) -> None:
-    from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT
-
     p = sub.add_parser("compare", help="runs side by side, case by case: RUN_A RUN_B [RUN_C...] (A is the reference)")
-    p.add_argument("runs", nargs="+", metavar="RUN", help="a run folder or results.json; RUN:LABEL picks one parser "
-                                                          "of a run that has several")
-    p.add_argument("--metrics", help="metrics to compare, comma-separated (default: the headline metrics of every run)")
-    p.add_argument("--markdown", metavar="FILE", help="also write the comparison as Markdown")
-    p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML page with a card per case")
-    p.add_argument("--gate-alpha", default=DEFAULT_ALPHA, metavar="P",
-                   help="as the plugin's: significance level of the one-sided test (default %(default)s)")
-    p.add_argument("--gate-min-effect", default=DEFAULT_MIN_EFFECT, metavar="X",
-                   help="as the plugin's: smallest mean drop called a regression, 0-1 scale (default %(default)s)")
-    _renamed(p, "--alpha", "--gate-alpha")
-    _renamed(p, "--min-effect", "--gate-min-effect")
-    p.add_argument("--top", type=int, default=20, help="cases listed per direction in the terminal and Markdown")
-    p.add_argument("--cards", type=int, default=None, metavar="N",
-                   help="HTML: a card for at most N cases, those that moved most (default 2000)")
+    _options(p, COMPARE)
 
     def run(args: argparse.Namespace) -> int:
-        from tablebench.gating.options import read_options
         from tablebench.report.compare_command import run_compare
 
-        gate = read_options({"gate_alpha": args.gate_alpha, "gate_min_effect": args.gate_min_effect})  # as checked everywhere
+        gate = _checked(args, COMPARE)  # as checked everywhere
         return run_compare(args.runs, metrics=args.metrics, markdown=args.markdown, html=args.html,
                            alpha=gate.gate_alpha, min_effect=gate.gate_min_effect, top=args.top, cards=args.cards)
 
     p.set_defaults(func=run)
 
 
-def _renamed(p: argparse.ArgumentParser, old: str, new: str) -> None:
-    """`old` still works as `new` (hidden from --help; `main` says once which name to use)."""
-    p.add_argument(old, dest=new.lstrip("-").replace("-", "_"), action=Renamed, new=new)
-
-
 def _merge_parser() -> argparse.ArgumentParser:
     """`tablebench report merge`: its own options (the positional runs clash with `report RESULTS`)."""
-    from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, DEFAULT_TOLERANCE
-
-    p = argparse.ArgumentParser(prog="tablebench report merge",
-                                description="Merge shard runs (--shard=I/N) into one report, gated as pytest gates.")
-    p.add_argument("runs", nargs="+", metavar="DIR", help="run folders (or their results.json), one per shard")
-    p.add_argument("--out", required=True, help="folder for the merged results.json, leaderboard.md, report.html")
-    p.add_argument("--primary", help="rank by this metric (default: semantic if present, else teds)")
-    p.add_argument("--baseline", metavar="FILE", help="baseline file: cases that regressed against it fail, as "
-                                                       "with pytest --baseline (and --gate compares with it)")
-    p.add_argument("--baseline-tolerance", default=str(DEFAULT_TOLERANCE), metavar="X",
-                   help="as the plugin's (default %(default)s; e.g. semantic=0.5,teds=2%%)")
-    p.add_argument("--baseline-per-table", choices=("on", "off"), default="on", help="as the plugin's")
-    p.add_argument("--min-score", action="append", default=[], metavar="METRIC=VALUE", help="as the plugin's")
-    p.add_argument("--gate", action="append", default=[], metavar="METRIC[:SUBSET]",
-                   help="as the plugin's --gate (repeatable); needs --baseline")
-    p.add_argument("--gate-min-effect", default=DEFAULT_MIN_EFFECT, metavar="X", help="as the plugin's (default %(default)s)")
-    p.add_argument("--gate-alpha", default=DEFAULT_ALPHA, metavar="P", help="as the plugin's (default %(default)s)")
-    p.add_argument("--save-baseline", metavar="FILE", help="write the merged scores as a baseline file")
-    p.add_argument("--report-crops", choices=REPORT_CROPS, default=REPORT_CROPS[0], help=CROPS_HELP)
-    p.add_argument("--allow-incomplete", action="store_true",
-                   help="merge (gate, save a baseline from) runs that did not finish every item; the merged run "
-                        "is flagged INCOMPLETE")
-    p.add_argument("--save-baseline-anyway", action="store_true",
-                   help="--save-baseline even when a parser failed on every page")
-    p.add_argument("--junitxml", metavar="FILE", help="also write the merged run as junit XML (one test case per case)")
-    p.add_argument("--list-failed", action="store_true",
-                   help="also print every failed case, one line each (FAILED ID - REASONS), after the causes")
-    return p
+    return _options(argparse.ArgumentParser(prog="tablebench report merge", description="Merge shard runs "
+                                            "(--shard=I/N) into one report, gated as pytest gates."), MERGE)
 
 
 def _run_merge(argv: list[str]) -> int:
@@ -312,16 +322,12 @@ def _run_merge(argv: list[str]) -> int:
     args = _merge_parser().parse_args(argv)
     for line in renamed_lines(args):
         print(line, file=sys.stderr)
-    return run_merge(args)
+    return run_merge(args, _checked(args, MERGE))
 
 
 def _add_harvest(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("harvest", help="extract real tables from .tex files / arXiv archives into a pool (needs pdflatex)")
-    p.add_argument("src", help="a .tex, .tar.gz or .gz file, or a folder of them (searched recursively)")
-    p.add_argument("--out", required=True, help="the pool file to write (JSONL), for `generate --pool`")
-    p.add_argument("-v", "--verbose", action="store_true", help="list every rejected table with its reason")
-    p.add_argument("--formulas", action="store_true",
-                   help="harvest inline and display formulas instead of tables (a pool for `generate --track formulas`)")
+    _options(p, "harvest")
 
     def run(args: argparse.Namespace) -> int:
         if args.formulas:
@@ -337,36 +343,7 @@ def _add_harvest(sub: argparse._SubParsersAction) -> None:
 
 def _add_meta_eval(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("meta-eval", help="correlate metrics with human ratings (table or formula metric study)")
-    p.add_argument("files", nargs="+", metavar="FILE",
-                   help="a table-metric-study or formula-metric-study JSON file (e.g. dev.json); the format picks "
-                        "the track; several files of one study are pooled (e.g. dev.json dev2.json), each file's "
-                        "ground truths kept apart")
-    p.add_argument("--metrics", default=None,
-                   help="our metrics to recompute from the raw ground truth and extraction (comma-separated; "
-                        "default: semantic, the headline score, and teds, grits, tlag)")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for the 95%% CIs")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--json", action="store_true", help="print {name: {pearson, spearman, kendall, ci95, n}}")
-    p.add_argument("--cv", action="store_true",
-                   help="cross-validate the semantic score instead: leave one ground-truth table out, choose every "
-                        "constant of the score on the other tables, score the held-out one (CIs resample tables)")
-    p.add_argument("--ablation", action="store_true",
-                   help="tables: cross-validate the semantic score without each of its reading rules in turn")
-    p.add_argument("--judge", metavar="MODEL", default=None,
-                   help="also correlate an LLM judge (litellm model string; keys from the environment)")
-    p.add_argument("--judge-variant", default="tuned", choices=("tuned", "tuned_no_cot", "naive"),
-                   help="judge prompt variant (default %(default)s)")
-    p.add_argument("--llm-cache", metavar="DIR", default=".tablebench-cache/judge",
-                   help="judge answer cache: a rerun costs nothing (default %(default)s)")
-    p.add_argument("--llm-api-base", metavar="URL", default=None,
-                   help="as the plugin's: send judge requests to this OpenAI-compatible server (e.g. a local vLLM)")
-    _renamed(p, "--api-base", "--llm-api-base")
-    p.add_argument("--judge-timeout", metavar="SECONDS", default=DEFAULT_JUDGE_TIMEOUT,
-                   help="as the plugin's: wall-clock seconds of one judge question (default %(default)s)")
-    p.add_argument("--judge-max-answer", metavar="MB", default=DEFAULT_MAX_ANSWER_MB,
-                   help="as the plugin's: largest judge answer read, in MB (default %(default)s)")
-    p.add_argument("--no-render", action="store_true",
-                   help="formula study: skip the rendered glyph match (glyph_f1), which needs pdflatex")
+    _options(p, META_EVAL)
     p.set_defaults(func=_run_meta_eval)
 
 
@@ -379,13 +356,11 @@ def _run_meta_eval(args: argparse.Namespace) -> int:
     from tablebench.evaluate.metaeval_formulas import FORMULAS
     from tablebench.evaluate.metaeval_tables import TABLES
     from tablebench.evaluate.progress import StderrProgress
-    from tablebench.gating.options import read_options
-
-    bounds = read_options({"judge_timeout": args.judge_timeout, "judge_max_answer": args.judge_max_answer})
+    bounds = _checked(args, META_EVAL)
     options = Options(metrics=TABLE_METRICS if args.metrics is None else args.metrics, judge=args.judge,
                       judge_variant=args.judge_variant, judge_timeout=bounds.judge_timeout,
                       judge_max_answer=bounds.judge_max_answer,
-                      llm_cache=args.llm_cache, api_base=args.llm_api_base, render=not args.no_render, cv=args.cv,
+                      llm_cache=args.llm_cache, api_base=bounds.llm_api_base, render=not args.no_render, cv=args.cv,
                       n_boot=args.bootstrap, seed=args.seed)
     kind = kind_of(args.files[0], (FORMULAS, TABLES))
     kind.check(options)

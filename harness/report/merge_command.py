@@ -11,13 +11,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from tablebench.core.options import RunOptions
 
-def run_merge(args: argparse.Namespace) -> int:
-    """0 when merged and every case and gate passed, 1 when a case or a gate failed (or a file was not written)."""
+
+def run_merge(args: argparse.Namespace, options: RunOptions) -> int:
+    """0 when merged and every case and gate passed, 1 when a case or a gate failed (or a file was not written).
+    `options`: the run options `report merge` takes, checked (`tablebench.gating.options.read_options`)."""
     from tablebench.core.files import check_writable, claim_folder
     from tablebench.evaluate.completeness import of_meta
     from tablebench.gating.aggregate import summary_lines
-    from tablebench.gating.options import read_options
     from tablebench.gating.decide import GatePolicy, decide_run, gate_verdict
     from tablebench.gating.regressions import gate_of
     from tablebench.gating.rules import baseline_notes
@@ -31,19 +33,16 @@ def run_merge(args: argparse.Namespace) -> int:
     from tablebench.report.whole import print_whole
     from tablebench.report.write import FILES
 
-    options = read_options({"gates": args.gate, "gate_min_effect": args.gate_min_effect, "gate_alpha": args.gate_alpha,
-                            "baseline": args.baseline, "save_baseline": args.save_baseline, "report_dir": args.out,
-                            "min_scores": args.min_score, "tolerance": args.baseline_tolerance,
-                            "per_table": args.baseline_per_table, "report_crops": args.report_crops})
+    out = options.report_dir or ""  # --out
     if options.save_baseline:
         check_writable(options.save_baseline, "--save-baseline")
-    check_writable(args.out, "--out", folder=True)
+    check_writable(out, "--out", folder=True)
     if args.junitxml:
         check_writable(args.junitxml, "--junitxml")
     for run in args.runs:  # the merged files would replace the ones being read, half way through
-        if results_path(run).parent.resolve() == Path(args.out).resolve():
-            raise ValueError(f"--out {args.out} is one of the runs it merges ({run}): give another folder")
-    meta, merged = merge_runs(args.runs, allow_incomplete=args.allow_incomplete)
+        if results_path(run).parent.resolve() == Path(out).resolve():
+            raise ValueError(f"--out {out} is one of the runs it merges ({run}): give another folder")
+    meta, merged = merge_runs(args.runs, allow_incomplete=options.allow_incomplete)
     results = merged.slim  # the texts stay in the shards' files until the merged run's are written
     versions, specs = meta.get("parser_versions") or {}, meta.get("parser_specs") or {}
     parsers = {label: {"spec": specs.get(label, label), "version": version} for label, version in versions.items()}
@@ -53,16 +52,16 @@ def run_merge(args: argparse.Namespace) -> int:
                            metrics=meta.get("metrics") or []) if baseline is not None else []
     decider = GatePolicy(gate_of(options, baseline), options.gates, min_effect=options.gate_min_effect,
                          alpha=options.gate_alpha, groups=tuple(dict.fromkeys(r.parser for r in results)),
-                         allow_incomplete=args.allow_incomplete,
+                         allow_incomplete=options.allow_incomplete,
                          decide=baseline is not None or bool(options.min_scores))  # else each case keeps its shard's verdict
     policy = FinishPolicy(
-        report_dir=Path(args.out), primary=args.primary, save_baseline=options.save_baseline, parsers=parsers,
-        case_set=case_set, metrics=meta.get("metrics") or [], allow_incomplete=args.allow_incomplete,
-        crop_folder=options.report_crops == "folder", save_anyway=args.save_baseline_anyway)
+        report_dir=Path(out), primary=args.primary, save_baseline=options.save_baseline, parsers=parsers,
+        case_set=case_set, metrics=meta.get("metrics") or [], allow_incomplete=options.allow_incomplete,
+        crop_folder=options.report_crops == "folder", save_anyway=options.save_baseline_anyway)
     if options.baseline:  # this merge's baseline, not the shards'
         meta["baseline"] = options.baseline
     completeness = of_meta(meta, len(results))
-    held = claim_folder(args.out, "--out")
+    held = claim_folder(out, "--out")
     try:
         end = finish_run(merged, meta, policy, decide_run(results, decider, completeness))
     finally:
@@ -79,10 +78,10 @@ def run_merge(args: argparse.Namespace) -> int:
     for note in notes:
         print(note)
     files = ", ".join(path.name for kind, path in end.written.items() if kind in FILES)
-    print(f"tablebench report: {args.out} ({files or 'nothing written'}); merged {len(args.runs)} runs, "
+    print(f"tablebench report: {out} ({files or 'nothing written'}); merged {len(args.runs)} runs, "
           f"{len(results)} cases")
     if "baseline" in end.written:
-        print(f"tablebench baseline saved: {args.save_baseline}")
+        print(f"tablebench baseline saved: {options.save_baseline}")
     if args.junitxml:
         from tablebench.report.junit import write_junit
 
