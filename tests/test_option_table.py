@@ -1,6 +1,7 @@
 """Each option declared once, as a row, and every runner built from the rows: `pytest --help` and each
 `tablebench` subcommand's --help show a row's names, default and help alike; no module adds an
-option but the generator (`tablebench.core.option_table`)."""
+option but the generator (`tablebench.core.option_table`); one gate policy builder for the pytest
+session and `tablebench report merge`."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import pytest
 from tablebench.cli import OWN, _checked, _merge_parser, _variant_options, build_parser
 from tablebench.core.option_table import PYTEST, Option
 from tablebench.core.options import RunOptions
+from tablebench.gating.decide import gate_policy
 from tablebench.gating.options import MERGE, OPTIONS, read_options
 from tests.test_plugin import PLUGIN
 
@@ -94,3 +96,31 @@ def test_no_module_adds_an_option_but_the_generator():
     assert not found, found
     generator = (ROOT / "harness" / "core" / "option_table.py").read_text(encoding="utf-8")
     assert '"addoption"' in generator and ".add_argument" in generator
+
+
+def _gate_calls() -> dict[str, list[str]]:
+    """{module path: the calls that make a gate policy}: `GatePolicy(...)` or the builder `gate_policy(...)`."""
+    out = {}
+    for path in (ROOT / "harness").glob("**/*.py"):
+        calls = re.findall(r"\b(GatePolicy|gate_policy)\(", path.read_text(encoding="utf-8"))
+        if calls:
+            out[str(path.relative_to(ROOT / "harness"))] = calls
+    return out
+
+
+def test_one_gate_policy_builder_for_the_session_and_the_merge(pytester: pytest.Pytester):
+    calls = _gate_calls()
+    made_here = [m for m, made in calls.items() if "GatePolicy" in made]
+    assert made_here == ["gating/decide.py"], "only the builder makes one"
+    assert sorted(m for m, made in calls.items() if "gate_policy" in made and m != "gating/decide.py") == [
+        "plugin/session.py", "report/merge_command.py"]
+    given = ["--gate=teds:complex", "--baseline=b.json", "--gate-alpha=0.1", "--gate-min-effect=0.02",
+             "--min-score=teds=0.5", "--baseline-per-table=off", "--baseline-tolerance=teds=2%", "--allow-incomplete"]
+    from tablebench.plugin.options import run_options
+
+    session = run_options(pytester.parseconfig(*PLUGIN, *given))
+    merge = _checked(_merge_parser().parse_args(["run", "--out", "m", *given]), MERGE)
+    assert gate_policy(session, None, ["p"]) == gate_policy(merge, None, ["p"])
+    policy = gate_policy(merge, None, ["p"])
+    assert (policy.alpha, policy.min_effect, policy.allow_incomplete) == (0.1, 0.02, True)
+    assert policy.rules is not None and not policy.rules.per_table

@@ -16,17 +16,17 @@ callers hand their results and one `GatePolicy` here and get `Decisions` back:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from tablebench.core.metric_specs import scales
-from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
+from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec, RunOptions
 from tablebench.core.results import ItemResult, run_order
 from tablebench.evaluate.completeness import Completeness
 from tablebench.evaluate.repeat import sd_of
 from tablebench.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
 from tablebench.gating.baseline import Baseline
-from tablebench.gating.regressions import attach, case_changes, failures
+from tablebench.gating.regressions import attach, case_changes, failures, gate_of
 from tablebench.gating.rules import Gate, keep_verdict, verdict_of
 
 
@@ -46,6 +46,16 @@ class GatePolicy:
     def baseline(self) -> Baseline | None:
         """The baseline the rules and the gates compare with (the rules hold it)."""
         return self.rules.baseline if self.rules is not None else None
+
+
+def gate_policy(options: RunOptions, baseline: Baseline | None, groups: Iterable[str], *,
+                decide: bool = False) -> GatePolicy:
+    """A run's `GatePolicy` from its options: the one builder, for the pytest session and for
+    `tablebench report merge` alike, so a merged run is decided by the rules a session would use.
+    `groups`: the run's parser labels, in order; `decide`: see `GatePolicy.decide`."""
+    return GatePolicy(gate_of(options, baseline), options.gates, min_effect=options.gate_min_effect,
+                      alpha=options.gate_alpha, groups=tuple(groups), decide=decide,
+                      allow_incomplete=options.allow_incomplete)
 
 
 @dataclass

@@ -36,8 +36,7 @@ from tablebench.evaluate.judging import cache_note, judge_options
 from tablebench.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
 from tablebench.evaluate.selection import metric_names
 from tablebench.gating.baseline import Baseline
-from tablebench.gating.decide import GatePolicy, decide_run
-from tablebench.gating.regressions import gate_of
+from tablebench.gating.decide import decide_run, gate_policy
 from tablebench.gating.rules import baseline_notes
 from tablebench.parse.preflight import setup_problems
 from tablebench.parse.fingerprint import DECLARE, parser_identity
@@ -103,7 +102,8 @@ class BenchSession:
         self._check_scored("--min-score", [(name, name) for name in options.min_scores])
         self._check_scored("--baseline-tolerance", [(name, name) for name in options.tolerance.named])
         self.notes: list[str] = []  # shown at the end of the terminal summary
-        self.rules = gate_of(options, self._baseline(options.baseline))
+        self.decider = gate_policy(options, self._baseline(options.baseline), groups=options.parsers)
+        self.rules = self.decider.rules  # each item's verdict, decided where it is made (`plugin.nodes`)
         self.shard = ShardSelection.of(options.shard, self.cases) if options.shard else None
         self._check_scored("--gate", [(gate.label, gate.metric) for gate in options.gates])
         self.specs = served_specs(options.parsers, options.llm_api_base)  # label -> the spec it runs with
@@ -130,9 +130,6 @@ class BenchSession:
             if not options.report_dir:  # the default name has second resolution: another run may have it
                 self.report_dir = new_folder(self.report_dir)
             self._claim = claim_folder(self.report_dir, "--report-dir")
-        self.decider = GatePolicy(self.rules, options.gates, min_effect=options.gate_min_effect,
-                                  alpha=options.gate_alpha, groups=tuple(self.specs),
-                                  allow_incomplete=options.allow_incomplete)
         self.policy = FinishPolicy(
             report_dir=self.report_dir, save_baseline=options.save_baseline, allow_incomplete=options.allow_incomplete,
             parsers=self.parsers, save_anyway=options.save_baseline_anyway, case_set=self.case_set,

@@ -20,8 +20,7 @@ def run_merge(args: argparse.Namespace, options: RunOptions) -> int:
     from tablebench.core.files import check_writable, claim_folder
     from tablebench.evaluate.completeness import of_meta
     from tablebench.gating.aggregate import summary_lines
-    from tablebench.gating.decide import GatePolicy, decide_run, gate_verdict
-    from tablebench.gating.regressions import gate_of
+    from tablebench.gating.decide import decide_run, gate_policy, gate_verdict
     from tablebench.gating.rules import baseline_notes
     from tablebench.report.aggregate import boards
     from tablebench.report.finish import FinishPolicy, finish_run
@@ -50,10 +49,9 @@ def run_merge(args: argparse.Namespace, options: RunOptions) -> int:
     baseline = load_baseline(options.baseline) if options.baseline else None
     notes = baseline_notes(baseline, [r.test_id for r in results], parsers=parsers, case_set=case_set,
                            metrics=meta.get("metrics") or []) if baseline is not None else []
-    decider = GatePolicy(gate_of(options, baseline), options.gates, min_effect=options.gate_min_effect,
-                         alpha=options.gate_alpha, groups=tuple(dict.fromkeys(r.parser for r in results)),
-                         allow_incomplete=options.allow_incomplete,
-                         decide=baseline is not None or bool(options.min_scores))  # else each case keeps its shard's verdict
+    # without floors or a baseline of its own, each case keeps its shard's verdict
+    decider = gate_policy(options, baseline, groups=dict.fromkeys(r.parser for r in results),
+                          decide=baseline is not None or bool(options.min_scores))
     policy = FinishPolicy(
         report_dir=Path(out), primary=args.primary, save_baseline=options.save_baseline, parsers=parsers,
         case_set=case_set, metrics=meta.get("metrics") or [], allow_incomplete=options.allow_incomplete,
