@@ -52,7 +52,7 @@ from tablebench.report.html_scatter import card_metrics, scatter_data, scatter_h
 from tablebench.report.regressions import RegressionView, card_anchor, change_badge, regressions_html
 from tablebench.report.stream import in_order, slim_of, with_page_output
 from tablebench.report.verdict_counts import verdict_counts
-from tablebench.report.verdicts import change_of, delta_of, failed_html, verdict_html, verdict_label
+from tablebench.report.verdicts import FAILED, change_of, delta_of, failed_html, verdict_html, verdict_label
 
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028",
                                "\u2029": "\\u2029"})
@@ -208,7 +208,7 @@ def _drilldown_html(board: Leaderboard, results: Sequence[ItemResult], more: Seq
     breakdowns = {a: list(dict.fromkeys(v for track in tracks for v in track.values(a))) for a in BREAKDOWNS}
     present = {r.outcome for r in results}
     outcomes = [o for o in OUTCOMES if o in present] + sorted(present - set(OUTCOMES))
-    verdicts = sorted({verdict_label(r) for r in results}, key=lambda v: (v != "failed", v))
+    verdicts = sorted({verdict_label(r) for r in results}, key=lambda v: (v != FAILED, v))
     kinds = [k for k in item_kinds.names() if k in {r.kind for r in results}]
     changes = sorted({c for r in results if (c := change_of(r))}, key=lambda c: (c != "regressed", c))
     counts = run_counts(results)

@@ -20,6 +20,7 @@ from tablebench.report.aggregate import Leaderboard, MetricStats
 from tablebench.report.html_bars import group_bars_html
 from tablebench.report.html_escape import e
 from tablebench.report.verdict_counts import COLUMNS, VerdictCounts
+from tablebench.report.verdicts import FAILED
 
 
 def num(value: float | None) -> str:
@@ -96,9 +97,9 @@ def _counts_html(counts: Sequence[VerdictCounts], unit: str) -> str:
     rows = []
     for c in counts:
         cells = c.cells()
-        failed = to_cards(c.parser, cells[2], verdict="failed") if c.failed else cells[2]
+        failed = to_cards(c.parser, cells[2], verdict=FAILED) if c.failed else cells[2]
         shown = [cells[0], cells[1], failed, *cells[3:]]
-        cls = ' class="v-fail"' if c.gate == "failed" else ""
+        cls = ' class="v-fail"' if c.gate_fails else ""
         rows.append(f'<tr{cls}><td class="name">{to_cards(c.parser)}</td>'
                     + "".join(f"<td>{x if i == 2 else e(x)}</td>" for i, x in enumerate(shown)) + "</tr>")
     return (f'<p class="note">Verdicts per parser: {e(unit)} found, cases passed, failed, known failures '

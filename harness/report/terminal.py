@@ -171,7 +171,7 @@ def leaderboard_group(board: Leaderboard, title: str = "tablebench leaderboard",
     if not board.rows:
         return Group(Text(f"{title}: no results" if title else "no results"))
     return Group(leaderboard_table(board, title=title),
-                 *(Text(c.line(), style="red" if c.failed or c.gate == "failed" else "") for c in counts),
+                 *(Text(c.line(), style="red" if c.failed or c.gate_fails else "") for c in counts),
                  group_table(board, title=_groups_title(board)),
                  *(t for attribute in board.breakdowns for t in breakdown_tables(board, attribute)))
 

@@ -21,6 +21,7 @@ from tablebench.core.results import ItemResult
 from tablebench.gating.aggregate import Comparison
 from tablebench.gating.rules import verdict_of
 from tablebench.report.aggregate import Leaderboard
+from tablebench.report.verdicts import FAILED, PASSED
 
 COLUMNS = ("found", "passed", "failed", "xfailed", "regressed", "gate")
 
@@ -37,13 +38,17 @@ class VerdictCounts:
     failed: int
     xfailed: int  # known failures: failed in the baseline too (pytest's xfail)
     regressed: int  # worse than the baseline beyond its tolerance
-    gate: str | None  # "passed" / "failed" (its gated comparisons); None: no gate ran for the parser
+    gate: str | None  # PASSED / FAILED (its gated comparisons); None: no gate ran for the parser
     gate_failed: tuple[str, ...] = ()  # the labels of its failed gated comparisons ("teds", "semantic:complex")
+
+    @property
+    def gate_fails(self) -> bool:
+        return self.gate == FAILED
 
     def gate_text(self) -> str:
         if self.gate is None:
             return "no gate"
-        return "gate FAILED (" + ", ".join(self.gate_failed) + ")" if self.gate == "failed" else "gate passed"
+        return "gate FAILED (" + ", ".join(self.gate_failed) + ")" if self.gate_fails else "gate passed"
 
     def line(self) -> str:
         """'pdfplumber: found 408/441, 400 passed, 41 failed, 0 xfailed, 3 regressed, gate passed'."""
@@ -83,7 +88,7 @@ def _gate(parser: str, comparisons: Sequence[Comparison]) -> tuple[str | None, t
     if not gated:
         return None, ()
     failed = tuple(dict.fromkeys(c.label for c in gated if c.failed))
-    return ("failed" if failed else "passed"), failed
+    return (FAILED if failed else PASSED), failed
 
 
 def counts_by_kind(tracks: Mapping[str, Leaderboard], results: Sequence[ItemResult],

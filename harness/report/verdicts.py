@@ -24,8 +24,10 @@ from tablebench.report.causes import Cause, causes, example, pdf_finder, reprodu
 from tablebench.report.html_escape import e
 from tablebench.report.regressions import HTML_FILE, card_anchor
 
-# a card's verdict as the drill-down's "verdict" filter shows it
-VERDICT_LABELS = {"pass": "passed", "fail": "failed", "known": "known failure"}
+# a verdict in words, a case's or a parser's gate's: what every report shows and the drill-down's
+# "verdict" filter matches (written here only)
+PASSED, FAILED = "passed", "failed"
+VERDICT_LABELS = {"pass": PASSED, "fail": FAILED, "known": "known failure"}
 SHOWN_HTML = 500  # failed cases listed per cause in report.html, and in leaderboard.md (each is a card and in results.json)
 MAX_CAUSES = 8  # causes the terminal shows (three lines each at most: the cause, an id, a command)
 
