@@ -96,6 +96,11 @@ def test_no_module_adds_an_option_but_the_generator():
     assert not found, found
     generator = (ROOT / "harness" / "core" / "option_table.py").read_text(encoding="utf-8")
     assert '"addoption"' in generator and ".add_argument" in generator
+    dests = {f'"{row.dest}"' for row in OPTIONS if row.dest}
+    table = ROOT / "harness" / "gating" / "options.py"
+    spelled = [f"{path.relative_to(ROOT)}: {dest}" for path in sources if path.is_file() and path != table
+               for dest in dests if dest in path.read_text(encoding="utf-8")]
+    assert not spelled, "a pytest dest is the table's: read it from `tablebench.plugin.options.DESTS`"
 
 
 def _gate_calls() -> dict[str, list[str]]:

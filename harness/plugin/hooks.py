@@ -35,7 +35,7 @@ from tablebench.core import kinds as item_kinds
 from tablebench.core.options import renamed_lines, split_specs
 from tablebench.plugin import heap, hookspecs
 from tablebench.plugin.nodes import attach_result
-from tablebench.plugin.options import add_options, run_options
+from tablebench.plugin.options import DESTS, add_options, run_options
 from tablebench.plugin.workers import page_scheduler
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def pytest_configure(config: pytest.Config) -> None:
             print(line, file=sys.stderr)
     for variant in VARIANTS:
         config.addinivalue_line("markers", f"{variant_marker(variant)}: a benchmark item on a {variant} page (tablebench)")
-    if not split_specs(config.getoption("tb_parsers")):
+    if not split_specs(config.getoption(DESTS["parsers"])):
         return  # no benchmark: its options are not even read
     for kind in item_kinds.all_kinds():  # only for a benchmark run: the kinds import their stages
         for group in kind.groups:
