@@ -1,10 +1,11 @@
 """A run's options, parsed and checked once: `RunOptions`, its defaults and the number checks.
 
-The pytest plugin builds one `RunOptions` from its command line, `tablebench report merge`
-builds the part it has (gates, baseline, output folder) from its own; both go through
-`tablebench.gating.options.read_options`, so an option means the same and is refused with the
-same one-line message wherever it is given. Every default is defined here, once: the option
-help texts, the dataclass and the statistics read these names.
+Each option is declared once, as a row of `tablebench.gating.options.OPTIONS` (its field here,
+its default, help, check and runners); the pytest plugin builds one `RunOptions` from its
+command line, each `tablebench` subcommand (`report merge`, `compare`, `meta-eval`) the part it
+takes, all through `tablebench.gating.options.read_options`, so an option means the same and is
+refused with the same one-line message wherever it is given. Every default value is defined
+here, once: the rows, the dataclass and the statistics read these names.
 
 A NaN, an infinity or a negative number would silently turn a check off (every comparison
 with NaN is false), so the number checks refuse them at the door.
