@@ -36,6 +36,9 @@ PARSERS = "pymupdf4llm,pdfplumber,camelot,pypdf,tesseract"
 STUDIES = ("table-metric-study/dev", "table-metric-study/dev2", "formula-metric-study/dev",
            "formula-metric-study/dev2")
 VOLATILE = ("seconds", "parse_cache", "parse_cached", "timestamp", "created", "finished", "command", "_path")
+# keys whose whole name is a path of the output folder (summary.json's baseline file, a merge's inputs); a
+# substring match would drop `baseline_change`
+PATHS = ("baseline", "merged_from")
 
 
 def run(out: Path, cache: Path, shared: Path) -> None:
@@ -108,7 +111,8 @@ def _renamed(value: Any) -> Any:
 def _stable(value: Any) -> Any:
     """`value` without the keys a clock, a cache or a path decides."""
     if isinstance(value, dict):
-        return {k: _stable(v) for k, v in value.items() if not any(word in k for word in VOLATILE)}
+        return {k: _stable(v) for k, v in value.items()
+                if not any(word in k for word in VOLATILE) and not (k in PATHS and isinstance(v, (str, list)))}
     if isinstance(value, list):
         return [_stable(v) for v in value]
     return value
