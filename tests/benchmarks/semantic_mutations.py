@@ -20,11 +20,12 @@ TESTS = ["tests/test_metric_semantic.py", "tests/test_semantic_lines.py", "tests
          "tests/test_semantic_formats.py", "tests/test_semantic_size.py", "tests/test_semantic_blind.py",
          "tests/test_semantic_features_doc.py", "tests/test_perturb.py", "tests/test_locate_fragments.py",
          "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py", "tests/test_semantic_emphasis.py",
-         "tests/test_semantic_spacing.py"]
+         "tests/test_semantic_spacing.py", "tests/test_semantic_spans.py"]
 
 # kind: "weight", "threshold" or "reading"
 M = "harness/metrics/tables/"
 VECTOR = "return np.asarray(self.weights + self.lines_weights, dtype=float)"
+RULES = "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING, SPANS}"  # semantic.RULES as written
 
 
 def _without(k: int, grid: bool = True, lines: bool = True) -> str:
@@ -42,6 +43,7 @@ MUTATIONS = [
     Mutation("unlabelled_weight", "weight", M + "semantic.py", VECTOR, _without(6, grid=False)),
     Mutation("emphasis_weight", "weight", M + "semantic.py", VECTOR, _without(7)),
     Mutation("spacing_weight", "weight", M + "semantic.py", VECTOR, _without(10)),
+    Mutation("spans_weight", "weight", M + "semantic.py", VECTOR, _without(11, grid=False)),
     Mutation("lines_weights_as_grid", "weight", M + "semantic.py", VECTOR,
              "return np.asarray(self.weights + self.weights, dtype=float)"),
     Mutation("counts_linear", "threshold", M + "semantic_size.py", "np.log1p(features[list(CHARGED)])",
@@ -70,10 +72,12 @@ MUTATIONS = [
              "if r > titles and (_spans_down(rows, ids, r, blank)", "if r > titles and (False"),
     Mutation("no_foreign_text", "reading", M + "semantic_align.py", 'ALIGN_RULES = ("foreign_text",)',
              "ALIGN_RULES = ()"),
-    Mutation("no_emphasis_rule", "reading", M + "semantic.py", "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING}",
-             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {SPACING}"),
-    Mutation("no_spacing_rule", "reading", M + "semantic.py", "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING}",
-             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS}"),
+    Mutation("no_emphasis_rule", "reading", M + "semantic.py", RULES,
+             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {SPACING, SPANS}"),
+    Mutation("no_spacing_rule", "reading", M + "semantic.py", RULES,
+             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPANS}"),
+    Mutation("no_spans_rule", "reading", M + "semantic.py", RULES,
+             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING}"),
     Mutation("no_nested_sections", "reading", M + "semantic_struct.py", "outer, inner = [label], []",
              "inner = [label]"),
 ]
