@@ -324,3 +324,34 @@ def test_importing_the_evaluator_starts_nothing():
         "import tablebench.plugin, tablebench.cli\nimport tablebench.evaluate.page as page\n"
         "ours = [f for f in registered if getattr(f, '__module__', '').startswith('tablebench')]\n"
         "assert page._DEFAULT_POOL is None and not ours, ours")
+
+
+def _reached(start: set[str], edges: dict[str, set[str]]) -> set[str]:
+    """Every module `start` reaches along `edges`, `start` included."""
+    seen, todo = set(start), list(start)
+    while todo:
+        for nxt in edges.get(todo.pop(), ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def test_no_run_time_loop_between_the_report_and_the_kinds():
+    """The report asks the kinds at run time (titles, groups, which renderer draws a card:
+    `core.kinds.get`), so no kind may import the report, even inside a function: report -> kinds ->
+    report was a loop (`kinds.get("table")` imported 13 report modules). A kind names its card's
+    renderer as text, and the report loads it (`tablebench.report.cards`)."""
+    imports, _ = _edges(_sources())
+    kinds = {m for m in imports if _layer(m) == "kinds"}
+    reached = _reached(kinds, imports)
+    assert not sorted(m for m in reached if _layer(m) == "report"), "a kind imports the report"
+    loaded = _loaded_after("from tablebench.core import kinds\nfor name in kinds.names():\n    kinds.get(name)")
+    assert "tablebench.kinds.tables" in loaded and not [m for m in loaded if _layer(m) == "report"], loaded
+
+
+def test_the_loop_check_sees_a_kind_that_imports_the_report():
+    sources = {"tablebench.kinds.example": "def card():\n    from tablebench.report.helper import draw\n",
+               "tablebench.report.helper": "from tablebench.core.kinds import get\n"}
+    imports, _ = _edges(sources)
+    assert "tablebench.report.helper" in _reached({"tablebench.kinds.example"}, imports)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from html import escape
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
@@ -113,6 +112,11 @@ class ItemKind:
     # (`tablebench.evaluate.page`), so an inline formula a text-layer parser wrote as Unicode inside
     # a sentence is the formula item's, not prose the parser invented.
     reads_unclaimed: bool = False
+    # Its report card: the "module:attr" name of a renderer (result, cache) -> (ground truth, extraction)
+    # as HTML, every text escaped, which the report loads by the kind's name (`tablebench.report.cards`);
+    # "" for the generic card (the ground truth and the matched text as written). A name, not an import:
+    # the report asks the kinds, so a kind that imported the report would make a loop.
+    card: str = ""
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[Any]:
         """The page's ground-truth items of this kind, in page order; one-line errors for bad data."""
@@ -140,14 +144,6 @@ class ItemKind:
     def judge(self, gt: Any, extraction: str, model: str, **options: Any) -> Any:
         """The LLM judge's verdict (`tablebench.metrics.judge.JudgeResult`) with the kind's own prompt."""
         raise NotImplementedError(f"no judge prompt for {self.title}")
-
-    def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
-        """(ground truth, extraction) of a report card as HTML, every text escaped (`cache` lets a
-        kind render a ground truth shared by several parsers once)."""
-        gt = f"<pre>{escape(result.gt_latex)}</pre>" if result.gt_latex else '<p class="none">no ground truth</p>'
-        pred = ('<p class="none">nothing matched</p>' if result.matched_text is None else
-                f"<pre>{escape(result.matched_text)}</pre>")
-        return gt, pred
 
     def missing_message(self, found: Located) -> str:
         """Why an item counts as missing, on one line."""

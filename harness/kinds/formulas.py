@@ -13,7 +13,6 @@ from tablebench.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, re
 from tablebench.core.messages import one_line
 from tablebench.core.metric_specs import MetricSpec
 from tablebench.core.results import SCORED_LATEX
-from tablebench.report.html import formula_sides
 
 # Locators, metrics and judges are imported where they are used: a run's controller process reads
 # the kinds to report, never to score, and need not import numba, scipy or the LLM client.
@@ -28,9 +27,7 @@ class FormulaKind(ItemKind):
     label = "Formula"
     notes_title = "formula errors"
     perfect_by_group = True
-
-    def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
-        return formula_sides(result)
+    card = "tablebench.report.html:formula_sides"
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:
         return read_formulas_of(record, blocks, gt_path)

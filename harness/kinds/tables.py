@@ -11,7 +11,6 @@ from tablebench.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
 from tablebench.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
 from tablebench.core.metric_specs import MetricSpec
 from tablebench.core.table import MAX_SCORED_CELLS, MAX_SCORED_CHARS, Table, TableTooLarge
-from tablebench.report.html import table_sides
 
 # the metrics `MAX_SCORED_CELLS` (tablebench.core.table) bounds, in cells and in grid slots: above it,
 # `ItemResult.not_computed`, a note and the message say why
@@ -27,9 +26,7 @@ class TableKind(ItemKind):
     groups = COMPLEXITIES
     group_title = "complexity"
     notes_title = "semantic errors"
-
-    def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
-        return table_sides(result, cache)
+    card = "tablebench.report.html:table_sides"
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthTable]:
         return read_tables_of(blocks, gt_path)

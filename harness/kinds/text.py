@@ -8,7 +8,7 @@ generator recorded it (`layout.columns`: one or two columns), so leaderboards sp
 
 Its ground truth is the page's `"type": "text"` blocks (tables and formulas are not prose);
 its locator aligns the blocks' words with the output's prose (`tablebench.locate.prose`); its
-metrics are `tablebench.metrics.text`; its card is `tablebench.report.text_card`. Text is opt-in
+metrics are `tablebench.metrics.text`; its card is `tablebench.report.text_card` (named, not imported). Text is opt-in
 (`default = False`): a run benchmarks it when `--kinds` names it.
 """
 
@@ -72,6 +72,7 @@ class TextKind(ItemKind):
     notes_title = "text errors"
     default = False  # opt-in: `--kinds=text` (tables stay what a run means by default)
     reads_unclaimed = True  # the page's formulas and tables found in the output are theirs, not prose
+    card = "tablebench.report.text_card:text_sides"
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthText]:
         return read_text_of(record, blocks, gt_path)
@@ -100,11 +101,6 @@ class TextKind(ItemKind):
         from tablebench.metrics.judge import judge_text
 
         return judge_text(gt.blocks, extraction, model, **options)
-
-    def card(self, result: Any, cache: dict[str, str]) -> tuple[str, str]:
-        from tablebench.report.text_card import text_sides
-
-        return text_sides(result)
 
 
 def _located(gt: GroundTruthText, output: str) -> Located:

@@ -14,10 +14,10 @@ import hashlib
 import math
 from collections.abc import Sequence
 
-from tablebench.core import kinds as item_kinds
 from tablebench.core.metric_specs import scale_of
 from tablebench.core.results import ItemResult
 from tablebench.report import fmt
+from tablebench.report.cards import renderer
 from tablebench.report.compare import PairReport, card_id
 from tablebench.report.compare_render import (
     ARROW,
@@ -129,11 +129,11 @@ def _cards_html(reports: Sequence[PairReport], items: Sequence[str]) -> str:
 
 def _card(item: str, present: Sequence[tuple[object, ItemResult]], gt_cache: dict[str, str]) -> str:
     first = present[0][1]
-    kind = item_kinds.get(first.kind)
-    gt, _ = kind.card(first, gt_cache)
+    sides = renderer(first.kind)
+    gt, _ = sides(first, gt_cache)
     columns = [f'<div class="side"><h4>ground truth</h4>{gt}</div>']
     for side, r in present:
-        _, pred = kind.card(r, gt_cache)
+        _, pred = sides(r, gt_cache)
         scores = " · ".join(f"<b>{e(k)}</b> {e(fmt.score(v, k))}" for k, v in r.scores.items()
                             if isinstance(v, (int, float)))
         message = f'<p class="message">{e(r.message)}</p>' if r.message else ""

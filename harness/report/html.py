@@ -40,6 +40,7 @@ from tablebench.report.aggregate import (
     run_counts,
     variant_of,
 )
+from tablebench.report.cards import card_sides
 from tablebench.report.crops import Crop, TableKey, data_uri
 from tablebench.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_key, page_outputs
 from tablebench.report.html_assets import CSS, JS
@@ -268,7 +269,7 @@ def _case_parts(r: ItemResult, primary: str | None, gt_cache: dict[str, str],
         items = "".join(f"<li>{e(err)}</li>" for err in r.errors)
         message += f'<div class="errors"><b>{e(item_kinds.get(r.kind).notes_title)}</b><ul>{items}</ul></div>'
     message += subs
-    gt, pred = item_kinds.get(r.kind).card(r, gt_cache)
+    gt, pred = card_sides(r, gt_cache)
     outputs, crop_index = evidence
     shown_evidence = judge_html(r) + crop_html(r, crop_index) + cell_diff_html(r) + output_html(r, outputs)
     value = r.scores.get(primary) if primary and r.outcome == "ok" else None
@@ -288,7 +289,7 @@ def _scores_text(scores: dict) -> str:
                       for k, v in scores.items())
 
 
-def formula_sides(r: ItemResult) -> tuple[str, str]:
+def formula_sides(r: ItemResult, gt_cache: dict[str, str] | None = None) -> tuple[str, str]:
     """A formula case: the ground truth and the matched output side by side, each typeset (MathML,
     when it converts) above its escaped source (and the LaTeX that was scored, when the match was
     MathML or plain text)."""

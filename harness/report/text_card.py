@@ -25,8 +25,8 @@ LEGEND = ('<p class="note legend"><del class="t-missing">missing</del> · <span 
           '<ins class="t-dup">repeated</ins></p>')
 
 
-def text_sides(result: Any) -> tuple[str, str]:
-    """(ground truth, extraction) of a text item's card as HTML."""
+def text_sides(result: Any, cache: dict[str, str] | None = None) -> tuple[str, str]:
+    """(ground truth, extraction) of a text item's card as HTML (`cache`: unused, each page's prose is its own)."""
     diff = result.evidence.get(TEXT_DIFF)
     if not isinstance(diff, dict) or not isinstance(diff.get("blocks"), list):
         gt = "".join(f"<p>{e(p)}</p>" for p in (result.gt_latex or "").split("\n\n") if p)
