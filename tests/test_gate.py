@@ -98,7 +98,7 @@ def test_false_alarms_stay_near_alpha_under_pure_noise():
 
 
 def test_min_effect_is_scaled_for_ten_point_metrics():
-    pairs = [Pair(f"k{i}", "p", {"complexity": "simple"}, {"semantic": 8.0, "teds": 0.8},
+    pairs = [Pair(f"k{i}", "p", {"group": "simple"}, {"semantic": 8.0, "teds": 0.8},
                   {"semantic": 7.95, "teds": 0.795}) for i in range(30)]
     rows = evaluate(pairs, [GateSpec("semantic"), GateSpec("teds")], min_effect=0.01, scale={"semantic": 10.0})
     gating = {r.metric: r for r in rows if r.gating}
@@ -108,13 +108,13 @@ def test_min_effect_is_scaled_for_ten_point_metrics():
     assert [r.verdict for r in rows if r.gating] == ["regression"]
 
 
-def test_gates_run_per_parser_with_a_per_complexity_breakdown_and_subsets():
+def test_gates_run_per_parser_with_a_per_group_breakdown_and_subsets():
     pairs = []
     for i in range(24):
         level = ("simple", "complex")[i % 2]
-        pairs.append(Pair(f"a{i}", "a", {"complexity": level, "language": "de"}, {"teds": 0.9},
+        pairs.append(Pair(f"a{i}", "a", {"group": level, "language": "de"}, {"teds": 0.9},
                           {"teds": 0.8 if level == "complex" else 0.9}))
-        pairs.append(Pair(f"b{i}", "b", {"complexity": level}, {"teds": 0.9}, {"teds": 0.9}))
+        pairs.append(Pair(f"b{i}", "b", {"group": level}, {"teds": 0.9}, {"teds": 0.9}))
     rows = evaluate(pairs, [GateSpec("teds")], min_effect=0.01)
     assert [(r.group, r.subset, r.gating, r.verdict) for r in rows] == [
         ("a", None, True, "regression"), ("a", "simple", False, "no change"), ("a", "complex", False, "regression"),
@@ -124,7 +124,7 @@ def test_gates_run_per_parser_with_a_per_complexity_breakdown_and_subsets():
     assert [(r.group, r.n, r.verdict) for r in simple] == [("a", 12, "no change"), ("b", 12, "no change")]
     german = evaluate(pairs, [parse_gate("teds:language=de")])
     assert [(r.group, r.n) for r in german] == [("a", 24), ("b", 0)]
-    mixed = pairs + [Pair("c0", "a", {"complexity": "simple", "language": "fr"}, {"teds": 0.9}, {"teds": 0.9})]
+    mixed = pairs + [Pair("c0", "a", {"group": "simple", "language": "fr"}, {"teds": 0.9}, {"teds": 0.9})]
     labels = [r.label for r in evaluate(mixed, [GateSpec("teds")]) if r.group == "a"]
     assert labels == ["teds", "teds:simple", "teds:complex", "teds:language=de", "teds:language=fr"]
     lines = summary_lines(rows)

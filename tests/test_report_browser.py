@@ -193,7 +193,7 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
     matched span highlighted in the page's output, the cell diff; the search box finds it by id
     and the "Regressions" section's link opens it although paging hides it at load."""
     from tablebench.cases import INSTALLED_CASES
-    from tablebench.report.crops import page_crops
+    from tablebench.report.crops import pictures
     from tablebench.report.regressions import RegressionView, card_anchor
 
     if shutil.which("pdftoppm") is None:
@@ -202,8 +202,8 @@ def test_a_card_shows_its_crop_span_and_cell_diff_and_is_found_by_search_and_by_
     for r in results:  # the sample pages, as pages of the repository's synth-v1 (which has bboxes)
         r.case_set, r.page = "synth-v1", f"p{int(r.page[1:]) + 1:03d}"
     board = leaderboard(results)
-    crops = page_crops(results, {"case_set_path": str(INSTALLED_CASES / "synth-v1")}, board.primary)
-    candidates = [r for r in reversed(results) if (r.case_set, r.page, r.index) in crops
+    crops, _ = pictures(results, {"case_set_path": str(INSTALLED_CASES / "synth-v1")}, [board])
+    candidates = [r for r in reversed(results) if (r.kind, r.case_set, r.page, r.index) in crops
                   and "gt" in r.evidence.get("cell_diff", {}) and r.matched_text]
     assert candidates, "the sample should hold a found, imperfect table with a crop"
     target = candidates[0]

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tablebench.cases import INSTALLED_CASES, _bbox, load_case_set
+from tablebench.cases import INSTALLED_CASES, load_case_set
+from tablebench.cases.record_fields import bbox_of
 from tablebench.core.results import ItemResult
 from tablebench.report.crops import CROPS_FOLDER, DPI, WORST, chosen, page_crops
 from tablebench.report.html_data import expanded_html
@@ -38,7 +39,7 @@ def test_failed_regressed_and_the_worst_per_parser_are_chosen_first() -> None:
 @pytest.mark.parametrize("value", [None, [1, 2, 3], [1, 2, 3, "4"], [5, 5, 1, 9], [0, 0, float("nan"), 1],
                                    [True, 0, 1, 1]])
 def test_a_bbox_that_is_not_one_is_none(value: object) -> None:
-    assert _bbox(value) is None
+    assert bbox_of(value) is None
 
 
 def test_synth_pages_carry_their_bboxes() -> None:

@@ -1,40 +1,37 @@
-"""Case sets: pages (a PDF each) with their ground-truth tables and formulas, loaded from disk.
+"""Case sets: pages (a PDF each) with their ground-truth items of every kind, loaded from disk.
 
 Two layouts are read the same way:
 - tablebench case sets (`manifest.json`, `NNN.pdf` + `NNN.json`), written by `tablebench generate`;
 - pdf-parse-bench folders (`pdfs/NNN.pdf` + `ground_truth/NNN.json`), so the paper's own pages
   run unchanged.
 Both keep ground truth as ordered blocks `{"type": "text"|"table"|"inline-formula"|
-"display-formula", "data": ...}`; table and formula blocks become cases (items of kind "table" /
-"formula"). A page record may instead list its formulas as `"formulas": [{"latex", "kind"}]`.
+"display-formula", "data": ...}`; each item kind reads its own items from a page's record
+(`tablebench.core.kinds.ItemKind.read`), its ground-truth type in a module of its own here
+(`tables`, `formulas`, `text`; a plug-in kind's wherever it lives).
 
 A case's PDF may be a document of several pages (`"pages": N` in its record, `tablebench generate
 --doc-pages`): it is one case all the same, parsed whole, its items in reading order across the
-pages; a table records the page it starts on and, when it continues on later pages, the rows of
-its canonical HTML that open each new page (`breaks`). The pages a table is on follow from these
-(`GroundTruthTable.pages`), and where on each it is from its bbox and the page's layout
-(`Page.regions_of`, `tablebench.cases.regions`).
+pages; where an item is on them is its own to say (`Page.regions_of`: a table's
+`tablebench.cases.tables.GroundTruthTable.regions`, any item's `bbox` on its `page`).
 """
 
 from __future__ import annotations
 
 import importlib.util
-import math
 import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
+# each kind's ground-truth type has its home in a module of its own, named here for its readers
+from tablebench.cases.formulas import FORMULA_KINDS, GroundTruthFormula  # noqa: F401
 from tablebench.cases.manifest import MANIFEST, check_case_file, check_case_set, unlisted_files
-from tablebench.cases.pdfbench import formulas_of
-from tablebench.cases.regions import Region, table_regions
+from tablebench.cases.record_fields import bbox_of, whole_number
+from tablebench.cases.regions import Region
+from tablebench.cases.tables import COMPLEXITIES, GroundTruthTable  # noqa: F401
 from tablebench.core import kinds as item_kinds
 from tablebench.core.files import read_json
-
-if TYPE_CHECKING:  # kept out of import time: the pytest plugin imports this module at start-up
-    from tablebench.core.table import Table
 
 
 
@@ -48,8 +45,6 @@ def _installed_cases() -> Path:
 
 INSTALLED_CASES = _installed_cases()
 DEFAULT_SET = "synth-v1"
-COMPLEXITIES = ("simple", "moderate", "complex")
-FORMULA_KINDS = ("inline", "display")  # what a formula item is marked and grouped by
 DIGITAL = "digital"  # the variant of a born-digital page (one with a text layer)
 VARIANTS = (DIGITAL, "scan", "photo")  # page variants: born-digital and `tablebench.generate.variants.VARIANTS`
 UNKNOWN_LANGUAGE = "unknown"  # a page whose ground truth names no language (pdf-parse-bench folders)
@@ -66,62 +61,6 @@ def variant_marker(name: str) -> str:
     return re.sub(r"\W", "_", name.strip().lower())
 
 
-@dataclass(frozen=True)
-class GroundTruthTable:
-    """One ground-truth table: its LaTeX as written, canonical HTML when the set stores it."""
-
-    index: int  # 0-based position among the page's tables
-    latex: str
-    complexity: str = "unknown"
-    source: str = ""
-    stored_html: str | None = None
-    bbox: tuple[float, float, float, float] | None = None  # PDF points, origin top-left, when the set records it
-    page: int = 1  # the PDF page (1-based) the table starts on, which `bbox` is on
-    breaks: tuple[int, ...] = ()  # rows of `html` (0-based) that open a new PDF page: the table continues there
-    long: bool = False  # written as a long table (its record lists the pages it spans): see `tablebench.cases.regions`
-
-    @property
-    def page_span(self) -> tuple[int, int]:
-        """(first, last): the PDF pages the table is on, one more after its first for each break."""
-        return (self.page, self.page + len(self.breaks))
-
-    @property
-    def pages(self) -> tuple[int, ...]:
-        """Every PDF page the table is on, first to last."""
-        return tuple(range(self.page, self.page + len(self.breaks) + 1))
-
-    @cached_property
-    def table(self) -> Table:
-        """The table as our LaTeX reader sees it (the form every metric scores against)."""
-        from tablebench.readers.latex import read_latex
-
-        return read_latex(self.latex)[0]
-
-    @property
-    def html(self) -> str:
-        return self.stored_html or self.table.to_html()
-
-    @property
-    def group(self) -> str:
-        """What results group and mark a table by: its complexity."""
-        return self.complexity
-
-
-@dataclass(frozen=True)
-class GroundTruthFormula:
-    """One ground-truth formula: its LaTeX as the ground truth writes it, and inline / display."""
-
-    index: int  # 0-based position among the page's formulas
-    latex: str
-    kind: str  # "inline" | "display"
-    source: str = ""
-
-    @property
-    def group(self) -> str:
-        """What results group and mark a formula by (the leaderboard's inline / display columns)."""
-        return self.kind
-
-
 @dataclass
 class Page:
     """One case: a PDF (one page, or a document of `pdf_pages` pages) and its ground-truth items of
@@ -135,9 +74,15 @@ class Page:
     variant: str = DIGITAL  # "digital", or the name of the degradation (`scan`, `photo`) it was made with
     pdf_pages: int = 1  # pages of the PDF as its record states them (a document: several)
 
-    def regions_of(self, table: GroundTruthTable) -> tuple[Region, ...]:
-        """Where `table` is on each PDF page it is on (`tablebench.cases.regions`): what a report crops."""
-        return table_regions(table, self.layout)
+    def regions_of(self, item: Any) -> tuple[Region, ...]:
+        """Where a ground-truth item is on each PDF page it is on: what a report crops. Its own
+        `regions(layout)` where its kind has one (a table: `tablebench.cases.regions`), else its
+        `bbox` on its `page` (1 when it says none), else nowhere ()."""
+        own = getattr(item, "regions", None)
+        if callable(own):
+            return own(self.layout)
+        box = bbox_of(list(item.bbox)) if isinstance(getattr(item, "bbox", None), (list, tuple)) else None
+        return () if box is None else (Region(getattr(item, "page", 1), box),)
 
     def page_span_of(self, item: object) -> tuple[int, int] | None:
         """(first, last): the PDF pages a ground-truth item is on. Its own `page_span` where its
@@ -152,13 +97,13 @@ class Page:
         """The page's ground-truth items of `kind` (none: an empty list)."""
         return self.items.get(kind, [])
 
-    @property
-    def tables(self) -> list[GroundTruthTable]:
-        return self.items_of("table")
-
-    @property
-    def formulas(self) -> list[GroundTruthFormula]:
-        return self.items_of("formula")
+    def __getattr__(self, name: str) -> list:
+        """`page.tables`, `page.formulas`, `page.keywords`: the items of the kind whose title is `name`."""
+        items = self.__dict__.get("items")
+        kind = item_kinds.titled(name) if items is not None and not name.startswith("_") else None
+        if kind is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return items.get(kind, [])
 
     @property
     def language(self) -> str:
@@ -173,10 +118,11 @@ class Page:
         return sum(len(items) for items in self.items.values())
 
     def forget_parsed(self) -> None:
-        """Drop the tables parsed from the ground truth (`GroundTruthTable.table` parses again when
+        """Drop what items parsed from their ground truth (`GroundTruthTable.table` parses again when
         asked): a run keeps every page until it ends, and a parsed table is many times its LaTeX."""
-        for gt in self.tables:
-            gt.__dict__.pop("table", None)
+        for gt in (gt for items in self.items.values() for gt in items):
+            if callable(forget := getattr(gt, "forget_parsed", None)):
+                forget()
 
 
 @dataclass
@@ -196,13 +142,12 @@ class CaseSet:
         """The item kinds the set has items of, in registry order."""
         return [kind for kind in item_kinds.names() if self.count(kind)]
 
-    @property
-    def n_tables(self) -> int:
-        return self.count("table")
-
-    @property
-    def n_formulas(self) -> int:
-        return self.count("formula")
+    def __getattr__(self, name: str) -> int:
+        """`cases.n_tables`, `cases.n_formulas`, `cases.n_keywords`: how many items the kind titled so has."""
+        kind = item_kinds.titled(name[2:]) if name.startswith("n_") and "pages" in self.__dict__ else None
+        if kind is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return self.count(kind)
 
 
 def resolve_case_set(spec: str | Path | None, cases_dir: Path = INSTALLED_CASES) -> Path:
@@ -279,59 +224,7 @@ def _load_page(set_name: str, pdf: Path, gt_path: Path, kinds: list[item_kinds.I
     layout = record.get("layout", {}) if isinstance(record, dict) else {}
     return Page(set_name=set_name, page_id=f"p{gt_path.stem}", pdf=pdf, items=items,
                 layout=layout if isinstance(layout, dict) else {}, variant=_variant(record, gt_path),
-                pdf_pages=_count(record.get("pages", 1) if isinstance(record, dict) else 1, "pages", gt_path))
-
-
-def read_tables_of(blocks: list[dict], gt_path: Path) -> list[GroundTruthTable]:
-    """The page's `table` blocks as ground-truth tables, in order."""
-    tables = []
-    for block in blocks:
-        if block.get("type") != "table":
-            continue
-        if not isinstance(block.get("data"), str):
-            raise ValueError(f"{gt_path}: table block {len(tables)} has no LaTeX in 'data'")
-        page, breaks = _count(block.get("page", 1), "page", gt_path), _breaks(block.get("breaks", []), gt_path)
-        tables.append(GroundTruthTable(index=len(tables), latex=block["data"],
-                                       complexity=block.get("complexity") or "unknown",
-                                       source=block.get("source", ""), stored_html=block.get("html"),
-                                       bbox=_bbox(block.get("bbox")), page=page, breaks=breaks,
-                                       long=_spanned(block.get("pages"), page, breaks, gt_path)))
-    return tables
-
-
-def _spanned(value: object, page: int, breaks: tuple[int, ...], gt_path: Path) -> bool:
-    """Whether a table block lists the pages it spans (a long table's `pages`: [first, last]),
-    checked against its `page` and `breaks`: the table ends one page after its start per break."""
-    if value is None:
-        return False
-    if value != [page, page + len(breaks)] or type(value[0]) is not int or type(value[1]) is not int:
-        raise ValueError(f"{gt_path}: a table's 'pages' must be [its page, that page + one per break], "
-                         f"here [{page}, {page + len(breaks)}]; got {value!r:.60}")
-    return True
-
-
-def _count(value: object, what: str, gt_path: Path) -> int:
-    """A page number or count of a record: an int >= 1, else a one-line error naming it."""
-    if type(value) is not int or value < 1:
-        raise ValueError(f"{gt_path}: '{what}' must be a whole number >= 1, got {value!r:.40}")
-    return value
-
-
-def _breaks(value: object, gt_path: Path) -> tuple[int, ...]:
-    """A table's `breaks`: increasing row indices >= 1 (a break before the first row is no break)."""
-    ok = isinstance(value, list) and all(type(v) is int and v >= 1 for v in value) and value == sorted(set(value))
-    if not ok:
-        raise ValueError(f"{gt_path}: 'breaks' must be a list of increasing row indices >= 1, got {value!r:.60}")
-    return tuple(value)
-
-
-def _bbox(value: object) -> tuple[float, float, float, float] | None:
-    """[x0, top, x1, bottom] in points when it is one (a report crops the page to it), else None."""
-    if not isinstance(value, list) or len(value) != 4 or not all(type(v) in (int, float) for v in value):
-        return None
-    x0, top, x1, bottom = (float(v) for v in value)
-    ok = all(math.isfinite(v) for v in value) and 0 <= x0 < x1 and 0 <= top < bottom
-    return (x0, top, x1, bottom) if ok else None
+                pdf_pages=whole_number(record.get("pages", 1) if isinstance(record, dict) else 1, "pages", gt_path))
 
 
 def _variant(record: object, gt_path: Path) -> str:
@@ -345,22 +238,3 @@ def _variant(record: object, gt_path: Path) -> str:
     return name.strip()
 
 
-def read_formulas_of(record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthFormula]:
-    """The page's formulas: its `formulas` list when the record has one, else its formula blocks
-    (pdf-parse-bench `inline-formula` / `display-formula`, read by `tablebench.cases.pdfbench`)."""
-    listed = record.get("formulas") if isinstance(record, dict) else None
-    if listed is None:
-        pairs = formulas_of(blocks, gt_path)
-    else:
-        if not isinstance(listed, list):
-            raise ValueError(f"{gt_path}: 'formulas' must be a list of {{\"latex\": ..., \"kind\": ...}}")
-        pairs = []
-        for n, entry in enumerate(listed):
-            latex = entry.get("latex") if isinstance(entry, dict) else None
-            kind = entry.get("kind") if isinstance(entry, dict) else None
-            if not isinstance(latex, str) or not latex.strip() or kind not in FORMULA_KINDS:
-                raise ValueError(f"{gt_path}: formula {n} needs a non-empty 'latex' and a 'kind' of "
-                                 f"{' / '.join(FORMULA_KINDS)}")
-            pairs.append((latex, kind))
-    return [GroundTruthFormula(index=i, latex=latex, kind=kind, source=f"{gt_path.stem}#f{i}")
-            for i, (latex, kind) in enumerate(pairs)]

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tablebench.core import kinds as item_kinds
 from tablebench.core.files import sha256_file
 
 SLACK = 0.05
@@ -80,14 +81,15 @@ def fingerprint(pages: Iterable[Any]) -> str:
 
     Two runs (or shards) with the same fingerprint scored the same pages against the same
     ground truth, whatever folder or layout the set was read from. The record is the page id,
-    the PDF's sha256, its tables, then each other kind's items where it has any (so a set of
-    tables only keeps the fingerprint it had before other kinds existed).
+    the PDF's sha256, its tables (`ORIGINAL_KIND`'s items), then each other kind's items where it
+    has any (so a set of tables only keeps the fingerprint it had before other kinds existed).
     """
     h = hashlib.sha256()
     for page in sorted(pages, key=lambda p: p.page_id):
-        record = [page.page_id, sha256_file(page.pdf), [[t.index, t.latex, t.group] for t in page.items_of("table")]]
+        first = [[t.index, t.latex, t.group] for t in page.items_of(item_kinds.ORIGINAL_KIND)]
+        record = [page.page_id, sha256_file(page.pdf), first]
         for kind, items in page.items.items():
-            if kind != "table" and items:
+            if kind != item_kinds.ORIGINAL_KIND and items:
                 record.append([[i.index, i.latex, i.group] for i in items])
         h.update(json.dumps(record, ensure_ascii=False).encode())
     return h.hexdigest()[:16]

@@ -21,6 +21,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
 
+from tablebench.core import metric_specs
 from tablebench.core.messages import one_line
 from tablebench.core.named_builtins import KINDS, load
 from tablebench.core.table import Table
@@ -30,6 +31,9 @@ BUILTIN = KINDS  # name -> "module:attribute" of each built-in kind
 # The built-in kinds' id prefixes (`ItemKind.prefix`, which they take from here): a case id is
 # computed everywhere, and computing one must not import the kinds, which sit above every stage.
 BUILTIN_PREFIX = {"table": "t", "formula": "f", "text": "x"}
+# The kind there was before there were kinds: what a result naming none is (results.json format 1
+# holds its items alone), and the one list a case set's fingerprint always records (`tablebench.cases.shard`).
+ORIGINAL_KIND = next(iter(BUILTIN))
 
 
 class GroundTruth(Protocol):
@@ -103,6 +107,9 @@ class ItemKind:
     prefix: str = ""  # "t": item ids `t3`
     groups: tuple[str, ...] = ()  # known groups, in display order (markers, leaderboard columns)
     group_title: str = "group"  # what its groups are called in headings ("complexity", "inline / display")
+    # the case attribute its group is under in a gate's subset and breakdown (`--gate=teds:complexity=complex`;
+    # a bare `--gate=teds:complex` selects on any kind's group)
+    group_name: str = "group"
     label: str = ""  # the word that qualifies report headings ("Formula leaderboard"); "" for none
     notes_title: str = "errors"  # what its headline metric's notes (`Scoring.notes`) are called on cards and failures
     perfect_by_group: bool = False  # the per-group section also shows the share at full score
@@ -117,6 +124,14 @@ class ItemKind:
     # "" for the generic card (the ground truth and the matched text as written). A name, not an import:
     # the report asks the kinds, so a kind that imported the report would make a loop.
     card: str = ""
+    # What its card shows of the PDF (`tablebench.report.crops`): "region", a crop of each page the
+    # item is on, where its ground truth places it (`tablebench.cases.Page.regions_of`: none without
+    # a bbox); "page", a thumbnail of its case's first page (an item that is the whole page); "", none.
+    picture: str = "region"
+    # Its metrics (`tablebench.core.metric_specs.MetricSpec`), registered and unregistered with it: a
+    # plug-in kind declares them here. The built-in kinds' are `metric_specs.BUILTIN`, read by every
+    # stage without importing a kind.
+    metrics: tuple[Any, ...] = ()
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[Any]:
         """The page's ground-truth items of this kind, in page order; one-line errors for bad data."""
@@ -159,7 +174,7 @@ _TARGETS: dict[str, str] = {}
 
 
 def register(kind: ItemKind) -> ItemKind:
-    """Add a kind (a test's or a user's); its name and id prefix must be new.
+    """Add a kind (a test's or a user's), and its metrics (`ItemKind.metrics`); its name and id prefix must be new.
 
     The same class registering the same name again is its module imported again (an in-process
     pytest run drops the modules it imported when it ends, and the next one imports them anew):
@@ -174,6 +189,11 @@ def register(kind: ItemKind) -> ItemKind:
             raise ValueError(f"item kinds {other_name!r} and {kind.name!r} share the id prefix {kind.prefix!r}")
     if not kind.name or not kind.prefix:
         raise ValueError("an item kind needs a name and an id prefix")
+    replaced = _REGISTRY.get(kind.name)
+    for spec in replaced.metrics if replaced is not None else ():
+        metric_specs.unregister(spec.name)
+    for spec in kind.metrics:
+        metric_specs.register(spec)
     _TARGETS.setdefault(kind.name, "")
     _REGISTRY[kind.name] = kind
     return kind
@@ -188,6 +208,8 @@ def unregister(name: str) -> None:
     """Remove a kind added with `register` (tests, interactive sessions); built-ins stay."""
     if name in BUILTIN:
         raise ValueError(f"item kind {name!r} is built in")
+    for spec in getattr(_REGISTRY.get(name), "metrics", ()):
+        metric_specs.unregister(spec.name)
     _REGISTRY.pop(name, None)
     _targets().pop(name, None)
 
@@ -223,6 +245,11 @@ def prefix_of(name: str) -> str:
     if name in _REGISTRY:
         return _REGISTRY[name].prefix
     return BUILTIN_PREFIX.get(name) or get(name).prefix
+
+
+def titled(title: str) -> str | None:
+    """The name of the kind whose `title` is `title` ("tables" -> "table"), None when no kind's is."""
+    return next((kind.name for kind in all_kinds() if kind.title == title), None)
 
 
 def all_kinds() -> list[ItemKind]:

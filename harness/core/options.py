@@ -134,9 +134,13 @@ def split_specs(values: list[str]) -> list[str]:
     return out
 
 
+GROUP = "group"  # the case attribute a bare gate subset selects on: the item's group, whatever its kind
+
+
 @dataclass(frozen=True)
 class GateSpec:
-    """`--gate=METRIC[:SUBSET]`: SUBSET is a complexity (`complex`) or `KEY=VALUE` on a case attribute."""
+    """`--gate=METRIC[:SUBSET]`: SUBSET is a group (`complex`, of any kind) or `KEY=VALUE` on a case
+    attribute (`complexity=complex`: a kind's own name for its group, `ItemKind.group_name`)."""
 
     metric: str
     subset: str | None = None
@@ -146,12 +150,12 @@ class GateSpec:
         return self.metric + (f":{self.subset}" if self.subset else "")
 
     def selects(self, attrs: Mapping[str, object]) -> bool:
-        """Does a case with these attributes (complexity, language, ...) belong to the subset?"""
+        """Does a case with these attributes (its group, language, ...) belong to the subset?"""
         if not self.subset:
             return True
         key, eq, value = self.subset.partition("=")
         if not eq:
-            key, value = "complexity", self.subset
+            key, value = GROUP, self.subset
         return str(attrs.get(key.strip(), "")) == value.strip()
 
 

@@ -108,7 +108,8 @@ class ItemResult:
     extra: dict = field(default_factory=dict)  # the users': annotations of a hook (the project writes none)
     spec: str = ""  # the parser spec as given (`pdfplumber`, `dir:/x/`, `command:...`)
     errors: list[str] = field(default_factory=list)  # the headline metric's errors in words, worst first
-    kind: str = "table"  # an item kind's name (`tablebench.core.kinds`); results.json files from before formulas read as tables
+    # an item kind's name (`tablebench.core.kinds`); results.json files from before formulas read as tables
+    kind: str = kinds.ORIGINAL_KIND
     language: str = "unknown"  # the page's language (`Page.language`); older results.json files read as unknown
     variant: str = "digital"  # the page's variant (`Page.variant`); older files had born-digital pages only
     # [first, last]: the PDF pages the item is on (`Page.page_span_of`), as a case set's record writes a
@@ -325,7 +326,7 @@ def item_name(kind: str, index: int) -> str:
     return f"{kinds.prefix_of(kind)}{index}"
 
 
-def case_id(case_set: str, page: str, index: int, label: str, kind: str = "table") -> str:
+def case_id(case_set: str, page: str, index: int, label: str, kind: str = kinds.ORIGINAL_KIND) -> str:
     """'synth-v1/p012::t3[pdfplumber]' (a table) or '...::f3[...]' (a formula), as one parser's case.
 
     One form everywhere (terminal, junit, report.html, baselines): the pytest node id of the

@@ -16,7 +16,7 @@ def metric_selection(spec: str | Iterable[str] | None, kinds: Sequence[str] | No
     return {kind: chosen[kind] for kind in names}
 
 
-def metric_names(spec: str | Iterable[str] | None, kinds: Iterable[str] = ("table",)) -> list[str]:
+def metric_names(spec: str | Iterable[str] | None, kinds: Iterable[str] = (item_kinds.ORIGINAL_KIND,)) -> list[str]:
     """The metrics a run with these item kinds computes, in kind order (what reports and baselines record)."""
     wanted = set(kinds)
     return [name for kind, names in metric_selection(spec).items() if kind in wanted for name in names]

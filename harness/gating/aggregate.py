@@ -36,10 +36,10 @@ from typing import Any
 
 import numpy as np
 
-from tablebench.cases import COMPLEXITIES
+from tablebench.core import kinds as item_kinds
 from tablebench.core.messages import one_line
 from tablebench.core.metric_specs import direction, scores_of
-from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec
+from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GROUP, GateSpec
 
 DEFAULT_BOOTSTRAP = 10_000
 DEFAULT_PERMUTATIONS = 9_999
@@ -85,7 +85,7 @@ class Comparison:
     min_effect: float  # on the metric's own scale
     alpha: float
     verdict: str  # regression | improvement | no change | no data
-    gating: bool = True  # False: shown for information (a per-complexity breakdown)
+    gating: bool = True  # False: shown for information (a breakdown per group, language, ...)
     run_sd: float | None = None  # mean per-table standard deviation over --repeat runs
     notes: list[str] = field(default_factory=list)
 
@@ -230,8 +230,9 @@ def evaluate(pairs: Iterable[Pair], gates: Sequence[GateSpec], *, min_effect: fl
              breakdown: bool = True, run_sd: Mapping[tuple[str, str], Mapping[str, float]] | None = None,
              groups: Sequence[str] = (),
              ) -> list[Comparison]:
-    """Every gate for every group (parser), plus rows for information per complexity and per
-    language / variant / page break when the cases have more than one.
+    """Every gate for every group (parser), plus rows for information per item group (a table's
+    complexity, a formula's placement: those of the cases the gate's metric scores, in the kinds'
+    order) and per language / variant / page break when the cases have more than one.
 
     `scale` maps a metric to its full scale (10 for semantic / judge) so `min_effect` means
     the same for every metric. `run_sd` maps (group, key) to per-metric standard deviations
@@ -246,8 +247,8 @@ def evaluate(pairs: Iterable[Pair], gates: Sequence[GateSpec], *, min_effect: fl
         effect = min_effect * (scale or {}).get(gate.metric, 1.0)
         rows: list[tuple[GateSpec, bool]] = [(gate, True)]
         if breakdown and gate.subset is None:
-            present = {str(p.attrs["complexity"]) for p in pairs if p.attrs.get("complexity") not in (None, "")}
-            levels = [c for c in COMPLEXITIES if c in present] + sorted(present - set(COMPLEXITIES))
+            levels = _groups_of([p for p in pairs if p.base.get(gate.metric) is not None
+                                 or p.run.get(gate.metric) is not None])
             rows += [(GateSpec(gate.metric, c), False) for c in levels]
             for key in BREAKDOWN:
                 values = sorted({str(p.attrs[key]) for p in pairs if p.attrs.get(key) not in (None, "")})
@@ -266,6 +267,13 @@ def evaluate(pairs: Iterable[Pair], gates: Sequence[GateSpec], *, min_effect: fl
                                       alpha=alpha, gating=gating, run_sd=float(np.mean(sds)) if sds else None,
                                       **stats))
     return out
+
+
+def _groups_of(pairs: Sequence[Pair]) -> list[str]:
+    """The items' groups among `pairs`, in the kinds' display order (`ItemKind.groups`), others after, sorted."""
+    present = {str(p.attrs[GROUP]) for p in pairs if p.attrs.get(GROUP) not in (None, "")}
+    known = list(dict.fromkeys(g for kind in item_kinds.all_kinds() for g in kind.groups))
+    return [g for g in known if g in present] + sorted(present - set(known))
 
 
 def summary_lines(comparisons: Sequence[Comparison]) -> list[str]:
@@ -308,7 +316,8 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
         # what a subset selects on (`--gate=teds:language=de`): the case's own fields, and a hook's
         # scalar annotations in `extra` (`--gate=teds:reviewed_by=nobody`) where no field has the name
         attrs = {**{k: v for k, v in (r.extra or {}).items() if isinstance(v, (str, int, float))},
-                 "complexity": r.group or "unknown", "case_set": r.case_set, "page": r.page,
+                 item_kinds.get(r.kind).group_name: r.group or "unknown", GROUP: r.group or "unknown",
+                 "case_set": r.case_set, "page": r.page,
                  **{k: getattr(r, k) for k in BREAKDOWN if isinstance(getattr(r, k, None), str)}}
         pairs.append(Pair(key=r.test_id, group=r.parser, attrs=attrs, base=base_values, run=run_values))
     return pairs

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tablebench.cases import FORMULA_KINDS, GroundTruthFormula, read_formulas_of
+from tablebench.cases.formulas import FORMULA_KINDS, GroundTruthFormula, read_formulas_of
 from tablebench.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
 from tablebench.core.messages import one_line
 from tablebench.core.metric_specs import MetricSpec
@@ -24,6 +24,8 @@ class FormulaKind(ItemKind):
     prefix = BUILTIN_PREFIX["formula"]
     groups = FORMULA_KINDS
     group_title = "inline / display"
+    group_name = "placement"
+    picture = ""  # a formula's record gives no place on the page to crop
     label = "Formula"
     notes_title = "formula errors"
     perfect_by_group = True

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tablebench.cases import COMPLEXITIES, GroundTruthTable, read_tables_of
+from tablebench.cases.tables import COMPLEXITIES, GroundTruthTable, read_tables_of
 from tablebench.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
 from tablebench.core.metric_specs import MetricSpec
 from tablebench.core.table import MAX_SCORED_CELLS, MAX_SCORED_CHARS, Table, TableTooLarge
@@ -25,6 +25,7 @@ class TableKind(ItemKind):
     prefix = BUILTIN_PREFIX["table"]
     groups = COMPLEXITIES
     group_title = "complexity"
+    group_name = "complexity"
     notes_title = "semantic errors"
     card = "tablebench.report.html:table_sides"
 

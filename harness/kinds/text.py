@@ -8,58 +8,22 @@ generator recorded it (`layout.columns`: one or two columns), so leaderboards sp
 
 Its ground truth is the page's `"type": "text"` blocks (tables and formulas are not prose);
 its locator aligns the blocks' words with the output's prose (`tablebench.locate.prose`); its
-metrics are `tablebench.metrics.text`; its card is `tablebench.report.text_card` (named, not imported). Text is opt-in
-(`default = False`): a run benchmarks it when `--kinds` names it.
+metrics are `tablebench.metrics.text`; its card is `tablebench.report.text_card` (named, not
+imported). Text is opt-in (`default = False`): a run benchmarks it when `--kinds` names it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tablebench.cases.text import LAYOUTS, GroundTruthText, read_text_of
 from tablebench.core.kinds import BUILTIN_PREFIX, ItemKind, Located, Scoring, register
 from tablebench.core.metric_specs import MetricSpec
 from tablebench.core.results import TEXT_DIFF
 
-LAYOUTS = ("one_column", "two_column")  # the groups: what `layout.columns` 1 / 2 is called
 MAX_SPANS = 200  # matched fragments kept per page (closest ones merged beyond it)
-
-
-@dataclass(frozen=True)
-class GroundTruthText:
-    """A page's prose: its text blocks in reading order."""
-
-    blocks: tuple[str, ...]
-    group: str  # the page's layout (`LAYOUTS`), "unknown" when the record says none
-    index: int = 0  # one text item per page
-    page_span: tuple[int, int] = (1, 1)  # the first and last PDF page it is on: a document's prose is on all
-
-    @property
-    def latex(self) -> str:
-        """The prose as the ground truth has it, blocks apart by a blank line (what a judge or a card shows)."""
-        return "\n\n".join(self.blocks)
-
-
-def read_text_of(record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthText]:
-    """The page's text item ([] for a page without prose); a one-line error for a text block without text."""
-    texts = []
-    for i, block in enumerate(blocks):
-        if block.get("type") != "text":
-            continue
-        if not isinstance(block.get("data"), str):
-            raise ValueError(f"{gt_path}: text block {i} has no text in 'data'")  # noqa: TRY004
-        if block["data"].strip():
-            texts.append(block["data"])
-    if not texts:
-        return []
-    layout = record.get("layout") if isinstance(record, dict) else None
-    columns = layout.get("columns") if isinstance(layout, dict) else None
-    group = LAYOUTS[columns - 1] if columns in (1, 2) else "unknown"
-    count = record.get("pages", 1) if isinstance(record, dict) else 1
-    last = count if type(count) is int and count >= 1 else 1  # the case set refuses any other count
-    return [GroundTruthText(tuple(texts), group, page_span=(1, last))]
 
 
 class TextKind(ItemKind):
@@ -68,11 +32,13 @@ class TextKind(ItemKind):
     prefix = BUILTIN_PREFIX["text"]
     groups = LAYOUTS
     group_title = "layout"
+    group_name = "layout"
     label = "Text"
     notes_title = "text errors"
     default = False  # opt-in: `--kinds=text` (tables stay what a run means by default)
     reads_unclaimed = True  # the page's formulas and tables found in the output are theirs, not prose
     card = "tablebench.report.text_card:text_sides"
+    picture = "page"  # the whole page's prose: its card shows the page's layout, not a crop
 
     def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruthText]:
         return read_text_of(record, blocks, gt_path)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from tablebench.core.kinds import ORIGINAL_KIND
 from tablebench.core.metric_specs import MetricSpec, Scored, defaults_of, spec, specs_of
 
 
@@ -35,7 +36,7 @@ def score_values(gt: Any, pred: Any, metrics: Sequence[MetricSpec | str]) -> dic
     return score_pair(gt, pred, metrics)[0]
 
 
-def score(gt: Any, pred: Any, metrics: Iterable[str] | None = None, *, kind: str = "table") -> dict[str, float]:
+def score(gt: Any, pred: Any, metrics: Iterable[str] | None = None, *, kind: str = ORIGINAL_KIND) -> dict[str, float]:
     """Every value of the named metric groups of `kind` (default: the kind's default metrics) for one
     pair: the library's one call to score a table (`Table`s) or a formula (LaTeX strings)."""
     own = {s.name: s for s in specs_of(kind)}

@@ -43,7 +43,7 @@ class Bench(Protocol):
     specs: Mapping[str, str]  # label -> spec, in --parser order
     rules: Gate  # the per-case verdicts
 
-    def result(self, label: str, page: Page, index: int, kind: str = "table") -> ItemResult: ...
+    def result(self, label: str, page: Page, index: int, kind: str) -> ItemResult: ...
 
 
 def register_page_markers(config: pytest.Config, cases: CaseSet) -> None:

@@ -253,7 +253,7 @@ class BenchSession:
             self.pages.look_ahead(item, self.specs, self.cache_dir, self.options.parse_timeout,
                                   self.options.parse_refresh)
 
-    def result(self, label: str, page: Page, index: int, kind: str = "table") -> ItemResult:
+    def result(self, label: str, page: Page, index: int, kind: str) -> ItemResult:
         """The page's results, evaluated once per process (the parse cache spans processes); a page
         whose evaluation raised gives every table an `error` result with the reason."""
         key = (label, page.page_id)
@@ -423,7 +423,7 @@ class BenchSession:
                  "parser_specs": {k: v for k, v in self.specs.items() if k != v} or None,
                  "metrics": self.metrics, "extra_metrics": [spec.name for spec in self.extra_metrics],
                  "judge": o.judge,
-                 **{k: v for k, v in run_counts(results).items() if k in ("tables", "formulas", "cases")},
+                 **{k: v for k, v in run_counts(results).items() if k != "parsers"},  # every kind's, and "cases"
                  "parse_cache": cache_summary(results),
                  "locator": o.locator if o.locator != "offline" else None,
                  "parse_timeout": o.parse_timeout, "min_scores": dict(o.min_scores),

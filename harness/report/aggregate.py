@@ -118,7 +118,7 @@ class Leaderboard:
     primary: str | None
     groups: list[str]  # the items' groups present (`ItemResult.group`), in display order
     scale: dict[str, float] = field(default_factory=dict)  # metrics not on 0-1
-    kind: str = "table"  # the item kind it ranks: "table" | "formula" (set by `boards`)
+    kind: str = item_kinds.ORIGINAL_KIND  # the item kind it ranks (set by `boards`)
     languages: list[str] = field(default_factory=list)  # per-language groups: empty unless the run has several
     variants: list[str] = field(default_factory=list)  # per-variant groups (digital, scan, photo): likewise
     page_breaks: list[str] = field(default_factory=list)  # broken / single-page: likewise
@@ -224,12 +224,12 @@ def boards(results: Iterable[ItemResult | dict], primary: str | None = None) -> 
     """One leaderboard per item kind present ({"table": ..., "formula": ...}, tables first).
 
     `primary` ranks the kinds that have it; the others rank by their default. An empty
-    `results` gives {"table": <empty board>}, so a report still has one to show."""
+    `results` gives {"table": <empty board>} (`ORIGINAL_KIND`'s), so a report still has one to show."""
     kinds = by_kind(results)
     if primary is not None and kinds and not any(primary in _metric_names(rs) for rs in kinds.values()):
         leaderboard([r for rs in kinds.values() for r in rs], primary)  # the one-line error naming what is present
     return {k: replace(leaderboard(rs, primary if primary in _metric_names(rs) else None), kind=k)
-            for k, rs in kinds.items()} or {"table": leaderboard([], None)}
+            for k, rs in kinds.items()} or {item_kinds.ORIGINAL_KIND: leaderboard([], None)}
 
 
 def group_stats(results: Sequence[ItemResult], metrics: Sequence[str]) -> Group:

@@ -1,21 +1,22 @@
-"""Page crops for report cards: the region of each page a ground-truth table is on.
+"""Page crops for report cards: the region of each page a ground-truth item is on (a table, or any
+kind whose `ItemKind.picture` is "region"; the examples below are tables).
 
 Why only some: a crop is what a reader checks a doubtful score against, and the report must
 stay small and quick to open at any run size. So crops are made for the cards a user opens
 first (failed, regressed, the worst `WORST` per parser by the primary score), at most `MAX_CROPS`
-tables, each page rendered once (pdftoppm at `DPI`) and each table's crop stored once however
+items of each kind, each page rendered once (pdftoppm at `DPI`) and each table's crop stored once however
 many parsers it has (cards refer to it by index). `write_crops` can also put every crop in a
 folder beside the report. Pages come from the run's case set (`meta["case_set_path"]`); a
-results file read without its case set, a page without bboxes (pdf-parse-bench), a formula or a
-missing pdftoppm give no crops, never an error. A table broken across the pages of a document
-has a crop of each page it is on, in page order, each as wide as the table
-(`tablebench.cases.Page.regions_of`: where it is on every page is the case set's to say).
+results file read without its case set, a page without bboxes (pdf-parse-bench), a kind without
+a picture (a formula) or a missing pdftoppm give no crops, never an error. A table broken across
+the pages of a document has a crop of each page it is on, in page order, each as wide as the
+table (`tablebench.cases.Page.regions_of`: where it is on every page is the case set's to say).
 
-A text item (the prose of a whole page) has no region to crop: its card gets a thumbnail of its
-page instead (`page_thumbnails`: the first PDF page, rendered as a crop's page is, scaled to
-`THUMB_WIDTH` px wide), chosen as crops are (`chosen` of the text items, at most `MAX_THUMBS`
-pages) and stored once per page. What it shows is the layout the parser read (columns, headings,
-where the prose runs); a click enlarges it as it does a crop.
+A text item (the prose of a whole page; a kind whose picture is "page") has no region to crop:
+its card gets a thumbnail of its page instead (`page_thumbnails`: the first PDF page, rendered
+as a crop's page is, scaled to `THUMB_WIDTH` px wide), chosen as crops are (`chosen` of the
+text items, at most `MAX_THUMBS` pages) and stored once per page. What it shows is the layout
+the parser read (columns, headings, where the prose runs); a click enlarges it as it does a crop.
 """
 
 from __future__ import annotations
@@ -32,17 +33,18 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from tablebench.core import kinds as item_kinds
 from tablebench.core.results import ItemResult
 from tablebench.gating.rules import verdict_of
 
 if TYPE_CHECKING:  # the case set is loaded when crops are made, not when a report module is imported
-    from tablebench.cases import GroundTruthTable, Page
+    from tablebench.cases import Page
     from tablebench.cases.regions import Region
 
 DPI = 60  # enough to read a table's digits beside the extraction, ~10-30 KB per crop as WebP
 MARGIN = 6.0  # points around the bbox
 WORST = 10  # lowest-scoring found cards per parser that get a crop
-MAX_CROPS = 400  # tables with an inline crop in one report
+MAX_CROPS = 400  # items of one kind with an inline crop in one report
 QUALITY = 55  # WebP quality
 TIMEOUT = 60  # seconds for one page's rendering
 PREFIX = "data:image/webp;base64,"
@@ -51,7 +53,8 @@ THUMB_WIDTH = 160  # px: a text card's page thumbnail (the page at DPI is ~510 p
 THUMB_QUALITY = 40  # WebP quality of a thumbnail: ~4 KB, its layout as legible as at QUALITY (~7 KB at 200 px)
 MAX_THUMBS = 100  # pages with a thumbnail in one report
 
-TableKey = tuple[str, str, int]  # (case set, page, table index)
+TableKey = tuple[str, str, int]  # (case set, page, item index): one kind's item
+PictureKey = tuple[str, str, str, int]  # (kind, case set, page, item index): any kind's item
 
 
 class Crop(NamedTuple):
@@ -66,7 +69,7 @@ def key_of(r: ItemResult) -> TableKey:
 
 
 def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORST,
-           limit: int = MAX_CROPS, kind: str = "table") -> list[TableKey]:
+           limit: int = MAX_CROPS, kind: str = item_kinds.ORIGINAL_KIND) -> list[TableKey]:
     """The items of `kind` whose cards get a crop (a text item: a thumbnail), most wanted first:
     not found, failed (a floor, the baseline: the verdict it carries), regressed, then the worst
     per parser by `primary`, the kind's ranking metric."""
@@ -86,14 +89,44 @@ def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORS
     return list(out)[:limit]
 
 
+def pictures(results: Sequence[ItemResult], meta: Mapping[str, object], tracks: Sequence[object],
+             folder: Path | None = None) -> tuple[dict[PictureKey, tuple[Crop, ...]], dict[PictureKey, Crop]]:
+    """(crops, thumbnails) of the cards opened first, for every kind of the run (`tracks`, its
+    leaderboards: each kind's `chosen` items by its ranking metric), by its `ItemKind.picture`.
+    With `folder`, every item's crop (not only the chosen ones') and every thumbnail is also
+    written there (`write_crops`, `write_thumbnails`)."""
+    crops: dict[PictureKey, tuple[Crop, ...]] = {}
+    thumbs: dict[PictureKey, Crop] = {}
+    for track in tracks:
+        kind, primary = track.kind, track.primary  # type: ignore[attr-defined]
+        picture = item_kinds.get(kind).picture
+        if picture == "region":
+            wanted = chosen(results, primary, kind=kind)
+            if folder is not None:
+                every = page_crops(results, meta, primary, dict.fromkeys(key_of(r) for r in results if r.kind == kind),
+                                   kind=kind)
+                write_crops(every, folder, kind=kind)
+                found = {k: every[k] for k in wanted if k in every}
+            else:
+                found = page_crops(results, meta, primary, keys=wanted, kind=kind)
+            crops.update(((kind, *key), item_crops) for key, item_crops in found.items())
+        elif picture == "page":
+            found_thumbs = page_thumbnails(meta, chosen(results, primary, limit=MAX_THUMBS, kind=kind))
+            if folder is not None:
+                write_thumbnails(found_thumbs, folder)
+            thumbs.update(((kind, *key), thumb) for key, thumb in found_thumbs.items())
+    return crops, thumbs
+
+
 def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primary: str | None,
-               keys: Iterable[TableKey] | None = None) -> dict[TableKey, tuple[Crop, ...]]:
-    """{table: its crops, one per PDF page it is on} for the chosen tables (`chosen` when `keys`
-    is None); {} without the case set. A page that does not render leaves its crop out."""
+               keys: Iterable[TableKey] | None = None,
+               kind: str = item_kinds.ORIGINAL_KIND) -> dict[TableKey, tuple[Crop, ...]]:
+    """{item of `kind`: its crops, one per PDF page it is on} for the chosen items (`chosen` when
+    `keys` is None); {} without the case set. A page that does not render leaves its crop out."""
     root = _case_set_root(meta)
     if root is None or shutil.which("pdftoppm") is None:
         return {}
-    wanted = list(chosen(results, primary) if keys is None else keys)
+    wanted = list(chosen(results, primary, kind=kind) if keys is None else keys)
     try:
         from tablebench.cases import load_case_set
 
@@ -104,7 +137,7 @@ def page_crops(results: Sequence[ItemResult], meta: Mapping[str, object], primar
     by_page: dict[tuple[str, str, int], list[tuple[int, tuple[float, float, float, float]]]] = {}
     for case_set, page_id, index in wanted:
         page = pages.get((case_set, page_id))
-        gt = next((t for t in page.tables if t.index == index), None) if page else None
+        gt = next((t for t in page.items_of(kind) if t.index == index), None) if page else None
         for region in _regions(page, gt) if page is not None and gt is not None else ():
             by_page.setdefault((case_set, page_id, region.page), []).append((index, region.box))
 
@@ -167,8 +200,8 @@ def _thumbnail(image) -> bytes:
     return buffer.getvalue()
 
 
-def _regions(page: Page, gt: GroundTruthTable) -> tuple[Region, ...]:
-    """Where the table is on each page (`Page.regions_of`); none for a table whose LaTeX does not
+def _regions(page: Page, gt: object) -> tuple[Region, ...]:
+    """Where the item is on each page (`Page.regions_of`); none for a table whose LaTeX does not
     read (a long table's last page is measured in its rows): no crop, never an error."""
     try:
         return page.regions_of(gt)
@@ -190,14 +223,16 @@ def data_uri(webp: bytes) -> str:
     return PREFIX + base64.b64encode(webp).decode("ascii")
 
 
-def write_crops(crops: Mapping[TableKey, Sequence[Crop]], folder: Path) -> list[Path]:
-    """Every crop as `<folder>/<set>/<page>-t<N>.webp` (the folder form beside report.html); a
-    table on several PDF pages as `<page>-t<N>-page<P>.webp`, one per page."""
+def write_crops(crops: Mapping[TableKey, Sequence[Crop]], folder: Path,
+                kind: str = item_kinds.ORIGINAL_KIND) -> list[Path]:
+    """Every crop of items of `kind` as `<folder>/<set>/<page>-t<N>.webp` (its item name: the folder
+    form beside report.html); a table on several PDF pages as `<page>-t<N>-page<P>.webp`, one per page."""
     written = []
+    prefix = item_kinds.prefix_of(kind)
     for (case_set, page_id, index), table_crops in crops.items():
         for crop in table_crops:
             part = f"-page{crop.page}" if len(table_crops) > 1 else ""
-            path = folder / _safe(case_set) / f"{_safe(page_id)}-t{index}{part}.webp"
+            path = folder / _safe(case_set) / f"{_safe(page_id)}-{_safe(prefix)}{index}{part}.webp"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(crop.webp)
             written.append(path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tablebench.core import kinds as item_kinds
 from tablebench.core.metric_specs import JUDGE
 from tablebench.core.results import CELL_DIFF, ItemResult
 from tablebench.readers.html import table_from_html
@@ -96,20 +97,20 @@ def judge_html(r: ItemResult) -> str:
 
 
 def crop_html(r: ItemResult, index: dict[tuple, list[tuple[int, int]]]) -> str:
-    """Placeholders the script fills with the table's page crops (stored once per table in the
+    """Placeholders the script fills with the item's page crops (stored once per item in the
     data): one per PDF page it is on, in page order, each captioned with its page when there
-    are several; a text item's, with its page's thumbnail. `index` is keyed by (kind, case set,
-    page, item)."""
+    are several; an item whose kind's picture is its page (a text item), with its page's
+    thumbnail. `index` is keyed by (kind, case set, page, item)."""
     crops = index.get((r.kind, r.case_set, r.page, r.index), [])
-    if r.kind == "text":
+    if item_kinds.get(r.kind).picture == "page":
         return "".join(f'<figure class="crop thumb" data-crop="{i}"><figcaption class="note">the page'
                        f'{" (its first)" if r.pdf_pages > 1 else ""}: click to enlarge</figcaption></figure>'
                        for _, i in crops[:1])
     if len(crops) == 1:
         return (f'<figure class="crop" data-crop="{crops[0][1]}"><figcaption class="note">the page around the '
-                "table, where the ground truth places it</figcaption></figure>")
+                f"{e(r.kind)}, where the ground truth places it</figcaption></figure>")
     return "".join(f'<figure class="crop" data-crop="{i}"><figcaption class="note">PDF page {page}: '
-                   f'{"the table continued" if n else "the table starts"}</figcaption></figure>'
+                   f'the {e(r.kind)} {"continued" if n else "starts"}</figcaption></figure>'
                    for n, (page, i) in enumerate(crops))
 
 

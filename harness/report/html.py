@@ -41,7 +41,7 @@ from tablebench.report.aggregate import (
     variant_of,
 )
 from tablebench.report.cards import card_sides
-from tablebench.report.crops import Crop, TableKey, data_uri
+from tablebench.report.crops import Crop, PictureKey, data_uri
 from tablebench.report.evidence import cell_diff_html, crop_html, judge_html, output_html, page_key, page_outputs
 from tablebench.report.html_assets import CSS, JS
 from tablebench.report.html_bars import parser_colors
@@ -84,8 +84,8 @@ def safe_table_html(markup: str | None) -> str:
 
 def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping[str, object] | None = None,
                 csp: bool = True, more: Sequence[Leaderboard] = (), regressions: RegressionView | None = None,
-                crops: Mapping[TableKey, Sequence[Crop]] | None = None,
-                thumbnails: Mapping[TableKey, Crop] | None = None) -> str:
+                crops: Mapping[PictureKey, Sequence[Crop]] | None = None,
+                thumbnails: Mapping[PictureKey, Crop] | None = None) -> str:
     """The whole report page. `csp=False` drops the Content-Security-Policy (tests check the escaping alone).
 
     The answer first: each kind's leaderboard with its parsers' verdict counts (a row, or a
@@ -93,16 +93,16 @@ def render_html(board: Leaderboard, results: Sequence[ItemResult], meta: Mapping
     then `regressions` (the run against its baseline), each case linked to its card; then each
     kind's groups and breakdowns, the histograms, the run's facts and the cards. `more` are the
     leaderboards of the run's other item kinds (`aggregate.boards`); the drill-down holds every
-    kind. `crops` (`tablebench.report.crops.page_crops`) travel once per table in the data block,
-    shown in their cards, as `thumbnails` (`page_thumbnails`) of text items' pages do."""
+    kind. `crops` (`tablebench.report.crops.pictures`, by kind and item) travel once per item in the
+    data block, shown in their cards, as `thumbnails` of text items' pages do."""
     meta = dict(meta or {})
     title = "tablebench report" + (f" — {meta['case_set']}" if meta.get("case_set") else "")
     if regressions is not None and regressions.comparisons:
         meta.pop("gate", None)  # its lines are the section's table
     slim = slim_of(results)  # what needs no text; a run's full results are read from disk, one at a time
     outputs, texts = page_outputs(with_page_output(results))
-    flat = [(("table", *key), crop) for key, table_crops in (crops or {}).items() for crop in table_crops]
-    flat += [(("text", *key), crop) for key, crop in (thumbnails or {}).items()]
+    flat = [(key, crop) for key, item_crops in (crops or {}).items() for crop in item_crops]
+    flat += list((thumbnails or {}).items())
     crop_index: dict[tuple, list[tuple[int, int]]] = {}  # (kind, *item) -> (PDF page, index in the data's crops)
     for i, (key, crop) in enumerate(flat):
         crop_index.setdefault(key, []).append((crop.page, i))

@@ -35,6 +35,8 @@ import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+
+from tablebench.core import kinds as item_kinds
 from tablebench.core.metric_specs import direction
 from tablebench.core.results import ItemResult
 from tablebench.gating.aggregate import Comparison, bootstrap_ci
@@ -45,8 +47,9 @@ from tablebench.report.verdict_counts import verdict_counts
 FORMAT = "tablebench-summary/1"
 N_BOOT = 1000  # bootstrap resamples per interval: 0.3 s for 5 parsers x 441 tables x 6 metrics
 ALPHA = 0.05
+# the run's facts summary.json repeats, besides each kind's count (under its title: "tables")
 META = ("case_set", "case_set_manifest_sha256", "timestamp", "finished", "version", "metrics", "judge", "baseline",
-        "tables", "formulas", "cases", "completeness", "merged_from")  # the run's facts summary.json repeats
+        "cases", "completeness", "merged_from")
 CSV_HEAD = ("kind", "rank", "parser", "total", "found", "passed", "failed", "xfailed", "regressed", "gate",
             "seconds_per_page", "cost_usd")
 
@@ -73,7 +76,8 @@ def summary_data(tracks: Sequence[Leaderboard], results: Sequence[ItemResult], c
                                                                       if r.page_break == value])
                                         for m in _metrics(board)}}
                     for value, group in row.by_page_break.items()}
-    facts = {k: v for k, v in (meta or {}).items() if k in META}
+    titles = {kind.title for kind in item_kinds.all_kinds()}
+    facts = {k: v for k, v in (meta or {}).items() if k in META or k in titles}
     return {"format": FORMAT, **facts, "parsers": by_parser,
             "causes": [{"parser": c.parser, "outcome": c.outcome, "reason": c.reason, "cases": len(c.cases),
                         "pages": len(c.pages), "parser_pages": c.parser_pages, "every_page": c.every_page,

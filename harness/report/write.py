@@ -18,8 +18,7 @@ from tablebench.core.files import write_atomic
 from tablebench.core.results import RESULTS_FORMAT, ItemResult
 from tablebench.gating.aggregate import Comparison
 from tablebench.report.aggregate import Leaderboard, as_results, boards
-from tablebench.report.crops import (CROPS_FOLDER, MAX_THUMBS, chosen, key_of, page_crops, page_thumbnails,
-                                     write_crops, write_thumbnails)
+from tablebench.report.crops import CROPS_FOLDER, pictures
 from tablebench.report.html import render_html
 from tablebench.report.markdown import render_markdown
 from tablebench.report.regressions import RegressionView
@@ -57,17 +56,7 @@ def write_report(results: Iterable[ItemResult | dict], out_dir: str | os.PathLik
     board, more = tracks[0], tracks[1:]
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)  # created if needed
-    wanted = chosen(slim, board.primary)
-    if crop_folder:
-        every = page_crops(slim, meta, board.primary, keys=dict.fromkeys(key_of(r) for r in slim))
-        write_crops(every, out / CROPS_FOLDER)
-        crops = {k: every[k] for k in wanted if k in every}
-    else:
-        crops = page_crops(slim, meta, board.primary, keys=wanted)
-    prose = next((t for t in tracks if t.kind == "text"), None)  # a text card's page thumbnail
-    thumbs = page_thumbnails(meta, chosen(slim, prose.primary, limit=MAX_THUMBS, kind="text") if prose else ())
-    if crop_folder:
-        write_thumbnails(thumbs, out / CROPS_FOLDER)
+    crops, thumbs = pictures(slim, meta, tracks, out / CROPS_FOLDER if crop_folder else None)  # by each kind's picture
     summary: dict = {}
 
     def summarised() -> dict:
