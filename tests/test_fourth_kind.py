@@ -79,10 +79,13 @@ def test_the_fourth_kind_is_read_located_scored_cropped_gated_and_counted(seal_k
 
     assert run_counts(results)["seals"] == 3  # meta: each kind's count under its title
 
-    pairs = gate_pairs(results, lambda r: {"seal_match": 1.0} if r.kind == "seal" else None)
-    assert {p.attrs["ink"] for p in pairs} == {"red", "blue"}  # the kind's own group name, not "complexity"
-    rows = evaluate(pairs, [GateSpec("seal_match")])
-    assert [(r.subset, r.n) for r in rows] == [(None, 3), ("red", 2), ("blue", 1)]  # its groups, in its order
+    pairs = gate_pairs(results, lambda r: {"seal_match": 1.0} if r.kind == "seal" else {"teds": 1.0})
+    assert {p.attrs["ink"] for p in pairs if p.kind == "seal"} == {"red", "blue"}  # its own group name
+    assert not any("complexity" in p.attrs for p in pairs if p.kind == "seal")
+    rows = evaluate(pairs, [GateSpec("seal_match"), GateSpec("teds")])
+    tables = {t.group for p in cases.pages for t in p.tables}
+    assert [(r.subset, r.n) for r in rows if r.metric == "seal_match"] == [(None, 3), ("red", 2), ("blue", 1)]
+    assert {r.subset for r in rows if r.metric == "teds"} == {None, *tables}  # each metric, its own kind's groups
     assert [r.n for r in evaluate(pairs, [parse_gate("seal_match:ink=red")])] == [2]
 
     if shutil.which("pdftoppm") is None:

@@ -34,7 +34,6 @@ from tablebench.core import kinds as item_kinds
 from tablebench.core.files import read_json
 
 
-
 def _installed_cases() -> Path:
     """The folder of the case sets installed with the package (`tablebench.casesets`: in the wheel,
     or the repository's cases/ folder for an editable install), found without importing it."""

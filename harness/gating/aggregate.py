@@ -38,7 +38,7 @@ import numpy as np
 
 from tablebench.core import kinds as item_kinds
 from tablebench.core.messages import one_line
-from tablebench.core.metric_specs import direction, scores_of
+from tablebench.core.metric_specs import applies_to, direction, scores_of
 from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GROUP, GateSpec
 
 DEFAULT_BOOTSTRAP = 10_000
@@ -65,6 +65,7 @@ class Pair:
     attrs: Mapping[str, object]
     base: Mapping[str, float | None]
     run: Mapping[str, float | None]
+    kind: str = ""  # the item's kind: a metric's breakdown rows are its kind's groups ("": any kind's)
 
 
 @dataclass
@@ -247,8 +248,7 @@ def evaluate(pairs: Iterable[Pair], gates: Sequence[GateSpec], *, min_effect: fl
         effect = min_effect * (scale or {}).get(gate.metric, 1.0)
         rows: list[tuple[GateSpec, bool]] = [(gate, True)]
         if breakdown and gate.subset is None:
-            levels = _groups_of([p for p in pairs if p.base.get(gate.metric) is not None
-                                 or p.run.get(gate.metric) is not None])
+            levels = _groups_of([p for p in pairs if not p.kind or applies_to(gate.metric, p.kind)])
             rows += [(GateSpec(gate.metric, c), False) for c in levels]
             for key in BREAKDOWN:
                 values = sorted({str(p.attrs[key]) for p in pairs if p.attrs.get(key) not in (None, "")})
@@ -319,7 +319,7 @@ def gate_pairs(results: Iterable[Any], baseline: Callable[[Any], Mapping[str, fl
                  item_kinds.get(r.kind).group_name: r.group or "unknown", GROUP: r.group or "unknown",
                  "case_set": r.case_set, "page": r.page,
                  **{k: getattr(r, k) for k in BREAKDOWN if isinstance(getattr(r, k, None), str)}}
-        pairs.append(Pair(key=r.test_id, group=r.parser, attrs=attrs, base=base_values, run=run_values))
+        pairs.append(Pair(key=r.test_id, group=r.parser, attrs=attrs, base=base_values, run=run_values, kind=r.kind))
     return pairs
 
 
