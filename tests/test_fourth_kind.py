@@ -102,7 +102,7 @@ def _run(pytester: pytest.Pytester, cases: Path, tmp_path: Path, *more: str) -> 
                               "no:cacheprovider", "--no-verify", *more)
 
 
-def test_the_fourth_kind_runs_through_pytest_with_its_counts_crops_card_and_gate(
+def test_the_fourth_kind_runs_through_pytest_and_merge_with_its_counts_crops_card_and_gate(
         seal_kind, pytester: pytest.Pytester, tmp_path: Path) -> None:
     pytester.makeconftest("from tests.kinds import seals\nseals.install()\n")
     root = seal_cases(tmp_path / "stamped")
@@ -121,6 +121,14 @@ def test_the_fourth_kind_runs_through_pytest_with_its_counts_crops_card_and_gate
     if shutil.which("pdftoppm") is not None:
         crops = sorted(p.name for p in (run / "crops").glob("*/*.webp"))
         assert crops == [f"{cases.pages[0].page_id}-s{i}.webp" for i in range(3)], crops
+
+    from tablebench.cli import main
+
+    for shard in ("1/2", "2/2"):  # the seals' page in one shard: merged, its count is the run's
+        _run(pytester, root, tmp_path, f"--parser=mine=dir:{good}", f"--shard={shard}", "--report-only",
+             f"--report-dir={tmp_path / shard.replace('/', 'of')}")
+    assert main(["report", "merge", str(tmp_path / "1of2"), str(tmp_path / "2of2"), "--out", str(tmp_path / "m")]) == 0
+    assert json.loads((tmp_path / "m" / "results.json").read_text(encoding="utf-8"))["meta"]["seals"] == 3
 
     worse = seal_outputs(tmp_path / "worse", cases, "approved, PAID.")
     gated = _run(pytester, root, tmp_path, f"--parser=mine=dir:{worse}", f"--baseline={base}",

@@ -39,7 +39,8 @@ META = Record({
     "timestamp": Text(), "command": Text(), "version": Text(), "case_set": Text(), "case_set_path": Text(),
     "case_set_manifest_sha256": Text(), "case_set_verified": Flag(), "parsers": Items(Text()),
     "parser_specs": Table(Text()), "metrics": Items(Text()), "extra_metrics": Items(Text()), "judge": Text(),
-    "tables": Integer(), "formulas": Integer(), "text pages": Integer(), "cases": Integer(), "parse_cache": Text(), "locator": Text(),
+    "tables": Integer(), "formulas": Integer(), "text pages": Integer(),  # each built-in kind's count, by its title
+    "cases": Integer(), "parse_cache": Text(), "locator": Text(),
     "parse_timeout": Number(0), "min_scores": Table(Number()), "baseline": Text(), "report_only": Flag(),
     "finished": Text(), "case_set_fingerprint": Text(), "parser_versions": Table(Maybe(Text())),
     "repeat": Integer(1), "completeness": COMPLETENESS, "shard": Text(), "shard_pages": Integer(),

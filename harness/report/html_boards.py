@@ -43,7 +43,7 @@ def _pair_cell(stats: MetricStats | None, metric: str, primary: bool) -> str:
             f' <span class="excl">({fmt.score(stats.exclude_missing, metric)})</span></td>')
 
 
-def _leaderboard_html(board: Leaderboard, title: str = "Leaderboard", unit: str = "tables") -> str:
+def _leaderboard_html(board: Leaderboard, title: str, unit: str) -> str:
     if not board.rows:
         return f"<h2>{e(title)}</h2><p class=\"none\">No results.</p>"
     primary = board.primary
@@ -132,8 +132,7 @@ def _breakdowns_html(board: Leaderboard) -> str:
                    for attribute in board.breakdowns)
 
 
-def _group_html(board: Leaderboard, title: str = "By complexity", unit: str = "tables",
-                     attribute: str = "group") -> str:
+def _group_html(board: Leaderboard, title: str, unit: str, attribute: str = "group") -> str:
     if not board.rows:
         return ""
     values = board.values(attribute)

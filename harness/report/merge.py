@@ -17,6 +17,7 @@ import os
 from collections.abc import Sequence
 from itertools import islice
 
+from tablebench.core import kinds as item_kinds
 from tablebench.core.results import ItemResult, run_order
 from tablebench.evaluate.completeness import combine, of_meta, refusal
 from tablebench.report.results_file import Shelf, read_slim, results_path
@@ -29,7 +30,8 @@ CONSISTENT = ("case_set", "case_set_fingerprint", "case_set_manifest_sha256", "p
               "metrics", "judge", "locator", "repeat", "version")
 _SHOWN = 5  # missing shards named in the refusal
 # meta keys that describe one shard's run: dropped, or recomputed for the union
-_PER_RUN = ("timestamp", "finished", "command", "shard", "shard_pages", "tables", "cases", "parse_cache", "gate",
+# (and each kind's count, under its title: recomputed)
+_PER_RUN = ("timestamp", "finished", "command", "shard", "shard_pages", "cases", "parse_cache", "gate",
             "report_dir", "completeness")
 
 
@@ -72,15 +74,16 @@ def merge_runs(paths: Sequence[str | os.PathLike], allow_incomplete: bool = Fals
 def merged_meta(runs: list[tuple[str, dict, list[ItemResult]]]) -> dict:
     """The first run's facts, with times spanning all runs and counts of the union."""
     first = runs[0][1]
-    meta = {k: v for k, v in first.items() if k not in _PER_RUN}
+    from tablebench.report.aggregate import cache_summary, run_counts
+
+    titles = {kind.title for kind in item_kinds.all_kinds()}
+    meta = {k: v for k, v in first.items() if k not in _PER_RUN and k not in titles}
     starts = [m["timestamp"] for _, m, _ in runs if isinstance(m.get("timestamp"), str)]
     ends = [m["finished"] for _, m, _ in runs if isinstance(m.get("finished"), str)]
     if starts:
         meta["timestamp"] = min(starts)
     if ends:
         meta["finished"] = max(ends)
-    from tablebench.report.aggregate import cache_summary, run_counts
-
     union = [r for _, _, results in runs for r in results]
     counts = run_counts(union)
     meta.update((k, n) for k, n in counts.items() if k != "parsers")  # each kind's count ("tables", "formulas")
