@@ -40,6 +40,7 @@ from tablebench.gating.rules import verdict_of
 if TYPE_CHECKING:  # the case set is loaded when crops are made, not when a report module is imported
     from tablebench.cases import Page
     from tablebench.cases.regions import Region
+    from tablebench.report.aggregate import Leaderboard
 
 DPI = 60  # enough to read a table's digits beside the extraction, ~10-30 KB per crop as WebP
 MARGIN = 6.0  # points around the bbox
@@ -89,7 +90,7 @@ def chosen(results: Sequence[ItemResult], primary: str | None, worst: int = WORS
     return list(out)[:limit]
 
 
-def pictures(results: Sequence[ItemResult], meta: Mapping[str, object], tracks: Sequence[object],
+def pictures(results: Sequence[ItemResult], meta: Mapping[str, object], tracks: Sequence[Leaderboard],
              folder: Path | None = None) -> tuple[dict[PictureKey, tuple[Crop, ...]], dict[PictureKey, Crop]]:
     """(crops, thumbnails) of the cards opened first, for every kind of the run (`tracks`, its
     leaderboards: each kind's `chosen` items by its ranking metric), by its `ItemKind.picture`.
@@ -98,7 +99,7 @@ def pictures(results: Sequence[ItemResult], meta: Mapping[str, object], tracks: 
     crops: dict[PictureKey, tuple[Crop, ...]] = {}
     thumbs: dict[PictureKey, Crop] = {}
     for track in tracks:
-        kind, primary = track.kind, track.primary  # type: ignore[attr-defined]
+        kind, primary = track.kind, track.primary
         picture = item_kinds.get(kind).picture
         if picture == "region":
             wanted = chosen(results, primary, kind=kind)
