@@ -177,3 +177,16 @@ def test_meta_eval_correlates_a_lower_is_better_metric_the_right_way_up():
     finally:
         unregister(METRIC)
     assert result["spearman"] == 1.0 and result["pearson"] > 0.8, result  # was -1.0 and -0.9
+
+
+def test_a_metric_that_runs_a_program_is_refused_without_it(monkeypatch, tmp_path: Path):
+    """`MetricSpec.requires` was declared and never read: `--metrics=glyph_f1` without pdflatex scored every
+    formula as not computed, one error at a time. Now the selection refuses it, on one line."""
+    from tablebench.evaluate.selection import metric_selection
+
+    assert metric_selection("glyph_f1", ["formula"])["formula"] == ["glyph_f1"]  # TeX Live is installed here
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no program at all
+    with pytest.raises(ValueError, match=r"^metric glyph_f1 runs pdflatex, which is not on PATH") as refused:
+        metric_selection("glyph_f1", ["formula"])
+    assert "\n" not in str(refused.value)
+    assert metric_selection("semantic", ["table"])["table"] == ["semantic"]  # needs nothing: still chosen

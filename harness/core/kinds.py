@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from tablebench.core import metric_specs
 from tablebench.core.messages import one_line
@@ -36,8 +36,10 @@ BUILTIN_PREFIX = {"table": "t", "formula": "f", "text": "x"}
 ORIGINAL_KIND = next(iter(BUILTIN))
 
 
+@runtime_checkable
 class GroundTruth(Protocol):
-    """One ground-truth item of a page, whatever its kind."""
+    """One ground-truth item of a page, whatever its kind: what every stage may read of any item
+    (`ItemKind.read` makes them; the kind's own stages read the rest of its type)."""
 
     index: int  # 0-based position among the page's items of its kind
     latex: str  # the item as the ground truth writes it (what the judge and the report show)
@@ -133,30 +135,30 @@ class ItemKind:
     # stage without importing a kind.
     metrics: tuple[Any, ...] = ()
 
-    def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[Any]:
+    def read(self, record: object, blocks: list[dict], gt_path: Path) -> list[GroundTruth]:
         """The page's ground-truth items of this kind, in page order; one-line errors for bad data."""
         raise NotImplementedError
 
-    def gt_html(self, gt: Any) -> str:
+    def gt_html(self, gt: GroundTruth) -> str:
         """The ground truth as canonical HTML for results ("" when the kind has none); raising
         here makes the item an `error` case (unreadable ground truth)."""
         return ""
 
-    def locate(self, gts: Sequence[Any], output: str) -> list[Located]:
+    def locate(self, gts: Sequence[GroundTruth], output: str) -> list[Located]:
         """Each ground-truth item found (or not) in the parser's output, offline."""
         raise NotImplementedError
 
-    def locate_llm(self, gts: Sequence[Any], output: str, model: str, *, cache_dir: Path | None,
+    def locate_llm(self, gts: Sequence[GroundTruth], output: str, model: str, *, cache_dir: Path | None,
                    api_base: str | None = None, timeout: float | None = None) -> list[Located]:
         """The same with an LLM quoting each item's span (re-found literally in the output);
         `timeout`: seconds at most for each request to the model."""
         raise NotImplementedError(f"no LLM locator for {self.title}")
 
-    def score(self, gt: Any, found: Located, metrics: Sequence[Any]) -> Scoring:
+    def score(self, gt: GroundTruth, found: Located, metrics: Sequence[Any]) -> Scoring:
         """The selected metric specs' values for one found item."""
         raise NotImplementedError
 
-    def judge(self, gt: Any, extraction: str, model: str, **options: Any) -> Any:
+    def judge(self, gt: GroundTruth, extraction: str, model: str, **options: Any) -> Any:
         """The LLM judge's verdict (`tablebench.metrics.judge.JudgeResult`) with the kind's own prompt."""
         raise NotImplementedError(f"no judge prompt for {self.title}")
 

@@ -14,6 +14,7 @@ and an item-kind module may `register` its own.
 from __future__ import annotations
 
 import math
+import shutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
@@ -22,6 +23,7 @@ from typing import Any
 from tablebench.core.named_builtins import SCORERS, load
 
 ENTRY_POINT_GROUP = "tablebench.metrics"
+LLM = "llm"  # a requirement no program meets: a model, which the judge's own options give
 JUDGE = "judge"  # the LLM judge's score: every kind has one, asked with the kind's own prompt
 
 
@@ -47,7 +49,7 @@ class MetricSpec:
     scale: float = 1.0  # the far end of its scores' range 0..scale: the best value, or the worst when lower is better
     higher_is_better: bool = True  # False: an edit distance, an error rate (read by `direction`)
     default: bool = True  # scored when --metrics names none of its kind's metrics
-    requires: tuple[str, ...] = ()  # "pdflatex", "llm": what it needs besides Python
+    requires: tuple[str, ...] = ()  # programs it runs ("pdflatex"; `select` refuses it without), "llm": a model
     shown: tuple[str, ...] = ()  # values a leaderboard shows (default: the headline)
     primary: bool = False  # the kind's ranking metric: leaderboards rank by it when it is present
     _loaded: list = field(default_factory=list, compare=False, repr=False)
@@ -84,7 +86,7 @@ BUILTIN: tuple[MetricSpec, ...] = (
     MetricSpec("reading_order", "text", ("reading_order",), "reading_order", SCORERS["reading_order"]),
     MetricSpec("text_coverage", "text", ("text_recall", "text_precision"), "text_recall", SCORERS["text_coverage"],
                shown=("text_recall", "text_precision")),
-    MetricSpec(JUDGE, "*", (JUDGE,), JUDGE, None, scale=10.0, default=False, requires=("llm",)),
+    MetricSpec(JUDGE, "*", (JUDGE,), JUDGE, None, scale=10.0, default=False, requires=(LLM,)),
 )
 
 _REGISTRY: dict[str, MetricSpec] = {}
@@ -281,7 +283,13 @@ def select(spec: str | Iterable[str] | None, kinds: Sequence[str], titles: Mappi
     if unknown:
         known = "; ".join(f"{titles.get(kind, kind)} {', '.join(names_)}" for kind, names_ in own.items())
         raise ValueError(f"unknown metric(s) {', '.join(unknown)}; known: {known}")
-    return {kind: [n for n in names if n in own[kind]] or defaults_of(kind) for kind in kinds}
+    chosen = {kind: [n for n in names if n in own[kind]] or defaults_of(kind) for kind in kinds}
+    for name in (n for kind in kinds for n in chosen[kind]):
+        missing = [r for r in _specs()[name].requires if r != LLM and shutil.which(r) is None]
+        if missing:  # else every item would be scored without it, one error at a time
+            raise ValueError(f"metric {name} runs {', '.join(missing)}, which is not on PATH (TeX Live: "
+                             "`./dev.sh setup` or `apt install texlive-latex-extra`)")
+    return chosen
 
 
 RENAMED = {"cdm_like": "glyph_f1"}  # old metric names, so a command line that used one says where it went
