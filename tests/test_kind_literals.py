@@ -118,3 +118,13 @@ Table(rows, fmt="text")
 if tag != "table": pass
 '''
     assert kind_literals(other, names, titles) == []
+
+
+def test_every_built_in_ground_truth_type_is_a_ground_truth() -> None:
+    """`core.kinds.GroundTruth` types every kind's stages: what they may read of any item."""
+    from tablebench.cases import load_case_set
+    from tablebench.core import kinds
+
+    for name, case_set in (("table", "synth-v1"), ("formula", "formulas-v1"), ("text", "prose-v1")):
+        items = load_case_set(case_set, only={"p001"}, kinds=name).pages[0].items_of(name)
+        assert items and all(isinstance(item, kinds.GroundTruth) for item in items), name
