@@ -36,6 +36,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from tablebench.cases.formulas import FORMULA_KINDS
 from tablebench.core.llm import LLMAnswerTooLarge, LLMError, LLMTimeout, complete, concurrency
 from tablebench.core.messages import one_line
 from tablebench.core.options import DEFAULT_JUDGE_TIMEOUT
@@ -235,7 +236,6 @@ def judge_scorer(pairs: Sequence[tuple[str, str]], model: str, *, variant: str =
 
 # -- formulas ------------------------------------------------------------------------------------
 FORMULA_PROMPT_VERSION = "judge-formula-2026.11-1"  # bump on any formula prompt change (cache key)
-FORMULA_KINDS = ("inline", "display")
 
 _FORMULA_CRITERIA = """\
 You are a strict evaluator of mathematical formula extraction from PDF documents. You receive
