@@ -254,7 +254,7 @@ def _add_report(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_report(args: argparse.Namespace) -> int:
-    from tablebench.evaluate.completeness import of_meta
+    from tablebench.core.completeness import of_meta
     from tablebench.report.aggregate import boards
     from tablebench.report.regressions import RegressionView, regressions_rich
     from tablebench.report.terminal import tracks_group

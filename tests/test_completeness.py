@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tablebench.cli import main
+from tablebench.core.completeness import Completeness, combine, measure, of_meta, refusal
 from tablebench.core.results import ItemResult
-from tablebench.evaluate.completeness import Completeness, combine, measure, of_meta, refusal
 from tablebench.report.write import write_report
 from tests.ci_cases import case_set, shift_one_char, write_pages
 from tests.test_plugin import PLUGIN

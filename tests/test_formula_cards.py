@@ -50,7 +50,7 @@ def test_the_group_filter_is_named_for_the_kinds_in_the_run() -> None:
 
 
 def test_a_formula_only_run_merges_with_its_own_count(tmp_path: Path) -> None:
-    from tablebench.evaluate.completeness import measure
+    from tablebench.core.completeness import measure
 
     ids = [r.test_id for r in _formulas()]
     write_report(_formulas(), tmp_path / "run", {"formulas": 6, "cases": 6, "parsers": ["p"],

@@ -85,7 +85,7 @@ def results(teds: float) -> list[ItemResult]:
 
 
 def test_the_run_is_decided_then_written_and_saved_and_survives_an_unwritable_folder(tmp_path: Path):
-    from tablebench.evaluate.completeness import of_meta
+    from tablebench.core.completeness import of_meta
     from tablebench.gating.baseline import save_baseline
     from tablebench.gating.decide import GatePolicy, decide_run
     from tablebench.gating.rules import Gate

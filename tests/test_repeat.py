@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tablebench.cases import load_case_set
-from tablebench.core.results import ItemResult
-from tablebench.evaluate.repeat import combine, evaluate_repeated, sd_of
+from tablebench.core.results import ItemResult, sd_of
+from tablebench.evaluate.repeat import combine, evaluate_repeated
 from tablebench.parse.prefetch import ParsePool, repeated
 from tablebench.parse.registry import resolve
 from tablebench.parse.runner import ParseRunner, cache_key

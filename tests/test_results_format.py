@@ -13,7 +13,7 @@ import pytest
 
 from tablebench.cli import main
 from tablebench.core.results import RESULTS_FORMAT, ItemResult
-from tablebench.evaluate.completeness import measure
+from tablebench.core.completeness import measure
 from tablebench.report.write import write_report
 
 META = {"case_set": "s", "case_set_fingerprint": "abc", "parsers": ["p"], "parser_versions": {"p": "1"},

@@ -87,7 +87,7 @@ def result(page: str, table: int, teds: float, parser: str = "p") -> ItemResult:
 
 def run(folder: Path, results: list[ItemResult], **meta: object) -> Path:
     """A shard's report folder, recorded complete as a finished run records itself."""
-    from tablebench.evaluate.completeness import measure
+    from tablebench.core.completeness import measure
 
     done = measure([r.test_id for r in results], [r.test_id for r in results]).to_dict()
     write_report(results, folder, {**META, "completeness": done, **meta})

@@ -179,7 +179,7 @@ def test_formulas_found_in_a_text_layer_output_are_theirs_not_invented_prose(tmp
     """pypdf writes a page's inline formulas as Unicode inside its sentences (`p(n | d)`): the
     formula items found there own that text, and the prose is charged for what is left. Without a
     formula item (`--kinds=text`) the same text is invented prose, as a reader of prose alone sees it."""
-    from tablebench.locate.prose import align_text
+    from tablebench.metrics.text.alignment import align_text
     from tablebench.metrics.text.scores import counts, precision_of
 
     pool = ParsePool()

@@ -3,7 +3,7 @@ where each block is found."""
 
 from __future__ import annotations
 
-from tablebench.locate.prose import DUPLICATE, EDITED, INVENTED, MATCHED, align_text, in_order
+from tablebench.metrics.text.alignment import DUPLICATE, EDITED, INVENTED, MATCHED, align_text, in_order
 from tablebench.readers.prose import normalise_word, prose_words, words_of
 
 

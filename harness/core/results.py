@@ -304,6 +304,13 @@ RESULTS_FORMAT = "tablebench-results/3"  # what results.json says it holds; bump
 _READABLE = ("tablebench-results/1", "tablebench-results/2", RESULTS_FORMAT)
 
 
+def sd_of(result: ItemResult) -> dict[str, float]:
+    """{metric: per-item standard deviation over repeats} of a result ({} without --repeat): read by
+    the gate and the CI summary, written by `tablebench.evaluate.repeat`."""
+    sd = result.repeat.get("sd") if isinstance(result.repeat, dict) else None
+    return {k: float(v) for k, v in sd.items() if isinstance(v, (int, float))} if isinstance(sd, dict) else {}
+
+
 def results_format(data: dict) -> str:
     """The format a results.json's top-level object says it is in (a file without one is format 1,
     written before files said so); a one-line ValueError for a format this version cannot read."""

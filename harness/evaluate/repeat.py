@@ -63,12 +63,6 @@ def _value(result: ItemResult, metric: str) -> float:
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else 0.0
 
 
-def sd_of(result: ItemResult) -> dict[str, float]:
-    """{metric: per-table standard deviation over repeats} of a result ({} without --repeat)."""
-    sd = result.repeat.get("sd") if isinstance(result.repeat, dict) else None
-    return {k: float(v) for k, v in sd.items() if isinstance(v, (int, float))} if isinstance(sd, dict) else {}
-
-
 def evaluate_repeated(page: Any, spec: str, metrics: Any, *, repeat: int = 1, pool: Any = None,
                       **options: Any) -> list[ItemResult]:
     """`tablebench.evaluate.page.evaluate_page` `repeat` times (repetition r parsed by `pool.view(r)`), combined.

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from tablebench.core.completeness import is_crashed
 from tablebench.core.files import write_atomic
 from tablebench.core.labels import default_label
 from tablebench.core.results import OUTCOMES, ItemResult, Scores, current_id
 from tablebench.core.schema import Items, Maybe, OneOf, Record, Table, Text
-from tablebench.evaluate.completeness import is_crashed
 
 FORMAT = "tablebench-baseline/3"
 READABLE = ("tablebench-baseline/1", "tablebench-baseline/2", FORMAT)

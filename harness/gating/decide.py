@@ -19,11 +19,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from tablebench.core.completeness import Completeness
 from tablebench.core.metric_specs import scales
 from tablebench.core.options import DEFAULT_ALPHA, DEFAULT_MIN_EFFECT, GateSpec, RunOptions
-from tablebench.core.results import ItemResult, run_order
-from tablebench.evaluate.completeness import Completeness
-from tablebench.evaluate.repeat import sd_of
+from tablebench.core.results import ItemResult, run_order, sd_of
 from tablebench.gating.aggregate import Comparison, baseline_values, evaluate, gate_pairs, summary_lines
 from tablebench.gating.baseline import Baseline
 from tablebench.gating.regressions import attach, case_changes, failures, gate_of

@@ -27,11 +27,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from tablebench.core import kinds as item_kinds
+from tablebench.core.completeness import is_crashed
 from tablebench.core.messages import MAX_ERROR_LINE, one_line
 from tablebench.core.metric_specs import applies_to, display_order
 from tablebench.core.options import DEFAULT_TOLERANCE, Tolerance
 from tablebench.core.results import ItemResult
-from tablebench.evaluate.completeness import is_crashed
 from tablebench.gating.aggregate import lost_scores
 from tablebench.gating.baseline import Baseline
 from tablebench.gating.thresholds import baseline_failures, lost_failures, min_score_failures

@@ -7,7 +7,7 @@ page's error, counted against the page's prose. The item's group is the page's l
 generator recorded it (`layout.columns`: one or two columns), so leaderboards split by it.
 
 Its ground truth is the page's `"type": "text"` blocks (tables and formulas are not prose);
-its locator aligns the blocks' words with the output's prose (`tablebench.locate.prose`); its
+its locator aligns the blocks' words with the output's prose (`tablebench.metrics.text.alignment`); its
 metrics are `tablebench.metrics.text`; its card is `tablebench.report.text_card` (named, not
 imported). Text is opt-in (`default = False`): a run benchmarks it when `--kinds` names it.
 """
@@ -50,7 +50,7 @@ class TextKind(ItemKind):
                    api_base: str | None = None, timeout: float | None = None) -> list[Located]:
         """The offline alignment, asking no model: a page's prose is the whole output without its
         marked-up tables, formulas and images, so there is no span for a model to quote, and each
-        block is found word by word (`tablebench.locate.prose`). `--locator=llm` thus finds a run's
+        block is found word by word (`tablebench.metrics.text.alignment`). `--locator=llm` thus finds a run's
         tables and formulas by the model and its text as without it."""
         return self.locate(gts, output)
 
@@ -72,7 +72,7 @@ class TextKind(ItemKind):
 def _located(gt: GroundTruthText, output: str) -> Located:
     """The page's prose found where any of its words are; the fragments are the stretches of output
     read as ground truth. Missing only when no word of any block is in the output's prose."""
-    from tablebench.locate.prose import EDITED, MATCHED, align_text
+    from tablebench.metrics.text.alignment import EDITED, MATCHED, align_text
 
     a = align_text(gt.blocks, output)
     spans: list[list[int]] = []

@@ -29,9 +29,9 @@ import pytest
 
 from tablebench.cases import CaseSet, Page
 from tablebench.cases.shard import select
-from tablebench.core.results import ItemResult
-from tablebench.evaluate.completeness import Completeness, refusal
-from tablebench.evaluate.repeat import evaluate_repeated, sd_of
+from tablebench.core.completeness import Completeness, refusal
+from tablebench.core.results import ItemResult, sd_of
+from tablebench.evaluate.repeat import evaluate_repeated
 from tablebench.gating.aggregate import Comparison
 from tablebench.gating.decide import GatePolicy, run_gates
 from tablebench.parse.prefetch import ParsePool

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from tablebench.core.completeness import WORKER_CRASHED
 from tablebench.core.results import ItemResult
-from tablebench.evaluate.completeness import WORKER_CRASHED
 from tablebench.plugin.nodes import RESULT_ATTR
 
 

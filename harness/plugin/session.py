@@ -26,12 +26,12 @@ from tablebench.cases import CaseSet, Page, load_case_set
 from tablebench.cases.manifest import manifest_sha256
 from tablebench.cases.shard import fingerprint
 from tablebench.core import kinds as item_kinds
+from tablebench.core.completeness import Completeness, crashed_count, measure, of_meta
 from tablebench.core.files import check_writable, claim_folder, new_folder
 from tablebench.core.metric_specs import MetricSpec, all_specs, kind_of_score, scores_of
 from tablebench.core.metric_specs import register as register_metric
 from tablebench.core.options import RunOptions
 from tablebench.core.results import ItemResult, case_id, item_name, run_order
-from tablebench.evaluate.completeness import Completeness, crashed_count, measure, of_meta
 from tablebench.evaluate.judging import cache_note, judge_options
 from tablebench.evaluate.page import close_default_pool, load_judge, lost_result, page_error_results
 from tablebench.evaluate.selection import metric_names

@@ -23,8 +23,8 @@ from typing import Any
 from rich.console import Console
 from tablebench.cases import CaseSet
 from tablebench.cases.manifest import named
+from tablebench.core.completeness import Completeness, of_meta
 from tablebench.core.results import ItemResult
-from tablebench.evaluate.completeness import Completeness, of_meta
 from tablebench.gating.aggregate import Comparison
 from tablebench.gating.decide import gate_verdict
 from tablebench.plugin.ci import GateStep, repeat_summary

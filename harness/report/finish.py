@@ -8,7 +8,7 @@ case's verdict and change, kept on the results); this only writes what was decid
    `pytest_tablebench_update_meta` hook);
 2. results.json first (the run's memory), then leaderboard.md, report.html, gate.json;
 3. last, the baseline file (`--save-baseline`), refused for an incomplete run (see
-   `tablebench.evaluate.completeness`) unless `policy.allow_incomplete`, and when a parser failed
+   `tablebench.core.completeness`) unless `policy.allow_incomplete`, and when a parser failed
    on every page (such a baseline would make every later failure "known") unless
    `policy.save_anyway`.
 
@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tablebench.core.completeness import Completeness, of_meta, refusal
 from tablebench.core.files import write_atomic
 from tablebench.core.results import PARSE_FAILURES, ItemResult
-from tablebench.evaluate.completeness import Completeness, of_meta, refusal
 from tablebench.gating.aggregate import Comparison
 from tablebench.gating.baseline import save_baseline
 from tablebench.gating.decide import Decisions

@@ -27,9 +27,9 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from tablebench.core import kinds as item_kinds
+from tablebench.core.completeness import of_meta
 from tablebench.core.metric_specs import JUDGE, direction, specs_of
 from tablebench.core.results import OUTCOMES, SCORED_LATEX, ItemResult
-from tablebench.evaluate.completeness import of_meta
 from tablebench.readers.html import table_from_html
 from tablebench.report import fmt
 from tablebench.report.aggregate import (
@@ -144,7 +144,7 @@ def _sha256(text: str) -> str:
 
 
 def _banner_html(meta: Mapping[str, object], n_results: int) -> str:
-    """An incomplete run says so first, loudly (`tablebench.evaluate.completeness`)."""
+    """An incomplete run says so first, loudly (`tablebench.core.completeness`)."""
     banner = of_meta(meta, n_results).banner() if meta else None
     return f'<p class="incomplete" role="alert">{e(banner)}</p>' if banner else ""
 

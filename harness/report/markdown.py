@@ -10,8 +10,8 @@ import re
 from collections.abc import Mapping, Sequence
 
 from tablebench.core import kinds as item_kinds
+from tablebench.core.completeness import of_meta
 from tablebench.core.results import ItemResult
-from tablebench.evaluate.completeness import of_meta
 from tablebench.report import fmt
 from tablebench.report.aggregate import Leaderboard
 from tablebench.report.regressions import RegressionView, regressions_md

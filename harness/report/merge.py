@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from itertools import islice
 
 from tablebench.core import kinds as item_kinds
+from tablebench.core.completeness import combine, of_meta, refusal
 from tablebench.core.results import ItemResult, run_order
-from tablebench.evaluate.completeness import combine, of_meta, refusal
 from tablebench.report.results_file import Shelf, read_slim, results_path
 from tablebench.report.stream import FullResults
 

@@ -18,7 +18,7 @@ def run_merge(args: argparse.Namespace, options: RunOptions) -> int:
     """0 when merged and every case and gate passed, 1 when a case or a gate failed (or a file was not written).
     `options`: the run options `report merge` takes, checked (`tablebench.gating.options.read_options`)."""
     from tablebench.core.files import check_writable, claim_folder
-    from tablebench.evaluate.completeness import of_meta
+    from tablebench.core.completeness import of_meta
     from tablebench.gating.aggregate import summary_lines
     from tablebench.gating.decide import decide_run, gate_policy, gate_verdict
     from tablebench.gating.rules import baseline_notes

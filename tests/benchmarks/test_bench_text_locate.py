@@ -12,7 +12,7 @@ import random
 from tablebench.cases import load_case_set
 from tablebench.core.metric_specs import defaults_of, spec
 from tablebench.kinds.text import KIND, GroundTruthText
-from tablebench.locate.prose import _aligned
+from tablebench.metrics.text.alignment import _aligned
 from tablebench.parse.registry import resolve
 
 WORDS = ("model data table column figure result method value score paper layout reading order text block "

@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tablebench.locate.prose import CHANGED, DUPLICATE, EDITED, INVENTED, MISSING, Alignment, align_text, in_order
+from tablebench.metrics.text.alignment import (
+    CHANGED,
+    DUPLICATE,
+    EDITED,
+    INVENTED,
+    MISSING,
+    Alignment,
+    align_text,
+    in_order,
+)
 from tablebench.metrics.text.scores import counts, edit_cost
 
 MAX_CARD_CHARS = 60_000  # characters of text per side of a card

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tablebench.core.metric_specs import Scored
-from tablebench.locate.prose import align_text
+from tablebench.metrics.text.alignment import align_text
 from tablebench.metrics.text.scores import counts, fidelity_of, order_of, precision_of, recall_of
 
 

@@ -3,7 +3,7 @@
 Each is a pure function of (ground truth, prediction): `gt` is the page's text blocks in reading
 order, `pred` the parser's whole output (its prose is read by `tablebench.readers.prose`, without
 the ground truth), and each returns a value in [0, 1], 1 the best, as the rule metrics here do.
-All four read one word alignment (`tablebench.locate.prose.align_text`, computed once per pair).
+All four read one word alignment (`tablebench.metrics.text.alignment.align_text`, computed once per pair).
 Lengths are counted in characters of the normalised words, each word with one separator, so a
 paragraph's share of the page is its share of the characters.
 
@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from rapidfuzz.distance import Levenshtein
 
-from tablebench.locate.prose import DUPLICATE, INVENTED, MISSING, Alignment, align_text, in_order, run_weights
+from tablebench.metrics.text.alignment import DUPLICATE, INVENTED, MISSING, Alignment, align_text, in_order, run_weights
 
 
 def _chars(words: Sequence, indices: range | list[int]) -> int:

@@ -1,5 +1,9 @@
 """Where a page's ground-truth text blocks are in a parser's prose: one word alignment, linear in the output.
 
+Why with the text metrics: the ground truth enters at alignment and counting, never in a reader
+(`readers.prose` reads the output alone); the text metrics count on this alignment, and the text
+kind's locator and card read the same one, from above. It is no locating stage of its own.
+
 Why not a diff: a page's prose is thousands of words on each side, a two-column page read in
 the wrong order moves whole paragraphs, and the output may be megabytes. An edit-distance table
 is quadratic and a sequence diff cannot follow moved text. So the alignment is anchored: the
