@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tablebench.locate.math_spans import math_spans
+from tablebench.tex.math_spans import math_spans
 from tests.peak_rss import PEAK_KB
 
 LIMIT = 1024 * 1024 * 1024  # bytes of address space for the child (the acceptance bound is 500 MB resident)

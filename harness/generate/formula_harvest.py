@@ -29,11 +29,12 @@ from tablebench.generate.harvest_core import (
     read_document,
     run_harvest_into_pool,
 )
+from tablebench.tex.regions import HARVESTED_DISPLAY_ENVS, env_pattern
 
 MAX_FORMULA_CHARS = 20_000  # after macro expansion
 MIN_CHARS = 3
-DISPLAY_ENVS = ("equation", "align", "gather", "multline")
-_BEGIN = re.compile(r"\\begin\{(" + "|".join(DISPLAY_ENVS) + r"|displaymath)(\*?)\}")
+DISPLAY_ENVS = frozenset(name.rstrip("*") for name in HARVESTED_DISPLAY_ENVS)  # each may be starred
+_BEGIN = re.compile(r"\\begin\{(" + env_pattern(DISPLAY_ENVS | {"displaymath"}) + r")(\*?)\}")
 
 
 def _closing_dollar(text: str, i: int) -> int:

@@ -16,15 +16,15 @@ import re
 from dataclasses import dataclass
 
 from tablebench.tex.macros import brace_group
+from tablebench.tex.regions import HARVESTED_DISPLAY_ENVS, MATH_ENVS, env_pattern
 from tablebench.tex.safety import unsafe_reasons
 
 KINDS = ("inline", "display")
 MAX_CHARS = 2000  # a longer "formula" is a paragraph of math, not one formula
-MATH_ENVIRONMENTS = frozenset(
-    "equation equation* align align* gather gather* multline multline* aligned alignedat gathered split "
-    "matrix pmatrix bmatrix Bmatrix vmatrix Vmatrix smallmatrix array subarray cases dcases rcases".split())
+MATH_ENVIRONMENTS = MATH_ENVS  # the renderer's: a formula in any of them is no unsafe environment
 _DISALLOWED_ENV = re.compile(r"^\\begin\{([^}]*)\}: environment not allowed")
-_DISPLAY_ENV = re.compile(r"^\\begin\{(equation|align|gather|multline)(\*?)\}(.*)\\end\{\1\2\}$", re.S)
+_DISPLAY_ENV = re.compile(r"^\\begin\{(" + env_pattern({n.rstrip("*") for n in HARVESTED_DISPLAY_ENVS}) + r")(\*?)\}"
+                          r"(.*)\\end\{\1\2\}$", re.S)
 _DELIMS = (("$$", "$$", "display"), ("\\[", "\\]", "display"), ("\\(", "\\)", "inline"), ("$", "$", "inline"))
 _INNER_MATH = re.compile(r"(?<!\\)\$|\\[()\[\]]")
 _LABELS = re.compile(r"\\(?:label|tag\*?)\s*\{[^{}]*\}|\\(?:nonumber|notag)(?![A-Za-z])")

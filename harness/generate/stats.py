@@ -13,13 +13,13 @@ import re
 
 from tablebench.readers.latex import environment_spans
 from tablebench.tex.macros import brace_group
+from tablebench.tex.regions import TABULAR_ENVS
 
 _RULES = re.compile(
     r"\\(?:toprule|midrule|bottomrule|hline|hhline\{[^}]*\}|specialrule\{[^}]*\}\{[^}]*\}\{[^}]*\}"
     r"|cmidrule(?:\([^)]*\))?\{[^}]*\}|cline\{[^}]*\}|rowcolor(?:\[[^]]*\])?\{[^}]*\}"
     r"|addlinespace(?:\[[^]]*\])?|noalign\{[^}]*\})"
 )
-_SPLIT = ("tabular", "tabular*", "tabularx", "array")
 _MCOL = re.compile(r"\\multicolumn\{(\d+)\}")
 _MROW = re.compile(r"\\multirow\{(-?\d+)\}")
 _NUMERIC = re.compile(  # 71.2, -3, (0.5), 12,345, 1e-4, 45%, 71.2±0.3, 3.2×10^{-4}, 0.9*
@@ -30,9 +30,9 @@ _NUMERIC = re.compile(  # 71.2, -3, (0.5), 12,345, 1e-4, 45%, 71.2±0.3, 3.2×10
 def split_tabular(latex: str) -> list[list[str]]:
     """Rows of raw cell strings of the first tabular in `latex` (rules and empty rows dropped).
 
-    The tabular is found by the LaTeX reader's environment finder (the first top-level
-    tabular, tabular*, tabularx or array); one that never closes is an error."""
-    env = next((e for e in environment_spans(latex) if e.name in _SPLIT), None)
+    The tabular is found by the LaTeX reader's environment finder (the first top-level table
+    environment of any kind `tex.regions` knows); one that never closes is an error."""
+    env = next((e for e in environment_spans(latex) if e.name in TABULAR_ENVS), None)
     if env is None:
         raise ValueError("no tabular environment found")
     if not env.closed:

@@ -2,7 +2,7 @@
 
 Candidates, in the output's own order:
 - LaTeX math in any delimiters: `$..$`, `$$..$$`, `\\(..\\)`, `\\[..\\]`, and the
-  equation/align/gather/multline/eqnarray/displaymath environments;
+  math-mode environments (`tablebench.tex.regions.MATH_MODE_ENVS`, found by `tex.math_spans`);
 - MathML `<math>` elements (read through `mathml.mathml_to_latex`);
 - a grouped display (several formulas set as rows of one align/aligned/gathered block)
   also offers each row, and two formulas separated only by spaces or punctuation are also
@@ -35,12 +35,13 @@ from rapidfuzz.distance import Indel
 from rapidfuzz.process import cdist
 
 from tablebench.locate.engine import Located, Span, assign, locate
-from tablebench.locate.math_spans import math_spans
 from tablebench.readers.formula_text import gt_tokens, reader_tokens
 from tablebench.readers.mathml import MathMLError, mathml_to_latex
 from tablebench.tex.formula import FormulaError, canonical_tokens
 from tablebench.tex.formula_classes import CONTENT, DELIMITER, OPERATOR, PUNCTUATION, STRUCTURE, token_class
 from tablebench.tex.latex_math import math_to_unicode
+from tablebench.tex.math_spans import math_spans
+from tablebench.tex.regions import ROW_DISPLAY_ENVS, env_pattern
 from tablebench.tex.render import formula_body
 from tablebench.tex.scripts import to_subscript, to_superscript
 from tablebench.tex.symbols import DOUBLE_STRUCK_LETTERS as _DOUBLE_STRUCK
@@ -53,7 +54,7 @@ MIN_TEXT_CHARS = 8  # shorter formulas are matched in plain text only exactly (t
 _PARAGRAPH = re.compile(r"(?:[^\n]|\n(?![ \t]*\n))+")
 JOIN_GAP = re.compile(r"[\s,;.:]{0,4}")
 
-_ROWS_WRAP = re.compile(r"^\s*(?:\{\s*)?\\begin\{(aligned|gathered|split|align\*?|gather\*?|alignedat)\}"
+_ROWS_WRAP = re.compile(r"^\s*(?:\{\s*)?\\begin\{(" + env_pattern(ROW_DISPLAY_ENVS) + r")\}"
                         r"(?:\{\d+\})?(.*)\\end\{\1\}\s*(?:\}\s*)?$", re.S)
 _ROW_SCAN = re.compile(r"\\\\|\\begin\{|\\end\{|(?<!\\)\{|(?<!\\)\}")
 

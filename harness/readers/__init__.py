@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 from tablebench.core.table import NoTableError, Table
+from tablebench.tex.regions import TABULAR_ENVS, env_pattern
 
 FORMATS = ("html", "markdown", "latex", "text", "csv")
 _ALIASES = {"md": "markdown", "tex": "latex", "txt": "text", "tsv": "csv"}
@@ -16,8 +17,7 @@ _TRIGGER = {"html": "<", "latex": "\\begin", "markdown": "|"}
 _EVIDENCE = {
     "html": re.compile(r"<table\b", re.IGNORECASE),
     # the environments `latex.read_latex` reads
-    "latex": re.compile(r"\\begin\s*\{\s*(?:tabular[x*y]?|array|longtable\*?|tblr|longtblr|NiceTabular"
-                        r"|supertabular|xtabular)\s*\}"),
+    "latex": re.compile(r"\\begin\s*\{\s*(?:" + env_pattern(TABULAR_ENVS) + r")\s*\}"),
     # a separator row (|---|:-:|), or two consecutive lines that open and contain pipes
     "markdown": re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*\|(?:[ \t]*:?-+:?[ \t]*\|)*(?:[ \t]*:?-+:?)?[ \t]*$"
                            r"|^[ \t]*\|[^\n|]*\|[^\n]*\n[ \t]*\|[^\n|]*\|", re.MULTILINE),  # [^\n|]: linear on one long line

@@ -6,7 +6,7 @@ repeated unclosed openers (a model's repetition loop: 160 KB of `\\[x `) costs t
 in its length (28 s). Each function here gives the matches of one such regex's `sub`, in the
 same order: whether a position closes a span depends only on the text around it, so the
 closers are listed once and each opener takes the first closer far enough on (a bisection),
-as `tablebench.locate.math_spans` does for a whole output.
+as `tablebench.tex.math_spans` does for a whole output.
 """
 
 from __future__ import annotations
@@ -15,10 +15,13 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 
+from tablebench.tex.regions import DISPLAY_DELIMITERS, INLINE_DELIMITERS
+
 # -- the lazy patterns' openers and closers, as zero-width matches (every position is tried) -----
 _DOLLAR_OPEN = re.compile(r"(?<![\\$])(?=\$\S)")
 _DOLLAR_CLOSE = re.compile(r"(?<=\S)(?<!\\)(?=\$(?!\d))")
-_MATH_PAIRS = {"$$": "$$", "\\(": "\\)", "\\[": "\\]"}  # opener -> closer, tried in this order
+# opener -> closer of the two-character delimiters (a single `$` is read below)
+_MATH_PAIRS = {o: c for o, c in (DISPLAY_DELIMITERS | INLINE_DELIMITERS).items() if len(o) == 2}
 _MATH_START = re.compile(r"[$\\]")
 _SCRIPT_OPEN = re.compile(r"<(sup|sub)\b[^<>]*>", re.IGNORECASE)
 _SCRIPT_CLOSE = re.compile(r"</(sup|sub)\s*>", re.IGNORECASE)

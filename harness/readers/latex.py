@@ -95,7 +95,7 @@ def read_latex(text: str, strict: bool = False) -> list[Table]:
     toks = tokenize(text)
     envs = tabular_environments(toks, len(text))
     if not envs:
-        raise NoTableError("no LaTeX tabular/tabularx/array/longtable environment found")
+        raise NoTableError("no LaTeX tabular-like environment found (`tablebench.tex.regions.TABULAR_ENVS`)")
     definitions = _definitions(text)
     return [_read_env(text, toks, env, strict, definitions) for env in envs]
 

@@ -33,6 +33,9 @@ import unicodedata
 from string import punctuation
 from typing import NamedTuple
 
+from tablebench.tex.math_spans import math_spans
+from tablebench.tex.regions import FLOAT_ENVS, TABULAR_ENVS, env_pattern
+
 # scripts written without spaces between words: each character is a word of its own
 _CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff60"
 WORD = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
@@ -49,20 +52,17 @@ _EDGE = re.compile(r"\A\W++|(?<!\W)\W++\Z")
 _NOT_NEWLINE = re.compile(r"[^\n]")
 _ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,10});")
 
-# regions that are not prose at all (closers searched from each opener: linear)
+# regions that are not prose at all (closers searched from each opener: linear); math is
+# `tex.math_spans`'s, the one finder of math in an output
 _REGIONS = (
     (re.compile(r"<table\b", re.IGNORECASE), re.compile(r"</table\s*>", re.IGNORECASE)),
-    (re.compile(r"<math\b", re.IGNORECASE), re.compile(r"</math\s*>", re.IGNORECASE)),
     (re.compile(r"<!--"), re.compile(r"-->")),
-    (re.compile(r"\$\$"), re.compile(r"\$\$")),
-    (re.compile(r"\\\["), re.compile(r"\\\]")),
-    (re.compile(r"\\\("), re.compile(r"\\\)")),
     (re.compile(r"```"), re.compile(r"```")),
 )
-_ENVIRONMENT = re.compile(r"\\begin\s*\{\s*(tabular[x*y]?|array|longtable\*?|table\*?|tabularx|equation\*?|"
-                          r"align\*?|gather\*?|multline\*?|eqnarray\*?|displaymath|math|figure\*?)\s*\}")
+# a table or a float, each to its own \end (`tex.regions`: every table environment the table reader reads)
+_ENVIRONMENT = re.compile(r"\\begin\s*\{\s*(" + env_pattern(TABULAR_ENVS | FLOAT_ENVS) + r")\s*\}")
 _SINGLE = (
-    re.compile(r"(?<![\\$])\$[^$\n]{1,300}\$"),  # inline math on one line
+    re.compile(r"(?<![\\$])\$[^$\n]{1,300}\$"),  # inline math on one line (prose writes prices: no further)
     re.compile(r"^[ \t]*\|[^\n]*$", re.MULTILINE),  # a Markdown table row
     re.compile(r"!\[[^\]\n]{0,300}\]\([^)\n]{0,500}\)"),  # a Markdown image
     re.compile(r"<img\b[^<>]{0,500}>", re.IGNORECASE),
@@ -159,6 +159,7 @@ def _masked(output: str) -> str:
     cut: list[tuple[int, int]] = []
     for opener, closer in _REGIONS:
         _pair_regions(output, opener, closer, cut)
+    cut.extend((span.start, span.end) for span in math_spans(output, dollar=False))
     _environments(output, cut)
     for pattern in _SINGLE:
         cut.extend(m.span() for m in pattern.finditer(output))
@@ -190,7 +191,7 @@ def _pair_regions(text: str, opener: re.Pattern, closer: re.Pattern, cut: list[t
 
 
 def _environments(text: str, cut: list[tuple[int, int]]) -> None:
-    """LaTeX table / math / figure environments, each to its own \\end{name} (a name without a
+    """LaTeX table / float environments, each to its own \\end{name} (a name without a
     closer after one opener has none after a later one either: each name is searched once in vain)."""
     at, unclosed = 0, set()
     while (m := _ENVIRONMENT.search(text, at)) is not None:

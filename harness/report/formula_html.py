@@ -16,6 +16,8 @@ import re
 from html import escape
 from html.parser import HTMLParser
 
+from tablebench.tex.regions import ALIGNMENT_ENVS, env_pattern
+
 MAX_LATEX = 4_000  # longer formulas are shown as source only (conversion cost, page size)
 TAGS = frozenset({
     "math", "mi", "mn", "mo", "ms", "mtext", "mspace", "mrow", "mfrac", "msqrt", "mroot", "mstyle", "merror",
@@ -30,7 +32,7 @@ ATTRS = frozenset({
 })
 VOID = frozenset({"mspace", "mprescripts", "none"})
 _ALIGN_AMP = re.compile(r"(?<!\\)&")
-_ALIGNED = re.compile(r"\\begin\{(?:aligned|align\*?|split|gathered|eqnarray\*?)\}")
+_ALIGNED = re.compile(r"\\begin\{(?:" + env_pattern(ALIGNMENT_ENVS) + r")\}")
 _GRID = re.compile(r"\\begin\{(?:\w*matrix|array|cases)\}")  # where & separates cells: kept
 
 

@@ -8,6 +8,8 @@ both read commands through these tables, so a command's shape is written once.
 
 from __future__ import annotations
 
+from tablebench.tex.regions import TABULAR_ENVS
+
 # Operator names TeX sets upright (`\log x` keeps its space in math).
 FUNCTION_NAMES = frozenset(
     "log ln lg exp sin cos tan cot sec csc arcsin arccos arctan sinh cosh tanh coth max min "
@@ -79,8 +81,6 @@ CITES = frozenset("cite citep citet citealp citealt citeauthor citeyear parencit
                   "autocite footcite cite* citep* citet* nocite".split())
 REFS = frozenset("ref eqref autoref cref Cref pageref nameref vref".split())
 CITE_ARGS, REF_ARGS = "oom", "m"  # \cite[pre][post]{keys}, \ref{label}
-TABULAR_ENVS = frozenset("tabular tabular* tabularx tabulary array longtable longtable* "
-                         "tblr longtblr NiceTabular supertabular xtabular".split())
 # Environments whose arguments come before the body (a tabular's width, position and
 # column spec; a minipage's position, height, inner position and width).
 ENV_ARGS = {**{env: "om" for env in sorted(TABULAR_ENVS)}, "tabular*": "mom", "tabularx": "mom", "tabulary": "mom",

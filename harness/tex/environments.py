@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from tablebench.tex.arguments import arg_source, count_arg, env_preamble, group_arg, optional_arg, skip_space
-from tablebench.tex.commands import TABULAR_ENVS
+from tablebench.tex.regions import TABULAR_ENVS
 from tablebench.tex.tokens import Token, tokenize
 
 # Column letters whose arguments follow in braces: p{3cm}, w{l}{1cm}, D{.}{.}{2}, @{..}.

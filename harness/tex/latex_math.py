@@ -29,6 +29,7 @@ import unicodedata
 
 from tablebench.tex.arguments import Arg, arg_source, group_arg, skip_space
 from tablebench.tex.commands import ENV_ARGS, MULTIROW_ARGS, SI_ARGS
+from tablebench.tex.regions import ARGUMENT_MATH_ENVS, MATH_MODE_ENVS
 from tablebench.tex.scripts import to_subscript, to_superscript
 from tablebench.tex.symbols import DING
 from tablebench.tex.tokens import Token, Tokens, tokenize
@@ -97,7 +98,9 @@ def _h_begin(r: Walker, i: int, j: int, math: bool, name: str) -> tuple[str, int
     env = arg_source(r.toks, args[0]) if args[0] else ""
     if env in ENV_ARGS:  # tabular-like (spec skipped) or minipage
         _, k = r.args(k, j, ENV_ARGS[env])
-    elif env in ("equation", "equation*", "align", "align*", "gather", "math", "displaymath"):
+    elif env in MATH_MODE_ENVS:  # every math environment reads as its formula (not only equation and align)
+        if env in ARGUMENT_MATH_ENVS:  # alignat's column count is no part of the formula
+            _, k = r.args(k, j, ARGUMENT_MATH_ENVS[env])
         end = _find_end(r.toks, k, j, env)
         return r.render(k, end, True), end
     return " ", k

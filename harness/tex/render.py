@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from tablebench.core.cache import ContentCache
+from tablebench.tex.regions import ARGUMENT_MATH_ENVS, MATH_ENVS, MATH_MODE_ENVS, env_pattern
 from tablebench.tex.runner import LatexError, run_pdflatex
 from tablebench.tex.safety import unsafe_reasons
 
@@ -41,13 +42,11 @@ PREAMBLE = (
     "\\begin{document}\n"
 )
 # Display environments whose body we typeset inside align* (which takes & and \\ anywhere).
-_DISPLAY_ENVS = ("equation", "equation*", "align", "align*", "gather", "gather*", "multline",
-                 "multline*", "flalign", "flalign*", "displaymath", "eqnarray", "eqnarray*", "math")
-MATH_ENVIRONMENTS = frozenset(_DISPLAY_ENVS) | frozenset(
-    "aligned alignedat alignat alignat* gathered split matrix pmatrix bmatrix Bmatrix vmatrix "
-    "Vmatrix smallmatrix array subarray cases dcases rcases".split())
+# (alignat's column count would be typeset as text: it stays inside its own environment)
+_DISPLAY_ENVS = MATH_MODE_ENVS - ARGUMENT_MATH_ENVS.keys()
+MATH_ENVIRONMENTS = MATH_ENVS
 _OUTER = re.compile(r"^\s*(\$\$|\$|\\\[|\\\()(.*?)(\$\$|\$|\\\]|\\\))\s*$", re.S)
-_ENV_WRAP = re.compile(r"^\s*\\begin\{(" + "|".join(re.escape(e) for e in _DISPLAY_ENVS) + r")\}(.*)\\end\{\1\}\s*$", re.S)
+_ENV_WRAP = re.compile(r"^\s*\\begin\{(" + env_pattern(_DISPLAY_ENVS) + r")\}(.*)\\end\{\1\}\s*$", re.S)
 _INNER_MATH = re.compile(r"(?<!\\)\$|\\[(\[]")
 _BLANK_LINES = re.compile(r"\n\s*\n")
 _DISALLOWED_ENV = re.compile(r"^\\begin\{([^}]*)\}: environment not allowed")

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from tablebench.tex.regions import MATH_ENVS, TABULAR_ENVS
+
 # name -> why it is refused
 FORBIDDEN: dict[str, str] = {
     **{n: "reads a file" for n in (
@@ -48,13 +50,10 @@ FORBIDDEN: dict[str, str] = {
 _CS = re.compile(r"\\([A-Za-z@]+)(\s*18)?|\\.", re.S)
 _ENV = re.compile(r"\\(begin|end)(?![A-Za-z@])(\s*\{([A-Za-z*]+)\})?")
 # Environments a table may open; any other \begin{X} calls \X, which could be anything.
-ENVIRONMENTS = frozenset({
-    "tabular", "tabular*", "tabularx", "tabulary", "array", "longtable", "longtable*", "NiceTabular",
-    "tblr", "threeparttable", "tablenotes", "minipage", "center", "flushleft", "flushright",
+ENVIRONMENTS = TABULAR_ENVS | MATH_ENVS | frozenset({
+    "threeparttable", "tablenotes", "minipage", "center", "flushleft", "flushright",
     "small", "footnotesize", "scriptsize", "tiny", "normalsize", "large", "itemize", "enumerate",
-    "math", "displaymath", "equation", "equation*", "align", "align*", "gathered", "aligned",
-    "cases", "matrix", "pmatrix", "bmatrix", "vmatrix", "smallmatrix", "adjustbox", "makecell",
-    "sideways", "spacing", "singlespace",
+    "adjustbox", "makecell", "sideways", "spacing", "singlespace",
 })
 
 

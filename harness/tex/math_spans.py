@@ -6,6 +6,10 @@ rest of the output from every opener that has no closer: an output that repeats 
 `\\[` (a model's repetition loop) costs time quadratic in its length (600 KB: minutes). Here the
 closers of each kind are listed once, in order, and each opener takes the first closer that may
 end it (a bisection), so the cost is linear in the output plus a logarithm per opener.
+
+The one finder of math in an output: the formula locator reads every span as a candidate, the
+prose reader leaves the spans out of the words (`dollar=False`: it reads a single `$` its own,
+stricter way, since prose writes prices). The environments are `tex.regions`'s math-mode ones.
 """
 
 from __future__ import annotations
@@ -14,18 +18,20 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass
 
-ENVIRONMENTS = "equation|align|gather|multline|eqnarray|displaymath|math|flalign|alignat"
+from tablebench.tex.regions import MATH_MODE_ENVS, env_pattern
+
+ENVIRONMENTS = env_pattern({name.rstrip("*") for name in MATH_MODE_ENVS})  # each may be starred
 
 # Where each kind may start; a lookahead, so every position is tried (a `$$` with no closer may
 # still hold a `$` opener one character on, as the regex would find).
-_OPEN = re.compile(
-    r"(?=(?P<env>\\begin\{(?P<name>" + ENVIRONMENTS + r")(?P<star>\*?)\})"
-    r"|(?P<dd>(?<!\\)\$\$)"
-    r"|(?P<br>\\\[)"
-    r"|(?P<pa>\\\()"
-    r"|(?P<d>(?<!\\)\$(?!\$))"
-    r"|(?P<mml><(?P<pfx>\w+:)?math\b))",
-)
+_OPENERS = (r"(?P<env>\\begin\{(?P<name>" + ENVIRONMENTS + r")(?P<star>\*?)\})"
+            r"|(?P<dd>(?<!\\)\$\$)"
+            r"|(?P<br>\\\[)"
+            r"|(?P<pa>\\\()"
+            r"|(?P<d>(?<!\\)\$(?!\$))"
+            r"|(?P<mml><(?P<pfx>\w+:)?math\b)")
+_OPEN = {True: re.compile(f"(?=(?:{_OPENERS}))"),
+         False: re.compile(f"(?=(?:{_OPENERS.replace('|(?P<d>', '|(?P<d>(?!)')}))")}
 _ENV_END = re.compile(r"\\end\{(" + ENVIRONMENTS + r")(\*?)\}")
 _MML_END = re.compile(r"</(\w+:)?math>")
 _DD_END = re.compile(r"(?<!\\)(?=\$\$)")
@@ -71,12 +77,13 @@ class _Closers:
             self._lists[family] = [m.start() for m in pattern.finditer(self.text)]
 
 
-def math_spans(text: str) -> list[MathSpan]:
-    """Every math span in `text`, leftmost first and not overlapping (the lazy regex's matches)."""
+def math_spans(text: str, *, dollar: bool = True) -> list[MathSpan]:
+    """Every math span in `text`, leftmost first and not overlapping (the lazy regex's matches);
+    `dollar` False: a single `$` opens nothing (a `$$` still does)."""
     closers = _Closers(text)
     spans: list[MathSpan] = []
     done = 0
-    for m in _OPEN.finditer(text):
+    for m in _OPEN[dollar].finditer(text):
         p = m.start()
         if p < done:
             continue
