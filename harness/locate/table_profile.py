@@ -9,12 +9,11 @@ profiles in [0, 1]. Profiles add up, so split pieces or fused tables are scored 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
 from tablebench.core.table import Table
-from tablebench.readers.textnorm import ELEMENT_TAG, MARKS
+from tablebench.readers.textnorm import ELEMENT_TAG, MARKS, Processor, fold_case, forgiven
 
 TOKEN_WEIGHT = 0.5  # share of exact-token overlap in the content score; the rest is char trigrams
 SHAPE_WEIGHT = 0.1  # how much a differing grid shape may lower a score (a tie-breaker, no more)
@@ -51,15 +50,13 @@ def holds_words(prof: Profile, text: str) -> bool:
     return bool(words) and all(prof.tokens[w] > 0 for w in words)
 
 
-def normalize(text: str) -> str:
-    """NFKC, case-folded, HTML tags and emphasis marks dropped, whitespace collapsed.
-
-    The locator's own form, apart from the metrics' on purpose: it only has to recognise a table
-    by its words, so it folds compatibility forms and case freely; a metric's normaliser
-    (`semantic_text.normalize`, `tlag.normalize_text`) decides a score and keeps its definition."""
+def normalize(text: str, processor: Processor = forgiven) -> str:
+    """What a reader forgives forgiven (`processor`: `readers.textnorm.forgiven`, as the semantic
+    score reads it), HTML tags and emphasis marks dropped, case folded for finding (Greek keeps
+    its case: `fold_case`), whitespace collapsed: a table is recognised by its words."""
     if "<" in text:
         text = ELEMENT_TAG.sub(" ", text)
-    return " ".join(unicodedata.normalize("NFKC", text).translate(_NOISE).casefold().split())
+    return " ".join(fold_case(processor(text).translate(_NOISE)).split())
 
 
 def profile(table: Table) -> Profile:

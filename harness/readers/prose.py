@@ -10,11 +10,12 @@ cut into words. A table written as plain lines (no markup) stays prose: a reader
 from text either.
 
 Words keep their [start, end) in the output, so a locator can point at what it matched; each
-word's `norm` is what a reader forgives away (`normalise_word`): Unicode compatibility forms
-(NFKC: ligatures ﬁ/ﬂ, full-width letters), soft hyphens and zero-width characters, typographic
-quotes and dashes; and a word broken by a hyphen at a line end is read joined. Nothing else is
-forgiven: a changed letter stays changed. `key` (case folded, edge punctuation off) is only for
-finding where a word is, never for scoring.
+word's `norm` is the word as a reader forgives it (`readers.textnorm.forgiven`, the one reading
+every forgiving scorer shares: compatibility forms such as the ligatures ﬁ/ﬂ, invisible
+characters, typographic quotes and dashes, entities, glyph shapes), and a word broken by a hyphen
+at a line end is read joined. Nothing else is forgiven: a changed letter or case stays changed.
+`key` (case folded but for Greek, edge punctuation off) is only for finding where a word is,
+never for scoring.
 
 Every pattern here runs in time linear in the output, by construction, because the output is
 anybody's: repetitions are bounded, closers are searched once from each opener, and a pattern
@@ -27,30 +28,24 @@ character the patterns read takes under 0.1 s (tests/benchmarks/test_bench_prose
 
 from __future__ import annotations
 
-import html
 import re
-import unicodedata
 from string import punctuation
 from typing import NamedTuple
 
+from tablebench.readers.textnorm import fold_case, forgiven
 from tablebench.tex.math_spans import math_spans
 from tablebench.tex.regions import FLOAT_ENVS, TABULAR_ENVS, env_pattern
 
-# scripts written without spaces between words: each character is a word of its own
-_CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff60"
+# scripts written without spaces between words: each character is a word of its own (full-width
+# punctuation too; not full-width digits and Latin letters, which a reader forgives as ASCII's)
+_CJK = ("\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+        "\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff60")
 WORD = re.compile(f"[{_CJK}]|[^\\s{_CJK}]+")
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))  # soft hyphen, zero widths
-_FOLD = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
-                       "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
-                       "\u00ab": '"', "\u00bb": '"',
-                       "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
-                       "\u2212": "-"})
 # punctuation at a word's edges: the leading run from the start; the trailing run only from its
 # first character (not after another non-word character) and taken whole (possessive): tried from
 # every character of a long run, `[^\w]+$` rescanned the rest of the run each time (quadratic)
 _EDGE = re.compile(r"\A\W++|(?<!\W)\W++\Z")
 _NOT_NEWLINE = re.compile(r"[^\n]")
-_ENTITY = re.compile(r"&(?:#\d{1,7}|#x[0-9a-fA-F]{1,6}|[A-Za-z]{2,10});")
 
 # regions that are not prose at all (closers searched from each opener: linear); math is
 # `tex.math_spans`'s, the one finder of math in an output
@@ -86,18 +81,8 @@ class Word(NamedTuple):
 
     start: int
     end: int
-    norm: str  # the word as scored (`normalise_word`)
+    norm: str  # the word as scored (`forgiven`)
     key: str  # case folded, edge punctuation off: for finding it, never for scoring
-
-
-def normalise_word(word: str) -> str:
-    """What a reader forgives in one word: compatibility forms (NFKC, so ligatures ﬁ ﬂ become fi fl),
-    invisible characters, typographic quotes and dashes, HTML entities; nothing else."""
-    if word.isascii() and "&" not in word:  # already in every normal form: most words of most outputs
-        return word
-    if "&" in word and _ENTITY.search(word):
-        word = html.unescape(word)
-    return unicodedata.normalize("NFKC", word.translate(_INVISIBLE)).translate(_FOLD)
 
 
 def key_of(norm: str) -> str:
@@ -105,7 +90,7 @@ def key_of(norm: str) -> str:
     if norm.isascii():
         return (norm.strip(punctuation) or norm).lower()
     stripped = _EDGE.sub("", norm)
-    return (stripped or norm).casefold()
+    return fold_case(stripped or norm)
 
 
 def words_of(text: str) -> list[Word]:
@@ -128,7 +113,7 @@ def _words(original: str, masked: str) -> list[Word]:
         if pending is None and word.isascii() and "&" not in word and word[-1] != "-":  # most words: as written
             out.append(Word(start, end, word, (word.strip(punctuation) or word).lower()))
             continue
-        norm = normalise_word(word)
+        norm = forgiven(word)
         if not norm.strip():
             continue
         if pending is not None:
@@ -148,7 +133,7 @@ def _words(original: str, masked: str) -> list[Word]:
 
 
 def _add(out: list[Word], start: int, end: int, norm: str) -> None:
-    # NFKC may turn one character into words ("¼" -> "1⁄4" stays one; U+3000 -> space): keep one word
+    # forgiving may turn one character into words ("x²" -> "x 2" stays one; U+3000 -> space): keep one word
     if not norm.isascii():
         norm = " ".join(norm.split()) or norm
     out.append(Word(start, end, norm, key_of(norm)))

@@ -101,8 +101,8 @@ REFERENCE = [
     Mutation("tlag_self_edges", "compare", R + "tlag.py", "keep = (a != b) & (np.minimum(a, b) >= 0)",
              "keep = np.minimum(a, b) >= 0"),
     Mutation("tlag_exponent_default", "default", R + "tlag.py",
-             "def tlag_details(gt: TableLike, pred: TableLike, *, k: int = 7)",
-             "def tlag_details(gt: TableLike, pred: TableLike, *, k: int = 5)"),
+             "def tlag_details(gt: TableLike, pred: TableLike, *, k: int = 7,",
+             "def tlag_details(gt: TableLike, pred: TableLike, *, k: int = 5,"),
 ]
 
 TABLE = [

@@ -45,6 +45,7 @@ import numpy as np
 
 from tablebench.core.table import MAX_SPAN, Table, TableLike
 from tablebench.readers.html import as_table
+from tablebench.readers.textnorm import Processor, as_written, read_as
 
 AUTOJUNK_MIN_LEN = 200  # difflib's autojunk heuristic applies from this length of the second text
 _FIBONACCI = np.uint64(0x9E3779B97F4A7C15)
@@ -62,17 +63,18 @@ class GritsDetails(TypedDict):
     recall_con: float
 
 
-def grits(gt: TableLike, pred: TableLike) -> float:
+def grits(gt: TableLike, pred: TableLike, *, processor: Processor = as_written) -> float:
     """GriTS-Con (the F-score of cell contents) of `pred` against `gt`, in [0, 1]."""
-    return grits_details(gt, pred)["con"]
+    return grits_details(gt, pred, processor=processor)["con"]
 
 
-def grits_details(gt: TableLike, pred: TableLike) -> GritsDetails:
+def grits_details(gt: TableLike, pred: TableLike, *, processor: Processor = as_written) -> GritsDetails:
     """GriTS-Top and GriTS-Con (F, precision, recall) of `pred` against `gt`.
 
-    Strings are read as HTML with whitespace kept verbatim (`tablebench.readers.html.as_table`).
+    Strings are read as HTML with whitespace kept verbatim (`tablebench.readers.html.as_table`);
+    cell text as `processor` reads it (the reference's: as written).
     """
-    g, p = SlotGrid.of(as_table(gt)), SlotGrid.of(as_table(pred))
+    g, p = SlotGrid.of(read_as(as_table(gt), processor)), SlotGrid.of(read_as(as_table(pred), processor))
     top = _factored_2dmss(box_iou_matrix(g.boxes, p.boxes), g.box_ids, p.box_ids)
     con = _factored_2dmss(lcs_similarity_matrix(g.texts, p.texts), g.text_ids, p.text_ids)
     return GritsDetails(top=top[0], precision_top=top[1], recall_top=top[2],

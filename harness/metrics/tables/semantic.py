@@ -3,9 +3,10 @@
 The prediction is read once, as a reader who sees only the extraction reads it (`semantic_read`:
 no ground truth reaches the reading): header rows give each column a header path, stub columns
 give each body row a key, a caption row over the table is its title, every cell text is
-normalised (`semantic_text`, `semantic_glyphs`), and a table written as lines of text is read back
-into cells from the lines' own regularity (`semantic_lines`). The ground truth is read the same
-way, its markup saying where every cell is. Then the reading is aligned with the ground truth and
+normalised (`semantic_text`, forgiving what `readers.textnorm.forgiven` forgives), and a table
+written as lines of text is read back into cells from the lines' own regularity
+(`semantic_lines`). The ground truth is read the same way, its markup saying where every cell
+is. Then the reading is aligned with the ground truth and
 their differences are counted by cause, not by the cells a cause touches (`semantic_align`):
 the share of facts that agree, wrong values, lost or invented rows and columns, misread headers,
 values under another row's or column's label, the share of values whose key (row path,

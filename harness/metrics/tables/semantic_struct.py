@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tablebench.core.table import Table
-from tablebench.metrics.tables.semantic_text import NULL, fold_case, normalize, numbers, residue
+from tablebench.metrics.tables.semantic_text import NULL, normalize, numbers, residue
 from tablebench.readers.row_roles import header_end, is_label_row, is_mark, is_set_off_label, is_spanning_label, repeats_header
+from tablebench.readers.textnorm import fold_case
 
 _LEADING_NUMBER = re.compile(r"[^\w]{0,2}[-+±~≈<>≤≥]?\.?\d")
 _MAGNITUDE = re.compile(r"(\d)[^\W\d_]{1,2}\b")  # a unit or magnitude written onto a number

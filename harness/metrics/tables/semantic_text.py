@@ -18,9 +18,10 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from tablebench.metrics.tables.semantic_glyphs import fold_glyphs, fold_mark, same_mark
+from tablebench.metrics.tables.semantic_glyphs import fold_mark, same_mark
 from tablebench.readers.cell_markup import sub_script
-from tablebench.readers.textnorm import ANY_TAG, GLUED_SYMBOL_ITALIC, STYLE_TAGS, tag_pattern
+from tablebench.readers.textnorm import (ANY_TAG, GLUED_SYMBOL_ITALIC, STYLE_TAGS, Processor, fold_case, forgiven,
+                                         tag_pattern)
 from tablebench.tex.latex_math import latex_to_text
 from tablebench.tex.scripts import to_superscript
 
@@ -30,8 +31,6 @@ NULL = "∅"  # the one form of every "no value here" marker
 # "None" is not one: it is also a label ("None" as the fine-tuning data, the regulariser, ...).
 _NULLS = {"", "-", "--", "---", "—", "–", "−", "n/a", "na", "n.a.", "n.a", "null", "nan", "/", "\\", "∅"}
 
-_VULGAR = re.compile("[¼½¾⅐-⅞]")
-_FRACTION = re.compile("[⁰¹²³⁴-⁹]+⁄[₀-₉]+|[¼½¾⅐-⅞]")  # ¹⁄₈ and ½ are what 1/8 and 1/2 look like
 _TIGHT = re.compile(r"\s+(?=[)\]}%,;:!?↑↓→←°†‡*∗′″])|(?<=[(\[{])\s+")  # "RA ↑", "( 12 )": spacing only
 # 1.2 × 10⁻³, 1.2x10^{-3}, 1.2·10^-3, 1.2 × 10−3 (a text layer that set the exponent on the line: a
 # minus right after "× 10" is no subtraction): one number, written as 1.2e-3 (as parsers also write it)
@@ -61,14 +60,15 @@ _MD_ESCAPE = re.compile(r"\\([@|*<>+=!?])")  # Markdown escapes that mean nothin
 
 
 @lru_cache(maxsize=65536)
-def normalize(text: str) -> str:
-    """What a reader sees, in one canonical spelling: entities, markup and math resolved,
-    glyphs that print alike folded (`semantic_glyphs`), case folded (not that of Greek letters
+def normalize(text: str, processor: Processor = forgiven) -> str:
+    """What a reader sees, in one canonical spelling: entities, markup and math resolved, then
+    what a reader forgives forgiven (`processor`: `readers.textnorm.forgiven`, glyphs that print
+    alike, fractions, super- and subscripts set apart), case folded (not that of Greek letters
     or of a one-letter cell: there case names different things), white space collapsed; null
     markers become `NULL`."""
     t = html.unescape(html.unescape(text)) if "&" in text else text
     if "<" in t:
-        # <sup>1</sup> reads as ¹, then as a folded superscript (" 1", see semantic_glyphs); 10 <sup>−3</sup> as 10⁻³
+        # <sup>1</sup> reads as ¹, then as a superscript set apart (" 1", `forgiven`); 10 <sup>−3</sup> as 10⁻³
         t = ANY_TAG.sub(" ", sub_script(_STYLE_TAG.sub("", t), _script))
     if "\\" in t or "$" in t or "^" in t:
         t = _latex_to_text(t)
@@ -77,15 +77,13 @@ def normalize(text: str) -> str:
         if "_" in t:
             t = _SUBSCRIPT_MARK.sub(" ", _MD_UNDERSCORE.sub(r"\1", GLUED_SYMBOL_ITALIC.sub(r"\1", t)))
     t = unicodedata.normalize("NFC", t)
-    if "⁄" in t or _VULGAR.search(t):
-        t = _FRACTION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)).replace("⁄", "/"), t)
     if "10" in t:
         t = _SCIENTIFIC.sub(_e_notation, t)
     if "+" in t:
         t = _PLUS_MINUS.sub("±", t)
     if "x" in t:
         t = _TIMES.sub("×", t)
-    t = fold_mark(" ".join(fold_glyphs(t).split()))
+    t = fold_mark(" ".join(processor(t).split()))
     if not _SYMBOL.match(t):  # a cell that is one letter (N vs n, K₁ vs k₁) is a symbol: its case is its name
         t = fold_case(t)
     t = _TIGHT.sub("", t)
@@ -100,20 +98,6 @@ def _script(name: str, inner: str) -> str:
     if name.lower() == "sup" and (converted := to_superscript(html.unescape(ANY_TAG.sub("", inner)))) is not None:
         return converted
     return f" {inner} "
-
-
-_GREEK_RUN = re.compile("([\u0370-\u03ff]+)")
-
-
-def fold_case(t: str) -> str:
-    """Case folded as in a text of several words; Greek keeps its case (Γ ≠ γ, Ω ≠ ω). Case folding
-    maps character by character, so folding the runs between Greek letters is folding each."""
-    if t.isascii():  # no Greek letter: the common case, without the split
-        return t.casefold()
-    parts = _GREEK_RUN.split(t)
-    if len(parts) == 1:
-        return t.casefold()
-    return "".join(part if i % 2 else part.casefold() for i, part in enumerate(parts))
 
 
 def _e_notation(m: re.Match[str]) -> str:

@@ -30,11 +30,13 @@ from rapidfuzz.process import cdist
 
 from tablebench.core.table import MAX_SPAN, Cell, TableLike, _clamp
 from tablebench.readers.html import as_table
+from tablebench.readers.textnorm import Processor, as_written, read_as
 
 __all__ = ["teds", "tree_edit_distance"]
 
 
-def teds(gt: TableLike, pred: TableLike, *, structure_only: bool = False) -> float:
+def teds(gt: TableLike, pred: TableLike, *, structure_only: bool = False,
+         processor: Processor = as_written) -> float:
     """Tree-edit-distance similarity of two tables, as PubTabNet's reference computes it.
 
     `gt` and `pred` are `Table`s or HTML strings (read verbatim: no whitespace folding).
@@ -45,15 +47,17 @@ def teds(gt: TableLike, pred: TableLike, *, structure_only: bool = False) -> flo
     here two such tables score 1.0 (nothing differs). When only one side has no elements the
     distance is the other side's node count, so the score is 0.0, as in the reference.
     """
-    distance, n_nodes = tree_edit_distance(gt, pred, structure_only)
+    distance, n_nodes = tree_edit_distance(gt, pred, structure_only, processor)
     if n_nodes == 0:
         return 1.0
     return 1.0 - distance / n_nodes
 
 
-def tree_edit_distance(gt: TableLike, pred: TableLike, structure_only: bool = False) -> tuple[float, int]:
-    """(tree edit distance, larger element count) of two tables' `table -> tr -> td` trees."""
-    rows_a, rows_b = as_table(gt).rows, as_table(pred).rows
+def tree_edit_distance(gt: TableLike, pred: TableLike, structure_only: bool = False,
+                       processor: Processor = as_written) -> tuple[float, int]:
+    """(tree edit distance, larger element count) of two tables' `table -> tr -> td` trees, cell
+    text read by `processor` (the reference's: as written)."""
+    rows_a, rows_b = read_as(as_table(gt), processor).rows, read_as(as_table(pred), processor).rows
     n_a = len(rows_a) + sum(map(len, rows_a))
     n_b = len(rows_b) + sum(map(len, rows_b))
     n_nodes = max(n_a, n_b)

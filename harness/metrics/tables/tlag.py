@@ -29,6 +29,7 @@ from rapidfuzz.process import cdist
 from tablebench.core.assignment import linear_sum_assignment
 from tablebench.core.table import MAX_SPAN, Table, TableLike
 from tablebench.readers.html import as_table
+from tablebench.readers.textnorm import Processor, as_written, read_as
 
 NULL = "[NULL]"  # the reference's marker; a cell whose text normalises to it is null
 _NULL_FORMS = frozenset(["", "-", "\u2013", "\u2014", "...", "\u2026", "n/a", "na", "none", "nil", "--", "---"])
@@ -192,12 +193,12 @@ class TlagDetails(TypedDict):
     recall: float
 
 
-def tlag(gt: TableLike, pred: TableLike, *, k: int = 7) -> float:
+def tlag(gt: TableLike, pred: TableLike, *, k: int = 7, processor: Processor = as_written) -> float:
     """T-LAG (F1) of `pred` against `gt`, in [0, 1]."""
-    return tlag_details(gt, pred, k=k)["f1"]
+    return tlag_details(gt, pred, k=k, processor=processor)["f1"]
 
 
-def tlag_details(gt: TableLike, pred: TableLike, *, k: int = 7) -> TlagDetails:
+def tlag_details(gt: TableLike, pred: TableLike, *, k: int = 7, processor: Processor = as_written) -> TlagDetails:
     """T-LAG of `pred` against `gt`: ``{"f1", "precision", "recall"}``, each in [0, 1].
 
     Tables without any edge (a single cell, or one column of one span): when both sides
@@ -206,7 +207,7 @@ def tlag_details(gt: TableLike, pred: TableLike, *, k: int = 7) -> TlagDetails:
     """
     if not isinstance(k, int) or isinstance(k, bool) or k < 1:
         raise ValueError(f"T-LAG exponent k must be a positive integer, got {k!r}")
-    gt_t, pred_t = as_table(gt), as_table(pred)
+    gt_t, pred_t = read_as(as_table(gt), processor), read_as(as_table(pred), processor)  # then `normalize_text`
     gt_right, gt_below = tlag_edges(tlag_grid(gt_t))
     pr_right, pr_below = tlag_edges(tlag_grid(pred_t))
     n_gt, n_pred = len(gt_right) + len(gt_below), len(pr_right) + len(pr_below)

@@ -10,7 +10,7 @@ paragraph's share of the page is its share of the characters.
 - `text_fidelity`: 1 - normalised edit distance between the ground truth and the output's
   prose put in ground-truth order: (characters missing + characters invented or repeated +
   the edit distance of every edited stretch) / the longer of the two. Order does not count here
-  (`reading_order` does); what a reader forgives (`tablebench.readers.prose.normalise_word`) does
+  (`reading_order` does); what a reader forgives (`tablebench.readers.textnorm.forgiven`) does
   not count; a changed word does. Dropping a paragraph of share s gives 1 - s; repeating one,
   1 - s / (1 + s).
 - `reading_order`: the share of the matched prose (by characters) in the heaviest sequence of
