@@ -8,7 +8,7 @@ from tablebench.core.table import Cell, Table
 from tablebench.metrics.tables.semantic import RULES, read_and_count, semantic_details
 from tablebench.metrics.tables.semantic_align import FEATURES
 from tablebench.metrics.tables.semantic_causes import MAX_TEXT, Cause
-from tablebench.metrics.tables.semantic_emphasis import RULE, emphasised
+from tablebench.metrics.tables.semantic_emphasis import RULE, emphasised, math_text
 from tablebench.readers.latex import read_latex
 from tablebench.readers.markdown import read_markdown
 from tablebench.readers.text import read_lines
@@ -117,3 +117,10 @@ def test_an_element_is_looked_for_near_its_opener_only() -> None:
     assert emphasised(Table([[Cell(loop, raw=loop)]], fmt="markdown")) == {}
     near, far = "<u>" + "y" * 300 + "</u>", "<u>" + "y" * 301 + "</u>"
     assert emphasised(_md(f"| a | b |\n|---|---|\n| {near} | {far} |")) == {("underline", "y" * 300): 1}
+
+
+def test_the_math_a_table_sets_is_found_by_the_one_math_finder():
+    """An escaped `\\$` is a dollar sign, not math: its own pattern read `$0.029 (2.2$` as a formula and
+    missed the `\\times` after it, so a parser's italic × (math's own italics) was charged as added."""
+    gt = Table([[Cell("$0.029 (2.2×)", raw="\\$0.029 (2.2$\\times$)"), Cell("z", raw="$z$ and \\(y\\)")]])
+    assert math_text(gt).split("\n") == ["✗", "z", "y"]  # a lone × is the cross mark (`semantic_glyphs`)

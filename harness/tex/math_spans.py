@@ -32,6 +32,7 @@ _OPENERS = (r"(?P<env>\\begin\{(?P<name>" + ENVIRONMENTS + r")(?P<star>\*?)\})"
             r"|(?P<mml><(?P<pfx>\w+:)?math\b)")
 _OPEN = {True: re.compile(f"(?=(?:{_OPENERS}))"),
          False: re.compile(f"(?=(?:{_OPENERS.replace('|(?P<d>', '|(?P<d>(?!)')}))")}
+_ENV_BEGIN = re.compile(r"\\begin\{(?:" + ENVIRONMENTS + r")\*?\}")
 _ENV_END = re.compile(r"\\end\{(" + ENVIRONMENTS + r")(\*?)\}")
 _MML_END = re.compile(r"</(\w+:)?math>")
 _DD_END = re.compile(r"(?<!\\)(?=\$\$)")
@@ -93,6 +94,18 @@ def math_spans(text: str, *, dollar: bool = True) -> list[MathSpan]:
             spans.append(MathSpan(kind, p, end))
             done = end
     return spans
+
+
+def inside(text: str, span: MathSpan) -> str:
+    """The formula of `span` without its delimiters (an environment's body; MathML as it stands)."""
+    if span.kind == "d":
+        return text[span.start + 1:span.end - 1]
+    if span.kind == "env":
+        opened = _ENV_BEGIN.match(text, span.start)
+        return text[opened.end() if opened else span.start:text.rfind("\\end", span.start, span.end)]
+    if span.kind == "mml":
+        return text[span.start:span.end]
+    return text[span.start + 2:span.end - 2]
 
 
 def _end(text: str, m: re.Match[str], kind: str, closers: _Closers) -> int:

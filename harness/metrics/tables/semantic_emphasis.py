@@ -29,6 +29,7 @@ from tablebench.core.table import Table
 from tablebench.metrics.tables.semantic_align import FEATURES, Differences
 from tablebench.metrics.tables.semantic_causes import Cause
 from tablebench.metrics.tables.semantic_text import normalize
+from tablebench.tex.math_spans import inside, math_spans
 
 RULE = "emphasis"  # the comparison's rule (`semantic.RULES`; `tablebench meta-eval --ablation` removes it)
 
@@ -50,7 +51,6 @@ _MARKUP = {
     "underline": re.compile(r"<(?:u|ins)>(.{0,300}?)</(?:u|ins)>", re.I),
     "strike": re.compile(r"~~(?=\S)([^~\n]+?)~~|<(?:s|del|strike)>(.{0,300}?)</(?:s|del|strike)>", re.I),
 }
-_MATH = re.compile(r"\$\$?(.+?)\$\$?|\\\((.{1,300}?)\\\)")
 # what a cell must hold to emphasise anything, per syntax: most cells hold none (nothing to look for)
 _MAYBE_LATEX = re.compile(r"\\")
 _MAYBE_MARKUP = re.compile(r"[*_~<]")
@@ -89,13 +89,13 @@ def _key(text: str) -> str:
 
 
 def math_text(table: Table) -> str:
-    """The text `table` sets as math (LaTeX `$...$`, `\\(...\\)`), normalised and case-folded, one
+    """The text `table` sets as math (LaTeX `$...$`, `\\(...\\)`: `tex.math_spans`), normalised and case-folded, one
     segment a line: math letters are set in italics, so italics over them are the table's own."""
     out = []
     for row in table.rows:
         for cell in row:
             if cell.raw and ("$" in cell.raw or "\\(" in cell.raw):
-                out += [_key(next(g for g in m.groups() if g is not None)).casefold() for m in _MATH.finditer(cell.raw)]
+                out += [_key(inside(cell.raw, span)).casefold() for span in math_spans(cell.raw)]  # the one finder
     return "\n".join(out)
 
 
