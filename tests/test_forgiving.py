@@ -7,6 +7,7 @@ their plain spelling there; through TEDS, GriTS and T-LAG, which compare code po
 references do, they must not. Six normalisers once gave six answers: ½ became 1⁄2, 1/2 or stayed
 ½; the ohm sign became ω in the locator alone; ﬁ was fi for prose and the locator and ﬁ for the
 semantic score.
+The semantic score alone sets runs of super- and subscripts apart first, since it reads numbers.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from tablebench.metrics.tables.teds import teds
 from tablebench.metrics.tables.tlag import normalize_text, tlag
 from tablebench.metrics.text.alignment import MATCHED, align_text
 from tablebench.readers.prose import words_of
-from tablebench.readers.textnorm import as_written, fold_case, forgiven
+from tablebench.readers.textnorm import as_written, fold_case, forgiven, scripts_apart
 
 # (as a parser may write it, as a reader reads it)
 FORGIVEN = [
@@ -76,6 +77,9 @@ def test_case_is_folded_for_finding_but_greek_keeps_it():
     assert words_of("\u2126")[0].key != words_of("\u03c9")[0].key
 
 
-def test_a_superscript_is_set_apart_and_never_joins_a_number():
-    assert forgiven("91.2\u00b9") == "91.2 1" and forgiven("\u03b2\u2082") == "\u03b2 2"
-    assert forgiven("\u00b9\u2044\u2088") == "1/8"  # a fraction of scripts is the fraction
+def test_a_script_is_its_plain_character_and_set_apart_where_numbers_are_read():
+    assert forgiven("Al\u2082O\u2083") == "Al2O3" and forgiven("10\u207b\u2074") == "10-4"
+    assert locator_form("Al\u2082O\u2083") == locator_form("Al2O3")
+    assert scripts_apart("91.2\u00b9") == "91.2 1" and semantic_form("91.2\u00b9") != semantic_form("91.21")
+    assert semantic_form("\u03b2\u2082") == "\u03b2 2" and cell_similarity("\u03b2 2", semantic_form("\u03b22")) == 1.0
+    assert forgiven("\u00b9\u2044\u2088") == scripts_apart("\u00b9\u2044\u2088") == "1/8"  # a fraction of scripts

@@ -17,13 +17,15 @@ scorer comparing text is given, so two scorers never answer differently what a c
   full-width letters, the ohm sign → Ω, µ → μ, no-break and thin spaces → space); typographic
   quotes, primes and guillemets become ' and ", every dash and the minus sign "-"; glyphs of one
   shape one glyph (`_SHAPES`: ◯ ○ ∘ are an open circle, ✓ ✔ a tick); a vulgar fraction is its
-  digits and a slash (½ → 1/2, ¹⁄₈ → 1/8, as a typist writes it); a run of super- or subscript
-  characters is its plain text set apart by a space (β₂ → "β 2", 91.2¹ → "91.2 1": a footnote
-  mark never turns 91.2 into 91.21). Case is not forgiven here: a scorer that finds by content
-  folds it with `fold_case`, which keeps Greek case (Ω, the ohm, is not ω).
+  digits and a slash (½ → 1/2, ¹⁄₈ → 1/8, as a typist writes it); a super- or subscript character
+  is its plain character (Al₂O₃ → Al2O3, as a text layer writes it). Case is not forgiven here: a
+  scorer that finds by content folds it with `fold_case`, which keeps Greek case (Ω, the ohm, is
+  not ω).
 
 The semantic score, the prose words of the text kind and the table locator's profiles read
-`forgiven`; the reference metrics read `as_written`.
+`forgiven`; the reference metrics read `as_written`. The semantic score, which reads numbers,
+first sets each run of scripts apart (`scripts_apart`: 91.2¹ → "91.2 1", so a footnote mark never
+turns 91.2 into 91.21); its comparison of cells then ignores the space (β₂ and β2 agree).
 """
 
 from __future__ import annotations
@@ -134,7 +136,7 @@ def _fold_table() -> tuple[dict[int, str | None], str]:
             if cp in table:
                 continue
             if unicodedata.decomposition(ch).startswith(("<super>", "<sub>")):
-                scripts.append(ch)
+                scripts.append(ch)  # its plain character, folded as that one is (⁻ is "-"), below
                 continue
             name = unicodedata.name(ch, "")
             shape = " ".join(_SIZE.sub(" ", name).split()) if _SHAPE_WORD.search(name) else ""
@@ -148,6 +150,9 @@ def _fold_table() -> tuple[dict[int, str | None], str]:
                 out = unicodedata.normalize("NFKC", ch)
             if out != ch:
                 table[cp] = out
+    for ch in scripts:
+        plain = unicodedata.normalize("NFKC", ch)
+        table[ord(ch)] = "".join(str(table.get(ord(c)) or c) for c in plain)
     return table, "".join(scripts)
 
 
@@ -165,8 +170,18 @@ def forgiven(text: str) -> str:
             return text
     if "⁄" in text or _FRACTION.search(text):
         text = _FRACTION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)), text)
-    text = _SCRIPT_RUN.sub(lambda m: " " + unicodedata.normalize("NFKC", m.group(0)), text)
     return unicodedata.normalize("NFKC", text.translate(_FOLD)).replace("⁄", "/")
+
+
+def scripts_apart(text: str) -> str:
+    """`text` with each run of super- or subscript characters set apart by a space, as its plain
+    text (91.2¹ → "91.2 1"), a fraction of them read as the fraction (¹⁄₈ → 1/8): what a reader
+    of numbers keeps apart before forgiving the rest (`forgiven` alone reads 91.2¹ as 91.21)."""
+    if text.isascii():
+        return text
+    if "⁄" in text or _FRACTION.search(text):
+        text = _FRACTION.sub(lambda m: unicodedata.normalize("NFKC", m.group(0)).replace("⁄", "/"), text)
+    return _SCRIPT_RUN.sub(lambda m: " " + unicodedata.normalize("NFKC", m.group(0)), text)
 
 
 _GREEK_RUN = re.compile("([\u0370-\u03ff]+)")

@@ -21,7 +21,7 @@ from rapidfuzz import fuzz, process
 from tablebench.metrics.tables.semantic_glyphs import fold_mark, same_mark
 from tablebench.readers.cell_markup import sub_script
 from tablebench.readers.textnorm import (ANY_TAG, GLUED_SYMBOL_ITALIC, STYLE_TAGS, Processor, fold_case, forgiven,
-                                         tag_pattern)
+                                         scripts_apart, tag_pattern)
 from tablebench.tex.latex_math import latex_to_text
 from tablebench.tex.scripts import to_superscript
 
@@ -61,14 +61,15 @@ _MD_ESCAPE = re.compile(r"\\([@|*<>+=!?])")  # Markdown escapes that mean nothin
 
 @lru_cache(maxsize=65536)
 def normalize(text: str, processor: Processor = forgiven) -> str:
-    """What a reader sees, in one canonical spelling: entities, markup and math resolved, then
+    """What a reader sees, in one canonical spelling: entities, markup and math resolved, runs of
+    super- and subscripts set apart (`scripts_apart`: a footnote mark never joins a number), then
     what a reader forgives forgiven (`processor`: `readers.textnorm.forgiven`, glyphs that print
-    alike, fractions, super- and subscripts set apart), case folded (not that of Greek letters
+    alike, fractions), case folded (not that of Greek letters
     or of a one-letter cell: there case names different things), white space collapsed; null
     markers become `NULL`."""
     t = html.unescape(html.unescape(text)) if "&" in text else text
     if "<" in t:
-        # <sup>1</sup> reads as ¹, then as a superscript set apart (" 1", `forgiven`); 10 <sup>−3</sup> as 10⁻³
+        # <sup>1</sup> reads as ¹, then as a superscript set apart (" 1", `scripts_apart`); 10 <sup>−3</sup> as 10⁻³
         t = ANY_TAG.sub(" ", sub_script(_STYLE_TAG.sub("", t), _script))
     if "\\" in t or "$" in t or "^" in t:
         t = _latex_to_text(t)
@@ -83,7 +84,7 @@ def normalize(text: str, processor: Processor = forgiven) -> str:
         t = _PLUS_MINUS.sub("±", t)
     if "x" in t:
         t = _TIMES.sub("×", t)
-    t = fold_mark(" ".join(processor(t).split()))
+    t = fold_mark(" ".join(processor(scripts_apart(t)).split()))
     if not _SYMBOL.match(t):  # a cell that is one letter (N vs n, K₁ vs k₁) is a symbol: its case is its name
         t = fold_case(t)
     t = _TIGHT.sub("", t)
