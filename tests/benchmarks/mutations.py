@@ -17,6 +17,8 @@ import argparse
 import sys
 from dataclasses import dataclass
 
+from tablebench.core.score_table import ScoreRow
+from tablebench.metrics.text.table import ROWS as TEXT_ROWS
 from tests.benchmarks.mutants import Mutation, report, run
 
 
@@ -125,6 +127,14 @@ TABLE = [
     Mutation("max_span_smaller", "constant", T, "MAX_SPAN = 1000", "MAX_SPAN = 100"),
 ]
 
+
+
+def row_mutations(rows: tuple[ScoreRow, ...]) -> list[Mutation]:
+    """One mutation per row of a score's table (`core.score_table`): its constant set to the row's `mutant`."""
+    return [Mutation(f"{row.name.lower()}_{row.mutant}", "constant", row.path, f"\n{row.name} = {row.value!r}",
+                     f"\n{row.name} = {row.mutant}") for row in rows]
+
+
 AREAS = {
     "gate": Area(["tests/test_gate.py", "tests/test_case_changes.py", "tests/test_plugin_baseline.py",
                   "tests/test_plugin_options.py", "tests/test_verdicts.py"], GATE),
@@ -134,6 +144,8 @@ AREAS = {
                       REFERENCE),
     "table": Area(["tests/test_table.py", "tests/test_reader_html.py", "tests/test_bounds_grid.py",
                    "tests/test_bounds_spans.py"], TABLE),
+    # the text alignment's constants, one per row of its table, each against the tests its rows name
+    "text": Area(sorted({row.test.split("::")[0] for row in TEXT_ROWS}), row_mutations(TEXT_ROWS)),
 }
 MUTATIONS = [m for area in AREAS.values() for m in area.mutations]
 
@@ -141,7 +153,7 @@ MUTATIONS = [m for area in AREAS.values() for m in area.mutations]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--area", action="append", choices=list(AREAS), default=[],
-                        help="an area (repeatable); all four by default")
+                        help="an area (repeatable); all of them by default")
     parser.add_argument("--only", action="append", default=[], help="a mutation's name (repeatable)")
     args = parser.parse_args(argv)
     unknown = set(args.only) - {m.name for m in MUTATIONS}

@@ -38,6 +38,7 @@ K = 3  # words in an anchor that starts a run away from where the reading was
 MAX_REPEATS = 8  # an anchor occurring more often in the ground truth starts no run
 WINDOW = 8  # ground-truth words a run may skip (dropped words) and still continue
 MAX_GAP = 60  # words on either side of an edited stretch; longer stretches are invented + missing
+SIZE_RATIO = 2  # an edited stretch: neither side more than this many times the other's size
 
 # an output word's status
 MATCHED, EDITED, INVENTED, DUPLICATE = "matched", "edited", "invented", "duplicate"
@@ -208,8 +209,8 @@ def _cheapest(a: Alignment, was: str, o_lo: int, o_hi: int) -> tuple[int, int] |
     """The output words [lo, hi) at either end of [o_lo, o_hi), all unmatched, that read `was` with
     the least (edit distance - their characters), when that beats leaving both as they are.
 
-    Only a stretch of about the size of `was` (neither side more than twice the other, counting a
-    separator each) can be `was` edited. Why: the edit distance of two strings never exceeds the
+    Only a stretch of about the size of `was` (neither side more than `SIZE_RATIO` times the other,
+    counting a separator each) can be `was` edited. Why: the edit distance of two strings never exceeds the
     longer one's length, so it always "beats" missing plus invented; without the bound a dropped
     paragraph next to a page footer would read as that paragraph edited into the footer, found."""
     size = len(was) + 1  # characters with a separator, as the metrics count them
@@ -221,9 +222,9 @@ def _cheapest(a: Alignment, was: str, o_lo: int, o_hi: int) -> tuple[int, int] |
                 break
             words.append(a.out[j].norm)
             text = " ".join(words if from_left else words[::-1])
-            if len(text) + 1 > 2 * size:
+            if len(text) + 1 > SIZE_RATIO * size:
                 break  # and every longer stretch too
-            if 2 * (len(text) + 1) < size:
+            if SIZE_RATIO * (len(text) + 1) < size:
                 continue  # not yet
             cost = Levenshtein.distance(was, text) - len(text) - 1
             if cost < best_cost:

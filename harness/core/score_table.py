@@ -1,0 +1,45 @@
+"""A score's constants as rows in code: what each is, its value, how it was chosen, the test that pins it.
+
+Why rows and not prose: a constant that changes a score is a decision, and a decision written only
+in a docs page drifts from the code. Each score keeps its rows beside its code (`ScoreRow`); the
+docs' table is rendered from them (`render`: the value read from the module, never typed twice), a
+test holds the docs to the rendering and every module-level constant of the score's modules to a
+row, and the mutation run (`tests.benchmarks.mutations`) changes each row's constant to its
+`mutant` value and expects its test to fail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    """One constant of a score."""
+
+    module: str  # where it is defined ("tablebench.metrics.text.alignment")
+    name: str  # its name there ("WINDOW")
+    meaning: str  # what it decides, in words
+    chosen: str  # how its value was chosen: fitted (and by what), or why a bound sits where it does
+    test: str  # "tests/test_x.py::test_y": a test that fails when the value changes
+    mutant: str  # a value the mutation run sets instead (as Python source)
+
+    @property
+    def value(self) -> object:
+        """The value the code has."""
+        return getattr(import_module(self.module), self.name)
+
+    @property
+    def path(self) -> str:
+        """The module's file, relative to the repository root (the source tree maps `tablebench` to `harness/`)."""
+        return "harness/" + "/".join(self.module.split(".")[1:]) + ".py"
+
+
+def render(rows: tuple[ScoreRow, ...]) -> str:
+    """The rows as a Markdown table (the docs' block between `<!-- score-table:NAME -->` markers)."""
+    out = ["| constant | value | what it decides | how chosen | test |", "|---|---|---|---|---|"]
+    for row in rows:
+        short = row.module.rsplit(".", 1)[-1]
+        out.append(f"| `{short}.{row.name}` | {row.value!r} | {row.meaning} | {row.chosen} | `{row.test}` |")
+    return "\n".join(out)
