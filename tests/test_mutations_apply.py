@@ -14,7 +14,7 @@ from tablebench.metrics.text.table import ROWS as TEXT_ROWS
 from tests.benchmarks import mutations, semantic_mutations
 from tests.benchmarks.mutants import ROOT, Mutation, mutated, occurrences
 
-EVERY = [*mutations.MUTATIONS, *semantic_mutations.MUTATIONS]
+EVERY = [*mutations.MUTATIONS, *semantic_mutations.MUTATIONS, *semantic_mutations.ROW_MUTATIONS]
 
 
 @pytest.mark.parametrize("mutation", EVERY, ids=[m.name for m in EVERY])

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tablebench.metrics.tables.semantic import DEFAULT
+from tablebench.core.score_table import render, shown_in
+from tablebench.metrics.tables.semantic import DEFAULT, RULES
 from tablebench.metrics.tables.semantic_align import FEATURES
-from tablebench.metrics.tables.semantic import RULES
+from tablebench.metrics.tables.semantic_table import ROWS as SCORE_ROWS
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = (REPO / "docs" / "semantic-score.md").read_text(encoding="utf-8")
@@ -72,8 +73,14 @@ def _constants() -> list[str]:
 def test_every_number_of_the_score_is_a_row() -> None:
     constants = _constants()
     assert "semantic_align.FULL_COMPARISON" in constants and "semantic_size.RATED_FACTS" in constants
-    for constant in [*constants, "Params.key_weight", "Params.midpoint"]:
+    for constant in [*constants, "semantic.DEFAULT.key_weight", "semantic.DEFAULT.midpoint"]:
         _row(constant)
+    rows = {f"{row.module.rsplit('.', 1)[-1]}.{row.name}" for row in SCORE_ROWS}
+    assert set(constants) <= rows  # every number of the score is a row in code
+
+
+def test_the_constants_table_is_rendered_from_the_rows_in_code() -> None:
+    assert shown_in(DOC, "semantic") == render(SCORE_ROWS)
 
 
 # How a constant outside the weights may be chosen: fitted inside the cross-validation, or a bound

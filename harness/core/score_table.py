@@ -19,16 +19,20 @@ class ScoreRow:
     """One constant of a score."""
 
     module: str  # where it is defined ("tablebench.metrics.text.alignment")
-    name: str  # its name there ("WINDOW")
+    name: str  # its name there ("WINDOW"; "DEFAULT.midpoint": an attribute of a module's object)
     meaning: str  # what it decides, in words
     chosen: str  # how its value was chosen: fitted (and by what), or why a bound sits where it does
     test: str  # "tests/test_x.py::test_y": a test that fails when the value changes
     mutant: str  # a value the mutation run sets instead (as Python source)
+    assigned: str = ""  # the left side of the source line that sets it, when not `name` ("    midpoint: float")
 
     @property
     def value(self) -> object:
         """The value the code has."""
-        return getattr(import_module(self.module), self.name)
+        value: object = import_module(self.module)
+        for part in self.name.split("."):
+            value = getattr(value, part)
+        return value
 
     @property
     def path(self) -> str:
@@ -43,3 +47,14 @@ def render(rows: tuple[ScoreRow, ...]) -> str:
         short = row.module.rsplit(".", 1)[-1]
         out.append(f"| `{short}.{row.name}` | {row.value!r} | {row.meaning} | {row.chosen} | `{row.test}` |")
     return "\n".join(out)
+
+
+def block(rows: tuple[ScoreRow, ...], name: str) -> str:
+    """The rendered table between its docs markers (`<!-- score-table:NAME -->`)."""
+    return f"<!-- score-table:{name} -->\n{render(rows)}\n<!-- /score-table:{name} -->"
+
+
+def shown_in(docs: str, name: str) -> str:
+    """What a docs page holds between the markers of table `name` ("" when it has none)."""
+    start, end = f"<!-- score-table:{name} -->\n", f"\n<!-- /score-table:{name} -->"
+    return docs.split(start, 1)[1].split(end, 1)[0] if start in docs and end in docs else ""

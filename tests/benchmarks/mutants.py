@@ -11,12 +11,15 @@ that survives names a behaviour no test pins. The mutation sets are
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from tablebench.core.score_table import ScoreRow
 
 ROOT = Path(__file__).resolve().parents[2]
 IGNORED = shutil.ignore_patterns(".venv", ".git", ".tablebench-cache", "reports", "__pycache__")
@@ -86,3 +89,19 @@ def report(mutations: Sequence[Mutation], tests: Sequence[str], python: str) -> 
         killed += dead
         print(f"{'killed ' if dead else 'SURVIVED'}  {m.kind:<9} {m.name:<{width}} {why}", flush=True)
     return killed
+
+
+def row_mutations(rows: Sequence[ScoreRow]) -> list[Mutation]:
+    """One mutation per row of a score's table (`core.score_table`): the source line that sets the
+    row's constant (`NAME = value`, or the row's `assigned` left side) set to the row's `mutant`."""
+    out = []
+    for row in rows:
+        left = row.assigned or row.name
+        source = (ROOT / row.path).read_text(encoding="utf-8")
+        found = re.search(rf"^{re.escape(left)} = ([^#\n]*?)(?=\s*(?:#|$))", source, re.M)
+        if found is None:
+            raise SystemExit(f"{row.name}: no line '{left} = ...' in {row.path}")
+        name = f"{row.module.rsplit('.', 1)[-1]}.{row.name}".replace(".", "_").lower()
+        out.append(Mutation(f"{name}_{row.mutant}", "constant", row.path,
+                            "\n" + found.group(0), f"\n{left} = {row.mutant}"))
+    return out

@@ -17,9 +17,8 @@ import argparse
 import sys
 from dataclasses import dataclass
 
-from tablebench.core.score_table import ScoreRow
 from tablebench.metrics.text.table import ROWS as TEXT_ROWS
-from tests.benchmarks.mutants import Mutation, report, run
+from tests.benchmarks.mutants import Mutation, report, row_mutations, run
 
 
 @dataclass(frozen=True)
@@ -127,12 +126,6 @@ TABLE = [
     Mutation("max_span_smaller", "constant", T, "MAX_SPAN = 1000", "MAX_SPAN = 100"),
 ]
 
-
-
-def row_mutations(rows: tuple[ScoreRow, ...]) -> list[Mutation]:
-    """One mutation per row of a score's table (`core.score_table`): its constant set to the row's `mutant`."""
-    return [Mutation(f"{row.name.lower()}_{row.mutant}", "constant", row.path, f"\n{row.name} = {row.value!r}",
-                     f"\n{row.name} = {row.mutant}") for row in rows]
 
 
 AREAS = {

@@ -14,13 +14,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tests.benchmarks.mutants import Mutation, report
+from tablebench.metrics.tables.semantic_table import ROWS as CONSTANTS
+from tests.benchmarks.mutants import Mutation, report, row_mutations
 
 TESTS = ["tests/test_metric_semantic.py", "tests/test_semantic_lines.py", "tests/test_semantic_rows.py",
          "tests/test_semantic_formats.py", "tests/test_semantic_size.py", "tests/test_semantic_blind.py",
          "tests/test_semantic_features_doc.py", "tests/test_perturb.py", "tests/test_locate_fragments.py",
          "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py", "tests/test_semantic_emphasis.py",
          "tests/test_semantic_spacing.py", "tests/test_semantic_spans.py"]
+# the constants' rows run against the tests of the score without the docs' table (which reads every value
+# and would kill each mutant by reading the number) and with the tests their rows name
+ROW_TESTS = sorted({*TESTS, *(row.test.split("::")[0] for row in CONSTANTS)} - {"tests/test_semantic_features_doc.py"})
 
 # kind: "weight", "threshold" or "reading"
 M = "harness/metrics/tables/"
@@ -48,9 +52,6 @@ MUTATIONS = [
              "return np.asarray(self.weights + self.weights, dtype=float)"),
     Mutation("counts_linear", "threshold", M + "semantic_size.py", "np.log1p(features[list(CHARGED)])",
              "features[list(CHARGED)]"),
-    Mutation("rated_facts", "threshold", M + "semantic_size.py", "RATED_FACTS = 140", "RATED_FACTS = 14"),
-    Mutation("midpoint_never", "threshold", M + "semantic.py", "    midpoint: float = 0.6\n",
-             "    midpoint: float = 0.001\n"),
     Mutation("value_shortfall", "threshold", M + "semantic_causes.py", 'out.append(Cause("values", 1.0, _cell_error(',
              'out.append(Cause("values", float(shortfall[y]), _cell_error('),
     Mutation("stub_tie_values", "threshold", M + "semantic_struct.py", "sum(map(is_value, vals)) * 2 > len(vals)",
@@ -81,6 +82,7 @@ MUTATIONS = [
     Mutation("no_nested_sections", "reading", M + "semantic_struct.py", "outer, inner = [label], []",
              "inner = [label]"),
 ]
+ROW_MUTATIONS = row_mutations(CONSTANTS)  # one per row of the constants' table (rated_facts, midpoint, ...)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,8 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], help="a mutation's name (repeatable)")
     args = parser.parse_args(argv)
     chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
-    killed = report(chosen, TESTS, sys.executable)
-    print(f"\n{killed} of {len(chosen)} mutations killed")
+    rows = [m for m in ROW_MUTATIONS if not args.only or m.name in args.only]
+    killed = report(chosen, TESTS, sys.executable) + report(rows, ROW_TESTS, sys.executable)
+    print(f"\n{killed} of {len(chosen) + len(rows)} mutations killed")
     return 0
 
 
