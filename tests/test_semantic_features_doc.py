@@ -97,3 +97,15 @@ def test_no_constant_that_changes_a_score_is_set_by_hand() -> None:
     assert len(constants) >= 12
     for row in constants:
         assert row[3].startswith(CHOSEN), f"{row[0]} is chosen by hand: {row[3]!r}"
+
+
+def test_params_take_their_weights_by_feature_name() -> None:
+    """`per_feature`: a weight is named by its feature, so a list one short cannot shift every weight
+    after it onto its neighbour's feature."""
+    from tablebench.metrics.tables.semantic import per_feature
+
+    named = dict(zip(FEATURES, DEFAULT.lines_weights))
+    assert per_feature(**named) == DEFAULT.lines_weights
+    del named["spacing"]
+    with pytest.raises(ValueError, match="a weight for each of share, values"):
+        per_feature(**named)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from tablebench.evaluate.metaeval import cross_validate
 from tablebench.evaluate.metaeval_tables import TABLES, load_rated_pairs
+from tablebench.metrics.tables.semantic_align import FEATURES
 from tests.benchmarks.readme_blocks import write_block
 
 REPO = Path(__file__).resolve().parents[2]
@@ -118,7 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     for name, text in blocks(f).items():
         write_block(name, text)
         print(text)
-    print(f"weights (the fit on every pair, to round into semantic.Params): {f['weights']}")
+    fit = f["weights"]
+    print(f"the fit on every pair, to round into semantic.Params: key_weight={fit['key_weight']}, "
+          f"midpoint={fit['midpoint']}")
+    for field in ("weights", "lines_weights"):  # as `per_feature` takes them
+        print(f"  {field} = per_feature({', '.join(f'{n}={w:.2f}' for n, w in zip(FEATURES, fit[field]))})")
     return 0
 
 

@@ -78,6 +78,14 @@ class Counting:
     midpoint: float
 
 
+def per_feature(**weights: float) -> tuple[float, ...]:
+    """Weights given by feature name, in the order of `FEATURES` (`Params.vector`'s layout): every
+    feature named once, so a weight cannot land on its neighbour's feature."""
+    if set(weights) != set(FEATURES):
+        raise ValueError(f"Params: a weight for each of {', '.join(FEATURES)} expected, got {', '.join(weights)}")
+    return tuple(float(weights[name]) for name in FEATURES)
+
+
 @dataclass(frozen=True, slots=True)
 class Params:
     """The score's tunable constants (see the module docstring), all fitted (`semantic_fit`): what
@@ -89,8 +97,12 @@ class Params:
     to it."""
 
     key_weight: float = 0.3
-    weights: tuple[float, ...] = (0.21, 0.17, 0.14, 0.34, 0.12, 0.32, 0.0, 0.01, 1.44, 0.0, 0.03, 0.0)  # per FEATURES
-    lines_weights: tuple[float, ...] = (0.04, 0.04, 0.08, 0.05, 0.02, 0.11, 0.28, 0.04, 1.84, 0.58, 0.18, 0.21)  # per FEATURES
+    weights: tuple[float, ...] = per_feature(
+        share=0.21, values=0.17, lines=0.14, headers=0.34, attached=0.12, unattributed=0.32, unlabelled=0.0,
+        emphasis=0.01, absent=1.44, invented=0.0, spacing=0.03, spans=0.0)
+    lines_weights: tuple[float, ...] = per_feature(
+        share=0.04, values=0.04, lines=0.08, headers=0.05, attached=0.02, unattributed=0.11, unlabelled=0.28,
+        emphasis=0.04, absent=1.84, invented=0.58, spacing=0.18, spans=0.21)
     midpoint: float = 0.6
 
     def __post_init__(self) -> None:
