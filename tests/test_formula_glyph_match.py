@@ -36,6 +36,13 @@ def test_glyph_f1_matches_by_character_and_position() -> None:
     assert glyph_f1([], []) == 1.0 and glyph_f1(gt, []) == 0.0
 
 
+def test_a_glyph_moved_up_or_down_by_more_than_half_an_em_does_not_match() -> None:
+    """`DY`: an exponent read as a subscript (`x^2` as `x_2`) sits about an em lower: another formula."""
+    gt = [g("x", 0), g("2", 5, 46), g("+", 10), g("y", 15)]
+    assert glyph_f1(gt, [g("x", 0), g("2", 5, 50), g("+", 10), g("y", 15)]) == 1.0  # 0.4 em lower: close
+    assert glyph_f1(gt, [g("x", 0), g("2", 5, 58), g("+", 10), g("y", 15)]) == pytest.approx(6 / 8)  # 1.2 em lower
+
+
 def test_glyph_f1_is_one_to_one() -> None:
     assert glyph_f1([g("a", 0)], [g("a", 0), g("a", 0.1)]) == pytest.approx(2 / 3)
 

@@ -30,3 +30,30 @@ def test_the_text_alignment_constants_are_rows_and_the_docs_show_them() -> None:
     docs = (ROOT / "docs/text.md").read_text(encoding="utf-8")
     block = docs.split("<!-- score-table:text -->\n", 1)[1].split("\n<!-- /score-table:text -->", 1)[0]
     assert block == render(ROWS)
+
+
+def _numbers(path: Path) -> set[str]:
+    """The module-level numbers of a source file (`NAME = 3`), by name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {t.id for node in tree.body if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, (int, float)) and not isinstance(node.value.value, bool)
+            for t in node.targets if isinstance(t, ast.Name) and t.id.lstrip("_").isupper()}
+
+
+def test_the_formula_score_constants_are_rows_and_the_docs_show_them() -> None:
+    """Every module-level number of the formula score's modules and every field of its fitted weights is a
+    row, each row's test exists, and docs/metrics.md holds the table rendered from the rows."""
+    from tablebench.core.score_table import shown_in
+    from tablebench.metrics.formulas.score import Weights
+    from tablebench.metrics.formulas.table import ROWS as FORMULA_ROWS
+
+    named = {(row.module.rsplit(".", 1)[-1], row.name) for row in FORMULA_ROWS}
+    for module in ("score", "edits", "glyph_match"):
+        numbers = _numbers(ROOT / "harness/metrics/formulas" / f"{module}.py")
+        assert {(module, n) for n in numbers} <= named, module
+    assert {("score", f"WEIGHTS.{f}") for f in Weights.__dataclass_fields__} <= named
+    for row in FORMULA_ROWS:
+        path, name = row.test.split("::")
+        assert re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), row.test
+    docs = (ROOT / "docs/metrics.md").read_text(encoding="utf-8")
+    assert shown_in(docs, "formula") == render(FORMULA_ROWS)

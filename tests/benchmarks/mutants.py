@@ -92,16 +92,18 @@ def report(mutations: Sequence[Mutation], tests: Sequence[str], python: str) -> 
 
 
 def row_mutations(rows: Sequence[ScoreRow]) -> list[Mutation]:
-    """One mutation per row of a score's table (`core.score_table`): the source line that sets the
-    row's constant (`NAME = value`, or the row's `assigned` left side) set to the row's `mutant`."""
+    """One mutation per row of a score's table (`core.score_table`): the value on the source line that
+    sets the row's constant (`NAME = value`, or the row's `assigned` left side) set to the row's `mutant`."""
     out = []
     for row in rows:
         left = row.assigned or row.name
         source = (ROOT / row.path).read_text(encoding="utf-8")
-        found = re.search(rf"^{re.escape(left)} = ([^#\n]*?)(?=\s*(?:#|$))", source, re.M)
+        # `NAME = value  # ...` or, a keyword of a call set out a line each, `    beta=0.5,`
+        found = re.search(rf"^{re.escape(left)} ?= ?(.*?)(?=,?[ \t]*(?:#.*)?$)", source, re.M)
         if found is None:
             raise SystemExit(f"{row.name}: no line '{left} = ...' in {row.path}")
+        line = found.group(0)
         name = f"{row.module.rsplit('.', 1)[-1]}.{row.name}".replace(".", "_").lower()
-        out.append(Mutation(f"{name}_{row.mutant}", "constant", row.path,
-                            "\n" + found.group(0), f"\n{left} = {row.mutant}"))
+        mutated = line[:found.start(1) - found.start(0)] + row.mutant
+        out.append(Mutation(f"{name}_{row.mutant}", "constant", row.path, "\n" + line, "\n" + mutated))
     return out

@@ -17,6 +17,7 @@ import argparse
 import sys
 from dataclasses import dataclass
 
+from tablebench.metrics.formulas.table import ROWS as FORMULA_ROWS
 from tablebench.metrics.text.table import ROWS as TEXT_ROWS
 from tests.benchmarks.mutants import Mutation, report, row_mutations, run
 
@@ -137,8 +138,10 @@ AREAS = {
                       REFERENCE),
     "table": Area(["tests/test_table.py", "tests/test_reader_html.py", "tests/test_bounds_grid.py",
                    "tests/test_bounds_spans.py"], TABLE),
-    # the text alignment's constants, one per row of its table, each against the tests its rows name
-    "text": Area(sorted({row.test.split("::")[0] for row in TEXT_ROWS}), row_mutations(TEXT_ROWS)),
+    # the text alignment's and the formula score's constants, one per row of their tables, against the
+    # tests their rows name (node ids)
+    "text": Area(sorted({row.test for row in TEXT_ROWS}), row_mutations(TEXT_ROWS)),
+    "formula": Area(sorted({row.test for row in FORMULA_ROWS}), row_mutations(FORMULA_ROWS)),
 }
 MUTATIONS = [m for area in AREAS.values() for m in area.mutations]
 

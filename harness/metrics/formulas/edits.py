@@ -53,17 +53,24 @@ RENAME, NUMBER, REPEAT = 1, 2, 3
 MEANING = (0, NUMBER, 4, 5)
 
 
+# The alignment's substitution costs (an insert or a delete costs 1), fixed a priori, not fitted: the
+# counts per class are what the fitted weights price.
+STYLE_COST = 0.3  # the same symbol in another letter style
+ACROSS_COST = 1.5  # a substitution across classes (within a class: 1)
+MARKER_COST = 10.0  # a structure marker read as content: never, a delete and an insert instead
+
+
 @njit(cache=True, nogil=True)
 def _sub_cost(ia, ba, ca, ib, bb, cb):  # pragma: no cover - compiled
     if ia == ib:
         return 0.0
     if ba == bb:
-        return 0.3  # same symbol, other letter style
+        return STYLE_COST
     a_struct = ca == 2 or ca == 3 or ca == 7
     b_struct = cb == 2 or cb == 3 or cb == 7
     if a_struct != b_struct:
-        return 10.0  # never rename a marker into content: delete + insert instead
-    return 1.0 if ca == cb else 1.5
+        return MARKER_COST
+    return 1.0 if ca == cb else ACROSS_COST
 
 
 @njit(cache=True, nogil=True)

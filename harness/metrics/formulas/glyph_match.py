@@ -33,8 +33,10 @@ from tablebench.core.assignment import linear_sum_assignment
 from tablebench.tex.render import CURRENT, Glyph, RenderError, RenderSkipped, RunCache, render_glyphs
 from tablebench.tex.unicode_latex import unicode_to_latex
 
-DX, DY, EM = 0.1, 0.5, 10.0
-_NO = 1e6
+DX = 0.1  # the farthest two glyphs may sit apart across the formula (share of its width) and still match
+DY = 0.5  # ... and up or down (in ems of the formula's median height)
+EM = 10.0  # the height unit of DY, in points (the render's font size)
+_NO = 1e6  # the cost of a pair that may not match: never chosen while any allowed pair is left
 
 
 def _frame(glyphs: list[Glyph]) -> tuple[np.ndarray, np.ndarray]:

@@ -131,8 +131,12 @@ def says_otherwise(counts: np.ndarray) -> np.ndarray | float:
 # Fitted on all rated pairs of the formula study (dev and dev2, 175 pairs) by
 # `metaeval_formulas.fit_weights` (refit: `fit_weights(*feature_matrix(pairs), human)`); the
 # cross-validated agreement of this procedure is what `meta-eval --cv` reports. Order as FEATURES.
-WEIGHTS = Weights(w=(0.621, 0.943, 1.699, 0.372, 1.418, 0.83, 1.128, 0.466, 0.539, 0.398, 1.287), beta=0.5, gamma=0.75,
-                  wrong=0.302)
+WEIGHTS = Weights(
+    w=(0.621, 0.943, 1.699, 0.372, 1.418, 0.83, 1.128, 0.466, 0.539, 0.398, 1.287),
+    beta=0.5,
+    gamma=0.75,
+    wrong=0.302,
+)
 
 
 def score_from_features(counts: np.ndarray, n: np.ndarray | int, weights: Weights = WEIGHTS) -> np.ndarray | float:
