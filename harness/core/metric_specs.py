@@ -287,8 +287,8 @@ def select(spec: str | Iterable[str] | None, kinds: Sequence[str], titles: Mappi
     for name in (n for kind in kinds for n in chosen[kind]):
         missing = [r for r in _specs()[name].requires if r != LLM and shutil.which(r) is None]
         if missing:  # else every item would be scored without it, one error at a time
-            raise ValueError(f"metric {name} runs {', '.join(missing)}, which is not on PATH (TeX Live: "
-                             "`./dev.sh setup` or `apt install texlive-latex-extra`)")
+            tex = " (TeX Live: `./dev.sh setup` or `apt install texlive-latex-extra`)" if "pdflatex" in missing else ""
+            raise ValueError(f"metric {name} runs {', '.join(missing)}, which is not on PATH{tex}")
     return chosen
 
 
