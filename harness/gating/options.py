@@ -200,9 +200,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("--parse-cache", "parser output cache (default: .tablebench-cache/ under rootdir).",
            _PYTEST, "parse_cache", "tb_cache", None, "DIR", check=_text),
     # the parts `tablebench.plugin.ci` runs
-    Option("--gate", "fail the run when METRIC dropped against --baseline on the tables both have, by more "
+    Option("--gate", "fail the run when METRIC dropped against --baseline on the items both have, by more "
                      "than --gate-min-effect and significantly (paired permutation test, --gate-alpha); "
-                     "SUBSET is a complexity or KEY=VALUE. Repeatable; improvements are reported too.",
+                     "SUBSET is a group of the metric's kind (complex, inline, two_column) or KEY=VALUE "
+                     "(complexity=complex, placement=inline). Repeatable; improvements are reported too.",
            _MERGED, "gates", "tb_gates", [], "METRIC[:SUBSET]", "append", check=_gates),
     Option("--gate-min-effect", "smallest mean drop that fails a gate, on the 0-1 scale (x10 for semantic/judge; "
                                 "default %(default)s).",
