@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tablebench.core.score_table import render, shown_in
+from tablebench.core.score_table import render
 from tablebench.metrics.tables.semantic import DEFAULT, RULES
 from tablebench.metrics.tables.semantic_align import FEATURES
 from tablebench.metrics.tables.semantic_table import ROWS as SCORE_ROWS
+from tests.benchmarks.readme_blocks import read_block
+from tests.test_score_tables import numbers_of
 
 REPO = Path(__file__).resolve().parents[1]
 DOC = (REPO / "docs" / "semantic-score.md").read_text(encoding="utf-8")
@@ -57,18 +59,8 @@ def test_every_reading_rule_is_a_row(rule: str) -> None:
 def _constants() -> list[str]:
     """Every module-level number of the score's modules (`module.NAME`; private ones too; a name
     computed from another, `SAME_VALUE = 1 - SAME_VALUE_GAP`, is its row's)."""
-    import ast
-
-    out = []
-    for path in sorted((REPO / "harness" / "metrics" / "tables").glob("semantic*.py")):
-        name = path.stem
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) \
-                    and isinstance(node.value.value, int | float) and not isinstance(node.value.value, bool):
-                out += [f"{name}.{t.id}" for t in node.targets if isinstance(t, ast.Name) and t.id.lstrip("_").isupper()]
-    return out
-
+    paths = sorted((REPO / "harness" / "metrics" / "tables").glob("semantic*.py"))
+    return [f"{path.stem}.{name}" for path in paths for name in sorted(numbers_of(path))]
 
 def test_every_number_of_the_score_is_a_row() -> None:
     constants = _constants()
@@ -80,7 +72,7 @@ def test_every_number_of_the_score_is_a_row() -> None:
 
 
 def test_the_constants_table_is_rendered_from_the_rows_in_code() -> None:
-    assert shown_in(DOC, "semantic") == render(SCORE_ROWS)
+    assert read_block("score-table-semantic") == render(SCORE_ROWS)
 
 
 # How a constant outside the weights may be chosen: fitted inside the cross-validation, or a bound

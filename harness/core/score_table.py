@@ -41,20 +41,10 @@ class ScoreRow:
 
 
 def render(rows: tuple[ScoreRow, ...]) -> str:
-    """The rows as a Markdown table (the docs' block between `<!-- score-table:NAME -->` markers)."""
+    """The rows as a Markdown table (a docs block `python -m tests.benchmarks.score_tables` writes)."""
     out = ["| constant | value | what it decides | how chosen | test |", "|---|---|---|---|---|"]
     for row in rows:
         short = row.module.rsplit(".", 1)[-1]
         out.append(f"| `{short}.{row.name}` | {row.value!r} | {row.meaning} | {row.chosen} | `{row.test}` |")
     return "\n".join(out)
 
-
-def block(rows: tuple[ScoreRow, ...], name: str) -> str:
-    """The rendered table between its docs markers (`<!-- score-table:NAME -->`)."""
-    return f"<!-- score-table:{name} -->\n{render(rows)}\n<!-- /score-table:{name} -->"
-
-
-def shown_in(docs: str, name: str) -> str:
-    """What a docs page holds between the markers of table `name` ("" when it has none)."""
-    start, end = f"<!-- score-table:{name} -->\n", f"\n<!-- /score-table:{name} -->"
-    return docs.split(start, 1)[1].split(end, 1)[0] if start in docs and end in docs else ""

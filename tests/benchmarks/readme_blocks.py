@@ -25,6 +25,9 @@ BLOCKS: dict[str, tuple[str, str]] = {
     "formula-runs": ("docs/formulas.md", "tests.benchmarks.formula_figures"),
     "speed": ("docs/performance.md", "tests.benchmarks.speed_figures"),
     "documents": ("docs/documents.md", "tests.benchmarks.document_figures"),
+    "score-table-semantic": ("docs/semantic-score.md", "tests.benchmarks.score_tables"),
+    "score-table-text": ("docs/text.md", "tests.benchmarks.score_tables"),
+    "score-table-formula": ("docs/metrics.md", "tests.benchmarks.score_tables"),
 }
 _MARKER = re.compile(r"<!-- (/?)([a-z0-9-]+) -->")
 
