@@ -401,6 +401,17 @@ def test_large_tables_align_rows_cheaply_and_score_alike() -> None:
         semantic_module.FULL_COMPARISON = saved
 
 
+def test_rows_no_label_tells_apart_align_on_every_cells_likeness() -> None:
+    """Within `FULL_COMPARISON` rows align on how alike every cell is, not only on cells written
+    exactly alike: runs labelled alike, the first lost and every number written without its
+    trailing zero, read as one row lost, not as every row read into the one above."""
+    head = ["Run", "Loss", "Acc"]
+    rows = [["repeat", f"0.{r}40", f"{60 + 3 * r}.10"] for r in range(1, 6)]
+    result = semantic_details(flat(head, rows), flat(head, [[c.removesuffix("0") for c in r] for r in rows[1:]]))
+    assert result.errors == ["row 'repeat' missing"]
+    assert result.score > 5.0
+
+
 def _sample_tables() -> list[Table]:
     """The real LaTeX tables of the pdf-parse-bench sample (none of them is in the dev split)."""
     root = shared_path("data", "pdf-parse-bench-2026q1-tables-sample", "ground_truth")

@@ -60,8 +60,10 @@ FEATURES = ("share", "values", "lines", "headers", "attached", "unattributed", "
 ALIGN_RULES = ("foreign_text",)
 NOTE = "note"  # a cause that names what a reader sees and costs nothing (not one of FEATURES)
 # Cell pairs (gt body cells x pred body cells) up to which every cell is compared with every
-# cell to align rows; beyond it (about 500 cells a side) rows are aligned on the cells they
-# share exactly, and cells are compared only within aligned rows. A matter of speed, not of scoring.
+# cell to align rows; beyond it (about 500 cells a side) rows are aligned on their labels and the
+# cells they share exactly, and cells are compared only within aligned rows. A bound for speed:
+# beyond it, rows no label tells apart whose cells are all written otherwise (0.140 as 0.14) may
+# align otherwise than a reader aligns them.
 FULL_COMPARISON = 250_000
 _TIE = 1e-9
 

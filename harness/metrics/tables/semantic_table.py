@@ -31,8 +31,9 @@ ROWS = (
              "right, not grouped by language (bounds the grouping's cost, run once a table: 40 words over 20 columns "
              "in 6 ms, `tests/benchmarks/test_bench_header_words.py`)", "speed bound",
              "tests/test_semantic_lines.py::test_header_words_are_grouped_as_language_groups_them", "2"),
-    ScoreRow(_M + "semantic_align", "FULL_COMPARISON", "cell pairs up to which rows align on every cell (speed)",
-             "speed bound", _SEM + "test_large_tables_align_rows_cheaply_and_score_alike", "10"),
+    ScoreRow(_M + "semantic_align", "FULL_COMPARISON", "cell pairs up to which rows align on how alike every cell is "
+             "(beyond it: on their labels and the cells written exactly alike)", "speed bound",
+             _SEM + "test_rows_no_label_tells_apart_align_on_every_cells_likeness", "10"),
     ScoreRow(_M + "semantic", "MAX_ERRORS", "errors named per table (no effect on the score)", "display bound",
              _SEM + "test_errors_are_at_most_five_and_most_severe_first", "2"),
     ScoreRow(_M + "semantic_align", "_TIE", "two similarities this close are a tie", "float tolerance",
