@@ -17,6 +17,8 @@ import pytest
 from tablebench.core.table import Table
 from tablebench.locate.table_profile import normalize as locator_form
 from tablebench.metrics.tables.grits import grits
+from tablebench.metrics.tables.semantic import semantic_details
+from tablebench.metrics.tables.semantic_spacing import boundaries
 from tablebench.metrics.tables.semantic_text import cell_similarity
 from tablebench.metrics.tables.semantic_text import normalize as semantic_form
 from tablebench.metrics.tables.teds import teds
@@ -75,6 +77,17 @@ def test_case_is_folded_for_finding_but_greek_keeps_it():
     assert fold_case("\u03a9 \u03c9 \u0394") == "\u03a9 \u03c9 \u0394"
     assert locator_form("10 \u2126") == locator_form("10 \u03a9") != locator_form("10 \u03c9")
     assert words_of("\u2126")[0].key != words_of("\u03c9")[0].key
+
+
+def test_the_semantic_scores_finders_keep_greek_case_as_its_cells_do():
+    """The semantic score compares Ω and ω as two symbols in its cells; where it looks for the
+    table's text anywhere (`absent`, `invented`) and for words run together, it folds case as the
+    one reading does, so it does not find there the Ω its cells miss."""
+    gt = Table.from_rows([["Symbol", "Value"], ["\u03a9", "3.1"], ["\u0394", "4.2"], ["\u0393", "5.3"]], header_rows=1)
+    pred = Table.from_rows([["Symbol", "Value"], ["\u03c9", "3.1"], ["\u03b4", "4.2"], ["\u03b3", "5.3"]], header_rows=1)
+    features = semantic_details(gt, pred).features
+    assert features["values"] > 0 and features["absent"] > 0 and features["invented"] > 0
+    assert boundaries(Table.from_rows([["\u0394 Energy", "x"]])) == [("\u0394", "energy")]
 
 
 def test_a_script_is_its_plain_character_and_set_apart_where_numbers_are_read():

@@ -29,6 +29,7 @@ from tablebench.core.table import Table
 from tablebench.metrics.tables.semantic_align import FEATURES, Differences
 from tablebench.metrics.tables.semantic_causes import Cause
 from tablebench.metrics.tables.semantic_text import normalize
+from tablebench.readers.textnorm import fold_case
 from tablebench.tex.math_spans import inside, math_spans
 
 RULE = "emphasis"  # the comparison's rule (`semantic.RULES`; `tablebench meta-eval --ablation` removes it)
@@ -95,7 +96,7 @@ def math_text(table: Table) -> str:
     for row in table.rows:
         for cell in row:
             if cell.raw and ("$" in cell.raw or "\\(" in cell.raw):
-                out += [_key(inside(cell.raw, span)).casefold() for span in math_spans(cell.raw)]  # the one finder
+                out += [fold_case(_key(inside(cell.raw, span))) for span in math_spans(cell.raw)]  # the one finder
     return "\n".join(out)
 
 
@@ -109,10 +110,10 @@ def with_added_emphasis(differences: Differences, gt: Table, pred: Table) -> Dif
         return differences
     own = {kind: [] for kind in _MARKUP}
     for kind, text in emphasised(gt):
-        own[kind].append(text.casefold())
+        own[kind].append(fold_case(text))
     own["italic"].append(math_text(gt))
     within = {kind: "\n".join(texts) for kind, texts in own.items()}
-    extra = Counter({(kind, t): n for (kind, t), n in spans.items() if not (t and t.casefold() in within[kind])})
+    extra = Counter({(kind, t): n for (kind, t), n in spans.items() if not (t and fold_case(t) in within[kind])})
     added = extra.total()
     if not added:
         return differences

@@ -18,6 +18,7 @@ import numpy as np
 from tablebench.metrics.tables.semantic_causes import Cause
 from tablebench.metrics.tables.semantic_struct import View
 from tablebench.metrics.tables.semantic_text import NULL
+from tablebench.readers.textnorm import fold_case
 
 FLOOR = 1e-3  # the least share a feature takes a log of (F1, text there): -log(0.001) ~ 6.9, far past any score
 
@@ -85,7 +86,7 @@ def _text_pieces(v: View, title: bool = False, rows: bool = False) -> Counter:
                                            if (i == 0 or cell != row[i - 1]) and not _repeated_below(v, r, i))]
     pieces: Counter = Counter()
     for text in texts:
-        s = "".join(text.casefold().split())
+        s = "".join(fold_case(text).split())
         pieces.update([s] if len(s) == 1 else (s[i:i + 2] for i in range(len(s) - 1)))
     return pieces
 

@@ -21,6 +21,7 @@ from tablebench.core.table import Table
 from tablebench.metrics.tables.semantic_align import FEATURES, Differences
 from tablebench.metrics.tables.semantic_causes import Cause
 from tablebench.metrics.tables.semantic_text import normalize
+from tablebench.readers.textnorm import fold_case
 
 RULE = "spacing"  # the comparison's rule (`semantic.RULES`; `tablebench meta-eval --ablation` removes it)
 _SHOWN = 3  # examples a cause names (no effect on the score)
@@ -32,7 +33,7 @@ def boundaries(table: Table) -> list[tuple[str, str]]:
     first not ending in a hyphen or a slash (`CLIP- M2DF` written `CLIP-M2DF` loses no word's end)."""
     out = []
     for cell in table.cells():
-        words = normalize(cell.text).casefold().split()
+        words = fold_case(normalize(cell.text)).split()
         out += [(a, b) for a, b in zip(words, words[1:])
                 if any(ch.isalpha() for ch in a) and any(ch.isalpha() for ch in b) and a[-1] not in "-‐‑/"]
     return out
@@ -74,7 +75,7 @@ def with_lost_spacing(differences: Differences, gt: Table, pred: Table) -> Diffe
     pairs = boundaries(gt)
     if len(pairs) < 2:  # a boundary or none: no share a reader would call the table's spacing
         return differences
-    text = "\n".join(normalize(c.text).casefold() for c in pred.cells())
+    text = "\n".join(fold_case(normalize(c.text)) for c in pred.cells())
     joined = occurring({a + b for a, b in pairs}, text)
     apart = occurring({f"{a} {b}" for a, b in pairs if a + b in joined}, text)
     lost = [(a, b) for a, b in pairs if a + b in joined and f"{a} {b}" not in apart]
