@@ -61,13 +61,14 @@ _LAZY = re.compile(
     r"|(?P<dd>(?<!\\)\$\$.+?(?<!\\)\$\$)"
     r"|(?P<br>\\\[.+?\\\])"
     r"|(?P<pa>\\\(.+?\\\))"
-    r"|(?P<d>(?<!\\)\$(?!\$)[^$]+?(?<!\\)\$)"
-    r"|(?P<mml><(?P<pfx>\w+:)?math\b.*?</(?P=pfx)?math>)",
+    r"|(?P<d>(?<!\\)\$(?!\$)(?:(?!\n[ \t]*\n)(?:[^$]|(?<=\\)\$))+?(?<!\\)\$)"  # `\$` inside, no blank line
+    r"|(?P<mml><(?P<pfx>\w+:)?(?i:math)\b.*?(?i:</(?P=pfx)?math>))",  # tag names in any case
     re.DOTALL,
 )
 _ATOMS = ["$", "$$", "\\", "\\[", "\\]", "\\(", "\\)", "x", " ", "\n", "<math>", "</math>", "<m:math a>", "</m:math>",
           "</n:math>", "<mathx", "\\begin{equation}", "\\end{equation}", "\\begin{equation*}", "\\end{equation*}",
-          "\\begin{align}", "\\end{alignat}", "\\begin{alignat}", "\\end{align}", "\\end{align*}", "{", "}", "\\$", "<"]
+          "\\begin{align}", "\\end{alignat}", "\\begin{alignat}", "\\end{align}", "\\end{align*}", "{", "}", "\\$", "<",
+          "<MATH>", "</Math>", "</M:math>", "\n\n", "\n \n"]
 
 
 def test_math_spans_are_the_lazy_regexs_matches() -> None:

@@ -176,3 +176,20 @@ def test_the_list_check_sees_a_list_and_not_a_docstring():
               'PATTERN = r"\\\\begin\\{(?:tabular[x*]?|tblr)\\}"\n'
               'ONE = "equation"\n')
     assert _written_out(source) == ["line 2: ['align', 'equation']", "line 3: ['tabular', 'tblr']"]
+
+
+def test_a_dollar_span_passes_an_escaped_dollar_and_stops_at_a_blank_line():
+    """TeX reads `\\$` inside math as a dollar sign, and a blank line ends a paragraph and any math
+    left open in it: a price in one paragraph and another in the next are prose, not one formula."""
+    text = r"costs $\$5 + x$ each"
+    (span,) = math_spans(text)
+    assert text[span.start:span.end] == r"$\$5 + x$"
+    assert math_spans("It costs $5 a unit.\n\nThe other costs $7.") == []
+    assert [s.kind for s in math_spans("a $x$ b\n  \n c $y$")] == ["d", "d"]
+
+
+def test_mathml_is_found_in_any_letter_case():
+    """HTML's tag names have no case: `<MATH>` is MathML as `<math>` is, and so is a prefixed one."""
+    for text in ("x <MATH><mi>a</mi></MATH> y", "x <m:Math><m:mi>a</m:mi></m:MATH> y"):
+        (span,) = math_spans(text)
+        assert span.kind == "mml" and text[span.start:span.end].endswith(">") and "y" not in text[span.start:span.end]

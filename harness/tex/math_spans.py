@@ -1,7 +1,8 @@
 """Math spans of a parser's output in one linear pass: every opener finds its closer by lookup.
 
 The spans are those of one leftmost-first regex with lazy bodies (`\\[.+?\\]`, `<math ...>.*?</math>`,
-`\\begin{equation}.*?\\end{equation}`, `$$..$$`, `\\(..\\)`, `$..$`), but such a regex rescans the
+`\\begin{equation}.*?\\end{equation}`, `$$..$$`, `\\(..\\)`, `$..$`; a `$..$` may hold an escaped `\\$` and
+no blank line, as in TeX; a MathML tag in any letter case, as in HTML), but such a regex rescans the
 rest of the output from every opener that has no closer: an output that repeats an unclosed
 `\\[` (a model's repetition loop) costs time quadratic in its length (600 KB: minutes). Here the
 closers of each kind are listed once, in order, and each opener takes the first closer that may
@@ -29,15 +30,16 @@ _OPENERS = (r"(?P<env>\\begin\{(?P<name>" + ENVIRONMENTS + r")(?P<star>\*?)\})"
             r"|(?P<br>\\\[)"
             r"|(?P<pa>\\\()"
             r"|(?P<d>(?<!\\)\$(?!\$))"
-            r"|(?P<mml><(?P<pfx>\w+:)?math\b)")
+            r"|(?P<mml><(?P<pfx>\w+:)?(?i:math)\b)")
 _OPEN = {True: re.compile(f"(?=(?:{_OPENERS}))"),
          False: re.compile(f"(?=(?:{_OPENERS.replace('|(?P<d>', '|(?P<d>(?!)')}))")}
 _ENV_BEGIN = re.compile(r"\\begin\{(?:" + ENVIRONMENTS + r")\*?\}")
 _ENV_END = re.compile(r"\\end\{(" + ENVIRONMENTS + r")(\*?)\}")
-_MML_END = re.compile(r"</(\w+:)?math>")
+_MML_END = re.compile(r"</(\w+:)?math>", re.IGNORECASE)  # HTML's tag names have no case
 _DD_END = re.compile(r"(?<!\\)(?=\$\$)")
 _BR_END = re.compile(r"(?=\\\])")
 _PA_END = re.compile(r"(?=\\\))")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +74,7 @@ class _Closers:
                 self._lists.setdefault(("env", m.group(1), m.group(2)), []).append(m.start())
         elif family == "mml":
             for m in _MML_END.finditer(self.text):
-                self._lists.setdefault(("mml", m.group(1) or ""), []).append(m.start())
+                self._lists.setdefault(("mml", (m.group(1) or "").lower()), []).append(m.start())
         else:
             pattern = {"dd": _DD_END, "br": _BR_END, "pa": _PA_END}[family]
             self._lists[family] = [m.start() for m in pattern.finditer(self.text)]
@@ -115,11 +117,13 @@ def _end(text: str, m: re.Match[str], kind: str, closers: _Closers) -> int:
         name, star = m.group("name"), m.group("star")
         j = closers.first(("env", name, star), "env", opened)
         return j + len(name) + len(star) + 6 if j >= 0 else -1  # \end{ + name + star + }
-    if kind == "d":  # [^$]+? cannot pass a `$`: only the next one may close
-        j = text.find("$", opened)
-        return j + 1 if j >= 0 and text[j - 1] != "\\" else -1
+    if kind == "d":  # the next `$` not escaped closes, in the same paragraph (TeX ends math at a blank line)
+        j = opened
+        while (j := text.find("$", j)) > 0 and text[j - 1] == "\\":
+            j += 1  # `\$` is a dollar sign inside the formula
+        return j + 1 if j >= 0 and not _PARAGRAPH_BREAK.search(text, opened, j) else -1
     if kind == "mml":
-        pfx = m.group("pfx") or ""
+        pfx = (m.group("pfx") or "").lower()
         ends = [(j, len(p) + 7) for p in {pfx, ""} if (j := closers.first(("mml", p), "mml", opened)) >= 0]
         if not ends:
             return -1
