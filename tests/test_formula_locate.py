@@ -106,6 +106,13 @@ def test_mathml_to_latex_structures_and_annotation() -> None:
         mathml_to_latex("no xml at all")
 
 
+def test_mathml_in_upper_case_reads_as_in_lower_case() -> None:
+    """HTML's tag names have no case: a parser writing `<MFRAC>` wrote a fraction (it read as nothing)."""
+    lower = "<math><mfrac><mi>a</mi><mi>b</mi></mfrac><mo>+</mo><msup><mi>x</mi><mn>2</mn></msup></math>"
+    assert mathml_to_latex(lower.upper().replace("<MI>A", "<MI>a").replace("<MI>B", "<MI>b").replace("<MI>X", "<MI>x")) \
+        == mathml_to_latex(lower)
+
+
 def _bench_folder(tmp_path: Path, blocks: object) -> Path:
     (tmp_path / "pdfs").mkdir()
     (tmp_path / "ground_truth").mkdir()

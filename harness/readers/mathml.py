@@ -24,7 +24,8 @@ class MathMLError(ValueError):
 
 
 def _local(tag: object) -> str:
-    return etree.QName(tag).localname if isinstance(tag, str) else ""
+    """An element's name without its namespace, in lower case (HTML's tag names have no case: `<MFRAC>`)."""
+    return etree.QName(tag).localname.lower() if isinstance(tag, str) else ""
 
 
 def _text(el) -> str:
