@@ -61,9 +61,10 @@ MUTATIONS = [
     Mutation("no_regular_runs", "reading", M + "semantic_lines.py", '"regular_runs", ', ""),
     Mutation("no_regular_words", "reading", M + "semantic_lines.py", '"regular_words", ', ""),
     Mutation("no_enumerated", "reading", M + "semantic_lines.py", ', "enumerated")', ")"),
-    Mutation("header_words_from_the_right", "reading", M + "semantic_lines.py",
-             "    if len(words) <= width or width < 2 or len(words) > _MAX_WORDS:\n        return _fit(words, width)\n",
-             "    return _fit(words, width)\n"),
+    Mutation("header_words_from_the_right", "reading", M + "semantic_header_words.py",
+             "    if len(words) <= width or width < 2 or len(words) > MAX_WORDS:\n"
+             "        return right_aligned(words, width)\n",
+             "    return right_aligned(words, width)\n"),
     Mutation("no_header_by_shape", "reading", M + "semantic_lines.py", "    head = _header_end(rows)\n",
              "    head = 0\n"),
     Mutation("no_widening", "reading", M + "semantic_lines.py", "        width = max(wider, default=width)\n", ""),

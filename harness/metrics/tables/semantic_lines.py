@@ -30,10 +30,12 @@ italics on its own, `_×_`, is read as the symbol):
   the right edge (values are right; a label written once leaves the left cells blank); a line
   with more cells than the width reads its first ones as one label.
 - **The last header line** names the columns a word each, against the right edge; with more words
-  than columns, which words share a cell is not in the text, and the first ones share one. A
+  than columns, the words are grouped as language groups them (`semantic_header_words`). A
   header line above it is a title when it is one run of words (where group labels in it would
   end is not in the text), else its first cells name the stub columns from the left and the
-  others spread over the value columns alike, as group headers.
+  others spread over the value columns alike, as group headers. Where the last line's labels
+  repeat a cycle (`Train Test Train Test`), the run of words above names the groups of the
+  cycle's length, grouped as language groups them (`cycles`).
 - **A line of one label** in the body is a section row over the table's width; so is one right
   above the body whose words could not name half the columns (`(a) COCO`, `CLIP` over rows of four;
   an operator and what it joins name one thing: `λ = 10−3`).
@@ -51,12 +53,13 @@ from collections import Counter
 from dataclasses import dataclass
 
 from tablebench.core.table import Cell, Table
+from tablebench.metrics.tables.semantic_header_words import cycle_groups, name_columns, right_aligned
 from tablebench.metrics.tables.semantic_struct import is_numeric, is_value
 from tablebench.metrics.tables.semantic_text import NULL, normalize
 
 # The rules this reader follows beyond cutting at spaces and values (`semantic_read.RULES`;
 # `tablebench meta-eval --ablation` removes each in turn).
-LINE_RULES = ("glue", "regular_runs", "regular_words", "enumerated")
+LINE_RULES = ("glue", "regular_runs", "regular_words", "enumerated", "cycles")
 ALL = frozenset(LINE_RULES)
 
 _KEEP = "\u00a0"  # a space inside a token (never cut at: tokens are cut at ASCII white space)
@@ -114,17 +117,20 @@ def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
     width = _width(rows[head:]) or max(len(_words(r)) for r in rows)
     while head > 0 and _one_label(rows[head - 1]) and 2 * _naming_words(rows[head - 1][0]) < width:
         head -= 1  # a label of a few words right above the body groups the rows below it: a section row
-    last = _name_columns(_words(rows[head - 1]), width, numbered) if head else []  # the last header line
+    last = name_columns(_words(rows[head - 1]), width, numbered) if head else []  # the last header line
     stub = _stub(rows[head:], width)
     out = [[Cell(c.text, colspan=c.colspan, header=True) for c in _group_line(rows[r], width, stub)]
            for r in range(head - 1)]  # header lines above the last: a title, or stub and group headers
+    if "cycles" in rules and head >= 2 and _one_label(rows[head - 2]) and \
+            (groups := cycle_groups(_words(rows[head - 2]), [c.text for c in last])) is not None:
+        out[head - 2] = [Cell(c.text, colspan=c.colspan, header=True) for c in groups]  # not a title: group labels
     if head:
         out.append([Cell(c.text, header=True) for c in last])
     for pieces in rows[head:]:
         if _one_label(pieces) and width > 1:
             out.append([Cell(pieces[0].text, colspan=width)])  # a section row: one label over the width
         else:
-            out.append(_fit([p.text for p in pieces], width))
+            out.append(right_aligned([p.text for p in pieces], width))
     return Table(out, fmt="lines-read")
 
 
@@ -344,74 +350,6 @@ def _width(rows: list[list[_Piece]]) -> int:
     return width
 
 
-def _fit(texts: list[str], width: int) -> list[Cell]:
-    """A line's cells against the right edge of a grid `width` wide: with more cells than the
-    width, the first ones are read as one label; with fewer, blank cells fill the left."""
-    if len(texts) > width:
-        extra = len(texts) - width + 1
-        texts = [" ".join(texts[:extra]), *texts[extra:]]
-    return [Cell("") for _ in range(width - len(texts))] + [Cell(t) for t in texts]
-
-
-# words that join what stands on both sides of them: a cell neither begins nor ends with one
-_JOINERS = frozenset({"of", "and", "or", "per", "in", "on", "at", "for", "to", "the", "with", "vs", "vs.", "by",
-                      "from", "a", "an", "&", "over", "via", "than", "w/", "w/o", "without", "de", "et"})
-_MAX_WORDS = 40  # header lines longer than this are read a word a column from the right (`_fit`)
-
-
-def _name_columns(words: list[str], width: int, stub: str = "") -> list[Cell]:
-    """The last header line's words as the labels of `width` columns (once a table: the grouping costs O(words^2
-    x columns), up to `_MAX_WORDS` words; group lines above it are read from the right). With more words than
-    columns, which words share a cell is not marked; a reader groups them as language does: no label begins or
-    ends with a joining word (`of`, `and`, `per`), none but the first begins with a lower-case word (it
-    continues the word before: `Soil type`, `1,000 tokens`); the word the rows' numbered labels share (`stub`:
-    `Option` over `Option 1`, `Option 2`) is the stub's label alone; the labels are as even in length as that
-    allows (`1,000 tokens 5,000 tokens`), and on a tie the first ones are longer (`Target Model Acc F1` over
-    three columns: the stub's label, then two metrics)."""
-    if len(words) <= width or width < 2 or len(words) > _MAX_WORDS:
-        return _fit(words, width)
-    rest = _groupings(words, width - 1)
-    best: tuple | None = None
-    for first in range(1, len(words) - width + 2):
-        bad, longest, groups = rest[first]
-        cue = int(bool(stub) and words[0] == stub and first != 1)
-        cost = (_joined_badly(words[:first], first=True) + bad, cue, max(first, longest), -first)
-        if best is None or cost < best[0]:
-            best = (cost, [words[:first], *groups])
-    assert best is not None
-    return [Cell(" ".join(group)) for group in best[1]]
-
-
-def _joined_badly(group: list[str], first: bool = False) -> int:
-    """Marks against `group` being one label: it begins or ends with a joining word, or (after the
-    line's first label) begins with a lower-case word, which continues the word before it
-    (`Soil type`, `1,000 tokens`, `Collapse models`)."""
-    return (int(group[0].lower() in _JOINERS) + int(group[-1].lower() in _JOINERS)
-            + int(not first and group[0][:1].islower()))
-
-
-def _groupings(words: list[str], n: int) -> dict[int, tuple[int, int, list[list[str]]]]:
-    """For each start i, the best way to put `words[i:]` in `n` consecutive groups: the fewest badly
-    joined groups (`_joined_badly`), then the shortest longest group, then the longest first group.
-    One pass of dynamic programming (that order is kept under adding a group in front: the sum leads,
-    and a max with the same group's length keeps the order of the rest), O(len(words)^2 * n)."""
-    m = len(words)
-    best: dict[int, tuple[int, int, list[list[str]]]] = {m: (0, 0, [])}  # i -> for the groups counted so far
-    for k in range(1, n + 1):
-        now: dict[int, tuple[int, int, list[list[str]]]] = {}
-        for i in range(m - k, -1, -1):
-            options = []
-            for j in range(i + 1, m - k + 2):
-                if j in best:
-                    bad, longest, groups = best[j]
-                    options.append((_joined_badly(words[i:j]) + bad, max(j - i, longest), i - j, groups, j))
-            if options:
-                bad, longest, _, groups, j = min(options, key=lambda o: o[:3])
-                now[i] = (bad, longest, [words[i:j], *groups])
-        best = now
-    return best
-
-
 def _stub(rows: list[list[_Piece]], width: int) -> int:
     """How many columns at the left the body's full lines hold labels in (the stub), most commonly."""
     counts = Counter(next((k for k, p in enumerate(r) if p.value), len(r)) for r in rows if len(r) == width)
@@ -427,8 +365,8 @@ def _group_line(pieces: list[_Piece], width: int, stub: int) -> list[Cell]:
         return [Cell(pieces[0].text, colspan=width)]
     labels = _words(pieces)
     if len(labels) >= width:
-        return _fit(labels, width)  # grouped by language only on the line naming the columns: once a table
+        return right_aligned(labels, width)  # grouped by language on the line naming the columns (and over cycles)
     stub = max(0, min(stub, len(labels) - 1))
     groups = labels[stub:]
     each, extra = divmod(width - stub, len(groups))
-    return [Cell(t) for t in labels[:stub]] + [Cell(t, colspan=each + (1 if k < extra else 0)) for k, t in enumerate(groups)]
+    return [Cell(t) for t in labels[:stub]] + [Cell(t, colspan=each + (k < extra)) for k, t in enumerate(groups)]
