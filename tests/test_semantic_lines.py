@@ -126,6 +126,15 @@ def test_labels_read_over_a_cycle_score_as_the_table() -> None:
     assert result.score >= 8  # what is left: the spans lines cannot show
 
 
+def test_values_are_counted_from_the_end_where_no_two_lines_share_a_shape() -> None:
+    """Row labels with numbers in them (issue 43's shape: a judge gives 9): no two lines share which of
+    their cells are values, but each ends in the table's three values; the words before are the label."""
+    lines = ("Model κ Range Overlap\nModel X 2.5 Pro 0.812 0.611–0.934 90.2%\nBase Y 1.0 0.701 0.502–0.811 85.1%\n"
+             "Tiny Z 0.655 0.410–0.790 80.3%")
+    assert grid(lines) == [["Model", "κ", "Range", "Overlap"], ["Model X 2.5 Pro", "0.812", "0.611–0.934", "90.2%"],
+                           ["Base Y 1.0", "0.701", "0.502–0.811", "85.1%"], ["Tiny Z", "0.655", "0.410–0.790", "80.3%"]]
+
+
 def test_a_capital_letter_alone_ends_a_label_as_a_name() -> None:
     """`Group A`: a capital letter alone is a name, not the article `a` a label cannot end with."""
     assert groupings(["Group", "A", "Group", "B"], 2)[0] == (0, 2, [["Group", "A"], ["Group", "B"]])

@@ -24,7 +24,10 @@ italics on its own, `_×_`, is read as the symbol):
   after a label stands for a label's cell: where lines show one (`Synthetic - 10 5`), lines with one
   cell fewer hold that column's label as their label's last word (`OSM Milan BNC 10 20`).
 - **Header and body**: the body's lines share a shape (which of their cells are values); the
-  lines above the first line of such a shape are the header. The table is as wide as most body
+  lines above the first line of such a shape are the header. Where no two lines share a shape
+  (labels with numbers in them: `Model X 2.5 Pro 0.812 ...`), a reader counts the values from a
+  line's end: the lines that end in the most common run of values are the body, as wide as that
+  run and a label. The table is as wide as most body
   lines with values, widened to a count two lines share when those begin with a label where the
   others begin with a value (a row label written once in a group). Every line stands against
   the right edge (values are right; a label written once leaves the left cells blank); a line
@@ -329,8 +332,29 @@ def _header_end(rows: list[list[_Piece]]) -> int:
     shapes = Counter(_shape(r) for r in rows if any(p.value for p in r))
     if not shapes:
         return 0
-    body = {s for s, k in shapes.items() if k >= 2} or {max(shapes, key=lambda s: (shapes[s], -len(s)))}
+    body = {s for s, k in shapes.items() if k >= 2}
+    if not body and (tail := _common_tail(rows)):
+        return next(r for r, pieces in enumerate(rows) if _tail(pieces) == tail)
+    body = body or {max(shapes, key=lambda s: (shapes[s], -len(s)))}
     return next(r for r, pieces in enumerate(rows) if _shape(pieces) in body)
+
+
+def _tail(pieces: list[_Piece]) -> int:
+    """How many values end the line."""
+    n = 0
+    while n < len(pieces) and pieces[-1 - n].value:
+        n += 1
+    return n
+
+
+def _common_tail(rows: list[list[_Piece]]) -> int:
+    """Where no two lines share a shape, the run of values that ends most lines (two or more values, on two
+    or more lines that begin with a label): a reader counts a row's values from its end, and the words
+    before them are its label, numbers in it or not (`Model X 2.5 Pro 0.812 0.611–0.934 90.2%`). 0 when
+    there is none."""
+    tails = Counter(t for r in rows if r and not r[0].value and (t := _tail(r)) >= 2)
+    common = [t for t, k in tails.items() if k >= 2]
+    return max(common, key=lambda t: (tails[t], t)) if common else 0
 
 
 def _width(rows: list[list[_Piece]]) -> int:
@@ -343,6 +367,8 @@ def _width(rows: list[list[_Piece]]) -> int:
     if not counts:
         return 0
     width = max(counts, key=lambda n: (counts[n], n))
+    if counts[width] == 1 and (tail := _common_tail(rows)):
+        return tail + 1
     if all(r[0].value for r in lines if len(r) == width):
         wider = [n for n, k in counts.items() if n > width and k >= 2
                  and all(not r[0].value for r in lines if len(r) == n)]
