@@ -36,7 +36,8 @@ def test_token_edit_similarity_is_levenshtein_on_canonical_tokens() -> None:
     ("c+d=c", "d+d=c", {"content": 1}),  # read as a symbol the formula already has
     ("c+d=c", "e+d=c", {"content": 1}),  # read as e once, kept as c elsewhere
     ("x_{1}", "x_{7}", {"number": 1}),
-    (r"\rho_{a}+\rho_{b}", "p_{a}+p_{b}", {"rename": 1, "repeat": 1}),
+    (r"\mu_{a}+\mu_{b}", "q_{a}+q_{b}", {"rename": 1, "repeat": 1}),
+    (r"\rho_{a}+\rho_{b}", "p_{a}+p_{b}", {"style": 1, "repeat": 1}),  # the same letter, typeset alike
     (r"x^{2}", r"x_{2}", {"structure": 1}),
     (r"\hat{x}", r"\tilde{x}", {"accent": 1}),
     (r"\mathbb{N}_0", "N_0", {"style": 1}),

@@ -7,8 +7,12 @@ one optimal path. `Edit`s are then read as a reader reads them (`meaning`):
 
 - a **number** edit touches a digit: a value changed, whatever the glyphs look like;
 - a **rename**: one letter or symbol read as another at every place it occurs, into a
-  symbol the ground truth does not use (`ν` -> `v` throughout): the formula says the same
-  thing with another name, and a reader fixes it at a glance;
+  symbol the ground truth does not use (`σ` -> `π` throughout): the formula says the same
+  thing with another name;
+- a rename into the **same letter** written another way (`same_letter`: a Greek letter and
+  the Latin one it is typeset like, `ν` -> `v`, `ρ` -> `p`, `χ` -> `x`; a letter's variant
+  form, `ϑ` -> `θ`) is counted as a letter style: the reader sees the same symbol throughout
+  and reads past it (as a `\\mathbb{R}` read as `R`);
 - a **conflict**: a substitution that is not a rename, so that two symbols become one (`c`
   read as an `r` the formula already has) or one symbol becomes two (`μ` read as `ρ` in one
   place and kept in another): what the formula says has changed;
@@ -16,15 +20,19 @@ one optimal path. `Edit`s are then read as a reader reads them (`meaning`):
   reader counts a systematic misreading once;
 - every other edit by the class of the token it touches (`formula_classes`).
 
-Measured and left out: how alike the two glyphs look. Similarity of the typeset shapes
+Measured and left out: how alike two different glyphs look. Similarity of the typeset shapes
 (pdflatex renders of the Latin, Greek and digit glyphs, ink overlap or stroke distance) rates
 `μ`/`ρ` as alike as `ρ`/`p`, and as a feature its fitted cost rose with the similarity; what
 separates the look-alike a reader fixes from the swap that changes the formula is whether the
-substitution is a consistent rename.
+substitution is a consistent rename, and whether both sides are one letter (`same_letter`, a
+fixed table, not a measured likeness). The rendered comparison as a tiebreak (`glyph_f1`:
+pairs that typeset alike read as notation only, or its F1 as a fitted feature) lowered the
+cross-validated agreement, and it costs two pdflatex runs per pair.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
@@ -48,9 +56,24 @@ FEATURES = ("content", "rename", "number", "repeat", "operator", "structure", "a
 _SLOT = {CONTENT: 0, OPERATOR: 4, STRUCTURE: 5, ACCENT: 6, STYLE: 7, DELIMITER: 8, PUNCTUATION: 9, LAYOUT: 10}
 RENAME, NUMBER, REPEAT = 1, 2, 3
 # The slots whose edits change what a formula says (a symbol, number, operator or script changed,
-# added or lost); a rename, a repeat, and accents, styles, delimiters, punctuation and layout a
-# reader reads past (`score.says_otherwise`).
+# added or lost); a rename, a repeat, and accents, styles (a same-letter rename among them),
+# delimiters, punctuation and layout a reader reads past (`score.says_otherwise`).
 MEANING = (0, NUMBER, 4, 5)
+
+
+# Greek letters and the Latin letter each is typeset like (`same_letter`); a letter's variant forms
+# (`ϑ`, `ϕ`, `ϖ`, `ϵ`, `ϱ`, `ς`) fold to it by Unicode compatibility (NFKC) first.
+_LATIN_LOOKALIKE = dict(zip("αγικνορυχωΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ayikvopuxwABEZHIKMNOPTYX"))
+
+
+def same_letter(a: str, b: str) -> bool:
+    """True when two different symbols are one letter written another way: a variant form
+    (`ϑ`/`θ`) or a Greek letter and the Latin letter it looks like (`ν`/`v`). Case counts:
+    `Φ` and `φ` are two letters."""
+    if a == b:
+        return False
+    fold = [unicodedata.normalize("NFKC", t) for t in (a, b)]
+    return _LATIN_LOOKALIKE.get(fold[0], fold[0]) == _LATIN_LOOKALIKE.get(fold[1], fold[1])
 
 
 # The alignment's substitution costs (an insert or a delete costs 1), fixed a priori, not fitted: the
@@ -158,7 +181,7 @@ def readings(edits: list[Edit], gt_tokens: tuple[str, ...]) -> list[tuple[Edit, 
             out.append((e, NUMBER))
         elif e.cls == CONTENT and e.gt and e.pred:
             renamed = subs[(a, b)] == in_gt[a] and read_as[a] == 1 and in_gt[b] == 0
-            out.append((e, RENAME if renamed else 0))
+            out.append((e, (_SLOT[STYLE] if same_letter(a, b) else RENAME) if renamed else 0))
         else:
             out.append((e, _SLOT[e.cls]))
     return out
@@ -198,8 +221,9 @@ def describe(edits: list[Edit], gt_tokens: tuple[str, ...], weights: tuple[float
         if slot == REPEAT:
             key = said.get((e.gt, e.pred)) or f"{shown(e.gt)} read as {shown(e.pred)}"
         elif e.gt and e.pred:
+            style = " throughout (the same letter)" if e.cls != STYLE else " (letter style)"
             key = f"{shown(e.gt)} read as {shown(e.pred)}" + {
-                RENAME: " throughout", NUMBER: " (a number changed)", _SLOT[STYLE]: " (letter style)"}.get(slot, "")
+                RENAME: " throughout", NUMBER: " (a number changed)", _SLOT[STYLE]: style}.get(slot, "")
             said[(e.gt, e.pred)] = key
         else:
             key = f"{shown(e.gt)} missing" if e.gt else f"extra {shown(e.pred)}"
