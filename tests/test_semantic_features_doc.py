@@ -1,6 +1,7 @@
-"""The semantic score's feature table (docs/semantic-score.md) is complete and true: every feature,
-reading rule and tunable constant of the score is a row, every row names a test that exists, and
-the weights it shows are the shipped ones."""
+"""The semantic score's tables (rows in code, `metrics.tables.semantic_table`, rendered into
+docs/semantic-score.md) are complete and true: every feature, reading rule, comparison rule and
+tunable constant of the score is a row, every row names a test that exists, and the weights the
+docs show are the shipped ones. (tests/test_readme.py holds each block to its rendering.)"""
 
 from __future__ import annotations
 
@@ -12,7 +13,14 @@ import pytest
 from tablebench.core.score_table import render
 from tablebench.metrics.tables.semantic import DEFAULT, RULES
 from tablebench.metrics.tables.semantic_align import FEATURES
-from tablebench.metrics.tables.semantic_table import ROWS as SCORE_ROWS
+from tablebench.metrics.tables.semantic_read import READ_RULES
+from tablebench.metrics.tables.semantic_table import (
+    BEHAVIOUR_ROWS,
+    COMPARISON_RULE_ROWS,
+    CONSTANT_ROWS,
+    FEATURE_ROWS,
+    READING_RULE_ROWS,
+)
 from tests.benchmarks.readme_blocks import read_block
 from tests.test_score_tables import numbers_of
 
@@ -42,6 +50,21 @@ def test_every_row_names_a_test() -> None:
         if row[0] in ("feature", "rule", "behaviour", "constant"):
             continue  # a table's head
         assert TESTS.search(row[-1]), f"row {row[0]} names no test"
+    for row in (*FEATURE_ROWS, *READING_RULE_ROWS, *COMPARISON_RULE_ROWS, *BEHAVIOUR_ROWS, *CONSTANT_ROWS):
+        assert TESTS.fullmatch(f"`{row.test}`"), f"row {row.name or row.meaning!r} names no test: {row.test!r}"
+
+
+def test_the_feature_rows_are_the_features_in_their_order() -> None:
+    """One row a feature, in `FEATURES`' order (the order of `Params.vector` and of the docs)."""
+    assert tuple(row.name for row in FEATURE_ROWS) == FEATURES
+
+
+def test_the_rule_rows_are_the_rules_of_the_score_each_once() -> None:
+    """The reading rules' rows are `READ_RULES`, the comparison rules' the rest of `semantic.RULES`:
+    a rule added to the code without its row, or a row left behind by a rule removed, fails here."""
+    reading = [row.name for row in READING_RULE_ROWS]
+    comparison = [row.name for row in COMPARISON_RULE_ROWS]
+    assert sorted(reading) == sorted(READ_RULES) and sorted(comparison) == sorted(RULES - READ_RULES)
 
 
 @pytest.mark.parametrize("name", FEATURES)
@@ -67,12 +90,12 @@ def test_every_number_of_the_score_is_a_row() -> None:
     assert "semantic_align.FULL_COMPARISON" in constants and "semantic_size.RATED_FACTS" in constants
     for constant in [*constants, "semantic.DEFAULT.key_weight", "semantic.DEFAULT.midpoint"]:
         _row(constant)
-    rows = {f"{row.module.rsplit('.', 1)[-1]}.{row.name}" for row in SCORE_ROWS}
+    rows = {f"{row.module.rsplit('.', 1)[-1]}.{row.name}" for row in CONSTANT_ROWS}
     assert set(constants) <= rows  # every number of the score is a row in code
 
 
 def test_the_constants_table_is_rendered_from_the_rows_in_code() -> None:
-    assert read_block("score-table-semantic") == render(SCORE_ROWS)
+    assert read_block("score-table-semantic") == render(CONSTANT_ROWS)
 
 
 # How a constant outside the weights may be chosen: fitted inside the cross-validation, or a bound
@@ -101,3 +124,18 @@ def test_params_take_their_weights_by_feature_name() -> None:
     del named["spacing"]
     with pytest.raises(ValueError, match="a weight for each of share, values"):
         per_feature(**named)
+
+
+def test_every_feature_rule_and_constant_row_has_one_mutant_of_its_own() -> None:
+    """The semantic mutation run makes its row mutants from the rows (a row added is a mutant added):
+    a feature's weights set to 0 in both halves of `Params.vector`, a rule taken out of `semantic.RULES`."""
+    from tests.benchmarks.semantic_mutations import ROW_MUTATIONS
+
+    by_name = {m.name: m for m in ROW_MUTATIONS}
+    assert len(by_name) == len(ROW_MUTATIONS) == len(FEATURE_ROWS) + len(READING_RULE_ROWS) + len(
+        COMPARISON_RULE_ROWS) + len(CONSTANT_ROWS)
+    for k, row in enumerate(FEATURE_ROWS):
+        new = by_name[f"{row.name}_weight"].new
+        assert new.count(f"0.0 if i == {k} else w") == 2 and "self.weights" in new and "self.lines_weights" in new
+    for row in (*READING_RULE_ROWS, *COMPARISON_RULE_ROWS):
+        assert by_name[f"no_{row.name}"].new.rstrip().endswith(f") - {{{row.name!r}}}")

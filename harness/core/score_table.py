@@ -10,6 +10,7 @@ row, and the mutation run (`tests.benchmarks.mutations`) changes each row's cons
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
 
@@ -40,11 +41,33 @@ class ScoreRow:
         return "harness/" + "/".join(self.module.split(".")[1:]) + ".py"
 
 
+@dataclass(frozen=True)
+class PartRow:
+    """One part of a score that is not a number: a feature it counts, a rule it follows, a behaviour of its reading."""
+
+    name: str  # its name in the code ("glue", "share"); "" for a behaviour the code names nowhere
+    meaning: str  # what it counts or does, in words (the docs show it as written here)
+    test: str  # "tests/test_x.py::test_y": a test that fails without it
+
+
+def markdown_table(head: Sequence[str], body: Iterable[Sequence[str]]) -> str:
+    """A Markdown table: the head, the line under it, one line per row of cells (as given)."""
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    return "\n".join(lines + ["| " + " | ".join(cells) + " |" for cells in body])
+
+
 def render(rows: tuple[ScoreRow, ...]) -> str:
     """The rows as a Markdown table (a docs block `python -m tests.benchmarks.score_tables` writes)."""
-    out = ["| constant | value | what it decides | how chosen | test |", "|---|---|---|---|---|"]
-    for row in rows:
-        short = row.module.rsplit(".", 1)[-1]
-        out.append(f"| `{short}.{row.name}` | {row.value!r} | {row.meaning} | {row.chosen} | `{row.test}` |")
-    return "\n".join(out)
+    return markdown_table(("constant", "value", "what it decides", "how chosen", "test"), (
+        (f"`{row.module.rsplit('.', 1)[-1]}.{row.name}`", repr(row.value), row.meaning, row.chosen, f"`{row.test}`")
+        for row in rows))
+
+
+def render_parts(head: Sequence[str], rows: tuple[PartRow, ...]) -> str:
+    """Parts as a Markdown table: name, meaning, test under `head`; with a head of two columns (parts
+    the code names nowhere, `name` ""), meaning and test."""
+    named = len(head) == 3
+    if any(bool(row.name) != named for row in rows):
+        raise ValueError(f"render_parts: a head of {len(head)} columns for rows {'without' if named else 'with'} names")
+    return markdown_table(head, ([row.name] * named + [row.meaning, f"`{row.test}`"] for row in rows))
 

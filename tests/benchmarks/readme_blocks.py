@@ -26,6 +26,10 @@ BLOCKS: dict[str, tuple[str, str]] = {
     "speed": ("docs/performance.md", "tests.benchmarks.speed_figures"),
     "documents": ("docs/documents.md", "tests.benchmarks.document_figures"),
     "score-table-semantic": ("docs/semantic-score.md", "tests.benchmarks.score_tables"),
+    "score-table-semantic-features": ("docs/semantic-score.md", "tests.benchmarks.score_tables"),
+    "score-table-semantic-reading": ("docs/semantic-score.md", "tests.benchmarks.score_tables"),
+    "score-table-semantic-comparison": ("docs/semantic-score.md", "tests.benchmarks.score_tables"),
+    "score-table-semantic-behaviour": ("docs/semantic-score.md", "tests.benchmarks.score_tables"),
     "score-table-text": ("docs/text.md", "tests.benchmarks.score_tables"),
     "score-table-formula": ("docs/metrics.md", "tests.benchmarks.score_tables"),
 }

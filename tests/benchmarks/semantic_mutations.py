@@ -1,35 +1,45 @@
-"""Mutations of the semantic score's weights, thresholds and readings, and whether the tests kill them.
+"""Mutations of the semantic score's weights, rules, constants, thresholds and readings, and whether the tests kill them.
 
-Each mutation changes one line of the score (a weight to nothing, a threshold moved, a reading rule
-switched off) in a copy of the repository, runs the semantic score's tests there and counts it
-killed when a test fails. A mutation that survives names a part of the score no test pins: the
-feature table (docs/semantic-score.md) must point at a test for every row.
+Each mutation changes one line of the score in a copy of the repository, runs the semantic score's
+tests there and counts it killed when a test fails. One mutant per row of the score's tables in code
+(`metrics.tables.semantic_table`), generated from the rows: a feature's weights set to 0 in a grid
+and in lines, a rule taken out of `semantic.RULES` (as `tablebench meta-eval --ablation` takes it
+out), a constant set to its row's `mutant`; and, listed here, the thresholds and readings no row
+names (`MUTATIONS`). A mutation that survives names a part of the score no test pins.
 
-    python -m tests.benchmarks.semantic_mutations            # from the repo root; about 10 minutes
-    python -m tests.benchmarks.semantic_mutations --only values_weight
+    python -m tests.benchmarks.semantic_mutations            # from the repo root; 10-30 minutes
+    python -m tests.benchmarks.semantic_mutations --only values_weight --only no_glue
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
-from tablebench.metrics.tables.semantic_table import ROWS as CONSTANTS
-from tests.benchmarks.mutants import Mutation, report, row_mutations
+from tablebench.core.score_table import PartRow
+from tablebench.metrics.tables.semantic_align import FEATURES
+from tablebench.metrics.tables.semantic_table import (
+    COMPARISON_RULE_ROWS,
+    CONSTANT_ROWS,
+    FEATURE_ROWS,
+    READING_RULE_ROWS,
+)
+from tests.benchmarks.mutants import ROOT, Mutation, report, row_mutations
 
 TESTS = ["tests/test_metric_semantic.py", "tests/test_semantic_lines.py", "tests/test_semantic_rows.py",
          "tests/test_semantic_formats.py", "tests/test_semantic_size.py", "tests/test_semantic_blind.py",
          "tests/test_semantic_features_doc.py", "tests/test_perturb.py", "tests/test_locate_fragments.py",
          "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py", "tests/test_semantic_emphasis.py",
          "tests/test_semantic_spacing.py", "tests/test_semantic_spans.py"]
-# the constants' rows run against the tests of the score without the docs' table (which reads every value
-# and would kill each mutant by reading the number) and with the tests their rows name
-ROW_TESTS = sorted({*TESTS, *(row.test.split("::")[0] for row in CONSTANTS)} - {"tests/test_semantic_features_doc.py"})
+ROWS = (*FEATURE_ROWS, *READING_RULE_ROWS, *COMPARISON_RULE_ROWS, *CONSTANT_ROWS)
+# the rows' mutants run against the tests of the score without the docs' tables (which read every value
+# and every rule, and would kill each mutant by reading it) and with the tests their rows name
+ROW_TESTS = sorted({*TESTS, *(row.test.split("::")[0] for row in ROWS)} - {"tests/test_semantic_features_doc.py"})
 
-# kind: "weight", "threshold" or "reading"
+# kind: "weight", "rule", "constant" (the rows'), "threshold" or "reading"
 M = "harness/metrics/tables/"
 VECTOR = "return np.asarray(self.weights + self.lines_weights, dtype=float)"
-RULES = "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING, SPANS}"  # semantic.RULES as written
 
 
 def _without(k: int, grid: bool = True, lines: bool = True) -> str:
@@ -39,15 +49,25 @@ def _without(k: int, grid: bool = True, lines: bool = True) -> str:
     return f"return np.asarray({part('weights', grid)} + {part('lines_weights', lines)}, dtype=float)"
 
 
+def feature_mutations(rows: tuple[PartRow, ...]) -> list[Mutation]:
+    """One mutation per feature row: the feature costs nothing, in a grid and in lines (`_without`)."""
+    return [Mutation(f"{row.name}_weight", "weight", M + "semantic.py", VECTOR, _without(FEATURES.index(row.name)))
+            for row in rows]
+
+
+def rule_mutations(rows: tuple[PartRow, ...]) -> list[Mutation]:
+    """One mutation per rule row: the rule taken out of `semantic.RULES` where it is set, so the score
+    reads and counts without it (as `tablebench meta-eval --ablation` does)."""
+    source = (ROOT / M / "semantic.py").read_text(encoding="utf-8")
+    found = re.search(r"^RULES = (.+)$", source, re.M)
+    if found is None:
+        raise SystemExit(f"no line 'RULES = ...' in {M}semantic.py: update rule_mutations")
+    return [Mutation(f"no_{row.name}", "rule", M + "semantic.py", "\n" + found.group(0),
+                     f"\nRULES = ({found.group(1)}) - {{{row.name!r}}}") for row in rows]
+
+
+# the weights, thresholds and readings no row names (a feature's, a rule's and a constant's are the rows')
 MUTATIONS = [
-    Mutation("share_weight", "weight", M + "semantic.py", VECTOR, _without(0, lines=False)),
-    Mutation("values_weight", "weight", M + "semantic.py", VECTOR, _without(1, lines=False)),
-    Mutation("headers_weight", "weight", M + "semantic.py", VECTOR, _without(3, lines=False)),
-    Mutation("unattributed_weight", "weight", M + "semantic.py", VECTOR, _without(5, lines=False)),
-    Mutation("unlabelled_weight", "weight", M + "semantic.py", VECTOR, _without(6, grid=False)),
-    Mutation("emphasis_weight", "weight", M + "semantic.py", VECTOR, _without(7)),
-    Mutation("spacing_weight", "weight", M + "semantic.py", VECTOR, _without(10)),
-    Mutation("spans_weight", "weight", M + "semantic.py", VECTOR, _without(11, grid=False)),
     Mutation("lines_weights_as_grid", "weight", M + "semantic.py", VECTOR,
              "return np.asarray(self.weights + self.weights, dtype=float)"),
     Mutation("counts_linear", "threshold", M + "semantic_size.py", "np.log1p(features[list(CHARGED)])",
@@ -56,11 +76,6 @@ MUTATIONS = [
              'out.append(Cause("values", float(shortfall[y]), _cell_error('),
     Mutation("stub_tie_values", "threshold", M + "semantic_struct.py", "sum(map(is_value, vals)) * 2 > len(vals)",
              "sum(map(is_value, vals)) * 2 >= len(vals)"),
-    Mutation("no_lines_reading", "reading", M + "semantic_read.py", 'GRID_RULES = ("lines",)', "GRID_RULES = ()"),
-    Mutation("no_glue", "reading", M + "semantic_lines.py", 'LINE_RULES = ("glue", ', "LINE_RULES = ("),
-    Mutation("no_regular_runs", "reading", M + "semantic_lines.py", '"regular_runs", ', ""),
-    Mutation("no_regular_words", "reading", M + "semantic_lines.py", '"regular_words", ', ""),
-    Mutation("no_enumerated", "reading", M + "semantic_lines.py", ', "enumerated")', ")"),
     Mutation("header_words_from_the_right", "reading", M + "semantic_header_words.py",
              "    if len(words) <= width or width < 2 or len(words) > MAX_WORDS:\n"
              "        return right_aligned(words, width)\n",
@@ -72,18 +87,12 @@ MUTATIONS = [
              "if r == titles and _unlike_the_values_below(", "if False and _unlike_the_values_below("),
     Mutation("no_span_down", "reading", "harness/readers/row_roles.py",
              "if r > titles and (_spans_down(rows, ids, r, blank)", "if r > titles and (False"),
-    Mutation("no_foreign_text", "reading", M + "semantic_align.py", 'ALIGN_RULES = ("foreign_text",)',
-             "ALIGN_RULES = ()"),
-    Mutation("no_emphasis_rule", "reading", M + "semantic.py", RULES,
-             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {SPACING, SPANS}"),
-    Mutation("no_spacing_rule", "reading", M + "semantic.py", RULES,
-             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPANS}"),
-    Mutation("no_spans_rule", "reading", M + "semantic.py", RULES,
-             "RULES = READ_RULES | frozenset(ALIGN_RULES) | {EMPHASIS, SPACING}"),
     Mutation("no_nested_sections", "reading", M + "semantic_struct.py", "outer, inner = [label], []",
              "inner = [label]"),
 ]
-ROW_MUTATIONS = row_mutations(CONSTANTS)  # one per row of the constants' table (rated_facts, midpoint, ...)
+# one per row of the score's tables: its features, its reading and comparison rules, its constants
+ROW_MUTATIONS = [*feature_mutations(FEATURE_ROWS), *rule_mutations(READING_RULE_ROWS + COMPARISON_RULE_ROWS),
+                 *row_mutations(CONSTANT_ROWS)]
 
 
 def main(argv: list[str] | None = None) -> int:
