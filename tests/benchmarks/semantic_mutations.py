@@ -1,4 +1,4 @@
-"""Mutations of the semantic score's weights, rules, constants, thresholds and readings, and whether the tests kill them.
+"""Mutations of the semantic score (weights, rules, constants, thresholds, readings) and whether the tests kill them.
 
 Each mutation changes one line of the score in a copy of the repository, runs the semantic score's
 tests there and counts it killed when a test fails. One mutant per row of the score's tables in code
@@ -9,6 +9,10 @@ names (`MUTATIONS`). A mutation that survives names a part of the score no test 
 
     python -m tests.benchmarks.semantic_mutations            # from the repo root; 10-30 minutes
     python -m tests.benchmarks.semantic_mutations --only values_weight --only no_glue
+    python -m tests.benchmarks.semantic_mutations --own     # each row's mutant against its row's test alone
+
+`--own` checks what the docs' tables claim: that the test a row names fails without the row (a
+row whose mutant only another test kills names the wrong test).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ TESTS = ["tests/test_metric_semantic.py", "tests/test_semantic_lines.py", "tests
          "tests/test_semantic_formats.py", "tests/test_semantic_size.py", "tests/test_semantic_blind.py",
          "tests/test_semantic_features_doc.py", "tests/test_perturb.py", "tests/test_locate_fragments.py",
          "tests/test_reader_text.py", "tests/test_semantic_reader_of_lines.py", "tests/test_semantic_emphasis.py",
-         "tests/test_semantic_spacing.py", "tests/test_semantic_spans.py"]
+         "tests/test_semantic_spacing.py", "tests/test_semantic_spans.py", "tests/test_semantic_parts_scored.py"]
 ROWS = (*FEATURE_ROWS, *READING_RULE_ROWS, *COMPARISON_RULE_ROWS, *CONSTANT_ROWS)
 # the rows' mutants run against the tests of the score without the docs' tables (which read every value
 # and every rule, and would kill each mutant by reading it) and with the tests their rows name
@@ -98,10 +102,15 @@ ROW_MUTATIONS = [*feature_mutations(FEATURE_ROWS), *rule_mutations(READING_RULE_
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", action="append", default=[], help="a mutation's name (repeatable)")
+    parser.add_argument("--own", action="store_true", help="each row's mutant against its row's own test alone")
     args = parser.parse_args(argv)
     chosen = [m for m in MUTATIONS if not args.only or m.name in args.only]
-    rows = [m for m in ROW_MUTATIONS if not args.only or m.name in args.only]
-    killed = report(chosen, TESTS, sys.executable) + report(rows, ROW_TESTS, sys.executable)
+    rows = [(row, m) for row, m in zip(ROWS, ROW_MUTATIONS, strict=True) if not args.only or m.name in args.only]
+    if args.own:
+        killed = sum(report([m], [row.test], sys.executable) for row, m in rows)
+        print(f"\n{killed} of {len(rows)} rows' mutants killed by the row's own test")
+        return 0
+    killed = report(chosen, TESTS, sys.executable) + report([m for _, m in rows], ROW_TESTS, sys.executable)
     print(f"\n{killed} of {len(chosen) + len(rows)} mutations killed")
     return 0
 
