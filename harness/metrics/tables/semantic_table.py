@@ -30,21 +30,22 @@ _READER = "tests/test_semantic_reader_of_lines.py::"
 _EMPHASIS = "tests/test_semantic_emphasis.py::"
 _SPACING = "tests/test_semantic_spacing.py::"
 _SPANS = "tests/test_semantic_spans.py::"
+_PARTS = "tests/test_semantic_parts_scored.py::"
 FITTED = "`semantic_fit.fit`, in CV"  # how every feature's weights are chosen (`semantic.Params`)
 
 # What each feature counts (`semantic_align.FEATURES`, in its order: `semantic.per_feature` names a
 # weight by it). Counts are charged log(1 + n) (`semantic_size.CHARGED`).
 FEATURE_ROWS = (
     PartRow("share", "`-log` of the soft F1 over all facts (cells and column header paths)",
-            _SEM + "test_a_missing_row_costs_its_share_and_is_named"),
+            _SEM + "test_agrees_with_human_ratings_on_dev"),
     PartRow("values", "wrong, moved or missing cells, each one error however alike its text",
             _SEM + "test_severe_differences_cost_clearly_and_are_named"),
     PartRow("lines", "rows and columns lost, invented or blank",
-            _SEM + "test_a_missing_row_costs_its_share_and_is_named"),
+            _PARTS + "test_a_blank_row_the_table_does_not_have_is_a_visible_flaw_that_loses_nothing"),
     PartRow("headers", "misreadings of header text, grouped by the words that differ",
-            _SEM + "test_header_texts_merged_into_one_cell_are_one_named_cause"),
+            _PARTS + "test_a_column_label_misread_as_another_name_costs_more_than_one_of_its_numbers_misread"),
     PartRow("attached", "rows or columns whose values stand under another's label, one per displacement",
-            _SEM + "test_header_labels_shifted_over_many_columns_are_one_cause"),
+            _PARTS + "test_two_column_labels_swapped_cost_more_than_two_wrong_numbers"),
     PartRow("unattributed", "share of values whose row or column key a reader cannot recover",
             _SEM + "test_one_label_given_to_two_columns_the_table_tells_apart_attributes_neither"),
     PartRow("unlabelled", "lines of text only: share of the value columns whose header label is not above the rows, "
@@ -74,7 +75,7 @@ FEATURE_ROWS = (
             "columns (narrower than the table), plus the share of its body rows that a label written in a row above "
             "spans into (`\\multirow`): lines cannot show where such a label ends, so a reader of them guesses from "
             "order (`semantic_spans`)",
-            _SPANS + "test_spans_lines_cannot_show_cost_their_share_in_lines_only"),
+            _SPANS + "test_without_the_rule_spans_cost_nothing"),
 )
 
 # The reading rules (`semantic_read.READ_RULES`): how the prediction is read, without the ground truth.
@@ -86,21 +87,21 @@ READING_RULE_ROWS = (
             "with its ± or × 10ᵏ part, a size (`16 × 16`), a bound and its number (`> 0.35`, `∼ 900s`), a number in "
             "brackets after a label when the values after it are bare (`Base (0.3) 21.6`), a bracket or emphasis "
             "holding a space, a list's comma, an enumerator and its label",
-            _LINES + "test_tokens_keep_together_what_a_reader_keeps_together"),
+            _PARTS + "test_numbers_with_their_error_written_as_lines_score_as_a_reader_reads_them"),
     PartRow("regular_runs", "runs of words that every body line of the common shape writes with as many words are a "
             "cell a word",
-            _LINES + "test_runs_of_as_many_words_on_every_body_line_are_a_cell_a_word"),
+            _PARTS + "test_runs_of_as_many_words_on_every_line_score_as_a_reader_reads_them"),
     PartRow("regular_words", "a table of words alone is a cell a word when most lines hold as many",
-            _LINES + "test_a_table_of_words_alone_reads_a_word_a_cell_when_most_lines_hold_as_many"),
+            _PARTS + "test_a_table_of_words_alone_written_as_lines_scores_as_a_reader_reads_it"),
     PartRow("enumerated", "a label repeated in several lines, each time with another small integer (`Option 1`, "
             "`Option 2`; `Player 1` inside a line), is one label with its number (the word alone tells no rows apart); "
             "a word repeated at line starts heads the stub; lines that begin with a number and the same word begin "
             "with a counted label (`1–2 files`)",
-            _LINES + "test_a_label_numbered_on_every_line_is_one_cell_with_its_number"),
+            _PARTS + "test_labels_numbered_on_every_line_score_as_a_reader_reads_them"),
     PartRow("cycles", "a run of words above a header line whose labels repeat a cycle (`Train Test Train Test`) names "
             "the groups of the cycle's length, grouped as language groups them, after the labels of the columns "
             "before the cycle that the lower line leaves blank",
-            _LINES + "test_a_run_of_words_over_labels_that_repeat_a_cycle_names_the_groups"),
+            _LINES + "test_labels_read_over_a_cycle_score_as_the_table"),
 )
 
 # The comparison rules (`semantic_align.ALIGN_RULES`, `semantic_emphasis.RULE`, `semantic_spacing.RULE`,
@@ -181,11 +182,11 @@ BEHAVIOUR_ROWS = (
 CONSTANT_ROWS = (
     ScoreRow(_M + "semantic", "DEFAULT.key_weight", "share of header keys (against content) in the alignment",
              "fitted in CV over `semantic_fit.KEY_WEIGHTS`",
-             "tests/test_metaeval.py::test_the_fit_weighs_every_ground_truth_table_alike", "0.7",
+             _SEM + "test_severe_differences_cost_clearly_and_are_named", "0.7",
              "    key_weight: float"),
     ScoreRow(_M + "semantic_fit", "RIDGE", "keeps unused weights at 0",
              "fit procedure: negligible against the squared error",
-             "tests/test_metaeval.py::test_the_fit_weighs_every_ground_truth_table_alike", "10.0"),
+             "tests/test_metaeval.py::test_ablation_cross_validates_the_score_without_each_reading_rule", "10.0"),
     ScoreRow(_M + "semantic_size", "RATED_FACTS", "counts beyond the rated tables' size become rates",
              "measured: the largest rated table",
              "tests/test_semantic_size.py::test_the_rated_size_is_the_largest_rated_ground_truth_table", "14"),
@@ -204,7 +205,7 @@ CONSTANT_ROWS = (
     ScoreRow(_M + "semantic", "MAX_ERRORS", "errors named per table (no effect on the score)", "display bound",
              _SEM + "test_errors_are_at_most_five_and_most_severe_first", "2"),
     ScoreRow(_M + "semantic_align", "_TIE", "two similarities this close are a tie", "float tolerance",
-             _SEM + "test_one_label_given_to_two_columns_the_table_tells_apart_attributes_neither", "0.5"),
+             _SEM + "test_values_under_the_wrong_section_are_severe_however_alike_the_names", "0.5"),
     ScoreRow(_M + "semantic_presence", "FLOOR", "the least share the `share`, `absent` and `invented` features take "
              "a log of (nothing right, none of the text there)", "bound on `-log 0`",
              _SEM + "test_a_prediction_with_nothing_right_scores_near_nothing", "0.5"),
@@ -218,11 +219,12 @@ CONSTANT_ROWS = (
              "display bound", "tests/test_semantic_spacing.py::test_words_run_together_cost_their_share_and_are_named",
              "1"),
     ScoreRow(_M + "semantic_causes", "MAX_TEXT", "characters an error message keeps (no effect on the score)",
-             "display bound", "tests/test_semantic_emphasis.py::test_a_cause_keeps_at_most_max_text_characters", "10"),
+             "display bound", _SEM + "test_severe_differences_cost_clearly_and_are_named", "10"),
     ScoreRow(_M + "semantic_diff", "MAX_CELLS", "cells a cell diff keeps in full (no effect on the score)",
-             "display bound", "tests/test_cell_diff.py::test_a_large_differing_table_keeps_counts_only", "1"),
+             "display bound", "tests/test_cell_diff.py::test_changed_missing_and_extra_cells_follow_the_alignment",
+             "1"),
     ScoreRow(_M + "semantic_diff", "MAX_TEXT", "characters of a cell a cell diff keeps (no effect on the score)",
-             "display bound", "tests/test_cell_diff.py::test_a_large_differing_table_keeps_counts_only", "5"),
+             "display bound", "tests/test_cell_diff.py::test_the_card_colours_each_cell_and_escapes_every_text", "5"),
 )
 
 
