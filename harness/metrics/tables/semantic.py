@@ -26,9 +26,9 @@ ratings, every unit weighing alike) and checked by a cross-validation that holds
 time, a judged page with all its tables or a rated ground-truth table (`tablebench meta-eval FILES
 --cv`), re-running that procedure for every held-out unit. The shipped constants are the procedure's choice on the human-rated pairs of the
 table-metric-study (dev, dev2) and the judge-rated pairs of the built-in parsers' outputs
-(data/judged-pairs), rounded. Every component, the test that pins it and how it was chosen are in
-one table: docs/semantic-score.md. The rules were designed looking at those pairs, so only pairs
-outside them measure how far they generalise.
+(data/judged-pairs), rounded. Every feature, rule and constant, the test that pins it and how it
+was chosen are rows in code (`semantic_table`), rendered into docs/semantic-score.md. The rules
+were designed looking at those pairs, so only pairs outside them measure how far they generalise.
 """
 
 from __future__ import annotations
