@@ -98,12 +98,12 @@ class Params:
 
     key_weight: float = 0.3
     weights: tuple[float, ...] = per_feature(
-        share=0.21, values=0.17, lines=0.14, headers=0.34, attached=0.12, unattributed=0.32, unlabelled=0.0,
-        emphasis=0.01, absent=1.44, invented=0.0, spacing=0.03, spans=0.0)
+        share=0.22, values=0.17, lines=0.14, headers=0.34, attached=0.14, unattributed=0.32, unlabelled=0.0,
+        emphasis=0.01, absent=1.44, invented=0.0, spacing=0.02, spans=0.0)
     lines_weights: tuple[float, ...] = per_feature(
-        share=0.04, values=0.04, lines=0.08, headers=0.05, attached=0.02, unattributed=0.11, unlabelled=0.28,
-        emphasis=0.04, absent=1.84, invented=0.58, spacing=0.18, spans=0.21)
-    midpoint: float = 0.6
+        share=0.06, values=0.05, lines=0.04, headers=0.06, attached=0.01, unattributed=0.13, unlabelled=0.26,
+        emphasis=0.04, absent=1.87, invented=0.61, spacing=0.19, spans=0.21)
+    midpoint: float = 0.4
 
     def __post_init__(self) -> None:
         if (len(self.weights) != len(FEATURES) or len(self.lines_weights) != len(FEATURES)
