@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from tablebench.core import kinds
 from tablebench.core.kinds import Located

@@ -17,7 +17,8 @@ from tablebench.evaluate.metaeval_formulas import (
     is_formula_study,
     load_formula_pairs,
 )
-from tablebench.metrics.formulas.score import FEATURES, Weights, score_from_features
+from tablebench.metrics.formulas.edits import FEATURES
+from tablebench.metrics.formulas.score import Weights, score_from_features
 from tests.conftest import shared_path
 
 ROW = {"gt_id": "g1", "gt_formula": "$a+b$", "extracted_formula": "$a-b$",

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tablebench.metrics.formulas.edits import FEATURES
 from tablebench.metrics.formulas.score import (
-    FEATURES,
     WEIGHTS,
     Weights,
     edit_features,

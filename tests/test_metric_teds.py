@@ -17,7 +17,6 @@ import pytest
 
 from tablebench.core.table import MAX_SPAN, Cell, NoTableError, Table
 from tablebench.metrics import teds
-from tablebench.readers.html import table_from_html
 
 TOL = 1e-9
 

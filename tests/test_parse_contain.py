@@ -24,7 +24,7 @@ import pytest
 from tablebench.parse.pen import CONTAIN_ENV, Pen, own_cgroup
 from tablebench.parse.runner import ParseRunner
 from tests.ci_cases import case_set
-from tests.escaping_parsers import KillsKeeper, beating, hopper_command, none_survive, survivors
+from tests.escaping_parsers import KillsKeeper, beating, hopper_command, none_survive
 from tests.test_plugin import PLUGIN
 
 pytest_plugins = ["pytester"]

@@ -22,10 +22,9 @@ from scipy.optimize import minimize
 
 from tablebench.evaluate import metaeval
 from tablebench.evaluate.metaeval import Fit, Kind, Options, RatedPair, Scorer, stored_scores
-from tablebench.metrics.formulas.edits import MEANING
+from tablebench.metrics.formulas.edits import FEATURES, MEANING
 from tablebench.metrics.formulas.glyph_match import glyph_match
 from tablebench.metrics.formulas.score import (
-    FEATURES,
     WEIGHTS,
     Weights,
     edit_features,

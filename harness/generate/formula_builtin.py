@@ -240,7 +240,7 @@ def _norm(d: _Draw) -> str:
         f"\\| {x} + {y} \\|_{{{p}}} \\le \\| {x} \\|_{{{p}}} + \\| {y} \\|_{{{p}}}",
         f"| \\langle {x}, {y} \\rangle | \\le \\| {x} \\| \\, \\| {y} \\|",
         f"\\| {x} \\|_{{{p}}} = \\left( \\sum_{{i=1}}^{{n}} |{x}_{{i}}|^{{{p}}} \\right)^{{1/{p}}}",
-        f"\\| A \\|_{{F}} = \\sqrt{{\\sum_{{i,j}} |a_{{ij}}|^{{2}}}} = \\sqrt{{\\operatorname{{tr}}(A^{{\\top}} A)}}",
+        "\\| A \\|_{F} = \\sqrt{\\sum_{i,j} |a_{ij}|^{2}} = \\sqrt{\\operatorname{tr}(A^{\\top} A)}",
         f"\\| {x} - {x}^{{*}} \\|_{{2}} \\le {d.greek()}^{{k}} \\| {x}_{{0}} - {x}^{{*}} \\|_{{2}}",
     ))
 
@@ -250,24 +250,24 @@ def _sets(d: _Draw) -> str:
     n = d.pick(("n", "d", "m", "3", "2"))
     return d.pick((
         f"\\{{ x \\in \\mathbb{{{b}}}^{{{n}}} : \\| x \\|_{{2}} \\le {d.pick(BOUND)} \\}}",
-        f"\\forall \\epsilon > 0 \\; \\exists \\delta > 0 : | x - y | < \\delta \\Rightarrow | f(x) - f(y) | < \\epsilon",
+        "\\forall \\epsilon > 0 \\; \\exists \\delta > 0 : | x - y | < \\delta \\Rightarrow | f(x) - f(y) | < \\epsilon",
         f"{d.func_name()} \\colon \\mathbb{{{b}}}^{{{n}}} \\to \\mathbb{{{d.pick(BB)}}}, \\quad x \\mapsto {d.term()}",
         f"\\mathcal{{{d.pick(CAL)}}}(\\theta) = -\\sum_{{i=1}}^{{N}} \\log p_{{\\theta}}(y_{{i}} \\mid x_{{i}})",
-        f"A \\cap (B \\cup C) = (A \\cap B) \\cup (A \\cap C)",
+        "A \\cap (B \\cup C) = (A \\cap B) \\cup (A \\cap C)",
         f"\\mathcal{{{d.pick(CAL)}}} = \\{{ {d.letter()} \\in \\mathbb{{{b}}} \\mid {d.letter()} \\ge {d.num()} \\}}",
-        f"\\bigcap_{{k=1}}^{{\\infty}} A_{{k}} \\subseteq \\bigcup_{{k=1}}^{{\\infty}} B_{{k}}",
+        "\\bigcap_{k=1}^{\\infty} A_{k} \\subseteq \\bigcup_{k=1}^{\\infty} B_{k}",
     ))
 
 
 def _probability(d: _Draw) -> str:
     X = d.pick(("X", "Y", "Z"))
     return d.pick((
-        f"P(A \\mid B) = \\frac{{P(B \\mid A) \\, P(A)}}{{P(B)}}",
+        "P(A \\mid B) = \\frac{P(B \\mid A) \\, P(A)}{P(B)}",
         f"\\mathbb{{E}}[{X}] = \\sum_{{x}} x \\, p(x)",
         f"\\operatorname{{Var}}({X}) = \\mathbb{{E}}[{X}^{{2}}] - (\\mathbb{{E}}[{X}])^{{2}}",
         f"{X} \\sim \\mathcal{{N}}(\\mu, \\sigma^{{2}}), \\quad p(x) = \\frac{{1}}{{\\sqrt{{2 \\pi \\sigma^{{2}}}}}} e^{{-\\frac{{(x - \\mu)^{{2}}}}{{2 \\sigma^{{2}}}}}}",
         f"P({X} = k) = \\binom{{n}}{{k}} p^{{k}} (1 - p)^{{n - k}}",
-        f"D_{{\\mathrm{{KL}}}}(P \\,\\|\\, Q) = \\sum_{{x}} P(x) \\log \\frac{{P(x)}}{{Q(x)}}",
+        "D_{\\mathrm{KL}}(P \\,\\|\\, Q) = \\sum_{x} P(x) \\log \\frac{P(x)}{Q(x)}",
         f"P({X} = k) = \\frac{{\\lambda^{{k}} e^{{-\\lambda}}}}{{k!}}",
     ))
 
@@ -276,12 +276,12 @@ def _operator(d: _Draw) -> str:
     th = d.pick(("\\theta", "w", "\\beta", "x"))
     return d.pick((
         f"\\hat{{{th}}} = \\arg\\min_{{{th}}} \\sum_{{i=1}}^{{n}} ( y_{{i}} - {th}^{{\\top}} x_{{i}} )^{{2}} + \\lambda \\| {th} \\|_{{2}}^{{2}}",
-        f"\\max_{{1 \\le i \\le n}} | a_{{i}} | \\le \\sum_{{i=1}}^{{n}} | a_{{i}} |",
-        f"\\det(A - \\lambda I) = 0",
-        f"\\log \\det \\Sigma = \\sum_{{i=1}}^{{d}} \\log \\lambda_{{i}}",
-        f"\\sup_{{x \\in K}} | f_{{n}}(x) - f(x) | \\to 0",
-        f"\\operatorname{{rank}}(A) + \\dim \\ker A = n",
-        f"\\exp(A) = \\sum_{{k=0}}^{{\\infty}} \\frac{{A^{{k}}}}{{k!}}",
+        "\\max_{1 \\le i \\le n} | a_{i} | \\le \\sum_{i=1}^{n} | a_{i} |",
+        "\\det(A - \\lambda I) = 0",
+        "\\log \\det \\Sigma = \\sum_{i=1}^{d} \\log \\lambda_{i}",
+        "\\sup_{x \\in K} | f_{n}(x) - f(x) | \\to 0",
+        "\\operatorname{rank}(A) + \\dim \\ker A = n",
+        "\\exp(A) = \\sum_{k=0}^{\\infty} \\frac{A^{k}}{k!}",
     ))
 
 
@@ -291,7 +291,7 @@ def _accents(d: _Draw) -> str:
         f"\\bar{{{x}}} = \\frac{{1}}{{n}} \\sum_{{i=1}}^{{n}} {x}_{{i}}",
         f"\\tilde{{{x}}}_{{k}} = \\frac{{{x}_{{k}} - \\mu}}{{\\sigma}}",
         f"\\vec{{{d.pick(('F', 'v', 'a', 'p'))}}} = m \\ddot{{\\vec{{r}}}}",
-        f"\\overline{{z_{{1}} z_{{2}}}} = \\overline{{z_{{1}}}} \\, \\overline{{z_{{2}}}}",
+        "\\overline{z_{1} z_{2}} = \\overline{z_{1}} \\, \\overline{z_{2}}",
         f"\\widehat{{{d.pick(('AB', 'xy', 'PQ'))}}} + \\hat{{{x}}} = \\dot{{{d.letter()}}}",
     ))
 
@@ -301,9 +301,9 @@ def _scripts(d: _Draw) -> str:
     i, j = d.pick((("i", "j"), ("m", "n"), ("k", "l")))
     return d.pick((
         f"{x}_{{{i},{j}}}^{{(k+1)}} = {x}_{{{i},{j}}}^{{(k)}} - \\eta \\, \\nabla_{{{x}}} \\mathcal{{L}}",
-        f"a_{{n_{{k}}}}^{{2}} + b_{{n_{{k}}}}^{{2}} = c_{{n_{{k}}}}^{{2}}",
-        f"R^{{\\rho}}{{}}_{{\\sigma \\mu \\nu}} = \\partial_{{\\mu}} \\Gamma^{{\\rho}}_{{\\nu \\sigma}} - \\partial_{{\\nu}} \\Gamma^{{\\rho}}_{{\\mu \\sigma}}",
-        f"T^{{\\mu\\nu}} = (\\rho + p) u^{{\\mu}} u^{{\\nu}} + p g^{{\\mu\\nu}}",
+        "a_{n_{k}}^{2} + b_{n_{k}}^{2} = c_{n_{k}}^{2}",
+        "R^{\\rho}{}_{\\sigma \\mu \\nu} = \\partial_{\\mu} \\Gamma^{\\rho}_{\\nu \\sigma} - \\partial_{\\nu} \\Gamma^{\\rho}_{\\mu \\sigma}",
+        "T^{\\mu\\nu} = (\\rho + p) u^{\\mu} u^{\\nu} + p g^{\\mu\\nu}",
         f"e^{{-{x}^{{2}}/2}} \\, 2^{{2^{{{d.letter()}}}}}",
         f"{x}^{{(t)}}_{{{i}}} = \\sigma \\left( \\sum_{{{j}}} W_{{{i}{j}}}^{{(l)}} {x}^{{(t-1)}}_{{{j}}} + b_{{{i}}}^{{(l)}} \\right)",
     ))
@@ -313,10 +313,10 @@ def _roots(d: _Draw) -> str:
     a, b, c = d.pick((("a", "b", "c"), ("p", "q", "r")))
     return d.pick((
         f"x_{{1,2}} = \\frac{{-{b} \\pm \\sqrt{{{b}^{{2}} - 4{a}{c}}}}}{{2{a}}}",
-        f"\\binom{{n}}{{k}} = \\frac{{n!}}{{k! \\, (n - k)!}}",
+        "\\binom{n}{k} = \\frac{n!}{k! \\, (n - k)!}",
         f"\\sqrt[{d.int(3, 5)}]{{{d.poly(1, 2)}}} {d.pick(RELATIONS)} {d.term()}",
         f"r = \\sqrt{{{d.letter()}^{{2}} + {d.letter()}^{{2}}}}",
-        f"(x + y)^{{n}} = \\sum_{{k=0}}^{{n}} \\binom{{n}}{{k}} x^{{k}} y^{{n-k}}",
+        "(x + y)^{n} = \\sum_{k=0}^{n} \\binom{n}{k} x^{k} y^{n-k}",
     ))
 
 
@@ -327,8 +327,8 @@ def _physics(d: _Draw) -> str:
         "\\nabla \\times \\mathbf{B} = \\mu_{0} \\mathbf{J} + \\mu_{0} \\varepsilon_{0} \\frac{\\partial \\mathbf{E}}{\\partial t}",
         "i \\hbar \\frac{\\partial}{\\partial t} \\Psi(\\mathbf{r}, t) = \\hat{H} \\Psi(\\mathbf{r}, t)",
         "\\gamma = \\frac{1}{\\sqrt{1 - v^{2}/c^{2}}}",
-        f"E = \\frac{{1}}{{2}} m v^{{2}} + m g h",
-        f"F = G \\frac{{m_{{1}} m_{{2}}}}{{r^{{2}}}}",
+        "E = \\frac{1}{2} m v^{2} + m g h",
+        "F = G \\frac{m_{1} m_{2}}{r^{2}}",
         "\\dot{q}_{i} = \\frac{\\partial H}{\\partial p_{i}}, \\quad \\dot{p}_{i} = -\\frac{\\partial H}{\\partial q_{i}}",
         "\\frac{d}{dt} \\frac{\\partial L}{\\partial \\dot{q}} - \\frac{\\partial L}{\\partial q} = 0",
         f"p V = n R T, \\quad T = {d.int(250, 400)} \\, \\mathrm{{K}}",
@@ -409,10 +409,10 @@ def _inline(d: _Draw) -> tuple[str, str]:
         ("physics", "E = m c^{2}"), ("physics", f"T = {d.int(250, 400)}\\,\\mathrm{{K}}"),
         ("physics", f"{d.pick(('v', 'f', 'm', 'E', 'p'))} = {d.num()}\\,{d.pick(UNITS)}"),
         ("sum", f"\\sum_{{{k}}} w_{{{k}}} = 1"), ("sum", f"\\sum_{{{k}=1}}^{{n}} {x}_{{{k}}}"),
-        ("probability", f"p({x} \\mid {d.letter()})"), ("probability", f"\\mathbb{{E}}[X]"),
-        ("probability", f"X \\sim \\mathcal{{N}}(0, \\sigma^{{2}})"),
-        ("norm", f"\\langle u, v \\rangle"), ("norm", f"|z| \\le {d.pick(BOUND)}"),
-        ("operator", f"\\nabla {d.func_name()}({x})"), ("operator", f"\\lambda_{{\\max}}"),
+        ("probability", f"p({x} \\mid {d.letter()})"), ("probability", "\\mathbb{E}[X]"),
+        ("probability", "X \\sim \\mathcal{N}(0, \\sigma^{2})"),
+        ("norm", "\\langle u, v \\rangle"), ("norm", f"|z| \\le {d.pick(BOUND)}"),
+        ("operator", f"\\nabla {d.func_name()}({x})"), ("operator", "\\lambda_{\\max}"),
         ("operator", f"\\log {d.letter()}"), ("operator", f"{x} \\mapsto e^{{-{x}}}"),
         ("sets", f"\\mathcal{{{d.pick(CAL)}}}"), ("sets", f"{x} \\notin A \\cup B"),
         ("relation", f"{d.term()} {d.pick(RELATIONS)} {d.term()}"),

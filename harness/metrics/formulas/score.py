@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz.distance import Levenshtein
 
-from tablebench.metrics.formulas.edits import FEATURES, MEANING, align, describe, meaning
+from tablebench.metrics.formulas.edits import MEANING, align, describe, meaning
 from tablebench.tex.formula import FormulaError, canonical_tokens
 from tablebench.tex.formula_classes import token_class
 from tablebench.tex.formula_symbols import typeset_symbol
