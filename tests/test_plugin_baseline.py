@@ -177,6 +177,23 @@ def test_a_baseline_of_another_case_set_version_is_refused_in_one_line(tmp_path:
     assert any("records no case-set version" in n for n in notes)
 
 
+def test_a_baseline_scored_by_another_tablebench_version_says_scores_may_move_for_that(tmp_path: Path):
+    """A release may score the same output otherwise (a reading rule, refitted weights): a baseline
+    saved by another version says so, so a moved score is not read as the parser's change alone."""
+    from tablebench import __version__
+    from tablebench.gating.rules import baseline_notes
+
+    path = save_baseline([result(0, teds=0.9)], tmp_path / "b.json", case_set={"name": "s", "manifest_sha256": "aa"})
+    facts = {"parsers": {}, "metrics": ["teds"], "case_set": {"name": "s", "manifest_sha256": "aa"}}
+    assert not any("scored by tablebench" in n for n in baseline_notes(load_baseline(path), ["s/p001::t0[pypdf]"],
+                                                                        **facts))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**data, "tablebench": "0.0.9"}), encoding="utf-8")
+    notes = baseline_notes(load_baseline(path), ["s/p001::t0[pypdf]"], **facts)
+    assert any(f"scored by tablebench 0.0.9, this run by {__version__}: a score that moved may be the metric's "
+               "change" in n for n in notes)
+
+
 def test_tolerances_per_metric_absolute_or_relative_headline_metrics_by_default():
     from tablebench.gating.thresholds import parse_tolerance
 

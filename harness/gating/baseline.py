@@ -2,8 +2,8 @@
 
 Entries are keyed by case id plus parser label (`set/page::tN[label]`, the result's
 `test_id` and pytest node id). The file also records what the scores depend on: each parser's
-spec and version, the case set's name and manifest hash, and the metrics, so a run can say why
-fewer entries match than expected. Format 3 is written; formats 1 and 2 (keyed `set/page/tN[...]`)
+spec and version, the case set's name and manifest hash, the metrics and the tablebench version
+that scored it, so a run can say why fewer entries match than expected, or why scores moved. Format 3 is written; formats 1 and 2 (keyed `set/page/tN[...]`)
 are still read, their keys in the current form; format 1 (keyed by the raw spec) also has its
 keys re-labelled the way unnamed specs are now (`dir:/x/` -> `dir:/x`).
 """
@@ -47,6 +47,7 @@ class Baseline:
     parsers: dict[str, dict] = field(default_factory=dict)  # label -> {"spec", "version"}
     case_set: dict = field(default_factory=dict)  # {"name", "manifest_sha256"}
     metrics: list[str] = field(default_factory=list)
+    tablebench: str | None = None  # the version that scored it (None: an older file)
 
     def get(self, test_id: str) -> Entry | None:
         return self.cases.get(test_id)
@@ -98,7 +99,7 @@ def baseline_of(path: Path, data: dict) -> Baseline:
     if data["format"] != FORMAT:
         cases = {current_id(key): entry for key, entry in cases.items()}
     return Baseline(path, data["format"], cases, data.get("parsers", {}), data.get("case_set", {}),
-                    data.get("metrics", []))
+                    data.get("metrics", []), data.get("tablebench"))
 
 
 def _relabel(key: str) -> str:

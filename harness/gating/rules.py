@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from tablebench import __version__
 from tablebench.core import kinds as item_kinds
 from tablebench.core.completeness import is_crashed
 from tablebench.core.messages import MAX_ERROR_LINE, one_line
@@ -164,6 +165,10 @@ def baseline_notes(baseline: Baseline, case_ids: Iterable[str], *, parsers: Mapp
         old = baseline.parsers.get(label, {}).get("version")
         if old is not None and facts.get("version") is not None and str(old) != str(facts["version"]):
             notes.append(f"{where}: parser {label} was version {old}, now {facts['version']}")
+    if baseline.tablebench and baseline.tablebench != __version__:  # a release may score the same output otherwise
+        notes.append(f"{where}: scored by tablebench {baseline.tablebench}, this run by {__version__}: a score "
+                     "that moved may be the metric's change, not the parser's (save a new baseline to compare "
+                     "the parser alone)")
     unscored = sorted(set(baseline.metrics) - set(metrics))
     if unscored:
         notes.append(f"{where}: metrics {', '.join(unscored)} are in the baseline but not computed now")
