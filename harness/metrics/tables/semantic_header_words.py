@@ -113,12 +113,13 @@ def cycle_groups(words: list[str], last: list[str]) -> list[Cell] | None:
 
 def _cycle(labels: list[str]) -> tuple[int, int, int] | None:
     """(columns before it, length, repeats) of the first run of labels to the end that repeats a cycle of
-    two or more labels (`Model | Train Test Train Test`: 1, 2, 2), or None."""
-    for lead in range(len(labels) - 1):
+    two or more labels (`Model | Train Test Train Test`: 1, 2, 2), or None. At most `MAX_WORDS` columns
+    before it and `MAX_WORDS` labels in the cycle (the line above names them in as many words): linear in
+    the line, whatever its length."""
+    blank = max((k + 1 for k, t in enumerate(labels) if not t), default=0)  # the cycle starts after the last blank
+    for lead in range(blank, min(len(labels) - 3, MAX_WORDS) + 1):
         rest = labels[lead:]
-        if not all(rest):
-            continue
-        for length in range(2, len(rest) // 2 + 1):
-            if len(rest) % length == 0 and rest == rest[:length] * (len(rest) // length):
+        for length in range(2, min(len(rest) // 2, MAX_WORDS) + 1):
+            if len(rest) % length == 0 and rest[length:] == rest[:-length]:
                 return lead, length, len(rest) // length
     return None
