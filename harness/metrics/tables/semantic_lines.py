@@ -122,11 +122,12 @@ def read_lines(lines: list[str], rules: frozenset[str] = ALL) -> Table | None:
         head -= 1  # a label of a few words right above the body groups the rows below it: a section row
     last = name_columns(_words(rows[head - 1]), width, numbered) if head else []  # the last header line
     stub = _stub(rows[head:], width)
-    out = [[Cell(c.text, colspan=c.colspan, header=True) for c in _group_line(rows[r], width, stub)]
+    over_cycle = None  # the line right above the last, one run of words naming the groups of a cycle (`cycles`)
+    if "cycles" in rules and head >= 2 and _one_label(rows[head - 2]):
+        over_cycle = cycle_groups(_words(rows[head - 2]), [c.text for c in last])
+    out = [[Cell(c.text, colspan=c.colspan, header=True)
+            for c in (over_cycle if r == head - 2 and over_cycle else _group_line(rows[r], width, stub))]
            for r in range(head - 1)]  # header lines above the last: a title, or stub and group headers
-    if "cycles" in rules and head >= 2 and _one_label(rows[head - 2]) and \
-            (groups := cycle_groups(_words(rows[head - 2]), [c.text for c in last])) is not None:
-        out[head - 2] = [Cell(c.text, colspan=c.colspan, header=True) for c in groups]  # not a title: group labels
     if head:
         out.append([Cell(c.text, header=True) for c in last])
     for pieces in rows[head:]:
