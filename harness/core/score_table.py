@@ -10,9 +10,11 @@ row, and the mutation run (`tests.benchmarks.mutations`) changes each row's cons
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import import_module
+
+from tablebench.core.markdown_table import markdown_table
 
 
 @dataclass(frozen=True)
@@ -48,12 +50,6 @@ class PartRow:
     name: str  # its name in the code ("glue", "share"); "" for a behaviour the code names nowhere
     meaning: str  # what it counts or does, in words (the docs show it as written here)
     test: str  # "tests/test_x.py::test_y": a test that fails without it
-
-
-def markdown_table(head: Sequence[str], body: Iterable[Sequence[str]]) -> str:
-    """A Markdown table: the head, the line under it, one line per row of cells (as given)."""
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    return "\n".join(lines + ["| " + " | ".join(cells) + " |" for cells in body])
 
 
 def render(rows: tuple[ScoreRow, ...]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tablebench.core.markdown_table import markdown_table
 from tablebench.core.metric_specs import scale_of
 from tablebench.report.compare import CaseDelta, PairReport, Side, card_id
 from tablebench.report.regressions import gate_cells
@@ -121,28 +122,27 @@ def compare_markdown(reports: Sequence[PairReport], html_file: str | None = None
     for report in reports:
         parts += [f"## {md_text(report.a.letter)} vs {md_text(report.b.letter)}", ""]
         parts += [f"- {md_text(line)}" for line in header_lines(report)] + [""]
-        head = summary_head(report)
-        parts += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        rows = []
         for c, cells in zip(report.comparisons, summary_cells(report)):
             cells = [md_text(x) for x in cells]
             if c.verdict in ("regression", "improvement"):
                 cells[-1] = f"**{cells[-1]}**"
-            parts.append("| " + " | ".join(cells) + " |")
-        parts.append("")
+            rows.append(cells)
+        parts += [*markdown_table(summary_head(report), rows).split("\n"), ""]
         head = ["case", *report.metrics, "outcome"]
         worse, better = moved(report, n)
         a, b = report.a.letter, report.b.letter
         for title, cases in ((f"Worse in {b}", worse), (f"Better in {b}", better)):
             if not cases:
                 continue
-            parts += [f"### {title} ({len(cases)} shown, {a} {ARROW} {b} (delta))", "",
-                      "| " + " | ".join(md_text(h) for h in head) + " |", "|" + "---|" * len(head)]
+            rows = []
             for case in cases:
                 cells = [md_text(x) for x in case_cells(case, report.metrics)]
                 if html_file:
                     cells[0] = f"[{cells[0]}]({html_file}#{card_id(case.item)})"
-                parts.append("| " + " | ".join(cells) + " |")
-            parts.append("")
+                rows.append(cells)
+            parts += [f"### {title} ({len(cases)} shown, {a} {ARROW} {b} (delta))", "",
+                      *markdown_table([md_text(h) for h in head], rows).split("\n"), ""]
         parts += [md_text(line) for line in only_lines(report, n)]
         parts.append("")
     return "\n".join(parts).rstrip() + "\n"

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from tablebench.core.markdown_table import markdown_table
 from tablebench.core.metric_specs import scale_of
 from tablebench.core.results import ItemResult
 from tablebench.gating.aggregate import Comparison, p_text
@@ -108,23 +109,21 @@ def regressions_md(view: RegressionView, md_text, html_file: str = HTML_FILE) ->
     """The section's lines; `md_text` escapes one table cell (tablebench.report.markdown.md_text)."""
     parts = ["## Regressions", "", md_text(view.summary()), ""]
     if view.comparisons:
-        parts += ["| " + " | ".join(GATE_HEAD) + " |", "|" + "---|" * len(GATE_HEAD)]
+        rows = []
         for c in _ordered_gates(view):
             cells = [md_text(x) for x in gate_cells(c)]
             if c.failed:
                 cells[-1] = f"**{cells[-1]}**"
-            parts.append("| " + " | ".join(cells) + " |")
-        parts.append("")
+            rows.append(cells)
+        parts += [*markdown_table(GATE_HEAD, rows).split("\n"), ""]
     for verdict, title in (("regressed", "Most regressed"), ("improved", "Most improved")):
         moved = view.moved(verdict)
         if not moved:
             continue
+        rows = [[f"[{md_text(r.test_id)}]({html_file}#{card_anchor(r.test_id)})",
+                 *(md_text(x) for x in case_cells(r, change))] for r, change in moved]
         parts += [f"### {title} ({len(moved)} of {view.counts()[verdict]})", "",
-                  "| " + " | ".join(CASE_HEAD) + " |", "|" + "---|" * len(CASE_HEAD)]
-        for r, change in moved:
-            link = f"[{md_text(r.test_id)}]({html_file}#{card_anchor(r.test_id)})"
-            parts.append("| " + " | ".join([link, *(md_text(x) for x in case_cells(r, change))]) + " |")
-        parts.append("")
+                  *markdown_table(CASE_HEAD, rows).split("\n"), ""]
     return parts
 
 

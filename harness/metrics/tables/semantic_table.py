@@ -17,7 +17,8 @@ removed from `semantic.RULES`, a constant set to its row's `mutant`."""
 
 from __future__ import annotations
 
-from tablebench.core.score_table import PartRow, ScoreRow, markdown_table
+from tablebench.core.markdown_table import markdown_table
+from tablebench.core.score_table import PartRow, ScoreRow
 from tablebench.metrics.tables.semantic import DEFAULT
 from tablebench.metrics.tables.semantic_align import FEATURES
 
