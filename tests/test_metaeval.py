@@ -178,7 +178,9 @@ def test_the_fit_weighs_every_ground_truth_table_alike():
     assert table_weights(["a", "a", "a", "b"], 4).tolist() == pytest.approx([2 / 3, 2 / 3, 2 / 3, 2])
     assert table_weights(None, 3).tolist() == [1.0, 1.0, 1.0]
     # one feature; table "a" (9 pairs) wants it cheap, table "b" (1 pair) wants it dear
-    rows = [np.eye(2 * len(FEATURES))[1]] * 10  # the second feature only (of a grid read as written)
+    from tablebench.metrics.tables.semantic import feature_row
+
+    rows = [feature_row(np.eye(len(FEATURES))[1], False)] * 10  # the second feature only (of a grid read as written)
     human = np.array([9.0] * 9 + [2.0])
     groups = ["a"] * 9 + ["b"]
     per_pair = fit_weights(rows, human)[1]

@@ -72,6 +72,7 @@ def test_every_feature_is_a_row_with_its_shipped_weights(name: str) -> None:
     row = _row(name)
     k = FEATURES.index(name)
     assert float(row[2]) == pytest.approx(DEFAULT.weights[k]) and float(row[3]) == pytest.approx(DEFAULT.lines_weights[k])
+    assert float(row[4]) == pytest.approx(DEFAULT.lines_presence[k])
 
 
 @pytest.mark.parametrize("rule", sorted(RULES))
@@ -128,7 +129,7 @@ def test_params_take_their_weights_by_feature_name() -> None:
 
 def test_every_feature_rule_and_constant_row_has_one_mutant_of_its_own() -> None:
     """The semantic mutation run makes its row mutants from the rows (a row added is a mutant added):
-    a feature's weights set to 0 in both halves of `Params.vector`, a rule taken out of `semantic.RULES`."""
+    a feature's weights set to 0 in every part of `Params.vector`, a rule taken out of `semantic.RULES`."""
     from tests.benchmarks.semantic_mutations import ROW_MUTATIONS
 
     by_name = {m.name: m for m in ROW_MUTATIONS}
@@ -136,6 +137,7 @@ def test_every_feature_rule_and_constant_row_has_one_mutant_of_its_own() -> None
         COMPARISON_RULE_ROWS) + len(CONSTANT_ROWS)
     for k, row in enumerate(FEATURE_ROWS):
         new = by_name[f"{row.name}_weight"].new
-        assert new.count(f"0.0 if i == {k} else w") == 2 and "self.weights" in new and "self.lines_weights" in new
+        assert new.count(f"0.0 if i == {k} else w") == 3
+        assert all(f"self.{part}" in new for part in ("weights", "lines_weights", "lines_presence"))
     for row in (*READING_RULE_ROWS, *COMPARISON_RULE_ROWS):
         assert by_name[f"no_{row.name}"].new.rstrip().endswith(f") - {{{row.name!r}}}")

@@ -78,3 +78,40 @@ def test_a_grid_without_its_header_is_charged_as_unattributed_not_unlabelled() -
     assert read.differences.features[FEATURES.index("unlabelled")] == 0.0
     assert read.differences.features[FEATURES.index("unattributed")] > 0.5
     assert np.all(read_and_count(gt, grid, rules=RULES - {"foreign_text"}).row == read.row)
+
+
+def test_a_value_repeated_in_every_row_is_the_tables_text_however_the_lines_split() -> None:
+    """`Oak` and `fits spec` stand in every row: needed once (`absent`), but written in each row
+    they are the table's text each time, even where the reading of the lines splits the
+    multi-word cells otherwise than the table (`invented` stays 0)."""
+    gt = Table.from_rows([["Part", "Wood", "Check"], ["Lid", "Pine", "warped"], ["Leg 1", "Oak", "fits spec"],
+                          ["Leg 2", "Oak", "fits spec"], ["Leg 3", "Oak", "fits spec"],
+                          ["Leg 4/5", "Oak", "fits spec"]], header_rows=1)
+    text = "Part Wood Check\nLid Pine warped\nLeg 1 Oak fits spec\nLeg 2 Oak fits spec\nLeg 3 Oak fits spec\n" \
+           "Leg 4/5 Oak fits spec"
+    assert "invented" not in features(gt, text) and "absent" not in features(gt, text)
+    # text that is not the table's still is
+    assert features(gt, text + "\nStool Oak fits spec")["invented"] > 0
+
+
+def _two_level(groups: list[tuple[str, int]], labels: list[str], rows: list[list[str]]) -> str:
+    top = "".join(f"<th colspan={n}>{t}</th>" for t, n in groups)
+    return (f"<table><tr>{top}</tr><tr>{''.join(f'<th>{t}</th>' for t in labels)}</tr>"
+            + "".join("<tr>" + "".join(f"<td>{x}</td>" for x in r) + "</tr>" for r in rows) + "</table>")
+
+
+def test_in_lines_a_fault_costs_for_being_there_whatever_its_amount() -> None:
+    """A group label the lines only imply (written on a line of its own above the labels) costs as
+    much over two of seven columns as over six: a reader notices the flattening once and works it
+    out (`Params.lines_presence`), and it does cost (the judge names it every time)."""
+    rows = [["Alpha", "1.2", "3.4", "5.6", "7.8", "2.2", "4.1"], ["Beta", "2.2", "1.4", "5.1", "6.8", "3.2", "4.4"],
+            ["Gamma", "0.2", "3.9", "5.0", "7.1", "1.2", "4.9"]]
+    body = "\n".join(" ".join(r) for r in rows)
+    narrow = _two_level([("", 1), ("Recall", 2), ("Depth", 1), ("Width", 1), ("Loss", 1), ("Gain", 1)],
+                        ["Model", "Train", "Test", "", "", "", ""], rows)
+    wide = _two_level([("", 1), ("Recall", 6)], ["Model", "Train", "Test", "Dev", "Val", "Eval", "Hold"], rows)
+    two = semantic_details(narrow, lines_of("Recall\nModel Train Test Depth Width Loss Gain\n" + body))
+    six = semantic_details(wide, lines_of("Recall\nModel Train Test Dev Val Eval Hold\n" + body))
+    assert two.errors[0].startswith("spans only implied by the lines' order: 2 of 7 columns")
+    assert six.errors[0].startswith("spans only implied by the lines' order: 6 of 7 columns")
+    assert abs(two.score - six.score) < 0.3 and max(two.score, six.score) < 9.0

@@ -197,7 +197,8 @@ def _predict(features: dict[Counting, list], params: Params, rows: np.ndarray) -
 def _describe(params: Params) -> dict:
     return {"key_weight": params.key_weight, "midpoint": params.midpoint,
             "weights": [round(w, 4) for w in params.weights],
-            "lines_weights": [round(w, 4) for w in params.lines_weights]}
+            "lines_weights": [round(w, 4) for w in params.lines_weights],
+            "lines_presence": [round(w, 4) for w in params.lines_presence]}
 
 
 def cross_validate(pairs: list[RatedPair], n_boot: int = 1000, seed: int = 0) -> dict:
@@ -267,7 +268,7 @@ def cv_report(result: dict) -> str:
                          f"{c['shipped_mean']:>9.2f}{c['shipped_mean'] - c['reference_mean']:>+7.2f}")
     lines += ["", f"fit on all tables: key_weight {result['params_all']['key_weight']}, midpoint "
               f"{result['params_all']['midpoint']}, weights {result['params_all']['weights']}, lines_weights "
-              f"{result['params_all']['lines_weights']}", "",
+              f"{result['params_all']['lines_weights']}, lines_presence {result['params_all']['lines_presence']}", "",
               f"{'fold (held-out unit)':<22}{'n':>4}{'key_w':>7}{'mid':>5}{'Pearson':>9}{'MAE':>6}{'bias':>7}{'hum.SD':>7}"
               "  weights"]
     for f in result["folds"]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from tablebench.evaluate.metaeval import cross_validate
 from tablebench.evaluate.metaeval_tables import TABLES, load_rated_pairs
 from tablebench.metrics.tables.semantic_align import FEATURES
+from tests.benchmarks import judge_reasons
 from tests.benchmarks.readme_blocks import write_block
 
 REPO = Path(__file__).resolve().parents[2]
@@ -60,6 +61,7 @@ def figures(shared: Path, n_boot: int = 1000) -> dict:
         "cells": [{"parser": c["parser"], "complexity": c["complexity"], "n": c["n"], "judge": _r(c["reference_mean"]),
                    "ours": _r(c["shipped_mean"])} for c in pooled["cells"]],
         "weights": pooled["params_all"],
+        "judge_reasons": judge_reasons.figures(judged),
     }
 
 
@@ -92,6 +94,12 @@ def figures_block(f: dict) -> str:
              "- Each parser, cross-validated against the judge on both files: " + ", ".join(
                  f"{name} {r['cv']:.3f} ({r['diff']:+.2f})" for name, r in f["parsers"].items())
              + " (Pearson, mean difference score - judge).",
+             "- What the judge's own error list explains of its score (a ridge over the words of its errors, "
+             "cross-validated by page: `tests/benchmarks/judge_reasons.py`): " + ", ".join(
+                 f"{name} {r:.3f}" for name, r in f["judge_reasons"]["parsers"].items())
+             + f" (pooled {f['judge_reasons']['pooled']:.3f}). Where the judge's score follows its own stated reasons "
+             "less, a score that can only find those reasons in the output cannot be expected to follow it much "
+             "better: each parser's figure above is read against its own here.",
              "- Per parser and complexity (the shipped weights; a leaderboard ranks by these means):", "",
              "| parser | complexity | n | judge | semantic | difference |", "|---|---|---:|---:|---:|---:|"]
     for c in f["cells"]:
@@ -122,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     fit = f["weights"]
     print(f"the fit on every pair, to round into semantic.Params: key_weight={fit['key_weight']}, "
           f"midpoint={fit['midpoint']}")
-    for field in ("weights", "lines_weights"):  # as `per_feature` takes them
+    for field in ("weights", "lines_weights", "lines_presence"):  # as `per_feature` takes them
         print(f"  {field} = per_feature({', '.join(f'{n}={w:.2f}' for n, w in zip(FEATURES, fit[field]))})")
     return 0
 

@@ -43,14 +43,16 @@ ROW_TESTS = sorted({*TESTS, *(row.test.split("::")[0] for row in ROWS)} - {"test
 
 # kind: "weight", "rule", "constant" (the rows'), "threshold" or "reading"
 M = "harness/metrics/tables/"
-VECTOR = "return np.asarray(self.weights + self.lines_weights, dtype=float)"
+VECTOR = "return np.asarray(self.weights + self.lines_weights + self.lines_presence, dtype=float)"
 
 
 def _without(k: int, grid: bool = True, lines: bool = True) -> str:
-    """`Params.vector` with feature `k` costing nothing in a grid and/or in lines."""
+    """`Params.vector` with feature `k` costing nothing in a grid and/or in lines (per amount and for
+    being there)."""
     def part(name: str, drop: bool) -> str:
         return f"tuple(0.0 if i == {k} else w for i, w in enumerate(self.{name}))" if drop else f"self.{name}"
-    return f"return np.asarray({part('weights', grid)} + {part('lines_weights', lines)}, dtype=float)"
+    return (f"return np.asarray({part('weights', grid)} + {part('lines_weights', lines)} + "
+            f"{part('lines_presence', lines)}, dtype=float)")
 
 
 def feature_mutations(rows: tuple[PartRow, ...]) -> list[Mutation]:
@@ -73,7 +75,10 @@ def rule_mutations(rows: tuple[PartRow, ...]) -> list[Mutation]:
 # the weights, thresholds and readings no row names (a feature's, a rule's and a constant's are the rows')
 MUTATIONS = [
     Mutation("lines_weights_as_grid", "weight", M + "semantic.py", VECTOR,
-             "return np.asarray(self.weights + self.weights, dtype=float)"),
+             "return np.asarray(self.weights + self.weights + self.lines_presence, dtype=float)"),
+    Mutation("no_lines_presence", "weight", M + "semantic.py", VECTOR,
+             "return np.asarray(self.weights + self.lines_weights + tuple(0.0 for _ in self.lines_presence), "
+             "dtype=float)"),
     Mutation("counts_linear", "threshold", M + "semantic_size.py", "np.log1p(features[list(CHARGED)])",
              "features[list(CHARGED)]"),
     Mutation("value_shortfall", "threshold", M + "semantic_causes.py", 'out.append(Cause("values", 1.0, _cell_error(',

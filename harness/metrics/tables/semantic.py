@@ -20,7 +20,9 @@ score combines these twelve features:
     score = 10 * exp(-sum_k w_k * feature_k),   every w_k >= 0
 
 so every error can only lower it, and each weight says what an error of its kind costs. A grid
-rebuilt from lines has weights of its own (`Params.lines_weights`). The weights, `key_weight` and `midpoint`
+rebuilt from lines has weights of its own (`Params.lines_weights`), and there each kind of error
+also costs for being there at all, whatever its amount (`Params.lines_presence`, a weight times 1
+or 0): the amounts our reading of lines counts are in part its own misreading. The weights, `key_weight` and `midpoint`
 are chosen by a procedure in code (`semantic_fit.fit`: least squares against the reference
 ratings, every unit weighing alike) and checked by a cross-validation that holds out one unit at a
 time, a judged page with all its tables or a rated ground-truth table (`tablebench meta-eval FILES
@@ -94,22 +96,28 @@ class Params:
     (`key_weight`); and the likeness below which a thing is not the table's own (`midpoint`): a
     label less like its own names nothing, a row sharing less of both its label and its values is
     another row in its place, a line with a smaller share of its words in the table is text foreign
-    to it."""
+    to it; and, in lines of text, what each kind of error costs for being there at all, whatever its
+    amount (`lines_presence`): there the amount our reading counts is in part its own misreading (a
+    reader resolves by language what the reading cannot), so that a fault is there says more than
+    how much of it is counted, and a reader who notices a fault works around it."""
 
     key_weight: float = 0.3
     weights: tuple[float, ...] = per_feature(
-        share=0.22, values=0.17, lines=0.14, headers=0.34, attached=0.14, unattributed=0.32, unlabelled=0.0,
-        emphasis=0.01, absent=1.44, invented=0.0, spacing=0.02, spans=0.0)
+        share=0.21, values=0.17, lines=0.14, headers=0.34, attached=0.12, unattributed=0.32, unlabelled=0.0,
+        emphasis=0.01, absent=1.44, invented=0.0, spacing=0.03, spans=0.0)
     lines_weights: tuple[float, ...] = per_feature(
-        share=0.06, values=0.05, lines=0.04, headers=0.06, attached=0.01, unattributed=0.13, unlabelled=0.26,
-        emphasis=0.04, absent=1.87, invented=0.61, spacing=0.19, spans=0.21)
-    midpoint: float = 0.4
+        share=0.04, values=0.01, lines=0.06, headers=0.0, attached=0.0, unattributed=0.03, unlabelled=0.29,
+        emphasis=0.0, absent=1.81, invented=0.62, spacing=0.07, spans=0.0)
+    midpoint: float = 0.6
+    lines_presence: tuple[float, ...] = per_feature(
+        share=0.06, values=0.03, lines=0.0, headers=0.05, attached=0.0, unattributed=0.03, unlabelled=0.0,
+        emphasis=0.08, absent=0.0, invented=0.03, spacing=0.09, spans=0.18)
 
     def __post_init__(self) -> None:
-        if (len(self.weights) != len(FEATURES) or len(self.lines_weights) != len(FEATURES)
-                or min(self.weights + self.lines_weights) < 0 or not 0 <= self.key_weight <= 1
-                or not 0 < self.midpoint < 1):
-            raise ValueError(f"Params: twice {len(FEATURES)} non-negative weights, key_weight in [0, 1] and "
+        parts = (self.weights, self.lines_weights, self.lines_presence)
+        if (any(len(part) != len(FEATURES) for part in parts) or min(sum(parts, ())) < 0
+                or not 0 <= self.key_weight <= 1 or not 0 < self.midpoint < 1):
+            raise ValueError(f"Params: three times {len(FEATURES)} non-negative weights, key_weight in [0, 1] and "
                              "midpoint in (0, 1) expected")
 
     @property
@@ -119,14 +127,14 @@ class Params:
 
     @property
     def vector(self) -> np.ndarray:
-        """Both sets of weights in one vector, as `feature_row` lays a reading's features out."""
-        return np.asarray(self.weights + self.lines_weights, dtype=float)
+        """Every weight in one vector, as `feature_row` lays a reading's features out."""
+        return np.asarray(self.weights + self.lines_weights + self.lines_presence, dtype=float)
 
     @classmethod
     def of_vector(cls, counting: Counting, vector: np.ndarray) -> Params:
         n = len(FEATURES)
-        return cls(counting.key_weight, tuple(float(v) for v in vector[:n]), tuple(float(v) for v in vector[n:]),
-                   counting.midpoint)
+        part = [tuple(float(v) for v in vector[k * n:(k + 1) * n]) for k in range(3)]
+        return cls(counting.key_weight, part[0], part[1], counting.midpoint, part[2])
 
 
 DEFAULT = Params()
@@ -163,12 +171,16 @@ class Read:
 
 
 def feature_row(features: np.ndarray, undelimited: bool) -> np.ndarray:
-    """A reading's features laid out against `Params.vector`: the first half for a grid read as
-    written, the second for one rebuilt from lines of text (a reader of lines resolves by language
-    what lines do not show, which our reading cannot: the same misreading costs differently there)."""
-    row = np.zeros(2 * len(features))
-    start = len(features) if undelimited else 0
-    row[start:start + len(features)] = features
+    """A reading's features laid out against `Params.vector`: the amounts in the first third for a
+    grid read as written, in the second for one rebuilt from lines of text (a reader of lines
+    resolves by language what lines do not show, which our reading cannot: the same misreading
+    costs differently there); for lines, whether each is there at all (1 or 0) in the last third."""
+    n = len(features)
+    row = np.zeros(3 * n)
+    start = n if undelimited else 0
+    row[start:start + n] = features
+    if undelimited:
+        row[2 * n:] = features > 0
     return row
 
 
@@ -184,7 +196,8 @@ def semantic_details(gt: TableLike, pred: TableLike, *, params: Params = DEFAULT
     score = 0.0 if c.n_pred == 0 else combine(read.row, params.vector)  # nothing read: nothing right
     counts = {name: sum(x.amount for x in c.causes if x.feature == name) for name in FEATURES}
     weights = np.asarray(params.lines_weights if read.undelimited else params.weights)
-    return SemanticResult(round(score, 4), describe(c.causes, weights), c.recall, c.precision, c.n_gt, c.n_pred,
+    presence = np.asarray(params.lines_presence) if read.undelimited else None
+    return SemanticResult(round(score, 4), describe(c.causes, weights, presence), c.recall, c.precision, c.n_gt, c.n_pred,
                           dict(zip(FEATURES, c.features.tolist())), counts, cell_diff(c.alignment, c.n_gt), read.how)
 
 
@@ -231,8 +244,9 @@ def read_and_count(gt: TableLike, pred: TableLike, counting: Counting = DEFAULT.
     return Read(reading.how, as_lines(c, len(reading.grid.cells)) if reading.undelimited else c, reading.undelimited)
 
 
-def describe(causes: list[Cause], weights: np.ndarray) -> list[str]:
-    """The costliest causes in words, most costly first (what each takes off the score's log);
+def describe(causes: list[Cause], weights: np.ndarray, presence: np.ndarray | None = None) -> list[str]:
+    """The costliest causes in words, most costly first (what each takes off the score's log: its
+    feature's weight times its amount, and what its kind costs for being there, `presence`);
     then, where room is left, the notes (what a reader sees that costs nothing itself)."""
     index = {name: k for k, name in enumerate(FEATURES)}
     costed = [c for c in causes if c.feature in index and c.feature != "share"]
@@ -240,7 +254,8 @@ def describe(causes: list[Cause], weights: np.ndarray) -> list[str]:
     # when no other cause is
     if any(c.feature not in SUMMARIES for c in costed):
         costed = [c for c in costed if c.feature not in SUMMARIES]
-    ranked = sorted(costed, key=lambda c: -weights[index[c.feature]] * c.amount)
+    there = np.zeros(len(FEATURES)) if presence is None else presence
+    ranked = sorted(costed, key=lambda c: -(weights[index[c.feature]] * c.amount + there[index[c.feature]]))
     out = list(dict.fromkeys(c.text for c in ranked))[:MAX_ERRORS]  # one cause may count toward two features
     if not out and any(c.feature == "share" for c in causes):
         out = [c.text for c in causes if c.feature == "share"][:1]

@@ -9,9 +9,9 @@ as each weighs alike when held out in cross-validation), for each candidate of `
 with the smallest squared error. Least squares
 rather than correlation, because a leaderboard reader reads the number, not only the order:
 the score should use the scale as the raters do. A grid read as written and one rebuilt from
-lines of text have weights of their own (`Params.weights`, `Params.lines_weights`): each pair's
-features sit in the half of its kind of reading (`semantic.feature_row`), so one least-squares
-problem fits both.
+lines of text have weights of their own (`Params.weights`, `Params.lines_weights`, and in lines a
+weight per kind of error for being there at all, `Params.lines_presence`): each pair's features sit
+in the part of its kind of reading (`semantic.feature_row`), so one least-squares problem fits all.
 
 `tablebench meta-eval FILE --cv` runs this procedure once per held-out unit on the other units (`tablebench.evaluate.metaeval_tables.cross_validate`); `semantic.DEFAULT` is its result on
 every rated pair (dev, dev2) and judged pair (data/judged-pairs), rounded

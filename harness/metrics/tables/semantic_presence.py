@@ -62,7 +62,7 @@ def header_zone(p: View, rj: np.ndarray) -> str:
     return "".join(t.replace(" ", "") for t in (p.title, *p.col_keys, *above))
 
 
-def _text_pieces(v: View, title: bool = False, rows: bool = False) -> Counter:
+def _text_pieces(v: View, title: bool = False, rows: bool = False, every: bool = False) -> Counter:
     """The character pairs of every text a reader sees in `v`, white space dropped within each text:
     what a reader can find whatever the cell boundaries (`CombinedScore` holds `Combined Score`'s
     pairs), so only text that is nowhere counts. Header labels count once each, as written once
@@ -72,18 +72,20 @@ def _text_pieces(v: View, title: bool = False, rows: bool = False) -> Counter:
     written once above its rows is all there); letter case is not told apart (`X0` flattened from
     `X_0` reads `x0` as often); the title (a caption row over the table) only with `title`. With
     `rows`, each header level and each body row is one text read along it (`_along`), so pairs
-    across a cell boundary count too. A one-character text counts its character."""
+    across a cell boundary count too. With `every`, a body cell that repeats the one above it counts
+    again (a value the table states in each of its rows, as the table writes it). A one-character
+    text counts its character."""
     head = [v.title] if title else []
     if rows:
         depth = max((len(levels) for levels in v.col_levels or []), default=0)
         levels = [_along([lv[d] if d < len(lv) else "" for lv in v.col_levels or []]) for d in range(depth)]
         texts = [*head, *(levels or [_along(v.col_keys)]),
-                 *(_along([cell if not _repeated_below(v, r, i) else "" for i, cell in enumerate(row)])
+                 *(_along([cell if every or not _repeated_below(v, r, i) else "" for i, cell in enumerate(row)])
                    for r, row in enumerate(v.body))]
     else:
         labels = {level for lv in (v.col_levels or []) for level in lv} or set(v.col_keys)
         texts = [*head, *sorted(labels), *(cell for r, row in enumerate(v.body) for i, cell in enumerate(row)
-                                           if (i == 0 or cell != row[i - 1]) and not _repeated_below(v, r, i))]
+                                           if (i == 0 or cell != row[i - 1]) and (every or not _repeated_below(v, r, i)))]
     pieces: Counter = Counter()
     for text in texts:
         s = "".join(fold_case(text).split())
@@ -109,11 +111,16 @@ def text_overlap(g: View, p: View) -> tuple[float, float]:
     reconstruct at most a third of it, however well the rest is read; text that is not the table's
     (a page's prose run into its lines, another table's header) is there to be told apart from it.
     A title names the table and maps no value: never required, never invented, but where it stands
-    (a caption on one side, a group label on the other) it is the table's text."""
+    (a caption on one side, a group label on the other) it is the table's text. A value the table
+    states in each of its rows (`Paper` beside every page) is needed once but is the table's text as
+    often as the table writes it, and the pairs across two of a row's cells are its text too (`Oak
+    fits` from `Oak | fits spec`): lines a reading splits otherwise than the table do not make them
+    foreign."""
     want, have = _text_pieces(g), _text_pieces(p)
     found = _text_pieces(p, title=True) | _text_pieces(p, title=True, rows=True)  # in its cells or along its rows
     seen = sum((want & found).values()) / max(sum(want.values()), 1) if want else 1.0
-    own = sum((_text_pieces(g, title=True) & have).values()) / max(sum(have.values()), 1) if have else 1.0
+    table = _text_pieces(g, title=True, every=True) | _text_pieces(g, title=True, rows=True, every=True)
+    own = sum((table & have).values()) / max(sum(have.values()), 1) if have else 1.0
     return seen, own
 
 

@@ -231,9 +231,11 @@ CONSTANT_ROWS = (
 
 
 def render_features() -> str:
-    """The feature table: each row with the shipped weights of its feature (`semantic.DEFAULT`, a grid
-    read as written and one rebuilt from lines), read by the feature's name."""
-    head = ("feature", "meaning", "grid weight", "lines weight", "fitted", "test")
+    """The feature table: each row with the shipped weights of its feature (`semantic.DEFAULT`: per
+    amount in a grid read as written and in one rebuilt from lines, and for being there at all in
+    lines), read by the feature's name."""
+    head = ("feature", "meaning", "grid weight", "lines weight", "lines presence", "fitted", "test")
     return markdown_table(head, ((row.name, row.meaning, f"{DEFAULT.weights[FEATURES.index(row.name)]:g}",
-                                  f"{DEFAULT.lines_weights[FEATURES.index(row.name)]:g}", FITTED, f"`{row.test}`")
+                                  f"{DEFAULT.lines_weights[FEATURES.index(row.name)]:g}",
+                                  f"{DEFAULT.lines_presence[FEATURES.index(row.name)]:g}", FITTED, f"`{row.test}`")
                                  for row in FEATURE_ROWS))
