@@ -323,3 +323,12 @@ def test_a_size_and_an_approximate_value_are_one_cell_each_whatever_italics_the_
     assert tokens_of("16 _×_ 16 14.2s (1.0 _×_ ) 12.8s") == ["16 × 16", "14.2s", "(1.0 × )", "12.8s"]
     assert tokens_of("128 × 128 _∼_ 900s* _∼_ 700s*") == ["128 × 128", "∼ 900s*", "∼ 700s*"]
     assert tokens_of("_Effect_ 0.5") == ["_Effect_", "0.5"]  # a word's emphasis stays for the emphasis count
+
+
+def test_a_word_lettered_alike_on_every_line_is_one_label() -> None:
+    """`Stage A`, `Stage B`, `Stage C`: the letter tells the rows apart, as `Option 1`'s number does;
+    `Stage` alone would be a column that says nothing. Two words that both vary stay a cell each."""
+    lettered = "Phase Load Heat Cool\nStage A 1.36 1.35 1.19\nStage B 0.30 0.29 0.27\nStage C 0 9.71 35.03"
+    assert [row[0] for row in grid(lettered)[1:]] == ["Stage A", "Stage B", "Stage C"]
+    paired = "Encoder Known All Old\nDINO N 73.0 76.2\nDINO Y 75.9 79.7\nCLIP N 84.2 83.1"
+    assert grid(paired)[1] == ["DINO", "N", "73.0", "76.2"]

@@ -106,8 +106,8 @@ class Params:
         share=0.21, values=0.17, lines=0.14, headers=0.34, attached=0.12, unattributed=0.32, unlabelled=0.0,
         emphasis=0.01, absent=1.44, invented=0.0, spacing=0.03, spans=0.0)
     lines_weights: tuple[float, ...] = per_feature(
-        share=0.04, values=0.01, lines=0.06, headers=0.0, attached=0.0, unattributed=0.03, unlabelled=0.29,
-        emphasis=0.0, absent=1.81, invented=0.62, spacing=0.07, spans=0.0)
+        share=0.03, values=0.01, lines=0.06, headers=0.0, attached=0.0, unattributed=0.03, unlabelled=0.28,
+        emphasis=0.0, absent=1.84, invented=0.62, spacing=0.07, spans=0.0)
     midpoint: float = 0.6
     lines_presence: tuple[float, ...] = per_feature(
         share=0.06, values=0.03, lines=0.0, headers=0.05, attached=0.0, unattributed=0.03, unlabelled=0.0,

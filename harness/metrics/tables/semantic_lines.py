@@ -19,7 +19,7 @@ italics on its own, `_×_`, is read as the symbol):
   words between values is one label (an operator joins what stands on both sides: `A + B`). Runs
   that every line of the body's most common shape writes with as many words, two or more, and no
   operator joins, are a cell per word (`regular_runs`: `BB Net7 Local 58.31` over `XYZ Net7 Ours
-  77.45`), and so are the words of a table without values when most lines hold as many
+  77.45`), unless they are one word and a letter that tells the lines apart (`Stage A`, `Stage B`), and so are the words of a table without values when most lines hold as many
   (`regular_words`). A null marker
   after a label stands for a label's cell: where lines show one (`Synthetic - 10 5`), lines with one
   cell fewer hold that column's label as their label's last word (`OSM Milan BNC 10 20`).
@@ -301,12 +301,24 @@ def _split_regular_runs(rows: list[list[_Piece]]) -> list[list[_Piece]]:
     lines = [r for r in rows if _shape(r) == shape]
     split = {k for k, value in enumerate(shape) if not value and len(lines) >= 2
              and len({len(r[k].words) for r in lines}) == 1 and len(lines[0][k].words) > 1
-             and not any(_is_operator(w) for r in lines for w in r[k].words)}
+             and not any(_is_operator(w) for r in lines for w in r[k].words)
+             and not _lettered([r[k].words for r in lines])}
     if not split:
         return rows
     return [r if _shape(r) != shape else
             [q for k, p in enumerate(r) for q in ([_Piece((w,), False) for w in p.words] if k in split else [p])]
             for r in rows]
+
+
+_LETTER = re.compile(r"^(?:[A-Z]|[IVX]{1,4})$")  # a name's letter or numeral: Stage A, Phase II
+
+
+def _lettered(runs: list[tuple[str, ...]]) -> bool:
+    """Runs that are one word every line writes alike and a letter or numeral that tells the lines
+    apart (`Stage A`, `Stage B`, `Stage C`): one label each, a name lettered as `Option 1` is numbered;
+    a word the same on every line would be a column that says nothing."""
+    return (all(len(run) == 2 for run in runs) and len({run[0] for run in runs}) == 1
+            and all(_LETTER.match(run[1]) for run in runs) and len({run[1] for run in runs}) == len(runs))
 
 
 def _split_at_nulls(rows: list[list[_Piece]]) -> list[list[_Piece]]:
