@@ -19,7 +19,8 @@ italics on its own, `_×_`, is read as the symbol):
   words between values is one label (an operator joins what stands on both sides: `A + B`). Runs
   that every line of the body's most common shape writes with as many words, two or more, and no
   operator joins, are a cell per word (`regular_runs`: `BB Net7 Local 58.31` over `XYZ Net7 Ours
-  77.45`), unless they are one word and a letter that tells the lines apart (`Stage A`, `Stage B`), and so are the words of a table without values when most lines hold as many
+  77.45`), unless they are one word and a letter that tells the lines apart (`Stage A`, `Stage
+  B`), and so are the words of a table without values when most lines hold as many
   (`regular_words`). A null marker
   after a label stands for a label's cell: where lines show one (`Synthetic - 10 5`), lines with one
   cell fewer hold that column's label as their label's last word (`OSM Milan BNC 10 20`).

@@ -90,7 +90,7 @@ READING_RULE_ROWS = (
             "holding a space, a list's comma, an enumerator and its label",
             _PARTS + "test_numbers_with_their_error_written_as_lines_score_as_a_reader_reads_them"),
     PartRow("regular_runs", "runs of words that every body line of the common shape writes with as many words are a "
-            "cell a word",
+            "cell a word, but for one word alike on every line and a letter telling the lines apart (`Stage A`)",
             _PARTS + "test_runs_of_as_many_words_on_every_line_score_as_a_reader_reads_them"),
     PartRow("regular_words", "a table of words alone is a cell a word when most lines hold as many",
             _PARTS + "test_a_table_of_words_alone_written_as_lines_scores_as_a_reader_reads_it"),
