@@ -194,6 +194,24 @@ def test_a_baseline_scored_by_another_tablebench_version_says_scores_may_move_fo
                "change" in n for n in notes)
 
 
+def test_a_baseline_scored_by_other_code_of_the_same_version_says_scores_may_move_for_that(tmp_path: Path):
+    """Between releases the version stays while rules and weights change: the code digest the
+    baseline records tells that build apart, and the run says so (an older file records none)."""
+    from tablebench.gating.rules import baseline_notes
+
+    path = save_baseline([result(0, teds=0.9)], tmp_path / "b.json", case_set={"name": "s", "manifest_sha256": "aa"})
+    facts = {"parsers": {}, "metrics": ["teds"], "case_set": {"name": "s", "manifest_sha256": "aa"}}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert len(data["tablebench_code"]) == 64
+    assert not any("another build" in n for n in baseline_notes(load_baseline(path), ["s/p001::t0[pypdf]"], **facts))
+    path.write_text(json.dumps({**data, "tablebench_code": "0" * 64}), encoding="utf-8")
+    notes = baseline_notes(load_baseline(path), ["s/p001::t0[pypdf]"], **facts)
+    assert any("scored by another build of tablebench" in n and "(its code differs)" in n for n in notes)
+    del data["tablebench_code"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert not any("another build" in n for n in baseline_notes(load_baseline(path), ["s/p001::t0[pypdf]"], **facts))
+
+
 def test_tolerances_per_metric_absolute_or_relative_headline_metrics_by_default():
     from tablebench.gating.thresholds import parse_tolerance
 

@@ -3,7 +3,8 @@
 Entries are keyed by case id plus parser label (`set/page::tN[label]`, the result's
 `test_id` and pytest node id). The file also records what the scores depend on: each parser's
 spec and version, the case set's name and manifest hash, the metrics and the tablebench version
-that scored it, so a run can say why fewer entries match than expected, or why scores moved. Format 3 is written; formats 1 and 2 (keyed `set/page/tN[...]`)
+and code digest (`core.build`) that scored it, so a run can say why fewer entries match than
+expected, or why scores moved. Format 3 is written; formats 1 and 2 (keyed `set/page/tN[...]`)
 are still read, their keys in the current form; format 1 (keyed by the raw spec) also has its
 keys re-labelled the way unnamed specs are now (`dir:/x/` -> `dir:/x`).
 """
@@ -48,6 +49,7 @@ class Baseline:
     case_set: dict = field(default_factory=dict)  # {"name", "manifest_sha256"}
     metrics: list[str] = field(default_factory=list)
     tablebench: str | None = None  # the version that scored it (None: an older file)
+    code: str | None = None  # the digest of the code that scored it (`core.build.code_digest`; None: an older file)
 
     def get(self, test_id: str) -> Entry | None:
         return self.cases.get(test_id)
@@ -69,12 +71,13 @@ def save_baseline(results: Iterable[ItemResult], path: Path | str, *, parsers: M
     A case lost with a crashed worker is left out: it was never measured, and as a baseline's
     failure it would make the same loss in a later run a known failure."""
     from tablebench import __version__
+    from tablebench.core.build import code_digest
 
     cases = {r.test_id: {"outcome": r.outcome, "scores": {k: v for k, v in sorted(r.scores.items())
                                                          if isinstance(v, (int, float)) and math.isfinite(v)}}
              for r in sorted(results, key=lambda r: r.test_id) if not is_crashed(r.message)}
     data = {"format": FORMAT, "created": datetime.now(UTC).isoformat(timespec="seconds"), "tablebench": __version__,
-            "case_set": dict(case_set or {}), "metrics": list(metrics),
+            "tablebench_code": code_digest(), "case_set": dict(case_set or {}), "metrics": list(metrics),
             "parsers": {k: dict(v) for k, v in (parsers or {}).items()}, "cases": cases}
     return write_atomic(Path(path), json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
@@ -83,7 +86,7 @@ def save_baseline(results: Iterable[ItemResult], path: Path | str, *, parsers: M
 # an entry written without an outcome is a found table)
 ENTRY = Record({"outcome": OneOf(OUTCOMES), "scores": Scores(nullable=False)})
 BASELINE = Record({
-    "format": OneOf(READABLE), "created": Text(), "tablebench": Text(),
+    "format": OneOf(READABLE), "created": Text(), "tablebench": Text(), "tablebench_code": Text(),
     "case_set": Record({"name": Maybe(Text()), "manifest_sha256": Maybe(Text())}), "metrics": Items(Text()),
     "parsers": Table(Record({"spec": Text(), "version": Maybe(Text())})), "cases": Table(ENTRY),
 }, required=("format", "cases"))
@@ -99,7 +102,7 @@ def baseline_of(path: Path, data: dict) -> Baseline:
     if data["format"] != FORMAT:
         cases = {current_id(key): entry for key, entry in cases.items()}
     return Baseline(path, data["format"], cases, data.get("parsers", {}), data.get("case_set", {}),
-                    data.get("metrics", []), data.get("tablebench"))
+                    data.get("metrics", []), data.get("tablebench"), data.get("tablebench_code"))
 
 
 def _relabel(key: str) -> str:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from tablebench import __version__
 from tablebench.core import kinds as item_kinds
+from tablebench.core.build import code_digest
 from tablebench.core.completeness import is_crashed
 from tablebench.core.messages import MAX_ERROR_LINE, one_line
 from tablebench.core.metric_specs import applies_to, display_order
@@ -167,6 +168,10 @@ def baseline_notes(baseline: Baseline, case_ids: Iterable[str], *, parsers: Mapp
             notes.append(f"{where}: parser {label} was version {old}, now {facts['version']}")
     if baseline.tablebench and baseline.tablebench != __version__:  # a release may score the same output otherwise
         notes.append(f"{where}: scored by tablebench {baseline.tablebench}, this run by {__version__}: a score "
+                     "that moved may be the metric's change, not the parser's (save a new baseline to compare "
+                     "the parser alone)")
+    elif baseline.code and baseline.code != code_digest():  # the same version, other code (between releases)
+        notes.append(f"{where}: scored by another build of tablebench {__version__} (its code differs): a score "
                      "that moved may be the metric's change, not the parser's (save a new baseline to compare "
                      "the parser alone)")
     unscored = sorted(set(baseline.metrics) - set(metrics))
